@@ -1,0 +1,68 @@
+# textanon — set-up, demo, tests. Everything installs from the package registries only.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+NLTK_DATA := $(CURDIR)/assets/nltk_data
+WORDNET := $(NLTK_DATA)/corpora/wordnet/lexnames
+GAZETTEER := assets/gazetteer.jsonl
+PIPELINE := training/en_textanon
+PKG_VERSION := 0.1.0
+PKG_STAMP := packages/.installed-$(PKG_VERSION)
+export NLTK_DATA
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup demo test package gazetteer debian-deps clean bench-speed
+
+## Debian packages: WordNet 3.0 files for the offline gazetteer
+debian-deps:
+	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; fi; \
+	fi
+
+$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
+	$(MAKE) debian-deps
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip wheel setuptools
+	$(PIP) install -r requirements.txt
+	$(PIP) install --no-deps -r requirements-nodeps.txt
+	$(PIP) install --no-deps -e .
+	touch $@
+
+setup: $(STAMP)
+
+$(WORDNET): $(STAMP)
+	$(PY) -m textanon.gazetteer.wordnet_data $(NLTK_DATA)
+
+$(GAZETTEER): $(WORDNET)
+	$(PY) -m textanon build-gazetteer --source wordnet --output $@
+
+gazetteer: $(GAZETTEER)
+
+$(PKG_STAMP): $(GAZETTEER) configs/textanon.cfg $(shell find components -name '*.py' 2>/dev/null)
+	$(PY) -m textanon build-pipeline configs/textanon.cfg $(PIPELINE) --gazetteer $(GAZETTEER)
+	rm -rf packages/en_textanon-$(PKG_VERSION)
+	mkdir -p packages
+	$(PY) -m spacy package $(PIPELINE) packages --name textanon --version $(PKG_VERSION) --build wheel --force
+	$(PY) -m pip wheel --no-deps -q -w packages/dist .
+	$(PIP) install --no-deps -q --force-reinstall packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-*.whl
+	touch $@
+
+package: $(PKG_STAMP)
+
+demo: $(PKG_STAMP)
+	$(PY) -m textanon demo assets/samples/court_case.txt
+
+test: $(PKG_STAMP)
+	$(PY) -m pytest -q
+
+bench-speed: $(PKG_STAMP)
+	$(PY) -m spacy project run bench-speed
+
+clean:
+	rm -rf $(VENV) training packages corpus $(NLTK_DATA) $(GAZETTEER)

@@ -1,0 +1,16 @@
+"""Command line: ``python -m textanon COMMAND`` (typer app; one module per command group)."""
+import typer
+
+app = typer.Typer(
+    name="textanon",
+    help="Risk-aware anonymization of English text (spaCy components).",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+# Each module registers its commands on ``app`` when imported.
+from . import anonymize  # noqa: E402,F401
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,36 @@
+"""Doc and Span extension attributes set by textanon components (documented in README.md)."""
+from typing import List
+
+from spacy.tokens import Doc, Span
+
+#: name -> (object class, default, description); the README table mirrors this.
+EXTENSIONS = {
+    # Span attributes (spans of doc.spans["pii"] and friends)
+    "source": (Span, None, "detector that produced the span: ner, gazetteer, rule, llm, model"),
+    "entity_id": (Span, None, "id shared by all mentions of one entity (entity linker)"),
+    "ic": (Span, None, "information content -log p(span | context) in nats (LM risk scorer)"),
+    "masked": (Span, None, "True if the optimizer masks this mention"),
+    # Doc attributes
+    "target": (Doc, None, "name of the person to protect, if known"),
+    "risky_combinations": (Doc, None, "list of lists of entity ids: each list must not stay fully unmasked"),
+    "anonymized_text": (Doc, None, "the text with masked spans replaced"),
+    "anonymization_warnings": (Doc, None, "list of failures/fallbacks (fail-closed decisions), never raw text"),
+    "masks": (Doc, None, "list of [start_char, end_char, replacement] applied to produce anonymized_text"),
+}
+
+
+def register_extensions() -> None:
+    """Register every textanon extension once (idempotent)."""
+    for name, (cls, default, _doc) in EXTENSIONS.items():
+        if not cls.has_extension(name):
+            cls.set_extension(name, default=default)
+
+
+def add_warning(doc: Doc, message: str) -> None:
+    """Append a warning to ``doc._.anonymization_warnings`` (creating the list)."""
+    warnings: List[str] = doc._.anonymization_warnings or []
+    warnings.append(message)
+    doc._.anonymization_warnings = warnings
+
+
+register_extensions()

@@ -1,0 +1,66 @@
+"""Language-model interface shared by the risk scorer and the utility evaluators.
+
+Every backend returns natural-log probabilities (nats) of the sub-word tokens that
+make up character spans of a text, so callers can reduce them with ``sum`` (span
+log-probability, used for risk) or ``min`` (least likely token, used for TPI).
+"""
+from abc import ABC, abstractmethod
+from typing import List, Optional, Sequence, Tuple
+
+import numpy as np
+
+CharSpan = Tuple[int, int]
+
+
+class LanguageModel(ABC):
+    """A scorer of character spans in context."""
+
+    #: short identifier reported in metrics and settings
+    name: str = "language-model"
+
+    @abstractmethod
+    def span_token_logprobs(
+        self,
+        text: str,
+        spans: Sequence[CharSpan],
+        passes: Optional[Sequence[Sequence[int]]] = None,
+    ) -> List[np.ndarray]:
+        """Log-probabilities (nats) of the sub-word tokens of each span.
+
+        text: the whole document.
+        spans: character offsets ``(start, end)``; may be empty.
+        passes: for masked LMs, a partition of span indices: spans in one pass are
+            masked together (N-term alternation); ``None`` masks each span alone.
+            Causal LMs condition on the left context only and ignore it.
+        Returns one array per span (empty array if the span covers no token).
+        """
+
+    def span_logprobs(self, text: str, spans: Sequence[CharSpan], reduce: str = "sum", passes=None) -> List[float]:
+        """One log-probability per span: the ``sum`` or ``min`` of its token log-probs."""
+        fn = {"sum": np.sum, "min": np.min}[reduce]
+        out = []
+        for arr in self.span_token_logprobs(text, spans, passes):
+            out.append(float(fn(arr)) if len(arr) else 0.0)
+        return out
+
+
+def spans_to_tokens(offsets: Sequence[CharSpan], spans: Sequence[CharSpan]) -> List[List[int]]:
+    """For each character span, the indices of the tokens that overlap it.
+
+    ``offsets`` are the tokens' character ranges sorted by start; empty ranges
+    (special tokens) never match. O((n_tokens + n_spans) log n_tokens).
+    """
+    import bisect
+
+    starts = [o[0] for o in offsets]
+    result = []
+    for start, end in spans:
+        i = max(bisect.bisect_right(starts, start) - 1, 0)
+        found = []
+        while i < len(offsets) and offsets[i][0] < end:
+            s, e = offsets[i]
+            if e > s and e > start and s < end:
+                found.append(i)
+            i += 1
+        result.append(found)
+    return result
