@@ -1,0 +1,167 @@
+"""``textanon_entity_linker``: groups mentions of one entity under ``span._.entity_id``.
+
+Links (union-find over the spans of ``doc.spans[spans_key]``):
+* equal normalized strings (case, punctuation, titles and leading determiners ignored);
+* person-name variants: "Mr Galip Yalman" / "Yalman" / "G. Yalman" (surname match with compatible
+  initials; a short form that fits several full names stays on its own);
+* acronyms and their expansion: "European Court of Human Rights" / "ECHR";
+* amounts of money given in two currencies side by side: "EUR 5,000 (7,000 US dollars)".
+Entity ids are ``<LABEL>_<n>`` numbered in order of first mention, so masking tags can reuse them.
+"""
+import re
+import unicodedata
+from typing import Dict, List
+
+import srsly
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.util import ensure_path
+
+from .extensions import register_extensions
+from .labels import PERSON, QUANTITY
+
+TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
+DETERMINERS = {"the", "a", "an"}
+ACRONYM_STOPWORDS = {"of", "the", "for", "and", "on", "in", "de", "du", "des", "la", "le", "&"}
+CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|lir[ae]s?|roubles?|rubles?)\b", re.I)
+
+
+@Language.factory(
+    "textanon_entity_linker",
+    default_config={"spans_key": "pii", "link_person_variants": True, "link_acronyms": True, "link_currencies": True},
+    assigns=["span._.entity_id"],
+    requires=["doc.spans"],
+)
+def make_entity_linker(nlp: Language, name: str, spans_key: str, link_person_variants: bool,
+                       link_acronyms: bool, link_currencies: bool) -> "EntityLinker":
+    return EntityLinker(name, spans_key, link_person_variants, link_acronyms, link_currencies)
+
+
+def normalize(text: str) -> str:
+    """Lower-cased, NFKC, punctuation-free form without titles or leading determiners."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    words = re.findall(r"\w+", text)
+    while len(words) > 1 and (words[0] in TITLES or words[0] in DETERMINERS):
+        words = words[1:]
+    return " ".join(words)
+
+
+def name_parts(text: str) -> List[str]:
+    """Name words without titles: "Mr G. Yalman" -> ["g", "yalman"]."""
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower())
+    return [w for w in words if w not in TITLES] or words
+
+
+def acronym(text: str) -> str:
+    """Initials of the capitalized content words: "European Court of Human Rights" -> "ECHR"."""
+    words = [w for w in re.findall(r"[\w'-]+", text) if w.lower() not in ACRONYM_STOPWORDS]
+    return "".join(w[0] for w in words if w[0].isupper()).upper()
+
+
+class _UnionFind:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union(self, i: int, j: int) -> None:
+        ri, rj = self.find(i), self.find(j)
+        if ri != rj:
+            self.parent[max(ri, rj)] = min(ri, rj)
+
+
+class EntityLinker:
+    """Assigns ``span._.entity_id`` to every span of ``doc.spans[spans_key]``."""
+
+    def __init__(self, name="textanon_entity_linker", spans_key="pii", link_person_variants=True,
+                 link_acronyms=True, link_currencies=True):
+        register_extensions()
+        self.name, self.spans_key = name, spans_key
+        self.link_person_variants, self.link_acronyms, self.link_currencies = link_person_variants, link_acronyms, link_currencies
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = list(doc.spans.get(self.spans_key, []))
+        uf = _UnionFind(len(spans))
+        self._link_equal(spans, uf)
+        if self.link_person_variants:
+            self._link_person_variants(spans, uf)
+        if self.link_acronyms:
+            self._link_acronyms(spans, uf)
+        if self.link_currencies:
+            self._link_currencies(doc, spans, uf)
+        counters: Dict[str, int] = {}
+        ids: Dict[int, str] = {}
+        for i, span in enumerate(spans):
+            root = uf.find(i)
+            if root not in ids:
+                label = spans[root].label_
+                counters[label] = counters.get(label, 0) + 1
+                ids[root] = f"{label}_{counters[label]}"
+            span._.entity_id = ids[root]
+        return doc
+
+    @staticmethod
+    def _link_equal(spans: List[Span], uf: _UnionFind) -> None:
+        first: Dict[str, int] = {}
+        for i, span in enumerate(spans):
+            key = normalize(span.text)
+            if key:
+                uf.union(first.setdefault(key, i), i)
+
+    @staticmethod
+    def _link_person_variants(spans: List[Span], uf: _UnionFind) -> None:
+        persons = [(i, name_parts(s.text)) for i, s in enumerate(spans) if s.label_ == PERSON]
+        full = [(i, p) for i, p in persons if len(p) >= 2 and len(p[-1]) > 1]
+        for i, parts in persons:
+            if len(parts) >= 2 and all(len(w) > 1 for w in parts):
+                continue  # a full name links by equality only
+            surname, initials = parts[-1], [w[0] for w in parts[:-1]]
+            matches = {uf.find(j) for j, fp in full if fp[-1] == surname and _initials_fit(initials, fp[:-1])}
+            if len(matches) == 1:
+                uf.union(matches.pop(), i)
+
+    @staticmethod
+    def _link_acronyms(spans: List[Span], uf: _UnionFind) -> None:
+        expansions: Dict[str, int] = {}
+        for i, span in enumerate(spans):
+            if len(span) > 1:
+                acr = acronym(span.text)
+                if len(acr) >= 2:
+                    expansions.setdefault(acr, i)
+        for i, span in enumerate(spans):
+            text = span.text.strip().replace(".", "")
+            if len(span) == 1 and text.isupper() and len(text) >= 2 and text in expansions:
+                uf.union(expansions[text], i)
+
+    @staticmethod
+    def _link_currencies(doc: Doc, spans: List[Span], uf: _UnionFind) -> None:
+        for i in range(len(spans) - 1):
+            a, b = spans[i], spans[i + 1]
+            if a.label_ == QUANTITY == b.label_ and CURRENCY_HINT.search(a.text) and CURRENCY_HINT.search(b.text):
+                between = doc.text[a.end_char : b.start_char]
+                if len(between) <= 25 and "(" in between and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between):
+                    uf.union(i, i + 1)
+
+    def to_disk(self, path, *, exclude=tuple()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / "cfg.json", self._cfg())
+
+    def from_disk(self, path, *, exclude=tuple()) -> "EntityLinker":
+        self.__init__(self.name, **srsly.read_json(ensure_path(path) / "cfg.json"))
+        return self
+
+    def _cfg(self) -> dict:
+        return {"spans_key": self.spans_key, "link_person_variants": self.link_person_variants,
+                "link_acronyms": self.link_acronyms, "link_currencies": self.link_currencies}
+
+
+def _initials_fit(initials: List[str], given_names: List[str]) -> bool:
+    """"G." fits "Galip"; no initials fit any given names."""
+    if len(initials) > len(given_names):
+        return False
+    return all(g.startswith(i) for i, g in zip(initials, given_names))

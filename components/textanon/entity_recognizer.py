@@ -1,0 +1,173 @@
+"""``textanon_entity_recognizer``: personal information in the 8 TAB categories.
+
+Combines three detectors into ``doc.spans[spans_key]`` (non-overlapping, longest match wins):
+(a) the entities of a generic NER already in the pipeline (``doc.ents``, OntoNotes labels) mapped
+to TAB labels, (b) a gazetteer of person attributes (DEM/MISC) matched case-insensitively, and
+(c) regular-expression rules for CODE, DATETIME and QUANTITY. ``span._.source`` records the detector.
+"""
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
+
+import srsly
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span, SpanGroup
+from spacy.util import ensure_path
+
+from .extensions import register_extensions
+from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
+from .rules import RULES, compile_rules, find_rule_matches
+
+#: detector priority when two candidates have the same length (higher wins)
+PRIORITY = {"rule": 3, "ner": 2, "gazetteer": 1}
+#: honorifics absorbed into an adjacent PERSON span ("Mr Ruslan Kurkaev")
+LEADING_DETERMINERS = {"the", "a", "an"}
+TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
+
+
+@Language.factory(
+    "textanon_entity_recognizer",
+    default_config={
+        "spans_key": "pii",
+        "label_map": dict(ONTONOTES_TO_TAB),
+        "use_ner": True,
+        "use_gazetteer": True,
+        "use_rules": True,
+        "extend_titles": True,
+    },
+    assigns=["doc.spans"],
+)
+def make_entity_recognizer(
+    nlp: Language,
+    name: str,
+    spans_key: str,
+    label_map: Dict[str, Optional[str]],
+    use_ner: bool,
+    use_gazetteer: bool,
+    use_rules: bool,
+    extend_titles: bool,
+) -> "EntityRecognizer":
+    return EntityRecognizer(nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles)
+
+
+class EntityRecognizer:
+    """Rule + gazetteer + NER recognizer writing TAB-typed spans to ``doc.spans[spans_key]``."""
+
+    def __init__(self, nlp, name="textanon_entity_recognizer", spans_key="pii", label_map=None,
+                 use_ner=True, use_gazetteer=True, use_rules=True, extend_titles=True):
+        register_extensions()
+        self.nlp, self.name, self.spans_key = nlp, name, spans_key
+        self.label_map = dict(ONTONOTES_TO_TAB if label_map is None else label_map)
+        for tab_label in self.label_map.values():
+            if tab_label is not None:
+                check_label(tab_label)
+        self.use_ner, self.use_gazetteer, self.use_rules, self.extend_titles = use_ner, use_gazetteer, use_rules, extend_titles
+        self.rules = compile_rules(RULES)
+        self.gazetteer: List[Dict[str, str]] = []
+        self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return TAB_LABELS
+
+    # -- gazetteer -----------------------------------------------------------------
+    def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
+                   gazetteer: Optional[Iterable[Dict[str, str]]] = None, gazetteer_path: Optional[str] = None) -> None:
+        """Load gazetteer entries (``{term, label, ...}``) from a list or a JSONL file."""
+        if gazetteer_path:
+            gazetteer = srsly.read_jsonl(gazetteer_path)
+        if gazetteer is not None:
+            self.set_gazetteer(gazetteer)
+
+    def set_gazetteer(self, entries: Iterable[Dict[str, str]]) -> None:
+        """Replace the gazetteer; each entry needs ``term`` and a TAB ``label``."""
+        kept = []
+        for i, entry in enumerate(entries):
+            if "term" not in entry or "label" not in entry:
+                raise ValueError(f"gazetteer entry {i} lacks 'term' or 'label'")
+            check_label(entry["label"])
+            kept.append({"term": entry["term"], "label": entry["label"]})
+        self.gazetteer = kept
+        self._build_matcher()
+
+    def _build_matcher(self) -> None:
+        self.matcher = PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        by_label: Dict[str, List[str]] = {}
+        for entry in self.gazetteer:
+            by_label.setdefault(entry["label"], []).append(entry["term"])
+        for label, terms in by_label.items():
+            self.matcher.add(label, list(self.nlp.tokenizer.pipe(terms)))
+
+    # -- detection -----------------------------------------------------------------
+    def __call__(self, doc: Doc) -> Doc:
+        candidates = []  # (start_token, end_token, label, source)
+        if self.use_ner:
+            for ent in doc.ents:
+                label = self.label_map.get(ent.label_)
+                if label:
+                    candidates.append((ent.start, ent.end, label, "ner"))
+        if self.use_gazetteer and self.gazetteer:
+            for match_id, start, end in self.matcher(doc):
+                candidates.append((start, end, self.nlp.vocab.strings[match_id], "gazetteer"))
+        if self.use_rules:
+            for start_char, end_char, label, rule in find_rule_matches(doc.text, self.rules):
+                span = doc.char_span(start_char, end_char, alignment_mode="expand")
+                if span is not None and len(span):
+                    candidates.append((span.start, span.end, label, "rule:" + rule))
+        spans = [self._make_span(doc, *c) for c in _resolve_overlaps(candidates)]
+        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
+        return doc
+
+    def _make_span(self, doc: Doc, start: int, end: int, label: str, source: str) -> Span:
+        while end - start > 1 and doc[start].lower_ in LEADING_DETERMINERS:
+            start += 1
+        if self.extend_titles and label == PERSON:
+            while start > 0 and (doc[start - 1].lower_.rstrip(".") in TITLES) and doc[start - 1].is_title:
+                start -= 1
+        span = Span(doc, start, end, label=label)
+        span._.source = source
+        return span
+
+    # -- serialization ---------------------------------------------------------------
+    def _cfg(self) -> dict:
+        return {"spans_key": self.spans_key, "label_map": self.label_map, "use_ner": self.use_ner,
+                "use_gazetteer": self.use_gazetteer, "use_rules": self.use_rules, "extend_titles": self.extend_titles}
+
+    def to_disk(self, path, *, exclude=tuple()) -> None:
+        path = ensure_path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(path / "cfg.json", self._cfg())
+        srsly.write_jsonl(path / "gazetteer.jsonl", self.gazetteer)
+
+    def from_disk(self, path, *, exclude=tuple()) -> "EntityRecognizer":
+        path = ensure_path(path)
+        cfg = srsly.read_json(path / "cfg.json")
+        self.__init__(self.nlp, self.name, **cfg)
+        if (path / "gazetteer.jsonl").exists():
+            self.set_gazetteer(srsly.read_jsonl(path / "gazetteer.jsonl"))
+        return self
+
+    def to_bytes(self, *, exclude=tuple()) -> bytes:
+        return srsly.msgpack_dumps({"cfg": self._cfg(), "gazetteer": self.gazetteer})
+
+    def from_bytes(self, data: bytes, *, exclude=tuple()) -> "EntityRecognizer":
+        msg = srsly.msgpack_loads(data)
+        self.__init__(self.nlp, self.name, **msg["cfg"])
+        self.set_gazetteer(msg["gazetteer"])
+        return self
+
+
+def _resolve_overlaps(candidates):
+    """Keep non-overlapping candidates: longest first, then detector priority, then leftmost."""
+    def key(c):
+        start, end, _label, source = c
+        return (-(end - start), -PRIORITY.get(source.split(":")[0], 0), start)
+
+    taken = set()
+    kept = []
+    for c in sorted(candidates, key=key):
+        tokens = range(c[0], c[1])
+        if not any(t in taken for t in tokens):
+            kept.append(c)
+            taken.update(tokens)
+    return sorted(kept)

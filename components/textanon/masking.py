@@ -1,0 +1,67 @@
+"""Rendering masking decisions: replacement strings, propagation to every occurrence, masked text."""
+import re
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+REPLACEMENT_STYLES = ("suppression", "label", "numbered")
+
+Mask = Tuple[int, int, str]
+
+
+def replacement(style: str, label: str, entity_id: str, suppression: str = "***") -> str:
+    """``***`` / ``[PERSON]`` / ``[PERSON_1]`` for one masked entity."""
+    if style == "suppression":
+        return suppression
+    if style == "label":
+        return f"[{label}]"
+    if style == "numbered":
+        return f"[{entity_id}]"
+    raise ValueError(f"unknown replacement style {style!r}; expected one of {REPLACEMENT_STYLES}")
+
+
+def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_chars: int = 2) -> List[Mask]:
+    """Add a mask for every further occurrence (case-insensitive, whole words) of a masked surface form.
+
+    surfaces: surface text -> replacement. One linear scan per alternation chunk; longest forms first.
+    """
+    forms = sorted((s for s in surfaces if len(s.strip()) >= min_chars), key=len, reverse=True)
+    extra: List[Mask] = []
+    lowered = {s.lower(): r for s, r in surfaces.items()}
+    for chunk in _chunks(forms, 500):
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in chunk) + r")(?!\w)", re.IGNORECASE)
+        for m in pattern.finditer(text):
+            key = re.sub(r"\s+", " ", m.group(0).lower())
+            extra.append((m.start(), m.end(), lowered.get(key, next(iter(lowered.values())))))
+    return merge(list(masks) + extra)
+
+
+def merge(masks: Iterable[Mask]) -> List[Mask]:
+    """Sort and merge overlapping masks; a merged region keeps the replacement of its first mask."""
+    out: List[Mask] = []
+    for start, end, rep in sorted(masks, key=lambda m: (m[0], -m[1])):
+        if out and start < out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end, out[-1][2])
+            continue
+        out.append((start, end, rep))
+    return out
+
+
+def apply(text: str, masks: Sequence[Mask]) -> str:
+    """The text with each (non-overlapping, sorted) mask replaced."""
+    parts, pos = [], 0
+    for start, end, rep in masks:
+        parts.append(text[pos:start])
+        parts.append(rep)
+        pos = end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _flexible(form: str) -> str:
+    """Regex for a surface form that tolerates any run of whitespace between its words."""
+    return r"\s+".join(re.escape(w) for w in form.split())
+
+
+def _chunks(items: List[str], size: int):
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

