@@ -115,9 +115,10 @@ class EntityLinker:
     @staticmethod
     def _link_person_variants(spans: List[Span], uf: _UnionFind) -> None:
         persons = [(i, name_parts(s.text)) for i, s in enumerate(spans) if s.label_ == PERSON]
-        full = [(i, p) for i, p in persons if len(p) >= 2 and len(p[-1]) > 1]
+        full = [(i, p) for i, p in persons if len(p) >= 2 and all(len(w) > 1 for w in p)]
+        full_ids = {i for i, _ in full}
         for i, parts in persons:
-            if len(parts) >= 2 and all(len(w) > 1 for w in parts):
+            if i in full_ids:
                 continue  # a full name links by equality only
             surname, initials = parts[-1], [w[0] for w in parts[:-1]]
             matches = {uf.find(j) for j, fp in full if fp[-1] == surname and _initials_fit(initials, fp[:-1])}
@@ -152,7 +153,7 @@ class EntityLinker:
         srsly.write_json(path / "cfg.json", self._cfg())
 
     def from_disk(self, path, *, exclude=tuple()) -> "EntityLinker":
-        self.__init__(self.name, **srsly.read_json(ensure_path(path) / "cfg.json"))
+        """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
         return self
 
     def _cfg(self) -> dict:

@@ -21,7 +21,8 @@ def replacement(style: str, label: str, entity_id: str, suppression: str = "***"
 def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_chars: int = 2) -> List[Mask]:
     """Add a mask for every further occurrence (case-insensitive, whole words) of a masked surface form.
 
-    surfaces: surface text -> replacement. One linear scan per alternation chunk; longest forms first.
+    surfaces: surface text -> replacement. Forms shorter than ``min_chars`` (e.g. a lone initial) are
+    not propagated. One linear scan per chunk of 500 forms; longest forms first.
     """
     forms = sorted((s for s in surfaces if len(s.strip()) >= min_chars), key=len, reverse=True)
     extra: List[Mask] = []

@@ -11,6 +11,7 @@ app = typer.Typer(
 # Each module registers its commands on ``app`` when imported.
 from . import anonymize  # noqa: E402,F401
 from . import pipeline  # noqa: E402,F401
+from . import evaluate_utility  # noqa: E402,F401
 
 
 def main() -> None:

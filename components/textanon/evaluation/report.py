@@ -1,0 +1,263 @@
+"""Orchestration of the annotation-free utility evaluators (TPI, TPS, NMI) and the report.
+
+``python -m textanon evaluate CORPUS`` (and ``spacy project run evaluate``) writes:
+
+* ``metrics/tpi_<name>.json``, ``metrics/tps_<name>.json``, ``metrics/nmi_<name>.json``
+* ``metrics/evaluate_<name>.md``: one row per anonymization method
+* ``metrics/evaluate_<name>.png``: utility vs privacy per method. Privacy is
+  1 - TRIR from ``metrics/trir_<...>.json`` when that file exists, else the recall of
+  the manual anonymization's masked characters (a proxy, named on the plot).
+"""
+import json
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .corpus import Corpus, load_corpus, masks_of
+from .tpi import InformationContent
+
+REFERENCE_METHOD = "manual"
+
+
+def _round(d: Dict[str, float], digits: int = 4) -> Dict[str, float]:
+    return {k: round(float(v), digits) for k, v in d.items()}
+
+
+def corpus_settings(corpus: Corpus, path) -> dict:
+    return {
+        "corpus": str(path),
+        "documents": len(corpus.originals),
+        "missing": {m: ids for m, ids in corpus.missing.items() if ids},
+        "masked_spans": "alignment of each anonymized string to the original (textanon.evaluation.alignment)",
+    }
+
+
+def tpi_result(corpus: Corpus, ic: InformationContent, masks=None, progress: bool = True, path="") -> dict:
+    from .tpi import tpi_corpus
+
+    t0 = time.perf_counter()
+    masks = masks if masks is not None else masks_of(corpus, progress)
+    res = tpi_corpus(ic, corpus.originals, masks, progress)
+    return {
+        "tpi": _round(res.mean()),
+        "tpi_micro": _round(res.micro),
+        "per_document": {m: _round(v) for m, v in res.per_document.items()},
+        "settings": ic.settings | corpus_settings(corpus, path) | {"aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)", "runtime_s": round(time.perf_counter() - t0, 2)},
+    }
+
+
+def tps_result(corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path="") -> dict:
+    from .embeddings import default_encoder
+    from .tps import tps_corpus
+
+    t0 = time.perf_counter()
+    encoder = encoder or default_encoder()
+    masks = masks if masks is not None else masks_of(corpus, progress, with_replacements=True)
+    res = tps_corpus(ic, corpus.originals, masks, encoder, progress)
+    return {
+        "tps": _round(res.mean()),
+        "tps_micro": _round(res.micro),
+        "per_document": {m: _round(v) for m, v in res.per_document.items()},
+        "settings": ic.settings | corpus_settings(corpus, path) | {
+            "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
+            "replacements": "anonymized text between the aligned kept stretches around each masked span",
+            "runtime_s": round(time.perf_counter() - t0, 2),
+        },
+    }
+
+
+def nmi_result(corpus: Corpus, seeds: int = 10, ks: Sequence[int] = tuple(range(2, 11)), encoder=None, progress: bool = True, path="") -> dict:
+    from .embeddings import default_encoder
+    from .nmi import nmi_corpus
+
+    t0 = time.perf_counter()
+    encoder = encoder or default_encoder()
+    complete = {m: t for m, t in corpus.anonymized.items() if set(t) == set(corpus.originals)}
+    res = nmi_corpus(corpus.originals, complete, encoder, ks, seeds, progress)
+    return {
+        "nmi": {m: round(r["nmi"], 4) for m, r in res.items()},
+        "details": {m: {"std": round(r["std"], 4), "k": r["k"]} for m, r in res.items()},
+        "settings": corpus_settings(corpus, path) | {
+            "encoder": encoder.name,
+            "clustering": "k-means (sklearn, n_init=5) on L2-normalised embeddings; k chosen by the best mean silhouette of the originals",
+            "ks": list(ks),
+            "seeds": seeds,
+            "k": next(iter(res.values()))["k"] if res else None,
+            "silhouette": {str(k): round(v, 4) for k, v in next(iter(res.values()))["silhouette"].items()} if res else {},
+            "skipped_incomplete": [m for m in corpus.anonymized if m not in complete],
+            "runtime_s": round(time.perf_counter() - t0, 2),
+        },
+    }
+
+
+# ---------------------------------------------------------------------------- privacy
+
+
+def _norm_method(name: str) -> str:
+    name = name.lower().strip()
+    return name[: -len("_abstract")] if name.endswith("_abstract") else name
+
+
+def read_trir(path) -> Optional[Dict[str, float]]:
+    """method -> TRIR as a fraction, from a TRIR metrics file (several layouts accepted)."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    table = data
+    for key in ("trir", "TRIR", "results", "methods"):
+        if isinstance(data, dict) and isinstance(data.get(key), dict):
+            table = data[key]
+            break
+    out = {}
+    if isinstance(table, dict):
+        for method, value in table.items():
+            if isinstance(value, dict):
+                value = next((value[k] for k in ("trir", "TRIR", "value", "accuracy") if k in value), None)
+            if isinstance(value, (int, float)):
+                out[_norm_method(method)] = float(value)
+    if not out:
+        return None
+    if max(out.values()) > 1.0:  # percentages
+        out = {k: v / 100.0 for k, v in out.items()}
+    return out
+
+
+def _char_mask(n: int, spans) -> np.ndarray:
+    mask = np.zeros(n, dtype=bool)
+    for s, e in spans:
+        mask[int(s):int(e)] = True
+    return mask
+
+
+def masking_stats(corpus: Corpus, masks) -> Dict[str, Dict[str, float]]:
+    """Masked share of the original's non-space characters and recall of the manual masks."""
+    manual = masks.get(REFERENCE_METHOD, {})
+    stats = {}
+    for method, by_id in masks.items():
+        masked = total = hit = ref = 0
+        for doc_id, spans in by_id.items():
+            text = corpus.originals[doc_id]
+            nonspace = np.array([not c.isspace() for c in text], dtype=bool)
+            m = _char_mask(len(text), [(s[0], s[1]) for s in spans]) & nonspace
+            masked += int(m.sum())
+            total += int(nonspace.sum())
+            if doc_id in manual:
+                r = _char_mask(len(text), [(s[0], s[1]) for s in manual[doc_id]]) & nonspace
+                ref += int(r.sum())
+                hit += int((m & r).sum())
+        stats[method] = {"masked_share": masked / total if total else float("nan"), "recall_vs_manual": hit / ref if ref else float("nan")}
+    return stats
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def _fmt(v) -> str:
+    return "–" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.3f}"
+
+
+def markdown_table(methods: List[str], columns: List[Tuple[str, Dict[str, float]]], title: str, notes: Sequence[str] = ()) -> str:
+    lines = [f"# {title}", ""]
+    lines.append("| method | " + " | ".join(c for c, _ in columns) + " |")
+    lines.append("|---|" + "---:|" * len(columns))
+    for m in methods:
+        lines.append(f"| {m} | " + " | ".join(_fmt(vals.get(m)) for _, vals in columns) + " |")
+    lines += [""] + [f"- {n}" for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def plot(path, utility: Dict[str, Dict[str, float]], privacy: Dict[str, float], privacy_label: str, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metrics = [m for m in utility if utility[m]]
+    fig, axes = plt.subplots(1, len(metrics), figsize=(5 * len(metrics), 4.5), squeeze=False)
+    for ax, metric in zip(axes[0], metrics):
+        for method, u in utility[metric].items():
+            if method in privacy and not np.isnan(privacy[method]):
+                ax.scatter(privacy[method], u, s=30)
+                ax.annotate(method, (privacy[method], u), fontsize=8, xytext=(3, 3), textcoords="offset points")
+        ax.set_xlabel(privacy_label)
+        ax.set_ylabel(metric.upper())
+        ax.set_xlim(-0.05, 1.05)
+        ax.set_ylim(-0.05, 1.05)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def run_report(
+    corpus_path,
+    out_dir="metrics",
+    name: str = "wikiactors",
+    extra: Sequence = (),
+    offsets: Sequence[str] = (),
+    model=None,
+    alternation: str = "n",
+    n: int = 6,
+    limit: Optional[int] = None,
+    cache_dir=None,
+    trir_path=None,
+    metrics: Sequence[str] = ("tpi", "tps", "nmi"),
+    seeds: int = 10,
+    progress: bool = True,
+) -> dict:
+    """Run the evaluators and write JSON files, the markdown table and the plot; returns the paths."""
+    from tqdm import tqdm
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    corpus = load_corpus(corpus_path, limit, [p for p in extra if Path(p).exists()], offsets)
+    ic = InformationContent(model, alternation, n, cache_dir)
+    written, results = {}, {}
+    with_reps = masks_of(corpus, progress, with_replacements=True)
+    spans = {m: {d: [(s, e) for s, e, _ in v] for d, v in by_id.items()} for m, by_id in with_reps.items()}
+    steps = [m for m in ("tpi", "tps", "nmi") if m in metrics]
+    for metric in tqdm(steps, desc="evaluate", unit="metric", disable=not progress):
+        if metric == "tpi":
+            results[metric] = tpi_result(corpus, ic, spans, progress, corpus_path)
+        elif metric == "tps":
+            results[metric] = tps_result(corpus, ic, with_reps, None, progress, corpus_path)
+        else:
+            results[metric] = nmi_result(corpus, seeds, progress=progress, path=corpus_path)
+        path = out_dir / f"{metric}_{name}.json"
+        path.write_text(json.dumps(results[metric], indent=2) + "\n", encoding="utf-8")
+        written[metric] = str(path)
+
+    stats = masking_stats(corpus, spans)
+    trir_file = Path(trir_path) if trir_path else out_dir / f"trir_{name}_50_eval.json"
+    trir = read_trir(trir_file)
+    methods = corpus.methods
+    if trir:
+        privacy = {m: 1.0 - trir[_norm_method(m)] for m in methods if _norm_method(m) in trir}
+        privacy_label = f"privacy = 1 - TRIR ({trir_file.name})"
+    else:
+        privacy = {m: stats[m]["recall_vs_manual"] for m in methods if m in stats}
+        privacy_label = "privacy proxy = recall of manual masks (no TRIR file)"
+    columns = [(k.upper(), results[k][k]) for k in steps]
+    columns += [("masked share", {m: s["masked_share"] for m, s in stats.items()}), ("recall vs manual", {m: s["recall_vs_manual"] for m, s in stats.items()})]
+    if trir:
+        columns.append(("TRIR", {m: trir[_norm_method(m)] for m in methods if _norm_method(m) in trir}))
+    ordered = sorted(methods, key=lambda m: -results.get("tpi", {}).get("tpi", {}).get(m, 0.0)) if "tpi" in results else methods
+    settings = results.get("tpi", results.get("tps", {})).get("settings", {})
+    notes = [
+        f"{len(corpus.originals)} documents of `{corpus_path}`; values are means over documents.",
+        f"TPI/TPS language model: `{settings.get('model', '-')}`, alternation: {settings.get('alternation', '-')}.",
+        "TPS similarity: all-MiniLM-L6-v2 cosine; NMI: k-means on all-MiniLM-L6-v2 embeddings, k by silhouette, mean over seeds.",
+        f"Privacy column used in the plot: {privacy_label}.",
+    ]
+    md = markdown_table(ordered, columns, f"Utility evaluation: {name}", notes)
+    md_path = out_dir / f"evaluate_{name}.md"
+    md_path.write_text(md, encoding="utf-8")
+    written["markdown"] = str(md_path)
+    png_path = out_dir / f"evaluate_{name}.png"
+    plot(png_path, {k: results[k][k] for k in steps}, privacy, privacy_label, f"{name}: utility vs privacy ({len(corpus.originals)} documents)")
+    written["plot"] = str(png_path)
+    return written

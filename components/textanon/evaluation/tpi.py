@@ -1,0 +1,318 @@
+"""TPI — Text Preserved Information (Manzanares-Salor et al. 2025).
+
+Definitions (natural logarithms, so IC is in nats):
+
+* IC(t) = -log p(t | context): the information content of a term ``t`` of the
+  original document O, predicted by a language model in context. With a masked
+  LM the term's sub-word tokens are replaced by the mask token; a multi-token
+  term's probability is the MINIMUM over its tokens, so IC(t) = max token IC.
+* TIC(D) = sum of IC(t) over the terms of D (terms: see :mod:`.terms`).
+* TPI(P, O) = TIC(P) / TIC(O). Masked or replaced terms of the anonymized
+  document P carry no information (IC 0), so TIC(P) = TIC(O) - sum of the IC of
+  the *protected* terms, everything computed on O once.
+
+Protection rule: a term is protected when ANY of its characters lies in a masked
+span of the original (e.g. "an American actress" is protected if only "American"
+was masked). Partial masking therefore counts as losing the whole term.
+
+Masking every term at once would remove all context, so the terms are predicted
+in passes (term alternation):
+
+* N-TA (``alternation="n"``, default N = 6): pass k masks terms k, k+N, k+2N, ...
+  (N passes; every term masked exactly once; for N >= 2 no two adjacent terms
+  are masked together);
+* S-TA (``alternation="s"``): pass k masks the k-th term of every sentence (as
+  many passes as the longest sentence has terms).
+
+A causal LM sees only the left context and scores each token of the unmasked
+text once, so alternation does not apply; the settings record that.
+"""
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .terms import SEGMENTATION_VERSION, Term, get_nlp, protected_terms, segment_doc
+
+CharSpan = Tuple[int, int]
+ALTERNATIONS = ("n", "s")
+DEFAULT_MODEL = "textanon.SmolLM2.v1"
+
+
+class EvaluationError(ValueError):
+    """Bad evaluation input (empty document, unknown record id, ...); the message names the record."""
+
+
+# ---------------------------------------------------------------------------- passes
+
+
+def build_passes(terms: Sequence[Term], alternation: str = "n", n: int = 6) -> List[List[int]]:
+    """Partition of term indices into the passes of N-TA (``"n"``) or S-TA (``"s"``)."""
+    if alternation == "n":
+        if n < 1:
+            raise ValueError(f"N-term alternation needs n >= 1, got {n}")
+        passes = [list(range(k, len(terms), n)) for k in range(n)]
+    elif alternation == "s":
+        by_sent: Dict[int, List[int]] = {}
+        for i, term in enumerate(terms):
+            by_sent.setdefault(term.sent, []).append(i)
+        width = max((len(v) for v in by_sent.values()), default=0)
+        passes = [[idx[k] for idx in by_sent.values() if k < len(idx)] for k in range(width)]
+    else:
+        raise ValueError(f"alternation must be 'n' or 's', got {alternation!r}")
+    return [p for p in passes if p]
+
+
+# ---------------------------------------------------------------------------- models
+
+
+def resolve_model(spec=None):
+    """A :class:`textanon.lm.LanguageModel` from a spec.
+
+    ``None`` / ``"default"``: the offline default (SmolLM2); a spaCy ``misc``
+    registry name such as ``"textanon.SmolLM2.v1"``; ``"masked:<hf name or path>"``;
+    ``"causal:<hf name or path>"``; or an already built model.
+    """
+    from .. import lm
+
+    if spec is None or spec == "default":
+        return lm.default_language_model()
+    if not isinstance(spec, str):
+        return spec
+    if spec.startswith("masked:"):
+        return lm.masked_lm(spec[len("masked:"):])
+    if spec.startswith("causal:"):
+        return lm.causal_lm(spec[len("causal:"):])
+    from spacy.util import registry
+
+    try:
+        factory = registry.misc.get(spec)
+    except Exception as err:  # catalogue.RegistryError
+        raise ValueError(f"unknown language model {spec!r}: use a registry name (e.g. {DEFAULT_MODEL}), 'masked:NAME' or 'causal:NAME'") from err
+    return factory()
+
+
+def is_masked(model) -> bool:
+    from ..lm import MaskedLM
+
+    return isinstance(model, MaskedLM)
+
+
+# ---------------------------------------------------------------------------- IC per document
+
+
+@dataclass
+class DocumentIC:
+    """Terms of one original document and their information content (nats)."""
+
+    terms: List[Term]
+    ic: np.ndarray
+    text_hash: str = ""
+
+    @property
+    def tic(self) -> float:
+        return float(self.ic.sum())
+
+    def preserved(self, masked: Sequence[CharSpan]) -> float:
+        """TIC of the anonymized document: TIC(O) minus the IC of the protected terms."""
+        prot = np.asarray(protected_terms(self.terms, list(masked)), dtype=bool)
+        return float(self.ic[~prot].sum()) if len(self.terms) else 0.0
+
+    def to_json(self) -> dict:
+        return {"terms": [[t.start, t.end, t.sent] for t in self.terms], "ic": [round(float(v), 5) for v in self.ic]}
+
+    @classmethod
+    def from_json(cls, data: dict, text: str, text_hash: str = "") -> "DocumentIC":
+        terms = [Term(s, e, text[s:e], sent) for s, e, sent in data["terms"]]
+        return cls(terms, np.asarray(data["ic"], dtype=np.float64), text_hash)
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class InformationContent:
+    """Computes (and caches) the IC of every term of original documents.
+
+    model: a LanguageModel or a spec for :func:`resolve_model` (loaded lazily).
+    alternation / n: N-TA (``"n"``) or S-TA (``"s"``) for masked LMs.
+    cache_dir: optional folder of JSON files keyed by text hash + settings, so
+        repeated evaluations (many anonymizations, later runs) cost one LM run.
+    """
+
+    def __init__(self, model=None, alternation: str = "n", n: int = 6, cache_dir: Optional[Union[str, Path]] = None, nlp=None):
+        if alternation not in ALTERNATIONS:
+            raise ValueError(f"alternation must be 'n' or 's', got {alternation!r}")
+        if alternation == "n" and n < 1:
+            raise ValueError(f"n must be >= 1, got {n}")
+        self._model_spec = model
+        self._model = None if (model is None or isinstance(model, str)) else model
+        self.alternation, self.n = alternation, n
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self._nlp = nlp
+        self._memory: Dict[str, DocumentIC] = {}
+        self.lm_calls = 0  # documents actually scored by the LM (cache misses)
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = resolve_model(self._model_spec)
+        return self._model
+
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            self._nlp = get_nlp()
+        return self._nlp
+
+    @property
+    def settings(self) -> dict:
+        model = self.model
+        masked = is_masked(model)
+        out = {
+            "model": getattr(model, "name", type(model).__name__),
+            "model_type": "masked" if masked else "causal",
+            "segmentation": SEGMENTATION_VERSION,
+            "spacy_model": self.nlp.meta.get("name", "") + "-" + self.nlp.meta.get("version", ""),
+            "term_ic": "max over sub-word tokens of -ln p (nats)",
+            "protected_rule": "a term is protected if any of its characters is in a masked span",
+            "window": getattr(model, "window", None),
+        }
+        if masked:
+            out["alternation"] = f"{self.n}-TA" if self.alternation == "n" else "S-TA"
+        else:
+            out["alternation"] = "not applicable (causal LM: each token scored once given its left context; "
+            out["alternation"] += f"requested {self.n}-TA)" if self.alternation == "n" else "requested S-TA)"
+            out["context"] = getattr(model, "context", None)
+        return out
+
+    def _settings_key(self) -> str:
+        s = self.settings
+        key = json.dumps({k: s[k] for k in ("model", "segmentation", "spacy_model", "window", "alternation") if k in s} | {"context": s.get("context")}, sort_keys=True)
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+    def document_ic(self, text: str, doc_id=None) -> DocumentIC:
+        """IC of each term of ``text`` (an original document)."""
+        return self.many([text], [doc_id], progress=False)[0]
+
+    def many(self, texts: Sequence[str], ids: Optional[Sequence] = None, progress: bool = True, desc: str = "IC") -> List[DocumentIC]:
+        """IC of many documents; cached ones are not recomputed."""
+        ids = list(ids) if ids is not None else list(range(len(texts)))
+        for text, doc_id in zip(texts, ids):
+            if not isinstance(text, str) or not text.strip():
+                raise EvaluationError(f"record {doc_id!r}: the original document is empty")
+        settings_key = self._settings_key()
+        results: List[Optional[DocumentIC]] = [None] * len(texts)
+        todo = []
+        for i, text in enumerate(texts):
+            h = text_hash(text)
+            key = f"{h[:32]}-{settings_key}"
+            if key in self._memory:
+                results[i] = self._memory[key]
+                continue
+            cached = self._read_disk(key, text, h)
+            if cached is not None:
+                self._memory[key] = results[i] = cached
+            else:
+                todo.append((i, key, h))
+        if todo:
+            from tqdm import tqdm
+
+            docs = self.nlp.pipe([texts[i] for i, _, _ in todo], batch_size=16)
+            for (i, key, h), doc in tqdm(zip(todo, docs), total=len(todo), desc=desc, unit="doc", disable=not progress):
+                dic = self._score(doc, h)
+                self.lm_calls += 1
+                self._memory[key] = results[i] = dic
+                self._write_disk(key, dic)
+        return results  # type: ignore[return-value]
+
+    def _score(self, doc, h: str) -> DocumentIC:
+        terms = segment_doc(doc)
+        if not terms:
+            return DocumentIC(terms, np.zeros(0), h)
+        spans = [t.span for t in terms]
+        passes = build_passes(terms, self.alternation, self.n) if is_masked(self.model) else None
+        token_lps = self.model.span_token_logprobs(doc.text, spans, passes)
+        ic = np.asarray([float(-np.min(lp)) if len(lp) else 0.0 for lp in token_lps], dtype=np.float64)
+        return DocumentIC(terms, np.maximum(ic, 0.0), h)
+
+    def _read_disk(self, key: str, text: str, h: str) -> Optional[DocumentIC]:
+        if not self.cache_dir:
+            return None
+        path = self.cache_dir / f"{key}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("text_hash") != h:
+            return None
+        return DocumentIC.from_json(data, text, h)
+
+    def _write_disk(self, key: str, dic: DocumentIC) -> None:
+        if not self.cache_dir:
+            return
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = self.cache_dir / f".{key}.{os.getpid()}.tmp"
+            tmp.write_text(json.dumps({"text_hash": dic.text_hash, "settings": self.settings} | dic.to_json()), encoding="utf-8")
+            tmp.replace(self.cache_dir / f"{key}.json")
+        except OSError:  # read-only or full disk: the memory cache still works
+            pass
+
+
+# ---------------------------------------------------------------------------- TPI
+
+
+def tpi_document(dic: DocumentIC, masked: Sequence[CharSpan], doc_id=None) -> float:
+    """TPI of one anonymization of a document, given its masked character spans."""
+    total = dic.tic
+    if total <= 0:
+        raise EvaluationError(f"record {doc_id!r}: the original document has no information content (no terms)")
+    return dic.preserved(masked) / total
+
+
+@dataclass
+class CorpusResult:
+    """Per-method results: mean over documents, micro average and per-document values."""
+
+    per_document: Dict[str, Dict[str, float]] = field(default_factory=dict)  # method -> id -> value
+    micro: Dict[str, float] = field(default_factory=dict)
+
+    def mean(self) -> Dict[str, float]:
+        return {m: float(np.mean(list(v.values()))) if v else float("nan") for m, v in self.per_document.items()}
+
+
+def tpi_corpus(
+    ic: InformationContent,
+    originals: Dict[str, str],
+    masks: Dict[str, Dict[str, Sequence[CharSpan]]],
+    progress: bool = True,
+) -> CorpusResult:
+    """TPI of several anonymization methods.
+
+    originals: id -> original text; masks: method -> id -> masked character spans of
+    the original. Every id of ``masks`` must be in ``originals``.
+    """
+    for method, by_id in masks.items():
+        for doc_id in by_id:
+            if doc_id not in originals:
+                raise EvaluationError(f"record {doc_id!r} of method {method!r} has no original document")
+    needed = sorted({d for by_id in masks.values() for d in by_id}, key=list(originals).index)
+    ics = dict(zip(needed, ic.many([originals[d] for d in needed], needed, progress=progress)))
+    result = CorpusResult()
+    for method, by_id in masks.items():
+        values = {d: tpi_document(ics[d], spans, d) for d, spans in by_id.items()}
+        result.per_document[method] = values
+        num = sum(ics[d].preserved(by_id[d]) for d in by_id)
+        den = sum(ics[d].tic for d in by_id)
+        result.micro[method] = num / den if den > 0 else float("nan")
+    return result
+
+
+def iter_masked(masks: Iterable[Sequence]) -> List[CharSpan]:
+    """Character spans from ``[start, end]`` or ``[start, end, replacement]`` items."""
+    return [(int(m[0]), int(m[1])) for m in masks]

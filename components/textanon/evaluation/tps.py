@@ -1,0 +1,162 @@
+"""TPS — Text Preserved Similarity: TPI that gives partial credit to replacements.
+
+A term of the original that is not protected keeps its IC, exactly as in TPI. A
+protected term (any character masked) keeps IC(t) × sim(t, t'), where t' is the
+term's text after anonymization (its masked parts substituted by their
+replacement strings) and sim the cosine similarity of all-MiniLM-L6-v2 sentence
+embeddings, clipped to [0, 1]; a suppressed term (empty t') keeps nothing. So
+TPI <= TPS <= 1, and a generalization ("Paris" -> "a city") keeps more than a
+suppression.
+
+TPS(P, O) = sum over terms of kept IC / TIC(O).
+
+Replacement strings come from offset files (``[start, end, replacement]``) or,
+for string anonymizations, from :func:`aligned_replacements` on top of the masked
+spans of the alignment module.
+"""
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .terms import Term, protected_terms
+from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent
+
+Mask = Tuple[int, int, str]
+
+
+# ---------------------------------------------------------------------------- replacements by alignment
+
+
+def _normalise(text: str) -> Tuple[str, List[int]]:
+    """Lower-cased text without whitespace, and the original index of each kept character."""
+    chars, index = [], []
+    for i, c in enumerate(text):
+        if not c.isspace():
+            chars.append(c.lower())
+            index.append(i)
+    return "".join(chars), index
+
+
+def aligned_replacements(original: str, anonymized: str, masked: Sequence[Tuple[int, int]]) -> List[Mask]:
+    """Replacement text in ``anonymized`` for each masked span of ``original``.
+
+    The kept stretches of the original between masked spans are anchors: each is
+    searched (whitespace- and case-insensitively) in the anonymized text after the
+    previous anchor; a masked span's replacement is the anonymized text between the
+    anchors around it. Adjacent masked spans with only whitespace between them get
+    the same (shared) replacement text. Anchors that cannot be found are skipped
+    (the replacement then extends to the next anchor found).
+    """
+    spans = sorted((int(s), int(e)) for s, e in masked if e > s)
+    merged: List[List[int]] = []
+    for s, e in spans:
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    if not merged:
+        return []
+    norm_anon, anon_index = _normalise(anonymized)
+    # anchors: kept stretches before, between and after the masked spans
+    bounds = [0] + [x for s, e in merged for x in (s, e)] + [len(original)]
+    kept = [(bounds[2 * i], bounds[2 * i + 1]) for i in range(len(merged) + 1)]
+    cursor = 0  # position in norm_anon
+    anchor_pos: List[Optional[Tuple[int, int]]] = []  # found (start, end) in anonymized chars
+    for i, (ks, ke) in enumerate(kept):
+        needle, _ = _normalise(original[ks:ke])
+        if not needle:
+            anchor_pos.append(None)
+            continue
+        if i == len(kept) - 1:  # the tail anchors at the end: search from the right
+            at = norm_anon.rfind(needle, cursor)
+        else:
+            at = norm_anon.find(needle, cursor)
+        if at < 0:
+            anchor_pos.append(None)
+            continue
+        start = anon_index[at]
+        end = anon_index[at + len(needle) - 1] + 1
+        anchor_pos.append((start, end))
+        cursor = at + len(needle)
+    out: List[Mask] = []
+    for i, (s, e) in enumerate(merged):
+        left = next((p[1] for p in reversed(anchor_pos[: i + 1]) if p), 0)
+        right = next((p[0] for p in anchor_pos[i + 1 :] if p), len(anonymized))
+        rep = anonymized[left:right].strip() if right >= left else ""
+        out.append((s, e, rep))
+    return out
+
+
+# ---------------------------------------------------------------------------- TPS
+
+
+def anonymized_term(original: str, term: Term, masks: Sequence[Mask]) -> str:
+    """The term's text with its masked parts replaced (each replacement once)."""
+    pieces, pos = [], term.start
+    for s, e, rep in sorted(masks):
+        if e <= term.start or s >= term.end:
+            continue
+        if s > pos:
+            pieces.append(original[pos:s])
+        pieces.append(rep or "")
+        pos = max(pos, e)
+    if pos < term.end:
+        pieces.append(original[pos:term.end])
+    return re.sub(r"\s+", " ", "".join(pieces)).strip()
+
+
+def term_pairs(original: str, dic: DocumentIC, masks: Sequence[Mask]) -> List[Tuple[int, str, str]]:
+    """(term index, original term text, anonymized term text) for every protected term."""
+    prot = protected_terms(dic.terms, [(s, e) for s, e, _ in masks])
+    return [(i, t.text, anonymized_term(original, t, masks)) for i, (t, p) in enumerate(zip(dic.terms, prot)) if p]
+
+
+def tps_document(original: str, dic: DocumentIC, masks: Sequence[Mask], encoder=None, doc_id=None) -> float:
+    """TPS of one anonymization given ``[start, end, replacement]`` masks of the original."""
+    from .embeddings import default_encoder
+
+    total = dic.tic
+    if total <= 0:
+        raise EvaluationError(f"record {doc_id!r}: the original document has no information content (no terms)")
+    pairs = term_pairs(original, dic, masks)
+    kept = dic.ic.copy()
+    if pairs:
+        sims = (encoder or default_encoder()).similarity([a for _, a, _ in pairs], [b for _, _, b in pairs])
+        for (i, _, _), sim in zip(pairs, sims):
+            kept[i] *= sim
+    return float(kept.sum() / total)
+
+
+def tps_corpus(
+    ic: InformationContent,
+    originals: Dict[str, str],
+    masks: Dict[str, Dict[str, Sequence[Mask]]],
+    encoder=None,
+    progress: bool = True,
+) -> CorpusResult:
+    """TPS of several methods: method -> id -> ``[start, end, replacement]`` masks."""
+    from tqdm import tqdm
+
+    from .embeddings import default_encoder
+
+    encoder = encoder or default_encoder()
+    for method, by_id in masks.items():
+        for doc_id in by_id:
+            if doc_id not in originals:
+                raise EvaluationError(f"record {doc_id!r} of method {method!r} has no original document")
+    needed = sorted({d for by_id in masks.values() for d in by_id}, key=list(originals).index)
+    ics = dict(zip(needed, ic.many([originals[d] for d in needed], needed, progress=progress)))
+    result = CorpusResult()
+    for method, by_id in tqdm(masks.items(), desc="TPS", unit="method", disable=not progress):
+        values, num, den = {}, 0.0, 0.0
+        for d, m in by_id.items():
+            v = tps_document(originals[d], ics[d], m, encoder, d)
+            values[d] = v
+            num += v * ics[d].tic
+            den += ics[d].tic
+        result.per_document[method] = values
+        result.micro[method] = num / den if den > 0 else float("nan")
+    return result
+
+

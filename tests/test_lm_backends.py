@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+
+from textanon.lm import CausalLM, MaskedLM, default_language_model
+from textanon.lm.base import spans_to_tokens
+
+TEXT = ("The applicant, Mr Andrei Petrescu, was born in 1961 and lives in Balti. "
+        "He worked as a veterinary surgeon until 2004.")
+
+
+def test_spans_to_tokens():
+    offsets = [(0, 3), (3, 8), (8, 9), (9, 9), (9, 14)]
+    assert spans_to_tokens(offsets, [(0, 3), (4, 9), (9, 14), (20, 25)]) == [[0], [1, 2], [4], []]
+
+
+@pytest.mark.slow
+def test_causal_lm_scores_spans_and_windows_agree():
+    lm = default_language_model()
+    spans = [(TEXT.index("Petrescu"), TEXT.index("Petrescu") + 8), (TEXT.index("1961"), TEXT.index("1961") + 4)]
+    full = lm.span_logprobs(TEXT, spans)
+    assert all(v < 0 and np.isfinite(v) for v in full)
+    # a tiny sliding window still scores every token; values stay close to the full-context ones
+    small = CausalLM(lm.name_or_path, gguf_file=lm.gguf_file, window=12, context=4, batch_size=2)
+    windowed = small.span_logprobs(TEXT, spans)
+    assert all(v < 0 and np.isfinite(v) for v in windowed)
+    offsets, lp = small.text_logprobs(TEXT)
+    assert len(lp) == len(offsets) and np.all(lp < 0)
+
+
+@pytest.mark.slow
+def test_masked_lm_path_with_a_tiny_random_bert(tmp_path):
+    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
+
+    from textanon.lm import minilm_path
+
+    tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1,
+                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+    BertForMaskedLM(config).save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    lm = MaskedLM(str(tmp_path), window=24, batch_size=3)
+    spans = [(4, 13), (TEXT.index("Balti"), TEXT.index("Balti") + 5), (TEXT.index("2004"), TEXT.index("2004") + 4)]
+    per_span = lm.span_token_logprobs(TEXT, spans)
+    together = lm.span_token_logprobs(TEXT, spans, passes=[[0, 1, 2]])
+    assert [len(a) for a in per_span] == [len(a) for a in together]
+    for arr in per_span + together:
+        assert len(arr) >= 1 and np.all(arr < 0)
+    mins, sums = lm.span_logprobs(TEXT, spans, reduce="min"), lm.span_logprobs(TEXT, spans, reduce="sum")
+    assert all(s <= m + 1e-6 for m, s in zip(mins, sums))

@@ -1,0 +1,66 @@
+import math
+
+import numpy as np
+import pytest
+import spacy
+from spacy.tokens import Span
+
+import textanon  # noqa: F401
+from textanon.lm.base import LanguageModel
+from textanon.lm_risk import LMRiskScorer
+
+
+class FixedLM(LanguageModel):
+    """A deterministic scorer: each character of a span costs ``per_char`` nats."""
+
+    name = "fixed"
+
+    def __init__(self, per_char=1.0, fail=False):
+        self.per_char, self.fail = per_char, fail
+
+    def span_token_logprobs(self, text, spans, passes=None):
+        if self.fail:
+            raise RuntimeError("model crashed")
+        return [np.full(e - s, -self.per_char) for s, e in spans]
+
+
+def doc_with_entities(text, mentions):
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc(text)
+    spans, pos = [], 0
+    for sub, eid in mentions:
+        start = text.index(sub, pos)
+        pos = start + len(sub)
+        span = doc.char_span(start, pos, label="MISC")
+        span._.entity_id = eid
+        spans.append(span)
+    doc.spans["pii"] = spans
+    return doc
+
+
+def test_ic_in_nats_and_combinations():
+    doc = doc_with_entities("ab abcd abcdefghij", [("ab", "E1"), ("abcd", "E2"), ("abcdefghij", "E3")])
+    # log10 p: E1 -0.87, E2 -1.74, E3 -4.34 ; threshold -2.5 -> E3 alone, E1+E2 = -2.6 pair
+    scorer = LMRiskScorer(FixedLM(1.0), threshold=-2.5, max_combination_size=2)
+    doc = scorer(doc)
+    assert [round(s._.ic, 3) for s in doc.spans["pii"]] == [2.0, 4.0, 10.0]
+    assert sorted(doc._.risky_combinations) == [["E1", "E2"], ["E3"]]
+
+
+def test_entity_uses_its_most_informative_mention():
+    doc = doc_with_entities("ab xyzxyzxyz", [("ab", "E1"), ("xyzxyzxyz", "E1")])
+    doc = LMRiskScorer(FixedLM(1.0), threshold=-3.5)(doc)
+    assert doc._.risky_combinations == [["E1"]]  # 9 nats = -3.9 log10
+
+
+def test_model_failure_fails_closed():
+    doc = doc_with_entities("ab cd", [("ab", "E1"), ("cd", "E2")])
+    doc = LMRiskScorer(FixedLM(fail=True), threshold=-100)(doc)
+    assert sorted(doc._.risky_combinations) == [["E1"], ["E2"]]
+    assert any("language model failed" in w for w in doc._.anonymization_warnings)
+    assert all("ab" not in w for w in doc._.anonymization_warnings)
+
+
+def test_empty_doc():
+    doc = doc_with_entities("", [])
+    assert LMRiskScorer(FixedLM())(doc)._.risky_combinations == []

@@ -1,0 +1,57 @@
+"""Property: no surface text of a masked entity survives in doc._.anonymized_text."""
+import re
+
+import spacy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import textanon  # noqa: F401
+
+WORDS = ["Balti", "Rusu", "Ion", "surgeon", "1961", "Moldova", "teacher", "court", "Petrescu", "EUR", "lawyer",
+         "the", "and", "in", "met", "on", "was", "a", "of", "x"]
+LABELS = ["PERSON", "LOC", "DEM", "DATETIME", "ORG", "QUANTITY", "MISC", "CODE"]
+
+NLP = spacy.blank("en")
+LINKER = NLP.add_pipe("textanon_entity_linker")
+OPTIMIZER = NLP.add_pipe("textanon_optimizer", config={"replacement": "label"})
+
+
+@st.composite
+def annotated_docs(draw):
+    words = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=40))
+    seps = draw(st.lists(st.sampled_from([" ", "  ", ", ", ". ", "\n"]), min_size=len(words), max_size=len(words)))
+    text = "".join(w + s for w, s in zip(words, seps))
+    doc = NLP.make_doc(text)
+    spans, i = [], 0
+    while i < len(doc):
+        if draw(st.booleans()) and not doc[i].is_punct and not doc[i].is_space:
+            length = draw(st.integers(1, 3))
+            end = min(i + length, len(doc))
+            if any(t.is_space or t.is_punct for t in doc[i:end]):
+                end = i + 1
+            spans.append(spacy.tokens.Span(doc, i, end, label=draw(st.sampled_from(LABELS))))
+            i = end
+        else:
+            i += 1
+    doc.spans["pii"] = spans
+    return doc, draw(st.randoms())
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(annotated_docs())
+def test_masked_surfaces_never_survive(data):
+    doc, rnd = data
+    doc = LINKER(doc)
+    ids = sorted({s._.entity_id for s in doc.spans["pii"]})
+    for span in doc.spans["pii"]:
+        span._.ic = rnd.uniform(0.1, 20)
+    doc._.risky_combinations = [sorted(rnd.sample(ids, k=min(len(ids), rnd.randint(1, 2)))) for _ in range(rnd.randint(0, 4))] if ids else []
+    doc = OPTIMIZER(doc)
+    out = doc._.anonymized_text
+    masked = {s._.entity_id for s in doc.spans["pii"] if s._.masked}
+    for combo in doc._.risky_combinations:
+        assert masked.intersection(combo), "a risky combination stayed fully unmasked"
+    for span in doc.spans["pii"]:
+        if span._.masked and len(span.text.strip()) >= 2:  # 1-character forms are not propagated
+            surface = r"\s+".join(re.escape(w) for w in span.text.split())
+            assert not re.search(rf"(?<!\w){surface}(?!\w)", out, flags=re.I), (span.text, out)
