@@ -69,11 +69,15 @@ class LMRiskScorer:
             add_warning(doc, f"{self.name}: language model failed ({type(err).__name__}); every entity treated as a risk")
             doc._.risky_combinations = [[e] for e in sorted(set(entity_ids))]
             return doc
-        entity_lp: Dict[str, float] = {}
-        for span, eid, lp in zip(spans, entity_ids, logprobs):
+        for span, lp in zip(spans, logprobs):
             span._.ic = -lp
-            entity_lp[eid] = min(entity_lp.get(eid, 0.0), lp / LN10)
-        combos, bounded = risky_combinations(entity_lp, self.threshold, self.max_combination_size, self.max_combinations)
+        self.set_combinations(doc)
+        return doc
+
+    def set_combinations(self, doc: Doc) -> Doc:
+        """(Re)compute ``doc._.risky_combinations`` from the ``span._.ic`` values and ``self.threshold``."""
+        spans = list(doc.spans.get(self.spans_key, []))
+        combos, bounded = risky_combinations(entity_log10_probs(spans), self.threshold, self.max_combination_size, self.max_combinations)
         if bounded:
             add_warning(doc, f"{self.name}: more than {self.max_combinations} risky combinations; their entities are masked")
         doc._.risky_combinations = combos
@@ -95,3 +99,13 @@ class LMRiskScorer:
     def from_disk(self, path, *, exclude=tuple()) -> "LMRiskScorer":
         """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
         return self
+
+
+def entity_log10_probs(spans) -> Dict[str, float]:
+    """log10-probability of each entity: that of its most informative (highest-IC) mention."""
+    entity_lp: Dict[str, float] = {}
+    for i, span in enumerate(spans):
+        eid = span._.entity_id or f"span_{i}"
+        lp = -(span._.ic or 0.0) / LN10
+        entity_lp[eid] = min(entity_lp.get(eid, 0.0), lp)
+    return entity_lp

@@ -11,7 +11,10 @@ app = typer.Typer(
 # Each module registers its commands on ``app`` when imported.
 from . import anonymize  # noqa: E402,F401
 from . import pipeline  # noqa: E402,F401
+from . import bench  # noqa: E402,F401
+from . import gazetteer  # noqa: E402,F401
 from . import evaluate_utility  # noqa: E402,F401
+from . import llm  # noqa: E402,F401
 
 
 def main() -> None:

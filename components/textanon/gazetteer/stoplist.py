@@ -12,6 +12,8 @@ generic word turns into thousands of false DEM/MISC spans. A term is refused whe
   sense that WordNet's sense counts don't catch ("labour", "polish" is *not* here: nationality
   adjectives are worth their rare false positive);
 * it is 1–2 characters long, contains no letter, is a pure number, or starts with a digit;
+* it is 3 characters long and not in :data:`SHORT_ALLOWED` (three-letter lemmas are mostly
+  abbreviations that collide with names and words: "Min", "Tom", "Ron", "con", "tar", "van");
 * it is an English function/stop word (spaCy's ``STOP_WORDS``) or every one of its words is.
 
 All comparisons are on the lower-cased, whitespace-normalised term. Plural forms are refused
@@ -97,6 +99,26 @@ record records runner runners
 plane cup cups bar bars
 """.split())
 
+#: Words added after matching the WordNet build on ECHR judgments and biographies: senses that
+#: WordNet files under a person/condition class but that texts use generically.
+GENERIC_TERMS = GENERIC_TERMS | frozenset("""
+para paras colour color colours colors acting consumption seeker seekers employer employers
+adviser advisers advisor advisors elector electors harm suffering incompetence shot shots
+committal perpetration poster posters conditioner conditioners occupier occupiers occupant
+occupants dweller dwellers disability disabilities disturbance disturbances upset
+hero heroes heroine volunteer volunteers observer observers genius subordinate subordinates
+maker makers carrier carriers mover movers idol idols villain villains wag tackle sewer sewers
+dive slug fury bloat decomposition auxiliary auxiliaries confederate confederates scholastic
+hulk sulky batter whiz generalist mechanics lifter puncher sting scours torment agony frenzy
+political party president presidents playing singing dancing painting
+""".split()) | frozenset({"political party", "political parties", "union member", "union members"})
+
+#: Three-character terms worth keeping (degrees, well-known conditions and classes).
+SHORT_ALLOWED = frozenset("""
+ceo cfo hiv mba phd msc llb llm lld dds dmd edd mfa bse cjd std suv uzi zen flu pox nun spy
+cop vet gun bus sax
+""".split())
+
 #: Extra function words spaCy's list lacks (contractions, archaic forms).
 _EXTRA_FUNCTION_WORDS = frozenset("""
 thee thou thy ye shall shan't ain't o'clock etc
@@ -117,7 +139,7 @@ def stop_reason(term: str) -> Optional[str]:
     """Why ``term`` is refused (``"generic"``, ``"court-role"``, ``"ambiguous"``, ``"short"``,
     ``"number"``, ``"function-word"``), or ``None`` if it may enter the gazetteer."""
     key = normalize(term)
-    if len(key) <= 2:
+    if len(key) <= 2 or (len(key) == 3 and key not in SHORT_ALLOWED):
         return "short"
     if not _LETTER.search(key) or key[0].isdigit():
         return "number"

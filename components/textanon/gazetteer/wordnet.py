@@ -20,7 +20,18 @@ On top of the tree walk:
   word whose senses *outside* every collected subtree are tagged much more often than its senses
   inside ("organ" the body part, "cook" the verb, "white" the colour) is dropped
   (``outside > 2 * inside + 2``); nationality adjectives are exempt ("Polish");
+* the root synsets' own lemmas are category heads ("crime", "weapon", "worker") and are left
+  out unless the row says ``keep_head`` ("scientist", "terrorism", "mental illness");
+* single-word fields of study need a field suffix ("sociology", "orthodontics" no: "-ics" words
+  are too often plain nouns: "statistics", "acoustics"); multiword fields are kept;
+* terms that are also names of places (instance synsets in ``noun.location``: "Missouri" the
+  people, "berlin" the carriage) are left out — places are LOC; plural forms that are WordNet
+  lemmas of another sense ("wales" from "wale") are not generated;
 * the stop list (:mod:`textanon.gazetteer.stoplist`).
+
+Each row carries a ``weight`` — the SemCor tag count of the lemma in its synset — which the
+builder uses to pick one label when a term comes out of several subtrees ("gun": the weapon,
+not the gunman).
 """
 from collections import deque
 from dataclasses import dataclass
@@ -41,6 +52,8 @@ class Root:
     note: str
     instances: bool = False  # also walk instance hyponyms (named members of the class)
     plural: bool = True  # add plural forms (countable nouns)
+    keep_head: bool = False  # keep the root's own lemmas (else they are category heads: "crime")
+    field_words: bool = False  # single words only with a field-of-study suffix ("-ology")
 
 
 #: The synset table. Order matters only for ties (same distance from two roots).
@@ -49,21 +62,21 @@ ROOTS: Tuple[Root, ...] = (
     Root("worker.n.01", DEM, "P106", "occupation: workers, employees, craftsmen"),
     Root("skilled_worker.n.01", DEM, "P106", "occupation: skilled trades"),
     Root("professional.n.01", DEM, "P106", "occupation: learned professions (doctor, lawyer, teacher)"),
-    Root("scientist.n.01", DEM, "P106", "occupation: scientists"),
-    Root("engineer.n.01", DEM, "P106", "occupation: engineers"),
+    Root("scientist.n.01", DEM, "P106", "occupation: scientists", keep_head=True),
+    Root("engineer.n.01", DEM, "P106", "occupation: engineers", keep_head=True),
     Root("creator.n.02", DEM, "P106", "occupation: artists, architects, farmers, inventors"),
-    Root("entertainer.n.01", DEM, "P106", "occupation: performers, actors, musicians"),
-    Root("writer.n.01", DEM, "P106", "occupation: writers, journalists, poets"),
-    Root("intellectual.n.01", DEM, "P106", "occupation: scholars, historians, philosophers"),
-    Root("businessperson.n.01", DEM, "P106", "occupation: business people, merchants"),
-    Root("financier.n.01", DEM, "P106", "occupation: bankers, financiers"),
+    Root("entertainer.n.01", DEM, "P106", "occupation: performers, actors, musicians", keep_head=True),
+    Root("writer.n.01", DEM, "P106", "occupation: writers, journalists, poets", keep_head=True),
+    Root("intellectual.n.01", DEM, "P106", "occupation: scholars, historians, philosophers", keep_head=True),
+    Root("businessperson.n.01", DEM, "P106", "occupation: business people, merchants", keep_head=True),
+    Root("financier.n.01", DEM, "P106", "occupation: bankers, financiers", keep_head=True),
     Root("expert.n.01", DEM, "P106", "occupation: experts, analysts, advisers"),
-    Root("lawman.n.01", DEM, "P106", "occupation: police officers, detectives, sheriffs"),
-    Root("athlete.n.01", DEM, "P106", "occupation: athletes (also P641 sport)"),
+    Root("lawman.n.01", DEM, "P106", "occupation: police officers, detectives, sheriffs", keep_head=True),
+    Root("athlete.n.01", DEM, "P106", "occupation: athletes (also P641 sport)", keep_head=True),
     Root("player.n.01", DEM, "P106", "occupation: players of games and sports"),
-    Root("programmer.n.01", DEM, "P106", "occupation: programmers"),
-    Root("spiritual_leader.n.01", DEM, "P106", "occupation: clergy"),
-    Root("serviceman.n.01", DEM, "P106", "occupation: military personnel"),
+    Root("programmer.n.01", DEM, "P106", "occupation: programmers", keep_head=True),
+    Root("spiritual_leader.n.01", DEM, "P106", "occupation: clergy", keep_head=True),
+    Root("serviceman.n.01", DEM, "P106", "occupation: military personnel", keep_head=True),
     # ---- DEM: positions held (P39) and military ranks (P410) -----------------------------------
     Root("official.n.01", DEM, "P39", "position held: officials, judges, diplomats"),
     Root("leader.n.01", DEM, "P39", "position held: heads, executives, politicians"),
@@ -78,8 +91,8 @@ ROOTS: Tuple[Root, ...] = (
     Root("inhabitant.n.01", DEM, "P27", "citizenship / residence: inhabitants, demonyms"),
     Root("nation.n.02", DEM, "P27", "citizenship: peoples of a nation (the French)", plural=False),
     Root("native.n.01", DEM, "P172", "ethnic group: indigenous peoples"),
-    Root("person_of_color.n.01", DEM, "P172", "ethnic group: non-European peoples"),
-    Root("white.n.01", DEM, "P172", "ethnic group: white people"),
+    Root("person_of_color.n.01", DEM, "P172", "ethnic group: non-European peoples", keep_head=True),
+    Root("white.n.01", DEM, "P172", "ethnic group: white people", keep_head=True),
     Root("ethnic_group.n.01", DEM, "P172", "ethnic group: groups", instances=True, plural=False),
     Root("race.n.03", DEM, "P172", "ethnic group: races", plural=False),
     Root("natural_language.n.01", DEM, "P103", "native language", instances=True, plural=False),
@@ -90,20 +103,21 @@ ROOTS: Tuple[Root, ...] = (
     Root("political_party.n.01", DEM, "P102", "member of political party", instances=True, plural=False),
     # ---- DEM: education (P512 academic degree, P812 academic major) --------------------------
     Root("degree.n.03", DEM, "P512", "academic degree (PhD, Master of Arts)"),
-    Root("alumnus.n.01", DEM, "P69", "educated at: graduates, alumni"),
-    Root("discipline.n.01", DEM, "P812", "academic major: fields of study", plural=False),
+    Root("alumnus.n.01", DEM, "P69", "educated at: graduates, alumni", keep_head=True),
+    Root("discipline.n.01", DEM, "P812", "academic major: fields of study", plural=False,
+         field_words=True),
     # ---- MISC: health (P1050 medical condition), death (P509 / P1196), crime (P1399) ----------
     Root("ill_health.n.01", MISC, "P1050", "medical condition: diseases, injuries, disabilities", plural=False),
     Root("disorder.n.01", MISC, "P1050", "medical condition: disorders", plural=False),
-    Root("mental_illness.n.01", MISC, "P1050", "medical condition: mental illness", plural=False),
-    Root("psychological_disorder.n.01", MISC, "P1050", "medical condition: neuroses, phobias", plural=False),
+    Root("mental_illness.n.01", MISC, "P1050", "medical condition: mental illness", plural=False, keep_head=True),
+    Root("psychological_disorder.n.01", MISC, "P1050", "medical condition: neuroses, phobias", plural=False, keep_head=True),
     Root("injury.n.01", MISC, "P1050", "medical condition: injuries (countable)"),
     Root("symptom.n.01", MISC, "P1050", "medical condition: symptoms"),
     Root("killing.n.02", MISC, "P509", "cause / manner of death (P1196): murder, suicide"),
-    Root("asphyxia.n.01", MISC, "P509", "cause of death: asphyxia", plural=False),
+    Root("asphyxia.n.01", MISC, "P509", "cause of death: asphyxia", plural=False, keep_head=True),
     Root("crime.n.01", MISC, "P1399", "convicted of: crimes"),
-    Root("terrorism.n.01", MISC, "P1399", "convicted of: terrorism", plural=False),
-    Root("smuggling.n.01", MISC, "P1399", "convicted of: smuggling", plural=False),
+    Root("terrorism.n.01", MISC, "P1399", "convicted of: terrorism", plural=False, keep_head=True),
+    Root("smuggling.n.01", MISC, "P1399", "convicted of: smuggling", plural=False, keep_head=True),
     # ---- MISC: awards (P166), sport (P641), instrument (P1303), vehicles and weapons ----------
     Root("award.n.02", MISC, "P166", "award received", instances=True),
     Root("sport.n.01", MISC, "P641", "sport", plural=False),
@@ -111,6 +125,9 @@ ROOTS: Tuple[Root, ...] = (
     Root("vehicle.n.01", MISC, "-", "vehicle classes (no human property)"),
     Root("weapon.n.01", MISC, "-", "weapon classes (no human property)"),
 )
+
+#: Suffixes that mark a single word as a field of study (for ``field_words`` rows).
+FIELD_SUFFIXES = ("ology", "logy", "graphy", "nomy", "iatry", "istry", "ometry", "sophy")
 
 #: Named places whose pertainym adjectives are nationalities (else: residence / origin).
 COUNTRY_SYNSETS = ("country.n.02", "state.n.04")
@@ -238,8 +255,8 @@ def _is_country(synset, country_synsets: Set[object]) -> bool:
 def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
                          progress: Optional[Callable[[Iterable], Iterable]] = None,
                          stats: Optional[Dict[str, int]] = None) -> Iterator[dict]:
-    """Yield ``{"term", "label", "source", "property_or_synset", "property"}`` rows (may repeat
-    terms; the builder dedupes). ``stats`` (a dict) receives counts of dropped candidates."""
+    """Yield ``{"term", "label", "source", "property_or_synset", "property", "weight"}`` rows
+    (terms may repeat; the builder dedupes). ``stats`` (a dict) receives counts of refusals."""
     roots = tuple(roots)
     stats = stats if stats is not None else {}
     assigned = assign_synsets(wn, roots)
@@ -252,7 +269,18 @@ def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
             ambiguity_cache[lemma_name] = is_ambiguous(*_sense_counts(wn, lemma_name, accepted))
         return ambiguity_cache[lemma_name]
 
-    def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool):
+    def is_place(lemma_name: str) -> bool:
+        return any(s.lexname() == "noun.location" and s.instance_hypernyms()
+                   for s in wn.synsets(lemma_name, "n") if lemma_name.lower() in
+                   (l.name().lower() for l in s.lemmas()))
+
+    def lemma_elsewhere(term: str) -> bool:
+        key = term.lower().replace(" ", "_")
+        return any(s not in accepted for s in wn.synsets(key) if key in
+                   (l.name().lower() for l in s.lemmas()))
+
+    def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool,
+             weight: int = 0):
         reason = stop_reason(term)
         if reason is None and check_ambiguity and " " not in term and ambiguous(term.replace(" ", "_")):
             reason = "wordnet-ambiguous"
@@ -260,18 +288,31 @@ def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
             stats[reason] = stats.get(reason, 0) + 1
             return
         row = {"term": term, "label": label, "source": "wordnet", "property_or_synset": origin,
-               "property": prop}
+               "property": prop, "weight": weight}
         yield row
         if plural:
             pl = pluralize(term, irregular)
-            if pl is not None and stop_reason(pl) is None:
+            if pl is not None and stop_reason(pl) is None and not lemma_elsewhere(pl):
                 yield dict(row, term=pl)
 
+    def refuse(reason: str) -> None:
+        stats[reason] = stats.get(reason, 0) + 1
+
+    root_synsets = {wn.synset(r.synset): r for r in roots}
     items = sorted(assigned.items(), key=lambda kv: (roots.index(kv[1][0]), kv[1][1], kv[0].name()))
     for synset, (root, _dist) in (progress(items) if progress else items):
+        if synset in root_synsets and not root_synsets[synset].keep_head:
+            refuse("category-head")
+            continue
         for lemma in synset.lemmas():
             term = lemma.name().replace("_", " ")
-            yield from emit(term, root.label, root.prop, synset.name(), root.plural, True)
+            if root.field_words and " " not in term and not term.lower().endswith(FIELD_SUFFIXES):
+                refuse("not-a-field")
+                continue
+            if is_place(lemma.name()):
+                refuse("place-name")
+                continue
+            yield from emit(term, root.label, root.prop, synset.name(), root.plural, True, lemma.count())
 
     # relational adjectives of nationality / religion / language
     country_synsets = {wn.synset(name) for name in COUNTRY_SYNSETS}
@@ -287,12 +328,13 @@ def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
                 term = name.replace("_", " ")
                 if target in dem_roots:
                     root = dem_roots[target]
-                    yield from emit(term, DEM, root.prop, f"{synset.name()}->{target.name()}", False, True)
+                    yield from emit(term, DEM, root.prop, f"{synset.name()}->{target.name()}", False, True,
+                                    lemma.count())
                 elif target.lexname() == "noun.location" and target.instance_hypernyms():
                     country = _is_country(target, country_synsets)
                     prop = "P27" if country else "P19"
                     origin = f"{synset.name()}->{target.name()}"
-                    yield from emit(term, DEM, prop, origin, False, False)
+                    yield from emit(term, DEM, prop, origin, False, False, lemma.count())
                     if country:
                         for noun in ("national", "citizen"):
                             yield from emit(f"{term} {noun}", DEM, prop, origin, True, False)

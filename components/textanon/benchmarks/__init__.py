@@ -1,0 +1,1 @@
+"""Benchmarks (speed, memory) run as project commands; results go to metrics/."""
