@@ -1,0 +1,25 @@
+"""``bench-llm``: cost and behaviour of the LLM prompt designs on WikiActors abstracts."""
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from . import app
+
+
+@app.command("bench-llm")
+def bench_llm(
+    input: Path = typer.Option(..., exists=True, help="WikiActors JSON (original_abstract, name)"),
+    design: List[str] = typer.Option(["all"], help="Prompt design (repeatable) or 'all'"),
+    output: Optional[Path] = typer.Option(None, help="Metrics JSON (one design); default metrics/llm_<design>.json"),
+    anonymizations: Path = typer.Option(Path("metrics/llm_anonymizations_wikiactors_50.json"),
+                                        help="JSON {design: {name: anonymized_text}} (updated in place)"),
+    limit: int = typer.Option(0, help="Only the first N documents (0 = all)"),
+    max_new_tokens: int = typer.Option(128, help="Generation budget per prompt"),
+    num_threads: int = typer.Option(1, help="torch CPU threads"),
+    cache_dir: Optional[str] = typer.Option(None, help="spacy-llm cache folder (re-runs skip the model)"),
+) -> None:
+    """Anonymize abstracts with the local SmolLM2 model and each prompt design; write metrics and texts."""
+    from ..llm.bench import run_bench
+
+    run_bench(input, design, output, anonymizations, limit, max_new_tokens, num_threads, cache_dir)
