@@ -1,0 +1,35 @@
+"""``benchmark``: textanon side by side with Presidio, spaCy NER, LLM designs and published anonymizations."""
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from wasabi import msg
+
+from . import app
+
+
+@app.command("benchmark")
+def benchmark_cmd(
+    data: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)"),
+    output: Path = typer.Option(Path("metrics/benchmark_wikiactors.json"), help="JSON; .md and .png are written beside it"),
+    model: str = typer.Option("en_textanon", help="textanon pipeline (package or folder)"),
+    trained_model: Optional[str] = typer.Option(None, help="textanon pipeline with the trained entity model, if built"),
+    threshold: List[float] = typer.Option([-1.0, -2.0, -3.5, -5.0, -7.5, -10.0, -15.0, -20.0], help="Sweep thresholds (log10), repeatable"),
+    llm_anonymizations: Optional[Path] = typer.Option(Path("metrics/llm_anonymizations_wikiactors_50.json"), help="{design: {name: text}} from bench-llm"),
+    limit: Optional[int] = typer.Option(None, help="Only the first N evaluated records"),
+    skip_trir: bool = typer.Option(False, help="Do not run the re-identification attack"),
+    no_presidio: bool = typer.Option(False, help="Do not run Presidio"),
+) -> None:
+    """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
+    from ..benchmarks.harness import benchmark, markdown, plot
+
+    result = benchmark(data, threshold, model, trained_model, llm_anonymizations, limit, skip_trir, not no_presidio)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    table = markdown(result)
+    output.with_suffix(".md").write_text(table, encoding="utf8")
+    if not skip_trir:
+        plot(result, output.with_suffix(".png"))
+    msg.good(f"Wrote {output} (+ .md{'' if skip_trir else ', .png'})")
+    print(table)

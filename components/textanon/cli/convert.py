@@ -1,0 +1,23 @@
+"""``convert``: evaluation corpora (TAB, echr-dev entity layer, WikiActors, JSONL) -> DocBin."""
+from pathlib import Path
+
+import typer
+from wasabi import msg
+
+from . import app
+
+
+@app.command("convert")
+def convert_cmd(
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Input corpus"),
+    output_path: Path = typer.Argument(..., help="Output .spacy file"),
+    fmt: str = typer.Option(..., "--format", "-f", help="tab | echr | wikiactors | jsonl"),
+) -> None:
+    """Convert a corpus to a spaCy DocBin (gold spans in doc.spans; see docs/evaluation_tab.md)."""
+    from ..corpora import convert
+
+    try:
+        n = convert(input_path, output_path, fmt)
+    except (ValueError, OSError) as err:
+        msg.fail(str(err), exits=1)
+    msg.good(f"{n} docs ({fmt}) -> {output_path}")

@@ -1,0 +1,99 @@
+"""Token-level P/R/F1 of an entity recognizer against a gold entity layer (TAB labels).
+
+Tokens are ``\\w+`` sequences (as in TAB). A gold token carries the label of the first gold
+mention containing it; a predicted token the label of the first predicted span containing it.
+Per type T: recall = gold-T tokens predicted with a matching label / gold-T tokens; precision =
+predicted-T tokens whose gold label matches / predicted-T tokens. ``micro`` pools all types;
+``untyped`` ignores labels (any entity vs any entity: what matters for masking).
+With ``org_loc_interchangeable`` ORG and LOC match each other.
+"""
+import re
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from ..labels import ONTONOTES_TO_TAB
+from .tab_corpus import GoldDocument
+
+WORD = re.compile(r"\w+")
+Labeled = Tuple[int, int, str]
+DISABLE_FOR_NER = ("textanon_entity_linker", "textanon_lm_risk", "textanon_optimizer")
+
+
+def token_labels(text: str, spans: Iterable[Labeled]) -> Dict[Tuple[int, int], str]:
+    """``(token start, token end) -> label`` for the ``\\w+`` tokens inside the spans."""
+    out: Dict[Tuple[int, int], str] = {}
+    for start, end, label in spans:
+        for m in WORD.finditer(text[start:end]):
+            out.setdefault((start + m.start(), start + m.end()), label)
+    return out
+
+
+def _same(a: str, b: str, org_loc: bool) -> bool:
+    return a == b or (org_loc and {a, b} == {"ORG", "LOC"})
+
+
+def _prf(tp_p: int, n_pred: int, tp_r: int, n_gold: int) -> Dict[str, float]:
+    p = tp_p / n_pred if n_pred else 0.0
+    r = tp_r / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": p, "recall": r, "f1": f, "gold_tokens": n_gold, "predicted_tokens": n_pred}
+
+
+def score_tokens(pairs: Sequence[Tuple[Dict, Dict]], org_loc_interchangeable: bool = False) -> Dict[str, object]:
+    """Scores from ``[(gold token labels, predicted token labels), ...]`` (one pair per document)."""
+    counts: Dict[str, List[int]] = {}  # label -> [tp_precision, n_pred, tp_recall, n_gold]
+    untyped = [0, 0, 0, 0]
+    for gold, pred in pairs:
+        for tok, label in gold.items():
+            c = counts.setdefault(label, [0, 0, 0, 0])
+            c[3] += 1
+            c[2] += tok in pred and _same(pred[tok], label, org_loc_interchangeable)
+            untyped[3] += 1
+            untyped[2] += tok in pred
+        for tok, label in pred.items():
+            c = counts.setdefault(label, [0, 0, 0, 0])
+            c[1] += 1
+            c[0] += tok in gold and _same(gold[tok], label, org_loc_interchangeable)
+            untyped[1] += 1
+            untyped[0] += tok in gold
+    totals = [sum(c[i] for c in counts.values()) for i in range(4)]
+    return {
+        "micro": _prf(*totals),
+        "untyped": _prf(*untyped),
+        "by_type": {label: _prf(*counts[label]) for label in sorted(counts)},
+        "org_loc_interchangeable": org_loc_interchangeable,
+    }
+
+
+def predicted_spans(doc, source: str = "auto", spans_key: str = "pii") -> List[Labeled]:
+    """Labeled spans of a processed Doc: ``doc.spans[spans_key]`` or OntoNotes ``doc.ents`` mapped to TAB."""
+    if source == "auto":
+        source = "spans" if spans_key in doc.spans else "ents"
+    if source == "spans":
+        return [(s.start_char, s.end_char, s.label_) for s in doc.spans.get(spans_key, [])]
+    out = []
+    for ent in doc.ents:
+        label = ONTONOTES_TO_TAB.get(ent.label_, ent.label_)
+        if label is not None:
+            out.append((ent.start_char, ent.end_char, label))
+    return out
+
+
+def evaluate_ner(gold_docs: Sequence[GoldDocument], nlp, annotator: Optional[str] = None, source: str = "auto",
+                 spans_key: str = "pii", org_loc_interchangeable: bool = False, batch_size: int = 1,
+                 progress: Optional[Callable[[int], None]] = None) -> Dict[str, object]:
+    """Run ``nlp`` on the gold texts and score its entities against one annotator's mentions."""
+    pairs = []
+    texts = (g.text for g in gold_docs)
+    for i, (g, doc) in enumerate(zip(gold_docs, nlp.pipe(texts, batch_size=batch_size))):
+        ann = annotator if annotator is not None else next(iter(g.annotations), None)
+        mentions = g.annotations.get(ann, []) if ann is not None else []
+        gold = token_labels(g.text, [(m.start, m.end, m.entity_type) for m in mentions])
+        pairs.append((gold, token_labels(g.text, predicted_spans(doc, source, spans_key))))
+        if progress:
+            progress(i + 1)
+    result = score_tokens(pairs, org_loc_interchangeable)
+    result["documents"] = len(pairs)
+    return result
+
+
+__all__ = ["evaluate_ner", "score_tokens", "token_labels", "predicted_spans", "DISABLE_FOR_NER"]
