@@ -39,7 +39,7 @@ setup: $(STAMP)
 $(WORDNET): $(STAMP)
 	$(PY) -m textanon.gazetteer.wordnet_data $(NLTK_DATA)
 
-$(GAZETTEER): $(WORDNET)
+$(GAZETTEER): $(WORDNET) $(wildcard components/textanon/gazetteer/*.py)
 	$(PY) -m textanon build-gazetteer --source wordnet --output $@
 
 gazetteer: $(GAZETTEER)

@@ -60,3 +60,19 @@ def test_serialization_round_trip(tmp_path):
     again = blank_with_recognizer(use_rules=False)
     again.get_pipe("textanon_entity_recognizer").from_bytes(nlp.get_pipe("textanon_entity_recognizer").to_bytes())
     assert spans(again(text)) == spans(nlp(text))
+
+
+def test_procedural_words_and_reference_numbers_are_not_pii():
+    from spacy.tokens import Span
+
+    nlp = blank_with_recognizer(use_ner=True)
+    doc = nlp.make_doc("The Court recalls Rule 59 and § 12 of the judgment; the two brothers paid 300 euros.")
+    def ent(text, label):
+        start = doc.text.index(text)
+        return doc.char_span(start, start + len(text), label=label)
+    doc.ents = [ent("Court", "ORG"), ent("59", "CARDINAL"), ent("12", "CARDINAL"), ent("two", "CARDINAL"),
+                ent("300 euros", "MONEY")]
+    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    texts = [t for t, _, _ in spans(doc)]
+    assert "Court" not in texts and "59" not in texts and "12" not in texts
+    assert "two" in texts and "300 euros" in texts
