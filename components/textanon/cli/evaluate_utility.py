@@ -23,14 +23,29 @@ def _cache(no_cache: bool, cache_dir: Optional[Path]):
     return base() / "ic"
 
 
-def _load(input_path: Path, limit: Optional[int], extra: List[Path], offsets: List[str]):
+COLUMNS_HELP = "Comma-separated anonymization columns to evaluate (e.g. ner3_abstract,manual_abstract); default: all *_abstract columns"
+
+
+def _columns(columns: Optional[str]) -> Optional[List[str]]:
+    return [c.strip() for c in columns.split(",") if c.strip()] if columns else None
+
+
+SPLIT_HELP = "Do not repair placeholder tags glued to neighbouring words (e.g. 'SSENSITIVEin') before alignment"
+
+
+def _load(input_path: Path, limit: Optional[int], extra: List[Path], offsets: List[str], columns: Optional[str] = None, no_split_tags: bool = False):
     from ..evaluation.corpus import load_corpus
     from ..evaluation.tpi import EvaluationError
 
     try:
-        return load_corpus(input_path, limit, extra, offsets)
+        corpus = load_corpus(input_path, limit, extra, offsets, _columns(columns), split_tags=not no_split_tags)
     except EvaluationError as err:
         msg.fail(str(err), exits=1)
+    for method, ids in corpus.missing.items():
+        if ids:
+            shown = ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            msg.warn(f"column {method!r}: no anonymization (empty or null) for record(s) {shown}: left out of its average")
+    return corpus
 
 
 def _write(output: Path, result: dict, key: str) -> None:
@@ -43,11 +58,12 @@ def _write(output: Path, result: dict, key: str) -> None:
 
 
 def _guard(fn):
-    from ..evaluation.tpi import EvaluationError
+    """Run ``fn``; bad input (EvaluationError and other ValueErrors) or a missing model -> one error line, exit 1."""
+    from ..lm import ModelNotAvailable
 
     try:
         return fn()
-    except EvaluationError as err:
+    except (ValueError, ModelNotAvailable) as err:
         msg.fail(str(err), exits=1)
 
 
@@ -61,6 +77,8 @@ def evaluate_tpi(
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records"),
     extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False, help="Extra anonymizations {column: {name: text}} (repeatable)"),
     offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset file {name: [[start, end, replacement], ...]} (repeatable)"),
+    columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
+    no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="IC cache folder (default ~/.cache/textanon/ic)"),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the on-disk IC cache"),
 ) -> None:
@@ -68,8 +86,8 @@ def evaluate_tpi(
     from ..evaluation.report import tpi_result
     from ..evaluation.tpi import InformationContent
 
-    corpus = _load(input_path, limit, extra, offsets)
-    ic = InformationContent(model, alternation, n, _cache(no_cache, cache_dir))
+    corpus = _load(input_path, limit, extra, offsets, columns, no_split_tags)
+    ic = _guard(lambda: InformationContent(model, alternation, n, _cache(no_cache, cache_dir)))
     _write(output, _guard(lambda: tpi_result(corpus, ic, path=input_path)), "tpi")
 
 
@@ -83,6 +101,8 @@ def evaluate_tps(
     limit: Optional[int] = typer.Option(None, "--limit"),
     extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False),
     offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset file with replacements (repeatable)"),
+    columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
+    no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
     no_cache: bool = typer.Option(False, "--no-cache"),
 ) -> None:
@@ -90,8 +110,8 @@ def evaluate_tps(
     from ..evaluation.report import tps_result
     from ..evaluation.tpi import InformationContent
 
-    corpus = _load(input_path, limit, extra, offsets)
-    ic = InformationContent(model, alternation, n, _cache(no_cache, cache_dir))
+    corpus = _load(input_path, limit, extra, offsets, columns, no_split_tags)
+    ic = _guard(lambda: InformationContent(model, alternation, n, _cache(no_cache, cache_dir)))
     _write(output, _guard(lambda: tps_result(corpus, ic, path=input_path)), "tps")
 
 
@@ -101,6 +121,8 @@ def evaluate_nmi(
     output: Path = typer.Option(Path("metrics/nmi.json"), "--output", "-o"),
     limit: Optional[int] = typer.Option(None, "--limit"),
     extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False),
+    columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
+    no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     seeds: int = typer.Option(10, "--seeds", help="k-means runs (seeds) to average"),
     k_min: int = typer.Option(2, "--k-min"),
     k_max: int = typer.Option(10, "--k-max"),
@@ -108,7 +130,7 @@ def evaluate_nmi(
     """NMI between k-means clusterings of the original and of the anonymized documents."""
     from ..evaluation.report import nmi_result
 
-    corpus = _load(input_path, limit, extra, [])
+    corpus = _load(input_path, limit, extra, [], columns, no_split_tags)
     _write(output, _guard(lambda: nmi_result(corpus, seeds, tuple(range(k_min, k_max + 1)), path=input_path)), "nmi")
 
 
@@ -120,6 +142,8 @@ def evaluate(
     extra: List[Path] = typer.Option([], "--extra", help="Extra anonymizations {column: {name: text}}; missing files are skipped"),
     offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset files (repeatable)"),
     metrics: str = typer.Option("tpi,tps,nmi", "--metrics", help="Comma-separated subset of tpi,tps,nmi"),
+    columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
+    no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
     n: int = typer.Option(6, "--n"),
     model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
@@ -136,7 +160,7 @@ def evaluate(
         if not p.exists():
             msg.warn(f"extra anonymizations {p} not found: skipped")
     wanted = [m.strip() for m in metrics.split(",") if m.strip()]
-    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit, _cache(no_cache, cache_dir), trir, wanted, seeds))
+    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit, _cache(no_cache, cache_dir), trir, wanted, seeds, columns=_columns(columns), split_tags=not no_split_tags))
     print(Path(written["markdown"]).read_text(encoding="utf-8"))
     for key, path in written.items():
         msg.good(f"{key}: {path}")
@@ -151,12 +175,13 @@ def bench_tpi(
     limit: Optional[int] = typer.Option(None, "--limit"),
     random_bert_base: bool = typer.Option(False, "--random-bert-base", help="Also time a randomly initialised BERT-base masked LM (runtime only: its TPI values are meaningless)"),
     bert_limit: Optional[int] = typer.Option(None, "--bert-limit", help="Documents for the random BERT-base run (default: all)"),
+    device: str = typer.Option("cpu", "--device", help="torch device of the random BERT-base run (e.g. cuda)"),
 ) -> None:
     """Time TPI (IC of all original documents, no cache) with N-TA and S-TA -> metrics/tpi_speed.json."""
     from ..evaluation.bench import bench
 
     corpus = _load(input_path, limit, [], [])
-    result = _guard(lambda: bench(corpus, model, n, random_bert_base, bert_limit, str(input_path)))
+    result = _guard(lambda: bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device))
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     for run in result["runs"]:

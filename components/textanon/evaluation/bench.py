@@ -70,7 +70,7 @@ def _compare(a: dict, b: dict) -> dict:
     return {m: round(abs(a["tpi"][m] - b["tpi"][m]) / b["tpi"][m], 4) for m in a["tpi"] if b["tpi"].get(m)}
 
 
-def bench(corpus: Corpus, model=None, n: int = 6, random_bert_base: bool = False, bert_limit: Optional[int] = None, path: str = "") -> dict:
+def bench(corpus: Corpus, model=None, n: int = 6, random_bert_base: bool = False, bert_limit: Optional[int] = None, path: str = "", device: str = "cpu") -> dict:
     import torch
 
     ids = list(corpus.originals)
@@ -91,7 +91,7 @@ def bench(corpus: Corpus, model=None, n: int = 6, random_bert_base: bool = False
             folder = _random_bert_base(tmp)
             from ..lm import MaskedLM
 
-            bert = MaskedLM(folder, window=512, batch_size=8)
+            bert = MaskedLM(folder, window=512, batch_size=8, device=device)
             sub = ids[:bert_limit] if bert_limit else ids
             bert_runs = [_run(corpus, bert, "n", n, sub, masks), _run(corpus, bert, "s", n, sub, masks)]
         for r in bert_runs:
@@ -111,7 +111,7 @@ def bench(corpus: Corpus, model=None, n: int = 6, random_bert_base: bool = False
             "platform": platform.platform(),
             "cpu_count": os.cpu_count(),
             "torch_threads": torch.get_num_threads(),
-            "device": "cpu",
+            "device": device if random_bert_base else "cpu",
             "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         },
         "timing": "seconds = term segmentation (spaCy) + LM scoring of all documents, no IC cache, model already loaded",

@@ -7,6 +7,7 @@
 * Offset files: ``{name: [[start, end, replacement], ...]}`` (``anonymize --masks-out``).
 """
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -29,6 +30,7 @@ class Corpus:
     anonymized: Dict[str, Dict[str, str]] = field(default_factory=dict)  # method -> id -> text
     offsets: Dict[str, Dict[str, List[Tuple[int, int, str]]]] = field(default_factory=dict)  # method -> id -> masks
     missing: Dict[str, List[str]] = field(default_factory=dict)  # method -> ids without an anonymization
+    repaired: Optional[Dict[str, int]] = None  # method -> glued placeholder tags split (None: repair off)
 
     @property
     def methods(self) -> List[str]:
@@ -76,6 +78,17 @@ def load_wikiactors(path, limit: Optional[int] = None, columns: Optional[Sequenc
             break
     if not originals:
         raise EvaluationError(f"{path}: no record with an {ORIGINAL_KEY!r}")
+    for method, by_id in anonymized.items():  # records without the column at all
+        absent = [d for d in originals if d not in by_id and d not in missing.get(method, [])]
+        missing.setdefault(method, []).extend(absent)
+    if columns:
+        known = set(anonymized) | set(missing)
+        unknown = [c for c in columns if method_name(c) not in known]
+        if unknown:
+            raise EvaluationError(f"{path}: column {unknown[0]!r} not found in any record (columns: {', '.join(sorted(k + SUFFIX for k in known))})")
+    for method in list(missing):
+        if not missing[method]:
+            del missing[method]
     return Corpus(originals, anonymized, missing=missing)
 
 
@@ -134,8 +147,11 @@ def load_offsets(corpus: Corpus, method: str, path) -> None:
     corpus.offsets[method] = masks
 
 
-def load_corpus(path, limit: Optional[int] = None, extra: Sequence = (), offsets: Sequence[str] = (), columns: Optional[Sequence[str]] = None) -> Corpus:
-    """WikiActors file + extra sources (``--extra FILE``) + offset files (``--offsets METHOD=FILE``)."""
+def load_corpus(path, limit: Optional[int] = None, extra: Sequence = (), offsets: Sequence[str] = (), columns: Optional[Sequence[str]] = None, split_tags: bool = True) -> Corpus:
+    """WikiActors file + extra sources (``--extra FILE``) + offset files (``--offsets METHOD=FILE``).
+
+    split_tags: repair placeholder tags glued to their neighbours (:func:`repair_glued_tags`).
+    """
     corpus = load_wikiactors(path, limit, columns)
     if limit:
         corpus._all_ids = set(load_wikiactors(path, None, columns).originals)  # type: ignore[attr-defined]
@@ -146,6 +162,8 @@ def load_corpus(path, limit: Optional[int] = None, extra: Sequence = (), offsets
             raise EvaluationError(f"--offsets expects METHOD=FILE, got {spec!r}")
         method, file = spec.split("=", 1)
         load_offsets(corpus, method, file)
+    if split_tags:
+        repair_glued_tags(corpus)
     return corpus
 
 
@@ -173,3 +191,58 @@ def masks_of(corpus: Corpus, progress: bool = True, with_replacements: bool = Fa
     for method, by_id in corpus.offsets.items():
         out[method] = {d: (m if with_replacements else [(s, e) for s, e, _ in m]) for d, m in by_id.items()}
     return out
+
+
+# ---------------------------------------------------------------------------- glued placeholder tags
+
+TAG = re.compile(r"\b[A-Z][A-Z_]{2,}\b")
+
+
+def placeholder_tags(texts: Sequence[str], originals: Sequence[str], min_count: int = 2) -> List[str]:
+    """ALL-CAPS words used as stand-alone tokens in a column (>= ``min_count`` times) but never in the originals."""
+    seen: Dict[str, int] = {}
+    for text in texts:
+        for tag in TAG.findall(text):
+            seen[tag] = seen.get(tag, 0) + 1
+    in_originals = {t for text in originals for t in TAG.findall(text)}
+    return sorted((t for t, c in seen.items() if c >= min_count and t not in in_originals), key=lambda t: (-len(t), t))
+
+
+def split_glued_tags(text: str, tags: Sequence[str]) -> Tuple[str, int]:
+    """Put spaces around placeholder tags glued to neighbouring characters (``"SSENSITIVEin"`` -> ``"S SENSITIVE in"``).
+
+    Some anonymizers replaced character offsets that were off by a few characters, so the tag
+    swallowed a space or fused with the next word; the alignment would then mark the fused
+    neighbour as masked too. Returns the repaired text and the number of tags split.
+    """
+    if not tags:
+        return text, 0
+    pattern = re.compile("|".join(map(re.escape, tags)))
+    count = 0
+
+    def repl(m):
+        nonlocal count
+        before = m.start() > 0 and text[m.start() - 1].isalnum()
+        after = m.end() < len(text) and text[m.end()].isalnum()
+        if before or after:
+            count += 1
+            return (" " if before else "") + m.group() + (" " if after else "")
+        return m.group()
+
+    return pattern.sub(repl, text), count
+
+
+def repair_glued_tags(corpus: Corpus) -> Dict[str, int]:
+    """Apply :func:`split_glued_tags` to every string anonymization; returns method -> tags split."""
+    originals = list(corpus.originals.values())
+    report = {}
+    for method, by_id in corpus.anonymized.items():
+        tags = placeholder_tags(list(by_id.values()), originals)
+        total = 0
+        for doc_id, text in by_id.items():
+            by_id[doc_id], n = split_glued_tags(text, tags)
+            total += n
+        if total:
+            report[method] = total
+    corpus.repaired = report
+    return report

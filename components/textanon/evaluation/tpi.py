@@ -96,6 +96,15 @@ def resolve_model(spec=None):
     return factory()
 
 
+def display_name(model) -> str:
+    """The model's name without local folders (``causal:/x/y/model.gguf`` -> ``causal:model.gguf``)."""
+    name = getattr(model, "name", type(model).__name__)
+    kind, sep, rest = name.partition(":")
+    if sep and os.sep in rest:
+        return f"{kind}:{Path(rest).name}"
+    return name
+
+
 def is_masked(model) -> bool:
     from ..lm import MaskedLM
 
@@ -174,7 +183,7 @@ class InformationContent:
         model = self.model
         masked = is_masked(model)
         out = {
-            "model": getattr(model, "name", type(model).__name__),
+            "model": display_name(model),
             "model_type": "masked" if masked else "causal",
             "segmentation": SEGMENTATION_VERSION,
             "spacy_model": self.nlp.meta.get("name", "") + "-" + self.nlp.meta.get("version", ""),
@@ -192,7 +201,7 @@ class InformationContent:
 
     def _settings_key(self) -> str:
         s = self.settings
-        key = json.dumps({k: s[k] for k in ("model", "segmentation", "spacy_model", "window", "alternation") if k in s} | {"context": s.get("context")}, sort_keys=True)
+        key = json.dumps({k: s[k] for k in ("segmentation", "spacy_model", "window", "alternation") if k in s} | {"context": s.get("context"), "model": getattr(self.model, "name", s["model"])}, sort_keys=True)
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
     def document_ic(self, text: str, doc_id=None) -> DocumentIC:
@@ -224,7 +233,12 @@ class InformationContent:
 
             docs = self.nlp.pipe([texts[i] for i, _, _ in todo], batch_size=16)
             for (i, key, h), doc in tqdm(zip(todo, docs), total=len(todo), desc=desc, unit="doc", disable=not progress):
-                dic = self._score(doc, h)
+                try:
+                    dic = self._score(doc, h)
+                except EvaluationError:
+                    raise
+                except Exception as err:  # name the record instead of crashing anonymously mid-corpus
+                    raise EvaluationError(f"record {ids[i]!r}: information content failed ({type(err).__name__}: {err})") from err
                 self.lm_calls += 1
                 self._memory[key] = results[i] = dic
                 self._write_disk(key, dic)
