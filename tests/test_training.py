@@ -67,3 +67,19 @@ def test_train_ner_runs_end_to_end(recognizer_nlp, tmp_path):
 
 def test_packaged_recognizer_labels_are_the_eight_tab_types(recognizer_nlp):
     assert tuple(recognizer_nlp.get_pipe("textanon_entity_recognizer").labels) == TAB_LABELS
+
+
+def test_transformer_config_trains_on_the_local_minilm(recognizer_nlp, tmp_path):
+    from typer.testing import CliRunner
+
+    from textanon.cli import app
+
+    paths = write_silver(build_silver(recognizer_nlp, read_bodies([FIXTURE]), dev_share=0.34, seed=1), tmp_path)
+    out = tmp_path / "trf"
+    result = CliRunner().invoke(app, ["train-ner", str(ROOT / "configs" / "ner_trf.cfg"), "--output", str(out),
+                                      "--train", paths["train"], "--dev", paths["dev"],
+                                      "--training.max_steps", "4", "--training.eval_frequency", "2"])
+    assert result.exit_code == 0, result.output
+    nlp = spacy.load(out / "model-last")
+    assert nlp.pipe_names == ["transformer", "ner"]
+    assert set(nlp.get_pipe("ner").labels) <= set(TAB_LABELS)

@@ -57,3 +57,29 @@ def train_ner_cmd(
 
         overrides["paths.encoder"] = str(minilm_path())
     spacy_train(config, output, use_gpu=-1, overrides=overrides)
+
+
+@app.command("compare-ner")
+def compare_ner_cmd(
+    run: List[str] = typer.Option(..., help="NAME=evaluate-ner JSON (repeatable, table column order)"),
+    silver: List[str] = typer.Option([], help="NAME=trained model folder (its silver dev scores, repeatable)"),
+    output: Path = typer.Option(Path("metrics/ner_echr_dev.json"), help="JSON; a .md table is written beside it"),
+    note: List[str] = typer.Option([], help="Line added under the table (repeatable)"),
+) -> None:
+    """Combine ``evaluate-ner`` results of several recognizers into one comparison table."""
+    import json
+
+    from ..training.compare import compare, markdown
+
+    def pairs(items):
+        bad = [i for i in items if "=" not in i]
+        if bad:
+            msg.fail(f"expected NAME=PATH, got {bad[0]!r}", exits=1)
+        return [(k, Path(v)) for k, v in (i.split("=", 1) for i in items)]
+
+    result = compare(pairs(run), pairs(silver))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    table = markdown(result, note)
+    output.with_suffix(".md").write_text(table, encoding="utf8")
+    print(table)

@@ -1,0 +1,50 @@
+"""Comparison table of entity recognizers: ``evaluate-ner`` results side by side (+ silver held-out)."""
+import json
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..labels import TAB_LABELS
+
+
+def load_runs(runs: Sequence[Tuple[str, Path]]) -> Dict[str, dict]:
+    """``{system: evaluate-ner result}`` from ``(name, json path)`` pairs (missing files skipped)."""
+    return {name: json.loads(Path(p).read_text(encoding="utf8")) for name, p in runs if Path(p).exists()}
+
+
+def silver_scores(model_dir: Path) -> Optional[dict]:
+    """Per-type P/R/F1 of a trained model on the held-out silver slice (spaCy's dev scores in meta.json)."""
+    meta = Path(model_dir) / "meta.json"
+    if not meta.exists():
+        return None
+    perf = json.loads(meta.read_text(encoding="utf8")).get("performance", {})
+    by_type = {k: {"precision": v["p"], "recall": v["r"], "f1": v["f"]} for k, v in perf.get("ents_per_type", {}).items()}
+    return {"micro": {"precision": perf.get("ents_p"), "recall": perf.get("ents_r"), "f1": perf.get("ents_f")},
+            "by_type": by_type}
+
+
+def table(results: Dict[str, dict], metric: str = "f1") -> str:
+    """Markdown: one row per TAB type (+ micro), one column per system."""
+    names = list(results)
+    lines = ["| type | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for label in list(TAB_LABELS) + ["micro"]:
+        cells = []
+        for name in names:
+            r = results[name]
+            value = r["micro"].get(metric) if label == "micro" else r["by_type"].get(label, {}).get(metric)
+            cells.append("–" if value is None else f"{value:.3f}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def compare(runs: Sequence[Tuple[str, Path]], silver_models: Sequence[Tuple[str, Path]] = ()) -> dict:
+    echr = load_runs(runs)
+    silver = {name: s for name, p in silver_models if (s := silver_scores(p))}
+    return {"echr_dev": echr, "silver_dev": silver}
+
+
+def markdown(result: dict, notes: List[str] = ()) -> str:
+    out = ["## Token-level F1 on echr-dev (27 court cases, ORG/LOC interchangeable)", "", table(result["echr_dev"])]
+    if result["silver_dev"]:
+        out += ["## Entity-level F1 on the held-out silver slice (spaCy scorer)", "", table(result["silver_dev"])]
+    out += [f"- {n}" for n in notes]
+    return "\n".join(out) + "\n"
