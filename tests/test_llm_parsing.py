@@ -2,7 +2,7 @@
 import pytest
 
 from textanon.llm.matching import NormalizedText, find_all, mask_text, match_strings, merge_ranges
-from textanon.llm.parsing import parse_reply, reply_is_complete
+from textanon.llm.parsing import parse_reply, reply_is_complete, reply_is_looping
 
 STOP = {"the", "a", "and"}
 
@@ -18,13 +18,16 @@ STOP = {"the", "a", "and"}
         ('["Ada Quint", "Leeds",]', ["Ada Quint", "Leeds"]),
         ('["Ada Quint", "ada quint", "Leeds", "Leeds"]', ["Ada Quint", "Leeds"]),
         ('[{"text": "Ada Quint", "label": "PERSON"}, {"text": "Leeds", "label": "LOC"}]',
-         ["Ada Quint", "PERSON", "Leeds", "LOC"]),
+         ["Ada Quint", "Leeds"]),  # values of label-like keys are categories, not spans
         ('{"name": "Ada Quint", "details": {"born": 1961, "city": ["Leeds"]}}', ["Ada Quint", "1961", "Leeds"]),
         ('["Ada Quint", ["nested", "Leeds"]]', ["Ada Quint", "nested", "Leeds"]),
         ('["Ada \\"the ace\\" Quint"]', ['Ada "the ace" Quint']),
         ('["Ada Quint", "Leeds", "computer sci', ["Ada Quint", "Leeds"]),  # cut by max_new_tokens
         ('{"name":"Ada Quint","job":"Fantasy","job":"Fant', ["Ada Quint", "Fantasy"]),  # truncated object: no keys
         ('["  Ada   Quint ", ""]', ["Ada Quint"]),
+        # unquoted items of small models (SmolLM2 answers like this after the "[" reply prefix)
+        ("[Ada Quint (born 1961), Leeds]", ["Ada Quint (born 1961)", "Leeds"]),
+        ("[2014, 2016, 2016, 20", ["2014", "2016"]),  # cut: the last piece is dropped
     ],
 )
 def test_parse_reply_variants(reply, expected):
@@ -56,6 +59,15 @@ def test_reply_is_complete():
     assert reply_is_complete('Here: ["a", "b]"]')
     assert not reply_is_complete('["a", "b')
     assert not reply_is_complete("no list yet")
+
+
+def test_reply_is_looping_detects_cycles_only():
+    assert reply_is_looping('["Ada", "Leeds", "Quint", "Quint", "Quint", "Quint", "Qu', 3)
+    assert reply_is_looping('["a", "b", "a", "b", "a", "b"', 4)
+    assert not reply_is_looping('["a", "b", "c", "d", "e", "a"', 4)
+    assert not reply_is_looping('[{"text": "a", "label": "P"}, {"text": "b", "label": "P"}, {"text": "c"', 2)
+    assert reply_is_looping("[2014, 2016, 2016, 2016, 2016, 2016, 2", 4)  # unquoted items
+    assert not reply_is_looping('["a", "a", "a", "a", "a"', 0)
 
 
 TEXT = ("Ada Quint (born 3 March 1961) is a British–Irish engineer. Quint studied in Leeds; "

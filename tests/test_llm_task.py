@@ -121,7 +121,8 @@ def test_unparseable_reply_falls_back_per_chunk_with_warning():
 def test_model_error_falls_back_to_entity_recognizer_spans_without_leaking_text():
     nlp = make_nlp(model={"fail": True}, mask_target=False)
     doc = nlp.make_doc(TEXT)
-    doc.spans["pii"] = [doc.char_span(0, 9, label="PERSON"), doc.char_span(31, 35, label="LOC")]
+    cork = TEXT.index("Cork")
+    doc.spans["pii"] = [doc.char_span(0, 9, label="PERSON"), doc.char_span(cork, cork + 4, label="LOC")]
     doc = nlp(doc)
     assert [s.text for s in doc.spans["llm_pii"]] == ["Ada Quint", "Cork"]
     assert all(s._.source == "fallback_pii" for s in doc.spans["llm_pii"])
@@ -173,3 +174,64 @@ def test_plain_llm_factory_accepts_the_task():
                                 "model": {"@llm_models": "textanon.test.Canned.v1"}})
     doc = nlp(TEXT)
     assert "Cork" not in doc._.anonymized_text
+
+
+def test_cache_key_is_text_and_target_not_a_bag_of_tokens(tmp_path):
+    """spacy-llm's default key (a sum of token hashes) would serve "Bob hit Tom" the reply of "Tom hit Bob"."""
+    nlp = make_nlp(cache_dir=str(tmp_path), cache_batch_size=1, model={"reply": '["Tom"]'}, mask_target=False)
+    CALLS["n"] = 0
+    assert nlp("Tom hit Bob.")._.anonymized_text == "*** hit Bob."
+    assert nlp("Bob hit Tom.")._.anonymized_text == "Bob hit ***."
+    doc = nlp.make_doc("Tom hit Bob.")
+    doc._.target = "Bob"  # another target: another prompt, so not served from the cache either
+    nlp(doc)
+    assert CALLS["n"] == 3
+    nlp("Tom hit Bob.")
+    assert CALLS["n"] == 3
+
+
+def test_cache_folder_depends_on_template_and_model_settings(tmp_path):
+    folders = set()
+    for design, reply in [("tokens_zero_shot", "[]"), ("tokens_zero_shot", '["x"]'), ("tab_categories_zero_shot", "[]")]:
+        nlp = make_nlp(cache_dir=str(tmp_path), design=design, model={"reply": reply})
+        folders.add(nlp.get_pipe("textanon_llm_anonymizer").cache._path.name)
+    assert len(folders) == 3 and all(f.split("-")[0] in ("tokens_zero_shot", "tab_categories_zero_shot")
+                                     for f in folders)
+
+
+def test_llm_spans_feed_the_optimizer_as_must_mask_even_without_an_entity():
+    nlp = make_nlp(model={"reply": '["Selkie", "marine engineer"]'}, mask_target=False)
+    nlp.add_pipe("textanon_optimizer")
+    doc = nlp.make_doc(TEXT)
+    ada = doc.char_span(0, 9, label="PERSON")
+    ada._.entity_id = "P1"
+    doc.spans["pii"] = [ada]
+    doc._.risky_combinations = []
+    doc._.target = None
+    doc = nlp(doc)
+    text = doc._.anonymized_text  # written by the optimizer
+    assert "Selkie" not in text and "marine engineer" not in text
+    assert all(s._.masked for s in doc.spans["llm_pii"])
+
+
+def test_bench_llm_writes_metrics_table_and_texts(tmp_path, monkeypatch):
+    import json
+
+    from textanon.llm.bench import run_bench
+
+    data = tmp_path / "actors.json"
+    data.write_text(json.dumps([{"name": "Ada Quint", "original_abstract": TEXT},
+                                {"name": "Rob Hale", "original_abstract": "Rob Hale is a poet from Cork."}]))
+    monkeypatch.chdir(tmp_path)
+    summary = run_bench(data, ["tokens_zero_shot", "deidentification_one_shot"],
+                        model={"@llm_models": "textanon.test.Canned.v1"})
+    s = summary["tokens_zero_shot"]
+    assert s["docs"] == 2 and s["strings_returned_per_doc"] == 5
+    assert s["hallucinated_share"] == pytest.approx(5 / 10)  # 1 of 5 in TEXT, 4 of 5 in the poet's text
+    texts = json.loads((tmp_path / "metrics/llm_anonymizations_wikiactors_50.json").read_text())
+    assert set(texts) == {"tokens_zero_shot", "deidentification_one_shot"}
+    assert texts["tokens_zero_shot"]["Rob Hale"] == "*** is a poet from ***."  # target masked, adjacent masks merged
+    table = (tmp_path / "metrics/llm_designs.md").read_text()
+    assert "| tokens_zero_shot | 2 |" in table and "| deidentification_one_shot | 2 |" in table
+    metrics = (tmp_path / "metrics/llm_tokens_zero_shot.json").read_text()
+    assert "poet" not in metrics and "Quint" not in metrics  # counts only, no document text

@@ -68,6 +68,12 @@ class MaskingOptimizer:
             entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
         combos = [c for c in (doc._.risky_combinations or []) if c]
         forced = self._direct_identifiers(doc, entities)
+        # must-mask spans (e.g. the LLM anonymizer's) that overlap no entity are masked as they are
+        for key in self.extra_spans_keys:
+            for i, extra in enumerate(doc.spans.get(key, [])):
+                if not any(m.start < extra.end and extra.start < m.end for ms in entities.values() for m in ms):
+                    entities[f"{key}_{i}"] = [extra]
+                    forced.add(f"{key}_{i}")
         masked = self._solve(doc, entities, combos, forced)
         for eid, mentions in entities.items():
             for span in mentions:

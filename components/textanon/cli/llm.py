@@ -18,8 +18,14 @@ def bench_llm(
     max_new_tokens: int = typer.Option(128, help="Generation budget per prompt"),
     num_threads: int = typer.Option(1, help="torch CPU threads"),
     cache_dir: Optional[str] = typer.Option(None, help="spacy-llm cache folder (re-runs skip the model)"),
+    model: Optional[str] = typer.Option(None, help='spacy-llm model config as JSON (default: the local SmolLM2), '
+                                        'e.g. \'{"@llm_models": "textanon.OpenAICompatible.v1", "model": "m", '
+                                        '"base_url": "http://127.0.0.1:8000"}\''),
 ) -> None:
-    """Anonymize abstracts with the local SmolLM2 model and each prompt design; write metrics and texts."""
+    """Anonymize abstracts with each prompt design (local SmolLM2 by default); write metrics and texts."""
+    import json
+
     from ..llm.bench import run_bench
 
-    run_bench(input, design, output, anonymizations, limit, max_new_tokens, num_threads, cache_dir)
+    run_bench(input, design, output, anonymizations, limit, max_new_tokens, num_threads, cache_dir,
+              json.loads(model) if model else None)

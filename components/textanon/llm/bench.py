@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Sequence
 from .prompts import prompt_names
 
 DEFAULT_ANONYMIZATIONS = Path("metrics/llm_anonymizations_wikiactors_50.json")
+DEFAULT_TABLE = Path("metrics/llm_designs.md")
 
 
 def run_design(records: List[Dict], design: str, max_new_tokens: int = 128, num_threads: Optional[int] = 1,
@@ -83,7 +84,8 @@ def summarize(rows: Sequence[Dict]) -> Dict:
 
 def run_bench(input_path: Path, designs: Sequence[str], output: Optional[Path] = None,
               anonymizations: Path = DEFAULT_ANONYMIZATIONS, limit: int = 0, max_new_tokens: int = 128,
-              num_threads: Optional[int] = 1, cache_dir: Optional[str] = None) -> Dict[str, Dict]:
+              num_threads: Optional[int] = 1, cache_dir: Optional[str] = None,
+              model: Optional[Dict] = None) -> Dict[str, Dict]:
     """Run each design; write ``output`` (or metrics/llm_<design>.json) and update ``anonymizations``."""
     records = [r for r in json.loads(Path(input_path).read_text(encoding="utf8")) if r.get("original_abstract")]
     if limit:
@@ -93,10 +95,14 @@ def run_bench(input_path: Path, designs: Sequence[str], output: Optional[Path] =
     results = {}
     for design in designs:
         result = run_design(records, design, max_new_tokens=max_new_tokens, num_threads=num_threads,
-                            cache_dir=cache_dir)
-        result["settings"] = {"input": str(input_path), "model": "SmolLM2-135M-Instruct (GGUF Q4_1 -> float32, CPU)",
-                              "decoding": "greedy", "max_new_tokens": max_new_tokens, "num_threads": num_threads,
-                              "docs": len(records), "limit": limit}
+                            cache_dir=cache_dir, model=model)
+        model_name = (json.dumps(model, sort_keys=True) if model
+                      else "SmolLM2-135M-Instruct (GGUF Q4_1 -> float32, CPU)")
+        result["settings"] = {"input": str(input_path), "model": model_name,
+                              "decoding": "greedy, reply prefix '[', stop at JSON end or after 4 repeated items",
+                              "max_new_tokens": max_new_tokens, "num_threads": num_threads,
+                              "docs": len(records), "limit": limit, "target_name_masked": True,
+                              "load_average_1m_at_end": _loadavg()}
         out = Path(output) if output and len(designs) == 1 else Path(f"metrics/llm_{design}.json")
         out.parent.mkdir(parents=True, exist_ok=True)
         texts = result.pop("texts")
@@ -108,7 +114,47 @@ def run_bench(input_path: Path, designs: Sequence[str], output: Optional[Path] =
         anonymizations.write_text(json.dumps(merged, indent=1, ensure_ascii=False), encoding="utf8")
         results[design] = result["summary"]
         print(json.dumps({design: result["summary"]}, indent=2), flush=True)
+    write_table(DEFAULT_TABLE)
     return results
+
+
+def _loadavg() -> Optional[float]:
+    try:
+        import os
+
+        return round(os.getloadavg()[0], 2)
+    except (OSError, AttributeError):
+        return None
+
+
+def write_table(path: Path = DEFAULT_TABLE, metrics_dir: Path = Path("metrics")) -> str:
+    """Markdown table of every ``metrics/llm_<design>.json`` (designs in the shipped order)."""
+    rows = []
+    for design in prompt_names():
+        file = Path(metrics_dir) / f"llm_{design}.json"
+        if not file.exists():
+            continue
+        data = json.loads(file.read_text(encoding="utf8"))
+        s, cfg = data["summary"], data.get("settings", {})
+
+        def fmt(value, spec="{:.1f}"):
+            return "–" if value is None else spec.format(value)
+
+        rows.append(f"| {design} | {s['docs']} | {fmt(s['seconds_per_doc'])} | {fmt(s['prompt_tokens_per_doc'], '{:.0f}')} "
+                    f"| {fmt(s['completion_tokens_per_doc'], '{:.0f}')} | {fmt(s['strings_returned_per_doc'])} "
+                    f"| {fmt(s['hallucinated_share'], '{:.0%}')} | {s['parse_failures']} "
+                    f"| {fmt(s['llm_only_masked_char_share'], '{:.1%}')} | {fmt(s['masked_char_share'], '{:.1%}')} "
+                    f"| {s['docs_with_no_llm_string_matched']} | {cfg.get('max_new_tokens', '–')} |")
+    head = ("| design | docs | s/doc | prompt tok/doc | generated tok/doc | strings/doc | hallucinated | "
+            "parse failures | chars masked (LLM) | chars masked (all) | docs w/o match | max_new_tokens |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|")
+    text = ("# LLM prompt designs on WikiActors 50 (SmolLM2-135M-Instruct, CPU, 1 thread)\n\n"
+            "Written by `python -m textanon bench-llm`. *hallucinated*: share of returned strings found nowhere "
+            "in the text. *chars masked (LLM)*: non-space characters masked by strings of the model; *(all)*: also "
+            "the target's name and the fallback of unparseable replies.\n\n" + head + "\n" + "\n".join(rows) + "\n")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text, encoding="utf8")
+    return text
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
@@ -121,9 +167,11 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--num-threads", type=int, default=1)
     parser.add_argument("--cache-dir", default=None)
+    parser.add_argument("--model", default=None, help='spacy-llm model config as JSON, e.g. '
+                        '\'{"@llm_models": "textanon.OpenAICompatible.v1", "model": "qwen2.5-7b-instruct"}\'')
     args = parser.parse_args(argv)
     run_bench(args.input, args.design or ["all"], args.output, args.anonymizations, args.limit,
-              args.max_new_tokens, args.num_threads, args.cache_dir)
+              args.max_new_tokens, args.num_threads, args.cache_dir, json.loads(args.model) if args.model else None)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,9 @@ doc gets a warning in ``doc._.anonymization_warnings`` and the fallback spans (s
 Failed docs are not cached, so a re-run retries them.
 """
 import atexit
+import hashlib
+import re
+import warnings
 import weakref
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
@@ -42,8 +45,8 @@ DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2.v1", "max_new_tokens": 256}
         "fallback_spans_key": "pii",
         "spans_key": "llm_pii",
         "label": "PII",
-        "chunk_size": 2000,
-        "chunk_overlap": 200,
+        "chunk_size": 3000,
+        "chunk_overlap": 300,
         "mask_target": True,
         "chat_markers": True,
         "cache_dir": None,
@@ -88,7 +91,6 @@ class LLMAnonymizer(Pipe):
     def __init__(self, nlp: Language, name: str, task: AnonymizeTask, model: Callable, *,
                  cache_dir: Optional[str] = None, cache_batch_size: int = 16, save_io: bool = False,
                  validate_types: bool = True):
-        from spacy_llm.cache import BatchCache
         from spacy_llm.pipeline.llm import LLMWrapper
         from spacy_llm.ty import validate_type_consistency
 
@@ -96,10 +98,16 @@ class LLMAnonymizer(Pipe):
         self.name, self.task, self.model = name, task, model
         if validate_types:
             validate_type_consistency(task, model)
-        # one cache folder per design: spacy-llm refuses a folder made with another prompt template
-        path = Path(cache_dir) / _safe(task.design) if cache_dir else None
-        self.cache = BatchCache(path=path, batch_size=cache_batch_size, max_batches_in_mem=4)
-        self.llm = LLMWrapper(name=name, vocab=nlp.vocab, task=task, model=model, cache=self.cache, save_io=save_io)
+        # One cache folder per (design, template text, model settings): spacy-llm refuses a folder made
+        # with another template, and knows nothing of the model, so answers of a 135M model must not be
+        # served to a config that names GPT-4o (or another max_new_tokens).
+        path = Path(cache_dir) / cache_folder_name(task, model) if cache_dir else None
+        self.cache = DocCache(path=path, batch_size=cache_batch_size, max_batches_in_mem=4)
+        with warnings.catch_warnings():
+            # the task chunks documents by characters itself: spacy-llm's context-length warning is noise
+            warnings.filterwarnings("ignore", message="Task supports sharding")
+            self.llm = LLMWrapper(name=name, vocab=nlp.vocab, task=task, model=model, cache=self.cache,
+                                  save_io=save_io)
         if path is not None:
             ref = weakref.ref(self)
             atexit.register(lambda: ref() is not None and ref().flush_cache())
@@ -114,15 +122,10 @@ class LLMAnonymizer(Pipe):
         self.flush_cache()
 
     def _process(self, docs: List[Doc]) -> List[Doc]:
-        todo = [d for d in docs if any(ch.isalnum() for ch in d.text)]
-        done: Dict[int, Doc] = {}
-        if todo:
-            try:
-                done = {id(d): out for d, out in zip(todo, self.llm._process_docs(todo))}
-            except Exception:  # noqa: BLE001 - retry one by one so one failure does not sink the batch
-                for d in todo:
-                    done[id(d)] = self._process_one(d)
-        return [done[id(d)] if id(d) in done else self._empty(d) for d in docs]
+        # One doc per model call: a failure (error, timeout, missing key) then falls back for that doc
+        # only, is not retried a second time here (the models retry themselves), and is not cached.
+        # The textanon models send one request per prompt anyway, so nothing is lost by not batching.
+        return [self._process_one(d) if any(ch.isalnum() for ch in d.text) else self._empty(d) for d in docs]
 
     def _process_one(self, doc: Doc) -> Doc:
         try:
@@ -156,6 +159,71 @@ class LLMAnonymizer(Pipe):
 
 def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(name).stem)
+
+
+def model_identity(model: Any) -> str:
+    """A string naming the model and its settings: ``cache_key`` of the textanon models; for other
+    spacy-llm models their class (or function) and simple attribute (or closure) values, minus
+    anything that looks like a credential. Only a hash of it is ever written (the cache folder name)."""
+    key = getattr(model, "cache_key", None)
+    if isinstance(key, str):
+        return key
+    cls = type(model)
+    name = getattr(model, "__qualname__", None) or f"{cls.__module__}.{cls.__qualname__}"
+    values = dict(vars(model)) if hasattr(model, "__dict__") and not callable(getattr(model, "__code__", None)) else {}
+    for i, cell in enumerate(getattr(model, "__closure__", None) or ()):
+        try:
+            values[f"closure{i}"] = cell.cell_contents
+        except ValueError:  # empty cell
+            continue
+    simple = {k: _simple(v) for k, v in sorted(values.items())
+              if not _SECRET_RE.search(k) and _simple(v) is not None}
+    return f"{name}:{simple}"
+
+
+_SECRET_RE = re.compile(r"key|token|secret|auth|header|password", re.I)
+
+
+def _simple(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, dict) and depth < 2:
+        out = {str(k): _simple(v, depth + 1) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
+               if not _SECRET_RE.search(str(k))}
+        return {k: v for k, v in out.items() if v is not None}
+    if isinstance(value, (list, tuple)) and depth < 2:
+        return [_simple(v, depth + 1) for v in value]
+    return None
+
+
+def cache_folder_name(task: AnonymizeTask, model: Any) -> str:
+    """``<design>-<hash of template and model identity>``."""
+    digest = hashlib.sha256((task.prompt_template + "\x00" + model_identity(model)).encode("utf8")).hexdigest()
+    return f"{_safe(task.design)}-{digest[:12]}"
+
+
+def _doc_key(doc: Doc) -> int:
+    """Cache key of a doc: its text and target (spacy-llm's default, a sum of token hashes, ignores word
+    order and the target, so "Tom hit Bob" would be served the answer cached for "Bob hit Tom")."""
+    data = (doc.text + "\x00" + (doc._.target or "")).encode("utf8")
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big") >> 1 or 1
+
+
+def _make_doc_cache():
+    from spacy_llm.cache import BatchCache
+
+    class _DocCache(BatchCache):
+        """spacy-llm's ``BatchCache`` keyed by :func:`_doc_key` (text + target)."""
+
+        @staticmethod
+        def _doc_id(doc: Doc) -> int:
+            return _doc_key(doc)
+
+    return _DocCache
+
+
+def DocCache(**kwargs):  # noqa: N802 - a class built lazily (spacy-llm is optional)
+    return _make_doc_cache()(**kwargs)
 
 
 __all__: List[Any] = ["make_llm_anonymizer", "LLMAnonymizer", "DEFAULT_MODEL"]

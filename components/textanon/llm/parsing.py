@@ -1,7 +1,8 @@
 """Parsing LLM replies into a list of strings, tolerant of what real (and small) models produce.
 
 Handles: code fences, prose before/after the list, single-quoted (Python-style) lists, trailing
-commas, nested objects/lists (string and number values are taken, keys are not), duplicates,
+commas, nested objects/lists (string and number values are taken, keys are not, nor the values of
+label-like keys such as ``"label": "PERSON"``), duplicates,
 empty lists, and truncated lists (a reply cut by ``max_new_tokens``: the complete items are kept).
 A reply without any recoverable list is a *failure* (``ParseResult.ok == False``): the caller
 applies its fallback policy and counts it; parsing never raises.
@@ -16,6 +17,9 @@ _FENCE_RE = re.compile(r"```[ \t]*[A-Za-z0-9_-]*[ \t]*\n?(.*?)(?:```|$)", re.DOT
 _TRAILING_COMMA_RE = re.compile(r",\s*([\]}])")
 _DQ_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _SQ_STRING_RE = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
+_BARE_SPLIT_RE = re.compile(r"[,;\n]")
+#: keys whose string values name a category, not a span of the text
+LABEL_KEYS = frozenset({"label", "labels", "type", "entity_type", "category", "kind", "tag", "class"})
 
 
 @dataclass
@@ -62,9 +66,9 @@ def _parse_candidate(text: str) -> Optional[ParseResult]:
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 continue
             return ParseResult(_dedup(_strings_in(value)), ok=True, how=how if _strings_in(value) else "empty")
-        return _quoted_strings(chunk, how="quoted")
+        return _quoted_strings(chunk, how="quoted") or _bare_items(chunk, complete=True)
     # unterminated structure: a reply cut by the token limit; keep the complete items
-    return _quoted_strings(body, how="truncated")
+    return _quoted_strings(body, how="truncated") or _bare_items(body, complete=False)
 
 
 def _json_repaired(text: str) -> Any:
@@ -107,6 +111,40 @@ def reply_is_complete(text: str) -> bool:
     return start is not None and _structure_end(text[start:]) is not None
 
 
+def _bare_items(text: str, complete: bool) -> Optional[ParseResult]:
+    """Unquoted list items, e.g. ``[Jolie, June 4, 1975]`` or a cut ``[2014, 2016, 20`` (small models):
+    the text inside the outer brackets split at commas/semicolons/newlines; the last piece of an
+    unterminated list is dropped (it may be cut). Only for ``[...]`` lists, not objects."""
+    if not text.startswith("["):
+        return None
+    inner = text[1:-1] if complete else text[1:]
+    pieces = _BARE_SPLIT_RE.split(inner)
+    if not complete:
+        pieces = pieces[:-1]
+    items = [p.strip().strip("[]{}\"'` ").strip() for p in pieces]
+    items = [p for p in items if any(ch.isalnum() for ch in p)]
+    return ParseResult(_dedup(items), ok=True, how="bare") if items else None
+
+
+def reply_is_looping(text: str, repeats: int = 4) -> bool:
+    """True if the last ``repeats`` complete quoted items of a (partial) reply all repeat earlier items:
+    a greedy model cycling through the same strings (used to stop generation early)."""
+    if repeats <= 0:
+        return False
+    items = _unkeyed(_DQ_STRING_RE, text, lambda s: s)
+    if not items:  # unquoted items ("[2014, 2016, 2016, ..."): complete pieces between separators
+        start = text.find("[")
+        items = _BARE_SPLIT_RE.split(text[start + 1:])[:-1] if start >= 0 else []
+    items = [" ".join(s.split()).casefold() for s in items]
+    if len(items) <= repeats:
+        return False
+    seen = set(items[:-repeats])
+    for i in range(len(items) - repeats, len(items)):
+        if items[i] not in seen and items[i] not in items[len(items) - repeats:i]:
+            return False
+    return True
+
+
 def _quoted_strings(text: str, how: str) -> Optional[ParseResult]:
     found = _unkeyed(_DQ_STRING_RE, text, _unescape)
     if not found:
@@ -144,7 +182,8 @@ def _strings_in(value: Any) -> List[str]:
         elif isinstance(item, (int, float)):
             out.append(str(item))
         elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
+            values = [v for k, v in item.items() if not (isinstance(v, str) and str(k).casefold() in LABEL_KEYS)]
+            stack.extend(reversed(values))
         elif isinstance(item, (list, tuple, set)):
             stack.extend(reversed(list(item)))
     return out
