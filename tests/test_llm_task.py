@@ -228,7 +228,7 @@ def test_bench_llm_writes_metrics_table_and_texts(tmp_path, monkeypatch):
     s = summary["tokens_zero_shot"]
     assert s["docs"] == 2 and s["strings_returned_per_doc"] == 5
     assert s["hallucinated_share"] == pytest.approx(5 / 10)  # 1 of 5 in TEXT, 4 of 5 in the poet's text
-    texts = json.loads((tmp_path / "metrics/llm_anonymizations_wikiactors_50.json").read_text())
+    texts = json.loads((tmp_path / "corpus/llm_anonymizations_wikiactors_50.json").read_text())
     assert set(texts) == {"tokens_zero_shot", "deidentification_one_shot"}
     assert texts["tokens_zero_shot"]["Rob Hale"] == "*** is a poet from ***."  # target masked, adjacent masks merged
     table = (tmp_path / "metrics/llm_designs.md").read_text()

@@ -72,8 +72,10 @@ def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dic
 
 
 def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi_model=None,
-          cache_dir: Optional[Path] = None, skip_trir: bool = False) -> List[dict]:
-    """One row per system with every metric (TRIR/TPI from the evaluators)."""
+          cache_dir: Optional[Path] = None, skip_trir: bool = False,
+          trir_values: Optional[Dict[str, float]] = None) -> List[dict]:
+    """One row per system with every metric (TRIR/TPI from the evaluators). ``trir_values`` (system ->
+    %) replaces running the attack here, e.g. results of ``evaluate-trir`` on the exported texts."""
     from ..evaluation.tpi import InformationContent, tpi_corpus
 
     originals = {r["name"]: r["original_abstract"] for r in records}
@@ -90,7 +92,7 @@ def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi
         cache_dir = base_cache() / "ic"  # shared with evaluate-tpi: the originals are scored once
     ic = InformationContent(tpi_model, cache_dir=cache_dir)
     tpi = tpi_corpus(ic, originals, {k: v["masks"] for k, v in systems.items()}, progress=True).mean()
-    trir = {} if skip_trir else run_attack(records, systems, trir_settings)
+    trir = trir_values if trir_values is not None else ({} if skip_trir else run_attack(records, systems, trir_settings))
     rows = []
     for name, s in systems.items():
         ids = [n for n in s["masks"] if n in gold]
@@ -138,12 +140,19 @@ def throughput_ratio(rows: List[dict], presidio_name: str = "presidio (run here)
 
 def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon", trained_model: Optional[str] = None,
               llm_file: Optional[Path] = None, limit: Optional[int] = None, skip_trir: bool = False,
-              include_presidio: bool = True) -> dict:
+              include_presidio: bool = True, texts_out: Optional[Path] = None,
+              trir_values: Optional[Dict[str, float]] = None) -> dict:
+    """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
+    input of ``evaluate-trir --anonymized``)."""
     t0 = time.perf_counter()
     records = load_records(data, limit)
     systems = run_systems(records, thresholds, model, trained_model, include_presidio)
     systems.update(text_columns(records, llm_file))
-    rows = score(records, systems, skip_trir=skip_trir)
+    rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values)
+    if texts_out:
+        Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(texts_out).write_text(json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n",
+                                   encoding="utf8")
     return {
         "rows": rows,
         "throughput_ratio_vs_presidio": throughput_ratio(rows),

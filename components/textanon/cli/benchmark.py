@@ -16,20 +16,34 @@ def benchmark_cmd(
     model: str = typer.Option("en_textanon", help="textanon pipeline (package or folder)"),
     trained_model: Optional[str] = typer.Option(None, help="textanon pipeline with the trained entity model, if built"),
     threshold: List[float] = typer.Option([-1.0, -2.0, -3.5, -5.0, -7.5, -10.0, -15.0, -20.0], help="Sweep thresholds (log10), repeatable"),
-    llm_anonymizations: Optional[Path] = typer.Option(Path("metrics/llm_anonymizations_wikiactors_50.json"), help="{design: {name: text}} from bench-llm"),
+    llm_anonymizations: Optional[Path] = typer.Option(Path("corpus/llm_anonymizations_wikiactors_50.json"), help="{design: {name: text}} from bench-llm"),
     limit: Optional[int] = typer.Option(None, help="Only the first N evaluated records"),
     skip_trir: bool = typer.Option(False, help="Do not run the re-identification attack"),
     no_presidio: bool = typer.Option(False, help="Do not run Presidio"),
+    texts_out: Optional[Path] = typer.Option(None, help="Save {system: {name: anonymized text}} (for evaluate-trir elsewhere)"),
+    trir_from: Optional[Path] = typer.Option(None, exists=True, help="TRIR JSON {\"trir\": {system: percent}} to use instead of running the attack"),
+    merge_only: bool = typer.Option(False, help="Only fill --trir-from into the existing --output result (no re-run)"),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
     from ..benchmarks.harness import benchmark, markdown, plot
 
-    result = benchmark(data, threshold, model, trained_model, llm_anonymizations, limit, skip_trir, not no_presidio)
+    trir_values = json.loads(trir_from.read_text(encoding="utf8"))["trir"] if trir_from else None
+    if merge_only:
+        if not (trir_values and output.exists()):
+            msg.fail("--merge-only needs --trir-from and an existing --output result", exits=1)
+        result = json.loads(output.read_text(encoding="utf8"))
+        for row in result["rows"]:
+            row["trir"] = trir_values.get(row["system"])
+        result["settings"]["trir"] = f"from {trir_from}"
+    else:
+        result = benchmark(data, threshold, model, trained_model, llm_anonymizations, limit, skip_trir,
+                           not no_presidio, texts_out, trir_values)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
     table = markdown(result)
     output.with_suffix(".md").write_text(table, encoding="utf8")
-    if not skip_trir:
+    has_trir = any(r["trir"] is not None for r in result["rows"])
+    if has_trir:
         plot(result, output.with_suffix(".png"))
-    msg.good(f"Wrote {output} (+ .md{'' if skip_trir else ', .png'})")
+    msg.good(f"Wrote {output} (+ .md{', .png' if has_trir else ''})")
     print(table)

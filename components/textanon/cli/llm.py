@@ -12,7 +12,7 @@ def bench_llm(
     input: Path = typer.Option(..., exists=True, help="WikiActors JSON (original_abstract, name)"),
     design: List[str] = typer.Option(["all"], help="Prompt design (repeatable) or 'all'"),
     output: Optional[Path] = typer.Option(None, help="Metrics JSON (one design); default metrics/llm_<design>.json"),
-    anonymizations: Path = typer.Option(Path("metrics/llm_anonymizations_wikiactors_50.json"),
+    anonymizations: Path = typer.Option(Path("corpus/llm_anonymizations_wikiactors_50.json"),
                                         help="JSON {design: {name: anonymized_text}} (updated in place)"),
     limit: int = typer.Option(0, help="Only the first N documents (0 = all)"),
     max_new_tokens: int = typer.Option(128, help="Generation budget per prompt"),

@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence
 
 from .prompts import prompt_names
 
-DEFAULT_ANONYMIZATIONS = Path("metrics/llm_anonymizations_wikiactors_50.json")
+DEFAULT_ANONYMIZATIONS = Path("corpus/llm_anonymizations_wikiactors_50.json")
 DEFAULT_TABLE = Path("metrics/llm_designs.md")
 
 
