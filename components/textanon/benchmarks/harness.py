@@ -57,10 +57,16 @@ def _checked(label: str, result: dict) -> dict:
 
 
 def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dict]:
-    """Published columns and LLM designs: ``{system: {"texts": {id: text}}}`` (empty ones skipped)."""
+    """Published columns and LLM designs: ``{system: {"texts": {id: text}}}`` (empty ones skipped;
+    placeholder tags glued to neighbouring words are split first, as in ``evaluate-tpi``)."""
+    from ..evaluation.corpus import placeholder_tags, split_glued_tags
+
     out: Dict[str, dict] = {}
+    originals = [r["original_abstract"] for r in records]
     for col in PUBLISHED:
         texts = {r["name"]: r[f"{col}_abstract"] for r in records if r.get(f"{col}_abstract")}
+        tags = placeholder_tags(list(texts.values()), originals)  # repair tags glued to words ("SSENSITIVEin")
+        texts = {n: split_glued_tags(t, tags)[0] for n, t in texts.items()}
         if texts:
             out[f"{col} (published)"] = {"texts": texts, "seconds": None, "peak_rss_mb": None}
     if llm_file and Path(llm_file).exists():
