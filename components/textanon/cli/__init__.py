@@ -13,8 +13,13 @@ from . import anonymize  # noqa: E402,F401
 from . import pipeline  # noqa: E402,F401
 from . import bench  # noqa: E402,F401
 from . import gazetteer  # noqa: E402,F401
+from . import train  # noqa: E402,F401
+from . import benchmark  # noqa: E402,F401
 from . import evaluate_utility  # noqa: E402,F401
 from . import llm  # noqa: E402,F401
+from . import evaluate_tab  # noqa: E402,F401
+from . import convert  # noqa: E402,F401
+from . import evaluate_trir  # noqa: E402,F401
 
 
 def main() -> None:
