@@ -47,18 +47,23 @@ def test_silver_corpus_has_tab_entities_and_splits_by_individual(recognizer_nlp,
     assert sum(stats["entities_by_label"]["train"].values()) == sum(len(d.ents) for d in train)
 
 
-def test_train_ner_runs_end_to_end(recognizer_nlp, tmp_path):
+def train(recognizer_nlp, tmp_path, config, steps, eval_every):
+    """Silver corpus from the fixture, then ``train-ner`` for a few steps; returns the model-last pipeline."""
     from typer.testing import CliRunner
 
     from textanon.cli import app
 
     paths = write_silver(build_silver(recognizer_nlp, read_bodies([FIXTURE]), dev_share=0.34, seed=1), tmp_path)
     out = tmp_path / "model"
-    result = CliRunner().invoke(app, ["train-ner", str(ROOT / "configs" / "ner_cpu.cfg"), "--output", str(out),
+    result = CliRunner().invoke(app, ["train-ner", str(ROOT / "configs" / config), "--output", str(out),
                                       "--train", paths["train"], "--dev", paths["dev"],
-                                      "--training.max_steps", "30", "--training.eval_frequency", "10"])
+                                      "--training.max_steps", str(steps), "--training.eval_frequency", str(eval_every)])
     assert result.exit_code == 0, result.output
-    nlp = spacy.load(out / "model-last")
+    return spacy.load(out / "model-last")
+
+
+def test_train_ner_runs_end_to_end(recognizer_nlp, tmp_path):
+    nlp = train(recognizer_nlp, tmp_path, "ner_cpu.cfg", 30, 10)
     assert nlp.pipe_names == ["tok2vec", "ner"]
     assert set(nlp.get_pipe("ner").labels) <= set(TAB_LABELS)
     assert len(nlp.get_pipe("ner").labels) >= 4
@@ -70,16 +75,6 @@ def test_packaged_recognizer_labels_are_the_eight_tab_types(recognizer_nlp):
 
 
 def test_transformer_config_trains_on_the_local_minilm(recognizer_nlp, tmp_path):
-    from typer.testing import CliRunner
-
-    from textanon.cli import app
-
-    paths = write_silver(build_silver(recognizer_nlp, read_bodies([FIXTURE]), dev_share=0.34, seed=1), tmp_path)
-    out = tmp_path / "trf"
-    result = CliRunner().invoke(app, ["train-ner", str(ROOT / "configs" / "ner_trf.cfg"), "--output", str(out),
-                                      "--train", paths["train"], "--dev", paths["dev"],
-                                      "--training.max_steps", "4", "--training.eval_frequency", "2"])
-    assert result.exit_code == 0, result.output
-    nlp = spacy.load(out / "model-last")
+    nlp = train(recognizer_nlp, tmp_path, "ner_trf.cfg", 4, 2)
     assert nlp.pipe_names == ["transformer", "ner"]
     assert set(nlp.get_pipe("ner").labels) <= set(TAB_LABELS)
