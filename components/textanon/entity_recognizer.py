@@ -1,9 +1,11 @@
 """``textanon_entity_recognizer``: personal information in the 8 TAB categories.
 
-Combines three detectors into ``doc.spans[spans_key]`` (non-overlapping, longest match wins):
+Combines up to four detectors into ``doc.spans[spans_key]`` (non-overlapping, longest match wins):
 (a) the entities of a generic NER already in the pipeline (``doc.ents``, OntoNotes labels) mapped
-to TAB labels, (b) a gazetteer of person attributes (DEM/MISC) matched case-insensitively, and
-(c) regular-expression rules for CODE, DATETIME and QUANTITY. ``span._.source`` records the detector.
+to TAB labels, (b) a gazetteer of person attributes (DEM/MISC) matched case-insensitively,
+(c) regular-expression rules for CODE, DATETIME and QUANTITY, and (d) optionally the spans of a
+trained TAB-label model (``doc.spans[model_spans_key]``, see ``textanon_ents_to_spans``), restricted
+to ``model_labels``. ``span._.source`` records the detector.
 
 Two filters on the generic NER (measured on the 27 echr-dev cases, where they removed ~250 spans the
 annotator never marked): entities that are only a procedural/institutional word ("the Court", "the
@@ -24,7 +26,7 @@ from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
 from .rules import RULES, compile_rules, find_rule_matches
 
 #: detector priority when two candidates have the same length (higher wins)
-PRIORITY = {"rule": 3, "ner": 2, "gazetteer": 1}
+PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
 #: honorifics absorbed into an adjacent PERSON span ("Mr Ruslan Kurkaev")
 LEADING_DETERMINERS = {"the", "a", "an"}
 #: NER entities made only of one of these (lower-cased, without "the") are procedural words, not PII
@@ -48,6 +50,8 @@ TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", 
         "use_gazetteer": True,
         "use_rules": True,
         "extend_titles": True,
+        "model_spans_key": None,
+        "model_labels": None,
     },
     assigns=["doc.spans"],
 )
@@ -60,15 +64,19 @@ def make_entity_recognizer(
     use_gazetteer: bool,
     use_rules: bool,
     extend_titles: bool,
+    model_spans_key: Optional[str],
+    model_labels: Optional[List[str]],
 ) -> "EntityRecognizer":
-    return EntityRecognizer(nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles)
+    return EntityRecognizer(nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles,
+                            model_spans_key, model_labels)
 
 
 class EntityRecognizer:
     """Rule + gazetteer + NER recognizer writing TAB-typed spans to ``doc.spans[spans_key]``."""
 
     def __init__(self, nlp, name="textanon_entity_recognizer", spans_key="pii", label_map=None,
-                 use_ner=True, use_gazetteer=True, use_rules=True, extend_titles=True):
+                 use_ner=True, use_gazetteer=True, use_rules=True, extend_titles=True,
+                 model_spans_key=None, model_labels=None):
         register_extensions()
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
         self.label_map = dict(ONTONOTES_TO_TAB if label_map is None else label_map)
@@ -76,6 +84,8 @@ class EntityRecognizer:
             if tab_label is not None:
                 check_label(tab_label)
         self.use_ner, self.use_gazetteer, self.use_rules, self.extend_titles = use_ner, use_gazetteer, use_rules, extend_titles
+        self.model_spans_key = model_spans_key
+        self.model_labels = list(TAB_LABELS if model_labels is None else [check_label(x) for x in model_labels])
         self.rules = compile_rules(RULES)
         self.gazetteer: List[Dict[str, str]] = []
         self.matcher = PhraseMatcher(nlp.vocab, attr="LOWER")
@@ -120,6 +130,10 @@ class EntityRecognizer:
                 label = self.label_map.get(ent.label_)
                 if label and not _procedural(ent):
                     candidates.append((ent.start, ent.end, label, "ner"))
+        if self.model_spans_key:
+            for span in doc.spans.get(self.model_spans_key, []):
+                if span.label_ in self.model_labels:
+                    candidates.append((span.start, span.end, span.label_, "model"))
         if self.use_gazetteer and self.gazetteer:
             for match_id, start, end in self.matcher(doc):
                 candidates.append((start, end, self.nlp.vocab.strings[match_id], "gazetteer"))
@@ -145,7 +159,8 @@ class EntityRecognizer:
     # -- serialization ---------------------------------------------------------------
     def _cfg(self) -> dict:
         return {"spans_key": self.spans_key, "label_map": self.label_map, "use_ner": self.use_ner,
-                "use_gazetteer": self.use_gazetteer, "use_rules": self.use_rules, "extend_titles": self.extend_titles}
+                "use_gazetteer": self.use_gazetteer, "use_rules": self.use_rules, "extend_titles": self.extend_titles,
+                "model_spans_key": self.model_spans_key, "model_labels": self.model_labels}
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
         path = ensure_path(path)

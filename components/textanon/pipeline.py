@@ -1,6 +1,6 @@
 """Assembling the textanon pipeline from a config file."""
 from pathlib import Path
-from typing import Optional
+from typing import Dict, Optional
 
 import spacy
 from spacy.language import Language
@@ -9,10 +9,23 @@ from spacy.util import load_config
 from .about import __version__
 
 
-def assemble(config_path: Path, gazetteer: Optional[Path] = None) -> Language:
-    """Create and initialize the pipeline described by ``config_path``."""
-    overrides = {"paths.gazetteer": str(gazetteer)} if gazetteer else {}
+def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Optional[Dict[str, object]] = None,
+             last_component: Optional[str] = None) -> Language:
+    """Create and initialize the pipeline described by ``config_path``.
+
+    ``overrides`` are config overrides (``{"paths.ner_model": ...}``); with ``last_component`` the
+    components after it are left out (e.g. only detection, for evaluating recognizers)."""
+    overrides = dict(overrides or {})
+    if gazetteer:
+        overrides["paths.gazetteer"] = str(gazetteer)
     config = load_config(config_path, overrides=overrides, interpolate=False)
+    if last_component:
+        names = list(config["nlp"]["pipeline"])
+        keep = names[: names.index(last_component) + 1]
+        for name in names[len(keep):]:
+            config["components"].pop(name, None)
+            config["initialize"]["components"].pop(name, None)
+        config["nlp"]["pipeline"] = keep
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     sourced = list(spacy.util.get_sourced_components(config))
     with nlp.select_pipes(disable=sourced):  # keep the weights of sourced components (e.g. ner)

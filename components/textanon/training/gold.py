@@ -1,0 +1,88 @@
+"""Training Docs from human annotations: TAB-format JSON (or the echr-dev entity layer) -> ``doc.ents``.
+
+One annotator's mentions become the entities (overlaps resolved longest-first), and each court case is
+cut into paragraphs at newline tokens (never inside an entity) so that batches stay small. Documents
+are kept apart by ``doc_id`` so that train/dev/test splits and cross-validation folds never share a case.
+"""
+import random
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, DocBin
+from spacy.util import filter_spans
+
+from ..evaluation.tab_corpus import GoldDocument
+from ..labels import TAB_LABELS
+
+
+def gold_doc(nlp: Language, gold: GoldDocument, annotator: Optional[str] = None) -> Doc:
+    """The whole case as one Doc with the annotator's mentions as ``doc.ents``."""
+    ann = annotator if annotator is not None else next(iter(gold.annotations), None)
+    if ann is not None and ann not in gold.annotations:
+        raise ValueError(f"document {gold.doc_id!r} has no annotator {ann!r} (has {sorted(gold.annotations)})")
+    doc = nlp.make_doc(gold.text)
+    spans = []
+    for m in gold.annotations.get(ann, []) if ann is not None else []:
+        if m.entity_type not in TAB_LABELS:
+            raise ValueError(f"document {gold.doc_id!r}: mention {m.start}-{m.end} has label {m.entity_type!r}, "
+                             f"not one of the 8 TAB types")
+        span = doc.char_span(m.start, m.end, label=m.entity_type, alignment_mode="expand")
+        if span is not None and len(span):
+            spans.append(span)
+    doc.ents = filter_spans(spans)
+    return doc
+
+
+def paragraphs(doc: Doc, min_tokens: int = 3) -> List[Doc]:
+    """Cut ``doc`` at whitespace tokens holding a newline that lie outside every entity."""
+    in_entity = set(i for ent in doc.ents for i in range(ent.start, ent.end))
+    cuts = [t.i for t in doc if t.is_space and "\n" in t.text and t.i not in in_entity]
+    out, start = [], 0
+    for cut in cuts + [len(doc)]:
+        piece = doc[start:cut]
+        if sum(not t.is_space for t in piece) >= min_tokens:
+            out.append(piece.as_doc())
+        start = cut + 1
+    return out
+
+
+def gold_training_docs(nlp: Language, golds: Sequence[GoldDocument], annotator: Optional[str] = None
+                       ) -> Dict[str, List[Doc]]:
+    """``{doc_id: [paragraph Docs with ents]}`` in input order."""
+    return {g.doc_id: paragraphs(gold_doc(nlp, g, annotator)) for g in golds}
+
+
+def split_ids(doc_ids: Sequence[str], dev_share: float, seed: int = 0) -> Tuple[List[str], List[str]]:
+    """Reproducible train/dev split of document ids (at least one dev document when there are two or more)."""
+    ids = list(doc_ids)
+    n_dev = max(1, int(round(len(ids) * dev_share))) if len(ids) > 1 and dev_share > 0 else 0
+    dev = set(random.Random(seed).sample(ids, n_dev))
+    return [i for i in ids if i not in dev], [i for i in ids if i in dev]
+
+
+def folds(doc_ids: Sequence[str], k: int, seed: int = 0) -> List[List[str]]:
+    """``k`` disjoint folds of document ids (shuffled once, dealt round-robin)."""
+    if k < 2 or k > len(doc_ids):
+        raise ValueError(f"need 2 <= folds <= {len(doc_ids)} documents, got {k}")
+    ids = list(doc_ids)
+    random.Random(seed).shuffle(ids)
+    return [sorted(ids[i::k]) for i in range(k)]
+
+
+def docbin(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str], repeat: int = 1) -> DocBin:
+    """A DocBin with the paragraphs of ``ids`` (each repeated ``repeat`` times: up-weighting)."""
+    out = DocBin(store_user_data=False)
+    for _ in range(repeat):
+        for doc_id in ids:
+            for doc in docs_by_id[doc_id]:
+                out.add(doc)
+    return out
+
+
+def label_counts(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str]) -> Dict[str, int]:
+    counts = {label: 0 for label in TAB_LABELS}
+    for doc_id in ids:
+        for doc in docs_by_id[doc_id]:
+            for ent in doc.ents:
+                counts[ent.label_] += 1
+    return counts
