@@ -8,9 +8,12 @@ STAMP := $(VENV)/.installed
 NLTK_DATA := $(CURDIR)/assets/nltk_data
 WORDNET := $(NLTK_DATA)/corpora/wordnet/lexnames
 GAZETTEER := assets/gazetteer.jsonl
-PIPELINE := training/en_textanon
+# configs/textanon.cfg: rule-based recognizer (default, no training needed);
+# configs/textanon_trained.cfg: court-tuned hybrid (needs training/ner_court/model-best, see docs/training.md)
+PIPELINE_CONFIG ?= configs/textanon.cfg
+PIPELINE := training/en_$(notdir $(basename $(PIPELINE_CONFIG)))
 PKG_VERSION := 0.1.0
-PKG_STAMP := packages/.installed-$(PKG_VERSION)
+PKG_STAMP := packages/.installed-$(PKG_VERSION)-$(notdir $(basename $(PIPELINE_CONFIG)))
 export NLTK_DATA
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -44,8 +47,9 @@ $(GAZETTEER): $(WORDNET) $(wildcard components/textanon/gazetteer/*.py)
 
 gazetteer: $(GAZETTEER)
 
-$(PKG_STAMP): $(GAZETTEER) configs/textanon.cfg $(shell find components -name '*.py' 2>/dev/null)
-	$(PY) -m textanon build-pipeline configs/textanon.cfg $(PIPELINE) --gazetteer $(GAZETTEER)
+$(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null)
+	rm -rf $(PIPELINE) packages/.installed-*
+	$(PY) -m textanon build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER)
 	rm -rf packages/en_textanon-$(PKG_VERSION)
 	mkdir -p packages
 	$(PY) -m spacy package $(PIPELINE) packages --name textanon --version $(PKG_VERSION) --build wheel --force

@@ -199,3 +199,14 @@ def test_train_court_and_hybrid_pipeline_assembly(court_json, base_model, tmp_pa
     doc = nlp(CASE.format(**FILLERS[0]))
     assert doc.spans["pii"] and {s.label_ for s in doc.spans["pii"]} <= set(TAB_LABELS)
     assert "model" in doc.spans
+
+
+def test_compare_picks_systems_out_of_cv_results(tmp_path):
+    from textanon.training.compare import load_runs
+
+    cv = tmp_path / "cv.json"
+    cv.write_text(json.dumps({"scores": {"court-tuned: x": {"micro": {"f1": 0.5}, "by_type": {}}}}))
+    runs = load_runs([("tuned", Path(f"{cv}#court-tuned: x")), ("missing", tmp_path / "nope.json")])
+    assert runs == {"tuned": {"micro": {"f1": 0.5}, "by_type": {}}}
+    with pytest.raises(KeyError, match="no system"):
+        load_runs([("bad", Path(f"{cv}#other"))])

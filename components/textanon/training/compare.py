@@ -7,8 +7,23 @@ from ..labels import TAB_LABELS
 
 
 def load_runs(runs: Sequence[Tuple[str, Path]]) -> Dict[str, dict]:
-    """``{system: evaluate-ner result}`` from ``(name, json path)`` pairs (missing files skipped)."""
-    return {name: json.loads(Path(p).read_text(encoding="utf8")) for name, p in runs if Path(p).exists()}
+    """``{system: evaluate-ner result}`` from ``(name, json path)`` pairs (missing files skipped).
+
+    ``path#system`` picks one system of a ``cv-ner`` result (``scores``) or of an earlier comparison
+    (``echr_dev``)."""
+    out = {}
+    for name, spec in runs:
+        path, _, key = str(spec).partition("#")
+        if not Path(path).exists():
+            continue
+        data = json.loads(Path(path).read_text(encoding="utf8"))
+        if key:
+            found = [c[key] for c in (data.get("scores", {}), data.get("echr_dev", {})) if key in c]
+            if not found:
+                raise KeyError(f"{path} has no system {key!r}")
+            data = found[0]
+        out[name] = data
+    return out
 
 
 def silver_scores(model_dir: Path) -> Optional[dict]:

@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from ..evaluation.ner_eval import score_tokens, token_labels
 from ..evaluation.tab_corpus import GoldDocument
-from ..labels import CODE, DEM, MISC, TAB_LABELS
+from ..labels import CODE, DEM, MISC, PERSON, TAB_LABELS
 from .gold import docbin, folds, gold_training_docs, label_counts, split_ids
 
 RECOGNIZER = "textanon_entity_recognizer"
@@ -28,6 +28,8 @@ VARIANTS: Dict[str, dict] = {
                                                 "use_gazetteer": False},
     "hybrid (model: DEM, MISC, CODE; no gazetteer)": {"model_spans_key": "model", "model_labels": [DEM, MISC, CODE],
                                                       "use_gazetteer": False},
+    "hybrid (model: PERSON, DEM, MISC, CODE; no gazetteer)": {"model_spans_key": "model", "use_gazetteer": False,
+                                                              "model_labels": [PERSON, DEM, MISC, CODE]},
 }
 
 
