@@ -78,3 +78,18 @@ def test_transformer_config_trains_on_the_local_minilm(recognizer_nlp, tmp_path)
     nlp = train(recognizer_nlp, tmp_path, "ner_trf.cfg", 4, 2)
     assert nlp.pipe_names == ["transformer", "ner"]
     assert set(nlp.get_pipe("ner").labels) <= set(TAB_LABELS)
+    # court fine-tuning of the transformer model, then the hybrid pipeline built around it
+    from typer.testing import CliRunner
+
+    from textanon.cli import app
+    from textanon.pipeline import assemble
+
+    court = tmp_path / "court"
+    result = CliRunner().invoke(app, ["train-court", str(Path(__file__).parent / "fixtures" / "tab_small.json"),
+                                      "--output", str(court), "--base-model", str(tmp_path / "model" / "model-last"),
+                                      "--config", str(ROOT / "configs" / "ner_court_trf.cfg"), "--max-steps", "2"])
+    assert result.exit_code == 0, result.output
+    hybrid = assemble(ROOT / "configs" / "textanon_trained.cfg", overrides={"paths.ner_model": str(court / "model-last")},
+                      last_component="textanon_entity_recognizer")
+    doc = hybrid("Mr John Smith was born in Oslo on 3 May 1970.")
+    assert "model" in doc.spans and {s.label_ for s in doc.spans["pii"]} <= set(TAB_LABELS)
