@@ -54,8 +54,7 @@ def _gold_corpus(inputs: List[Path], output_dir: Path, dev_share: float, seed: i
     import spacy
 
     from ..evaluation.tab_corpus import load_tab
-    from ..training.crossval import write_split
-    from ..training.gold import gold_training_docs, label_counts, split_ids
+    from ..training.gold import gold_training_docs, label_counts, split_ids, write_split
 
     try:
         golds = [g for path in inputs for g in load_tab(path, require_identifiers=False)]

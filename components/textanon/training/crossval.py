@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from ..evaluation.ner_eval import score_tokens, token_labels
 from ..evaluation.tab_corpus import GoldDocument
 from ..labels import CODE, DEM, MISC, PERSON, TAB_LABELS
-from .gold import docbin, folds, gold_training_docs, label_counts, split_ids
+from .gold import folds, gold_training_docs, label_counts, split_ids, write_split
 
 RECOGNIZER = "textanon_entity_recognizer"
 #: recognizer settings compared on the same predictions (None = the rule-based default)
@@ -44,14 +44,6 @@ def finetune(config: Path, output: Path, train: Path, dev: Path, base_model: Pat
     return output / "model-best"
 
 
-def write_split(docs_by_id, train_ids: Sequence[str], dev_ids: Sequence[str], folder: Path, prefix: str) -> Dict[str, Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = {"train": folder / f"{prefix}-train.spacy", "dev": folder / f"{prefix}-dev.spacy"}
-    docbin(docs_by_id, train_ids).to_disk(paths["train"])
-    docbin(docs_by_id, dev_ids).to_disk(paths["dev"])
-    return paths
-
-
 def detection_pipeline(pipeline_config: Path, model: Path, gazetteer: Optional[Path]):
     """The hybrid pipeline up to the entity recognizer, with ``model`` as the trained component."""
     from ..pipeline import assemble
@@ -65,14 +57,16 @@ def tag_variants(nlp, golds: Sequence[GoldDocument], annotator: Optional[str] = 
     recognizer = nlp.get_pipe(RECOGNIZER)
     base = {k: getattr(recognizer, k) for k in ("use_ner", "use_gazetteer", "use_rules", "model_spans_key", "model_labels")}
     docs = list(nlp.pipe([g.text for g in golds]))
+    gold_labels = []
+    for g in golds:
+        ann = annotator if annotator is not None else next(iter(g.annotations), None)
+        gold_labels.append(token_labels(g.text, [(m.start, m.end, m.entity_type) for m in g.annotations.get(ann, [])]))
     out: Dict[str, List[tuple]] = {name: [] for name in variants}
     try:
         for name, settings in variants.items():
             for key, value in {**base, **settings}.items():
                 setattr(recognizer, key, value)
-            for g, doc in zip(golds, docs):
-                ann = annotator if annotator is not None else next(iter(g.annotations), None)
-                gold = token_labels(g.text, [(m.start, m.end, m.entity_type) for m in g.annotations.get(ann, [])])
+            for g, doc, gold in zip(golds, docs, gold_labels):
                 recognizer(doc)
                 pred = token_labels(g.text, [(s.start_char, s.end_char, s.label_) for s in doc.spans[recognizer.spans_key]])
                 out[name].append((gold, pred))
@@ -122,7 +116,7 @@ def _meta(model: Path) -> dict:
 
 
 def markdown(result: dict) -> str:
-    """Per-type token F1 table (rows: TAB types; columns: systems), plus P/R of DEM/MISC/CODE."""
+    """Per-type token F1, precision and recall tables (rows: TAB types; columns: systems)."""
     from .compare import table
 
     scores = result["scores"]

@@ -5,6 +5,7 @@ cut into paragraphs at newline tokens (never inside an entity) so that batches s
 are kept apart by ``doc_id`` so that train/dev/test splits and cross-validation folds never share a case.
 """
 import random
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
@@ -69,14 +70,23 @@ def folds(doc_ids: Sequence[str], k: int, seed: int = 0) -> List[List[str]]:
     return [sorted(ids[i::k]) for i in range(k)]
 
 
-def docbin(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str], repeat: int = 1) -> DocBin:
-    """A DocBin with the paragraphs of ``ids`` (each repeated ``repeat`` times: up-weighting)."""
+def docbin(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str]) -> DocBin:
+    """A DocBin with the paragraphs of ``ids``."""
     out = DocBin(store_user_data=False)
-    for _ in range(repeat):
-        for doc_id in ids:
-            for doc in docs_by_id[doc_id]:
-                out.add(doc)
+    for doc_id in ids:
+        for doc in docs_by_id[doc_id]:
+            out.add(doc)
     return out
+
+
+def write_split(docs_by_id: Dict[str, List[Doc]], train_ids: Sequence[str], dev_ids: Sequence[str], folder: Path,
+                prefix: str) -> Dict[str, Path]:
+    """``<prefix>-train.spacy`` and ``<prefix>-dev.spacy`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {"train": folder / f"{prefix}-train.spacy", "dev": folder / f"{prefix}-dev.spacy"}
+    docbin(docs_by_id, train_ids).to_disk(paths["train"])
+    docbin(docs_by_id, dev_ids).to_disk(paths["dev"])
+    return paths
 
 
 def label_counts(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str]) -> Dict[str, int]:
