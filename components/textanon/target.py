@@ -1,0 +1,134 @@
+"""The protected person's name: its variants, and every place they occur in a text.
+
+The recognizer may miss the protected person, cut the name, or give it another label (ORG, LOC, a
+gazetteer term). The target's name is a direct identifier, so it is found here from the string the
+user gave, whatever the recognizer said, and masked by the optimizer, floored under the LLM
+anonymizer, and given to every system of a benchmark alike.
+
+Variants of "Mr Igor V. Munteanu Jr.": the full name, first + surname ("Igor Munteanu"), the surname
+alone ("Munteanu"), the first name alone ("Igor"), initials + surname ("I. Munteanu", "I.V. Munteanu",
+"I Munteanu"), surname + initials ("Munteanu I."). Matching is on whole words, folds diacritics
+("Muntéanu" = "Munteanu"), tolerates any run of whitespace (line breaks) between words, and covers
+possessives ("Munteanu's"). Multi-word variants match in any letter case. A single-word variant
+matches capitalized or upper case ("Munteanu", "MUNTEANU"), and in lower case too unless the word is
+an ordinary lower-case English word ("will", "hope", "power"), so that "Mr Will Power" is masked
+without masking every "will" of the text; a lower-case "will power" is still caught as a full name.
+"""
+import re
+import unicodedata
+from typing import List, Sequence, Tuple
+
+TITLES = frozenset({
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m",
+    "mlle", "herr", "frau", "sr", "sra", "srta", "don", "doña", "dona", "rev", "fr", "st",
+})
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "phd", "md", "esq", "qc", "kc", "obe", "mbe", "cbe"})
+PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "des", "la", "le", "bin",
+                       "ibn", "al", "el", "ter", "ten", "dos", "das", "y", "af", "zu"})
+# Ordinary lower-case English words that are also first names or surnames. A single-word name variant
+# equal to one of these is matched only when capitalized or in upper case.
+_COMMON_WORDS = frozenset("""
+a all an and are as at be bell bill bird black blue born brown bush by can carpenter case chance church
+clay cook cross day dean do down duke early faith fair field fisher fletcher ford fox frank free friend
+gay gold good grace green grey hall hand happy hart hay heart hill holly hope house hunt hunter is it
+joy judge just king knight lamb lane law lee long love low major mark marsh mason may miles mill miller
+moon moore more new north page park parker partridge penny person pierce pope porter pound power price
+prince read reed rich ring rose rule rush salt sharp shepherd short smith snow spring star stone story
+strong summer summers sunday swift tanner taylor the thatcher turner victor wall walker ward warren
+waters way webb well west white wolf wood woods young will wills winter wise worth
+""".split())
+
+Span = Tuple[int, int]
+
+
+def fold(text: str) -> str:
+    """Lower-case, diacritics removed, one character per character (offsets are preserved)."""
+    out = []
+    for ch in text:
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        out.append(base.lower() if len(base) == 1 else ch.lower() if len(ch.lower()) == 1 else ch)
+    return "".join(out)
+
+
+def name_words(name: str) -> List[str]:
+    """The name's words in order, without titles, suffixes or punctuation: "Mr Igor V. Munteanu Jr." ->
+    ["Igor", "V", "Munteanu"]."""
+    words = re.findall(r"[^\W\d_](?:[\w'’-]*[^\W_])?", unicodedata.normalize("NFC", name or ""))
+    while len(words) > 1 and fold(words[0]) in TITLES:
+        words = words[1:]
+    while len(words) > 1 and fold(words[-1]) in SUFFIXES:
+        words = words[:-1]
+    return words
+
+
+def target_variants(name: str) -> List[str]:
+    """Surface variants of the protected person's name, longest first (see the module docstring)."""
+    words = name_words(name)
+    if not words:
+        return []
+    if len(words) == 1:
+        return [words[0]]
+    surname_start = len(words) - 1
+    while surname_start > 1 and fold(words[surname_start - 1]) in PARTICLES:
+        surname_start -= 1
+    given, surname = words[:surname_start], words[surname_start:]
+    surname_str = " ".join(surname)
+    variants = {" ".join(words), f"{given[0]} {surname_str}", surname_str, surname[-1]}
+    initials = [g[0] for g in given if g[0].isalpha()]
+    if initials:
+        variants |= {". ".join(initials) + ". " + surname_str, ".".join(initials) + ". " + surname_str,
+                     " ".join(initials) + " " + surname_str, "".join(initials) + " " + surname_str,
+                     f"{initials[0]}. {surname_str}", f"{initials[0]} {surname_str}",
+                     f"{surname_str} {initials[0]}.", f"{surname_str}, {given[0]}"}
+    for g in given:
+        if len(g) >= 2:
+            variants.add(g)
+    if len(surname) > 1:  # "De Niro" -> also "Niro"
+        variants.add(surname[-1])
+    return sorted((v for v in variants if len(v.replace(".", "").strip()) >= 2), key=lambda v: (-len(v), v))
+
+
+def _variant_pattern(variant: str) -> str:
+    """Regex over folded text: words separated by any whitespace (or a comma), an initial with or
+    without its full stop."""
+    def word(piece: str) -> str:
+        return re.escape(piece) + (r"\.?" if len(piece) == 1 else "")
+
+    parts = [[p for p in part.split(".") if p] for part in re.split(r"\s+", fold(variant).strip())]
+    return r"[\s,]*".join(r"\s*".join(word(p) for p in pieces) for pieces in parts if pieces)
+
+
+def find_target_mentions(text: str, name: str) -> List[Span]:
+    """Character spans of every occurrence of a variant of ``name`` in ``text`` (sorted, non-overlapping).
+
+    A possessive "'s" stays outside the span; a span never starts or ends inside a word.
+    """
+    variants = target_variants(name)
+    if not variants or not text:
+        return []
+    folded = fold(text)
+    spans: List[Span] = []
+    for variant in variants:
+        single = len(re.findall(r"\w+", variant)) == 1
+        pattern = re.compile(r"(?<!\w)" + _variant_pattern(variant) + r"(?!\w)")
+        for m in pattern.finditer(folded):
+            if single and not _single_word_case_ok(text[m.start():m.end()], variant):
+                continue
+            spans.append((m.start(), m.end()))
+    return _merge(spans)
+
+
+def _single_word_case_ok(surface: str, variant: str) -> bool:
+    if surface[:1].isupper():
+        return True
+    return fold(variant) not in _COMMON_WORDS
+
+
+def _merge(spans: Sequence[Span]) -> List[Span]:
+    out: List[Span] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1] = (out[-1][0], max(e, out[-1][1]))
+        else:
+            out.append((s, e))
+    return out

@@ -1,0 +1,63 @@
+"""The protected person's name is found from the string the user gave, whatever the recognizer said."""
+import pytest
+
+from textanon.target import find_target_mentions, name_words, target_variants
+
+
+def _found(text, name):
+    return [text[s:e] for s, e in find_target_mentions(text, name)]
+
+
+def test_name_words_drop_titles_and_suffixes():
+    assert name_words("Mr Igor V. Munteanu Jr.") == ["Igor", "V", "Munteanu"]
+    assert name_words("Martin Luther King Jr.") == ["Martin", "Luther", "King"]
+    assert name_words("") == []
+
+
+def test_suffix_is_not_the_surname():
+    variants = target_variants("Martin Luther King Jr.")
+    assert "King" in variants and "Jr" not in variants and "jr" not in variants
+
+
+@pytest.mark.parametrize("surface", [
+    "Mr Igor Munteanu", "Igor V. Munteanu", "MUNTEANU", "Munteanu", "I. Munteanu", "I.V. Munteanu",
+    "I V Munteanu", "Igor\nMunteanu", "igor munteanu", "Muntéanu", "Munteanu I.",
+])
+def test_every_variant_is_found(surface):
+    text = f"The applicant, {surface}, appealed."
+    found = " ".join(_found(text, "Igor V. Munteanu"))
+    assert "unteanu" in found or "UNTEANU" in found or "untéanu" in found
+
+
+def test_possessive_keeps_the_name_masked_and_the_suffix_outside():
+    text = "Munteanu's wife"
+    assert find_target_mentions(text, "Igor Munteanu") == [(0, 8)]
+
+
+def test_whole_words_only():
+    assert _found("Munteanuescu and Igorevich met", "Igor Munteanu") == []
+
+
+def test_names_made_of_ordinary_words():
+    text = "Ms Hope Summers said she had hope. Summers came in summers. Mr Will Power: the will of Power."
+    assert _found(text, "Hope Summers") == ["Hope Summers", "Summers"]
+    assert _found(text, "Will Power") == ["Will Power", "Power"]
+    assert _found("they said will power helps", "Will Power") == ["will power"]
+
+
+def test_uncommon_surname_found_in_lower_case():
+    assert _found("then munteanu left", "Igor Munteanu") == ["munteanu"]
+
+
+def test_particles_belong_to_the_surname():
+    variants = target_variants("Robert De Niro")
+    assert "De Niro" in variants and "Niro" in variants and "R. De Niro" in variants
+
+
+def test_single_word_name():
+    assert _found("Cher sang; CHER left", "Cher") == ["Cher", "CHER"]
+
+
+def test_offsets_are_exact_with_diacritics():
+    text = "Şahin and Sahin"
+    assert [text[s:e] for s, e in find_target_mentions(text, "Ali Şahin")] == ["Şahin", "Sahin"]
