@@ -87,9 +87,9 @@ def test_reply_with_nothing_usable_falls_back_with_a_warning(reply, reason):
 
 
 def test_fallback_uses_the_entity_recognizer_spans_when_present():
-    doc = run(make_nlp(reply="[]"), target=None, pii=[("Cork", "LOC"), ("Irish", "DEM"), ("3 March 1961", "DATETIME")])
+    doc = run(make_nlp(reply="[]"), pii=[("Cork", "LOC"), ("Irish", "DEM"), ("3 March 1961", "DATETIME")])
     assert doc._.anonymized_text.startswith("*** (born *** in ***) is an *** marine engineer.")
-    assert {s._.source for s in doc.spans["llm_pii"]} == {"fallback_pii", "rule"}
+    assert {s._.source for s in doc.spans["llm_pii"]} == {"fallback_pii", "rule", "target"}
     assert len(doc._.anonymization_warnings) == 1
 
 

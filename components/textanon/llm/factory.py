@@ -10,7 +10,9 @@ The component builds spacy-llm's ``LLMWrapper`` (what the ``llm`` factory builds
 ``textanon.Anonymize.v1`` task, the configured model and spacy-llm's ``BatchCache``, and adds the
 privacy-first failure policy around it: if the model raises (error, timeout, missing key), the
 doc gets a warning in ``doc._.anonymization_warnings`` and the fallback spans (see
-``AnonymizeTask.fallback_ranges``) instead of crashing or passing the text through unmasked.
+``AnonymizeTask.fallback_ranges``) instead of crashing or passing the text through unmasked; replies
+that are unparseable, truncated or match nothing are handled the same way by the task, and the rule
+detections and the target's name are masked whatever the model says (``AnonymizeTask.floor_ranges``).
 Failed docs are not cached, so a re-run retries them.
 """
 import atexit
@@ -48,6 +50,7 @@ DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2.v1", "max_new_tokens": 256}
         "chunk_size": 3000,
         "chunk_overlap": 300,
         "mask_target": True,
+        "floor_labels": ["CODE"],
         "chat_markers": True,
         "cache_dir": None,
         "cache_batch_size": 16,
@@ -70,6 +73,7 @@ def make_llm_anonymizer(
     chunk_size: int,
     chunk_overlap: int,
     mask_target: bool,
+    floor_labels: List[str],
     chat_markers: bool,
     cache_dir: Optional[str],
     cache_batch_size: int,
@@ -80,7 +84,7 @@ def make_llm_anonymizer(
     task = AnonymizeTask(design=design, template=template, spans_key=spans_key, label=label,
                          replacement=replacement, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
                          fallback=fallback, fallback_spans_key=fallback_spans_key, mask_target=mask_target,
-                         chat_markers=chat_markers, component_name=name)
+                         chat_markers=chat_markers, component_name=name, floor_labels=floor_labels)
     return LLMAnonymizer(nlp, name, task, model, cache_dir=cache_dir, cache_batch_size=cache_batch_size,
                          save_io=save_io, validate_types=validate_types)
 

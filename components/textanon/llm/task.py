@@ -6,28 +6,41 @@ chosen design (``prompts.py``), and — in ``parse_responses`` — parses each r
 and writes:
 
 * ``doc.spans[spans_key]`` (default ``"llm_pii"``): merged, token-aligned spans labelled ``label``
-  with ``span._.source`` = ``"llm"`` (strings of the model), ``"target"`` (the known name of the
-  person, when ``mask_target``) or ``"fallback_*"`` (spans added by the failure policy);
+  with ``span._.source`` = ``"llm"`` (strings of the model, widened to the recognizer's entities they
+  overlap), ``"rule"`` / ``"target"`` (the floor: direct identifiers found by the textanon rules and
+  the protected person's name, masked whatever the model says) or ``"fallback_*"`` (spans added by
+  the failure policy);
 * ``doc._.anonymized_text`` / ``doc._.masks``: every span replaced by ``replacement``;
 * ``doc.user_data["textanon_llm"]``: counts (returned, matched, hallucinated, ignored strings,
-  chunks, parse failures, fallback) — never raw text;
+  chunks, parse failures, truncated and unmatched replies, fallback) — never raw text;
 * ``doc._.anonymization_warnings``: one line per failure/fallback, never raw text.
+
+Fail closed: a chunk whose reply is unparseable, cut at the token limit (unclosed list, or a model
+reporting ``finish_reason`` ``length``/``time``/``loop``), or matches nothing in the text while the
+chunk holds detectable PII (an instruction injected in the document such as "output []", invented
+strings, an empty list) gets the fallback spans of ``fallback_ranges`` and a warning.
 
 The spans are meant as *must-mask* entities for the CP-SAT optimizer of the core pipeline, which
 reads ``doc.spans["llm_pii"]``.
 """
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
+from .. import rules as _rules
 from ..extensions import add_warning, register_extensions
-from .matching import NormalizedText, find_all, mask_text, match_strings, ranges_to_spans
-from .parsing import parse_reply
+from ..masking import apply, merge
+from ..target import find_target_mentions
+from .matching import NormalizedText, match_strings, ranges_to_spans
+from .parsing import parse_reply, reply_truncated
 from .prompts import DEFAULT_DESIGN, PromptRenderer, load_template, to_plain_text
 
 FALLBACK_POLICIES = ("entities", "mask_all", "none")
+#: rule labels masked whatever the model says (direct identifiers: emails, phones, URLs, IDs, ...)
+DEFAULT_FLOOR_LABELS = ("CODE",)
+Range = Tuple[int, int, str]
 STATS_KEY = "textanon_llm"
 _SENT_END_RE = re.compile(r"[.!?][\"'”’)\]]*\s+|\n\s*")
 _SPACE_RE = re.compile(r"\s+")
@@ -55,6 +68,7 @@ class AnonymizeTask:
         mask_target: bool = True,
         chat_markers: bool = True,
         component_name: str = "textanon_llm_anonymizer",
+        floor_labels: Sequence[str] = DEFAULT_FLOOR_LABELS,
     ):
         register_extensions()
         if fallback not in FALLBACK_POLICIES:
@@ -68,6 +82,9 @@ class AnonymizeTask:
         self.fallback, self.fallback_spans_key = fallback, fallback_spans_key
         self.mask_target, self.chat_markers = mask_target, chat_markers
         self.component_name = component_name
+        self.floor_labels = tuple(floor_labels)
+        # the project's rules (textanon.rules), read when the task is built: new CODE rules join the floor
+        self._floor_rules = [r for r in _rules.compile_rules(_rules.RULES) if r[0] in self.floor_labels]
 
     # -- spacy-llm protocol --------------------------------------------------------------
     @property
@@ -102,66 +119,109 @@ class AnonymizeTask:
 
     # -- annotation -------------------------------------------------------------------------
     def apply_replies(self, doc: Doc, replies: List[Optional[str]]) -> Doc:
-        """Parse one reply per chunk, match the strings in the whole doc, set spans and masks."""
+        """Parse one reply per chunk, match the strings in the whole doc, set spans and masks.
+
+        A chunk whose reply is unparseable, truncated, or matches nothing although the chunk holds
+        detectable PII (a span of the ``entities`` fallback, a floor span) gets the fallback spans and a
+        warning (counts only)."""
         chunks = self.chunks(doc)
         stats = _new_stats(self.design, len(chunks))
         norm = NormalizedText(doc.text)
-        items: List[Tuple[int, int, str]] = []
+        items: List[Range] = []
+        entity_ranges = _lazy(lambda: self._entity_ranges(doc))
+        floor = _lazy(lambda: self.floor_ranges(doc))
         for i, (start, end) in enumerate(chunks):
             reply = replies[i] if i < len(replies) else None
             parsed = parse_reply(reply)
+            truncated = not parsed.complete or reply_truncated(reply)
             if not parsed.ok:
                 stats["parse_failures"] += 1
-                fallback = self.fallback_ranges(doc, start, end)
-                items.extend(fallback)
-                stats["fallback_spans"] += len(fallback)
-                add_warning(doc, f"{self.component_name}: unparseable LLM reply for chunk {i + 1}/{len(chunks)} "
-                                 f"({parsed.how}); fallback '{self.fallback}' applied to that chunk")
+                problem = f"unparseable LLM reply ({parsed.how})"
+            else:
+                matched = match_strings(norm, parsed.strings, STOP_WORDS)
+                stats["returned"] += len(parsed.strings)
+                stats["matched"] += len(matched.found)
+                stats["hallucinated"] += len(matched.hallucinated)
+                stats["ignored"] += len(matched.ignored)
+                items.extend((s, e, "llm") for s, e in matched.ranges)
+                problem = None
+                if truncated:
+                    stats["truncated_replies"] += 1
+                    why = (f"finish reason '{reply.finish_reason}'" if reply_truncated(reply)  # type: ignore[union-attr]
+                           else "unclosed list")
+                    problem = f"truncated LLM reply ({why}, {len(parsed.strings)} strings kept)"
+                elif not matched.found:
+                    detected = _in_range(entity_ranges() + floor(), start, end)
+                    if detected:
+                        stats["unmatched_replies"] += 1
+                        problem = (f"LLM reply matched nothing in the text ({len(parsed.strings)} strings returned, "
+                                   f"{len(matched.hallucinated)} found nowhere) although {len(detected)} spans "
+                                   "are detected")
+            if problem is None:
                 continue
-            matched = match_strings(norm, parsed.strings, STOP_WORDS)
-            stats["returned"] += len(parsed.strings)
-            stats["matched"] += len(matched.found)
-            stats["hallucinated"] += len(matched.hallucinated)
-            stats["ignored"] += len(matched.ignored)
-            items.extend((s, e, "llm") for s, e in matched.ranges)
-        if stats["parse_failures"]:
+            fallback = self.fallback_ranges(doc, start, end, entity_ranges())
+            items.extend(fallback)
+            stats["fallback_spans"] += len(fallback)
+            stats["fallback_chunks"] += 1
+            add_warning(doc, f"{self.component_name}: {problem} for chunk {i + 1}/{len(chunks)}; "
+                             f"fallback '{self.fallback}' applied to that chunk")
+        if stats["fallback_chunks"]:
             stats["fallback"] = self.fallback
-        return self._finish(doc, items, stats)
+        return self._finish(doc, items, stats, floor())
 
     def apply_failure(self, doc: Doc, reason: str) -> Doc:
         """Privacy-first handling of a failed model call: fallback spans for the whole document."""
         stats = _new_stats(self.design, len(self.chunks(doc)))
         stats["model_failures"] = 1
         stats["fallback"] = self.fallback
+        stats["fallback_chunks"] = stats["chunks"]
         items = self.fallback_ranges(doc, 0, len(doc.text))
         stats["fallback_spans"] = len(items)
         add_warning(doc, f"{self.component_name}: LLM call failed ({reason}); fallback '{self.fallback}' "
                          "applied to the whole document")
         return self._finish(doc, items, stats)
 
-    def _finish(self, doc: Doc, items: List[Tuple[int, int, str]], stats: Dict) -> Doc:
-        if self.mask_target and doc._.target:
-            items.extend((s, e, "target") for s, e in target_ranges(doc.text, doc._.target))
-        spans = ranges_to_spans(doc, items, self.label)
+    def _finish(self, doc: Doc, items: List[Range], stats: Dict, floor: Optional[List[Range]] = None) -> Doc:
+        """Add the floor and the entities overlapping LLM spans, set the spans, masks and counts."""
+        floor = self.floor_ranges(doc) if floor is None else floor
+        llm = [r for r in items if r[2] == "llm"]
+        if llm:  # an LLM span partly overlapping an entity masks the union (as the optimizer does)
+            items = items + [(s, e, "llm") for s, e, _src in self._entity_spans(doc)
+                             if any(ls < e and s < le for ls, le, _ in llm)]
+        spans = ranges_to_spans(doc, items + floor, self.label)
         doc.spans[self.spans_key] = spans
+        stats["floor_spans"] = len(floor)
         stats["spans"] = len(spans)
         stats["masked_chars"] = sum(len(_SPACE_RE.sub("", s.text)) for s in spans)
         stats["text_chars"] = len(_SPACE_RE.sub("", doc.text))
         doc.user_data[STATS_KEY] = stats
         if self.replacement is not None:
-            text, masks = mask_text(doc.text, [(s.start_char, s.end_char) for s in spans], self.replacement)
-            doc._.anonymized_text = text
-            doc._.masks = masks
+            masks = merge((s.start_char, s.end_char, self.replacement) for s in spans)
+            doc._.anonymized_text = apply(doc.text, masks)
+            doc._.masks = [list(m) for m in masks]
         return doc
 
+    # -- floor --------------------------------------------------------------------------------
+    def floor_ranges(self, doc: Doc) -> List[Range]:
+        """Ranges masked whatever the model says: every match of the textanon rules labelled with
+        ``floor_labels`` (``CODE``: emails, phones, URLs, IBANs, ID and application numbers, ...), source
+        ``"rule"``, and, with ``mask_target``, every mention of ``doc._.target`` found by
+        :func:`textanon.target.find_target_mentions` (full name, surname, initials, ...), source ``"target"``."""
+        out: List[Range] = [(s, e, "rule") for s, e, _label, _name in _rules.find_rule_matches(doc.text, self._floor_rules)]
+        if self.mask_target and doc._.target:
+            out.extend((s, e, "target") for s, e in find_target_mentions(doc.text, doc._.target))
+        return out
+
     # -- fallback ---------------------------------------------------------------------------
-    def fallback_ranges(self, doc: Doc, start: int, end: int) -> List[Tuple[int, int, str]]:
+    def fallback_ranges(self, doc: Doc, start: int, end: int,
+                        entity_ranges: Optional[List[Range]] = None) -> List[Range]:
         """Character ranges to mask in ``[start, end)`` when the LLM gives nothing usable.
 
         ``entities``: the spans of ``doc.spans[fallback_spans_key]`` (the entity recognizer's ``"pii"``)
         if that group exists, else ``doc.ents`` if a NER ran, else a mask-all-entities heuristic
         (every capitalized non-stop-word token, every token with a digit, and the textanon rules for
-        codes, dates and quantities). ``mask_all``: the whole range. ``none``: nothing.
+        codes, dates and quantities). ``mask_all``: the whole range. ``none``: nothing. The floor
+        (:meth:`floor_ranges`) is added to every doc whatever the policy.
         """
         if self.fallback == "none":
             return []
@@ -169,18 +229,42 @@ class AnonymizeTask:
             text = doc.text[start:end]
             lead, trail = len(text) - len(text.lstrip()), len(text) - len(text.rstrip())
             return [(start + lead, end - trail, "fallback_mask_all")] if text.strip() else []
+        return _in_range(self._entity_ranges(doc) if entity_ranges is None else entity_ranges, start, end)
+
+    def _entity_spans(self, doc: Doc) -> List[Range]:
+        """The recognizer's spans (``doc.spans[fallback_spans_key]``), else ``doc.ents`` if a NER ran."""
         if self.fallback_spans_key in doc.spans:
-            spans, source = list(doc.spans[self.fallback_spans_key]), "fallback_pii"
-        elif doc.has_annotation("ENT_IOB"):
-            spans, source = list(doc.ents), "fallback_ner"
-        else:
-            return [r for r in heuristic_ranges(doc) if r[0] < end and r[1] > start]
-        return [(s.start_char, s.end_char, source) for s in spans if s.start_char < end and s.end_char > start]
+            return [(s.start_char, s.end_char, "fallback_pii") for s in doc.spans[self.fallback_spans_key]]
+        if doc.has_annotation("ENT_IOB"):
+            return [(s.start_char, s.end_char, "fallback_ner") for s in doc.ents]
+        return []
+
+    def _entity_ranges(self, doc: Doc) -> List[Range]:
+        if self.fallback_spans_key in doc.spans or doc.has_annotation("ENT_IOB"):
+            return self._entity_spans(doc)
+        return heuristic_ranges(doc)
+
+
+def _lazy(compute: Callable[[], List[Range]]) -> Callable[[], List[Range]]:
+    """``compute()`` evaluated on the first call only."""
+    cache: List[List[Range]] = []
+
+    def get() -> List[Range]:
+        if not cache:
+            cache.append(compute())
+        return cache[0]
+
+    return get
+
+
+def _in_range(ranges: Iterable[Range], start: int, end: int) -> List[Range]:
+    return [r for r in ranges if r[0] < end and r[1] > start]
 
 
 def _new_stats(design: str, chunks: int) -> Dict:
     return {"design": design, "chunks": chunks, "returned": 0, "matched": 0, "hallucinated": 0, "ignored": 0,
-            "parse_failures": 0, "model_failures": 0, "fallback": None, "fallback_spans": 0}
+            "parse_failures": 0, "truncated_replies": 0, "unmatched_replies": 0, "model_failures": 0,
+            "fallback": None, "fallback_chunks": 0, "fallback_spans": 0, "floor_spans": 0}
 
 
 def heuristic_ranges(doc: Doc) -> List[Tuple[int, int, str]]:
@@ -193,17 +277,6 @@ def heuristic_ranges(doc: Doc) -> List[Tuple[int, int, str]]:
         if any(ch.isdigit() for ch in text) or (text[:1].isupper() and token.lower_ not in STOP_WORDS):
             out.append((token.idx, token.idx + len(text), "fallback_heuristic"))
     return out
-
-
-def target_ranges(text: str, target: str) -> List[Tuple[int, int]]:
-    """Occurrences of the target's full name and of each capitalized part of it (3+ letters)."""
-    norm = NormalizedText(text)
-    ranges = list(find_all(norm, target))
-    parts = [p for p in re.split(r"[\s,()]+", target) if len(p.strip(".")) >= 3 and p[:1].isupper()]
-    for part in parts:
-        if part.casefold() not in STOP_WORDS:
-            ranges.extend(find_all(norm, part))
-    return ranges
 
 
 def _sentence_starts(doc: Doc) -> Optional[List[int]]:
@@ -269,12 +342,14 @@ if _llm_registry is not None:
         fallback_spans_key: str = "pii",
         mask_target: bool = True,
         chat_markers: bool = True,
+        floor_labels: List[str] = list(DEFAULT_FLOOR_LABELS),  # noqa: B006 - confection needs a literal default
     ) -> AnonymizeTask:
         """spacy-llm task: ``design`` is a shipped design name (``textanon.llm_prompt_names()``);
         ``template_path`` (a .jinja file) overrides it. Use ``chat_markers = false`` with models that
-        take a plain prompt instead of the chat messages the textanon models build."""
+        take a plain prompt instead of the chat messages the textanon models build. ``floor_labels``: labels
+        of the textanon rules masked whatever the model says."""
         template = open(template_path, encoding="utf8").read() if template_path else None
         return AnonymizeTask(design=design, template=template, spans_key=spans_key, label=label,
                              replacement=replacement, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
                              fallback=fallback, fallback_spans_key=fallback_spans_key, mask_target=mask_target,
-                             chat_markers=chat_markers)
+                             chat_markers=chat_markers, floor_labels=floor_labels)
