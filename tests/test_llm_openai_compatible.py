@@ -15,6 +15,7 @@ class Handler(BaseHTTPRequestHandler):
     requests = []
     status = 200
     reply = '```json\n["Ada Quint", "Cork", "1961"]\n```'
+    finish_reason = "stop"
 
     def do_POST(self):  # noqa: N802 - http.server API
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -24,7 +25,8 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b'{"error": "secret document text echoed here"}')
             return
-        payload = {"choices": [{"index": 0, "message": {"role": "assistant", "content": Handler.reply}}],
+        payload = {"choices": [{"index": 0, "message": {"role": "assistant", "content": Handler.reply},
+                                "finish_reason": Handler.finish_reason}],
                    "usage": {"prompt_tokens": 42, "completion_tokens": 7}}
         data = json.dumps(payload).encode()
         self.send_response(200)
@@ -39,7 +41,7 @@ class Handler(BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def server():
-    Handler.requests, Handler.status = [], 200
+    Handler.requests, Handler.status, Handler.finish_reason = [], 200, "stop"
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -78,6 +80,22 @@ def test_endpoint_round_trip_with_env_key(server, monkeypatch):
     assert TEXT in body["messages"][1]["content"]
     usage = nlp.get_pipe("textanon_llm_anonymizer").model.usage
     assert usage["prompt_tokens"] == 42 and usage["completion_tokens"] == 7
+
+
+def test_reply_cut_at_max_tokens_is_incomplete(server):
+    """A complete-looking list with finish_reason "length": the server cut the answer (more may have followed)."""
+    Handler.reply, Handler.finish_reason = '["Cork"]', "length"
+    try:
+        nlp = make_nlp(server, max_tokens=8)
+        doc = nlp(TEXT)
+        reply = nlp.get_pipe("textanon_llm_anonymizer").model.complete("<<<user>>>\nhi")
+    finally:
+        Handler.reply = '```json\n["Ada Quint", "Cork", "1961"]\n```'
+    assert reply == '["Cork"]' and reply.finish_reason == "length"
+    # blank pipeline: the fallback heuristic masks the name and the year the model did not get to
+    assert doc._.anonymized_text == "*** *** was born in *** in *** and builds tidal turbines."
+    (warning,) = doc._.anonymization_warnings
+    assert "truncated LLM reply (finish reason 'length'" in warning and "Ada" not in warning
 
 
 def test_missing_key_and_server_errors_fail_closed(server, monkeypatch):

@@ -6,6 +6,8 @@ LM Studio, or OpenAI itself. It POSTs ``{base_url}/v1/chat/completions`` with th
 environment variable *named* in the config (``api_key_env``), never from a file or the config
 itself. Errors raise :class:`LLMRequestError` whose message holds only the HTTP status or the error
 type — never the request or response body (which may contain the document).
+Replies are :class:`~textanon.llm.parsing.LLMReply` strings carrying the server's ``finish_reason``
+(``length`` when ``max_tokens`` cut the answer: the task then treats the reply as incomplete).
 """
 import ipaddress
 import json
@@ -18,6 +20,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Dict, Iterable, List, Optional
 
+from .parsing import LLMReply
 from .prompts import split_messages, to_plain_text
 
 logger = logging.getLogger(__name__)
@@ -83,7 +86,7 @@ class OpenAICompatible:
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    def complete(self, prompt: str) -> str:
+    def complete(self, prompt: str) -> LLMReply:
         messages = split_messages(prompt) if self.chat else [{"role": "user", "content": to_plain_text(prompt)}]
         body = {"model": self.model, "messages": messages, "temperature": self.temperature,
                 "max_tokens": self.max_tokens, **self.extra_body}
@@ -119,7 +122,8 @@ class OpenAICompatible:
             content = choice["message"]["content"] if "message" in choice else choice["text"]
         except (KeyError, IndexError, TypeError) as err:
             raise LLMRequestError(f"malformed response: missing {type(err).__name__}") from None
-        return content if isinstance(content, str) else ""
+        reason = choice.get("finish_reason") or choice.get("stop_reason")
+        return LLMReply(content if isinstance(content, str) else "", reason if isinstance(reason, str) else None)
 
 
 def chat_completions_url(base_url: str) -> str:
