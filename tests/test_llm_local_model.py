@@ -71,3 +71,17 @@ def test_real_local_model_is_deterministic_and_cached(nlp, tmp_path):
     assert model.usage["calls"] == 1
     assert cached(TEXT)._.anonymized_text == first  # served from the spacy-llm cache
     assert model.usage["calls"] == 1
+
+
+def test_real_local_model_reports_a_cut_at_the_token_limit(nlp):
+    component = nlp.get_pipe("textanon_llm_anonymizer")
+    model = component.model
+    saved, model.max_new_tokens = model.max_new_tokens, 2
+    try:
+        reply = model.generate(component.task.render(TEXT, None))
+    finally:
+        model.max_new_tokens = saved
+    assert reply.finish_reason == "length"
+    doc = component.task.apply_replies(nlp.make_doc(TEXT), [reply])  # what the component does with it
+    assert "truncated LLM reply" in doc._.anonymization_warnings[0]
+    assert "Cork" not in doc._.anonymized_text and "Quint" not in doc._.anonymized_text

@@ -9,7 +9,11 @@ seconds, as soon as the reply holds a complete JSON list/object (``stop_at_json_
 model loops: the last ``stop_after_repeats`` complete list items all repeat earlier items (small
 greedy models often cycle through the same strings until the token limit; duplicates add nothing).
 The reply is started for the model with ``reply_prefix`` (default ``"["``): small models then answer
-with a list instead of prose; the prefix is part of the returned reply.
+with a list instead of prose; the prefix is part of the returned reply. Replies are
+:class:`~textanon.llm.parsing.LLMReply` strings whose ``finish_reason`` says why generation stopped:
+``stop`` (complete JSON, or the end-of-sequence token), ``length`` (``max_new_tokens`` reached),
+``time`` (``max_time`` reached) or ``loop`` (repeated items); the task treats the last three as an
+incomplete answer (fallback + warning).
 Prompts are role-marked strings (see ``prompts.py``) turned into chat messages and formatted with
 the tokenizer's chat template. The weights are loaded lazily, on the first call.
 """
@@ -17,7 +21,7 @@ import logging
 import time
 from typing import Any, Dict, Iterable, List, Optional
 
-from .parsing import reply_is_complete, reply_is_looping
+from .parsing import LLMReply, reply_is_complete, reply_is_looping
 from .prompts import split_messages, to_plain_text
 
 logger = logging.getLogger(__name__)
@@ -80,7 +84,7 @@ class LocalChatModel:
         for doc_prompts in prompts:
             yield [self.generate(prompt) for prompt in doc_prompts]
 
-    def generate(self, prompt: str) -> str:
+    def generate(self, prompt: str) -> LLMReply:
         import torch
 
         tokenizer, model = self._load()
@@ -105,9 +109,11 @@ class LocalChatModel:
             kwargs["repetition_penalty"] = self.repetition_penalty
         if self.max_time:
             kwargs["max_time"] = self.max_time
+        criteria = None
         if self.stop_at_json_end or self.stop_after_repeats:
-            kwargs["stopping_criteria"] = _stop_criteria(tokenizer, input_ids.shape[1], self.stop_at_json_end,
-                                                         self.stop_after_repeats, self.reply_prefix)
+            criteria = _stop_criteria(tokenizer, input_ids.shape[1], self.stop_at_json_end, self.stop_after_repeats,
+                                      self.reply_prefix)
+            kwargs["stopping_criteria"] = criteria
         # greedy decoding: drop sampling defaults of the model's generation_config to silence warnings
         kwargs["temperature"], kwargs["top_p"], kwargs["top_k"] = None, None, None
         start = time.perf_counter()
@@ -117,19 +123,51 @@ class LocalChatModel:
         self.usage["calls"] += 1
         self.usage["prompt_tokens"] += int(input_ids.shape[1])
         self.usage["completion_tokens"] += int(new_tokens.shape[0])
-        self.usage["seconds"] += time.perf_counter() - start
-        return self.reply_prefix + tokenizer.decode(new_tokens, skip_special_tokens=True)
+        elapsed = time.perf_counter() - start
+        self.usage["seconds"] += elapsed
+        stopped_by = criteria[0].reason if criteria is not None else None
+        reason = stopped_by or _finish_reason([int(t) for t in new_tokens], _eos_ids(tokenizer, model),
+                                              self.max_new_tokens, elapsed, self.max_time)
+        return LLMReply(self.reply_prefix + tokenizer.decode(new_tokens, skip_special_tokens=True), reason)
+
+
+def _eos_ids(tokenizer, model) -> set:
+    """End-of-sequence token ids of the tokenizer and of the model's generation config."""
+    ids = {getattr(tokenizer, "eos_token_id", None)}
+    config_eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    ids.update(config_eos if isinstance(config_eos, (list, tuple)) else [config_eos])
+    return {i for i in ids if isinstance(i, int)}
+
+
+def _finish_reason(new_tokens: List[int], eos_ids: set, max_new_tokens: int, elapsed: float,
+                   max_time: Optional[float]) -> str:
+    """Why ``generate`` returned when no stopping criterion fired: the end-of-sequence token (``stop``),
+    the token limit (``length``) or the time limit (``time``)."""
+    if new_tokens and new_tokens[-1] in eos_ids:
+        return "stop"
+    if len(new_tokens) >= max_new_tokens:
+        return "length"
+    if max_time and elapsed >= max_time:
+        return "time"
+    return "stop"
 
 
 def _stop_criteria(tokenizer, prompt_len: int, json_end: bool, repeats: int, prefix: str = ""):
     from transformers import StoppingCriteria, StoppingCriteriaList
 
     class JsonEndOrLoop(StoppingCriteria):
-        """Stop once the reply holds a complete JSON list/object, or once it loops."""
+        """Stop once the reply holds a complete JSON list/object (``reason`` "stop"), or once it loops
+        (``reason`` "loop")."""
+
+        reason: Optional[str] = None
 
         def __call__(self, input_ids, scores, **kwargs) -> bool:
             text = prefix + tokenizer.decode(input_ids[0, prompt_len:], skip_special_tokens=True)
-            return (json_end and reply_is_complete(text)) or (repeats > 0 and reply_is_looping(text, repeats))
+            if json_end and reply_is_complete(text):
+                self.reason = "stop"
+            elif repeats > 0 and reply_is_looping(text, repeats):
+                self.reason = "loop"
+            return self.reason is not None
 
     return StoppingCriteriaList([JsonEndOrLoop()])
 

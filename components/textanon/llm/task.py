@@ -134,29 +134,28 @@ class AnonymizeTask:
             reply = replies[i] if i < len(replies) else None
             parsed = parse_reply(reply)
             truncated = not parsed.complete or reply_truncated(reply)
-            if not parsed.ok:
+            matched = match_strings(norm, parsed.strings, STOP_WORDS)
+            stats["returned"] += len(parsed.strings)
+            stats["matched"] += len(matched.found)
+            stats["hallucinated"] += len(matched.hallucinated)
+            stats["ignored"] += len(matched.ignored)
+            items.extend((s, e, "llm") for s, e in matched.ranges)
+            problem = None
+            if truncated:  # cut at the token/time limit or looping: never the model's whole answer
+                stats["truncated_replies"] += 1
+                why = (f"finish reason '{reply.finish_reason}'" if reply_truncated(reply)  # type: ignore[union-attr]
+                       else "unclosed list")
+                problem = f"truncated LLM reply ({why}, {len(parsed.strings)} strings kept)"
+            elif not parsed.ok:
                 stats["parse_failures"] += 1
                 problem = f"unparseable LLM reply ({parsed.how})"
-            else:
-                matched = match_strings(norm, parsed.strings, STOP_WORDS)
-                stats["returned"] += len(parsed.strings)
-                stats["matched"] += len(matched.found)
-                stats["hallucinated"] += len(matched.hallucinated)
-                stats["ignored"] += len(matched.ignored)
-                items.extend((s, e, "llm") for s, e in matched.ranges)
-                problem = None
-                if truncated:
-                    stats["truncated_replies"] += 1
-                    why = (f"finish reason '{reply.finish_reason}'" if reply_truncated(reply)  # type: ignore[union-attr]
-                           else "unclosed list")
-                    problem = f"truncated LLM reply ({why}, {len(parsed.strings)} strings kept)"
-                elif not matched.found:
-                    detected = _in_range(entity_ranges() + floor(), start, end)
-                    if detected:
-                        stats["unmatched_replies"] += 1
-                        problem = (f"LLM reply matched nothing in the text ({len(parsed.strings)} strings returned, "
-                                   f"{len(matched.hallucinated)} found nowhere) although {len(detected)} spans "
-                                   "are detected")
+            elif not matched.found:
+                detected = _in_range(entity_ranges() + floor(), start, end)
+                if detected:
+                    stats["unmatched_replies"] += 1
+                    problem = (f"LLM reply matched nothing in the text ({len(parsed.strings)} strings returned, "
+                               f"{len(matched.hallucinated)} found nowhere) although {len(detected)} spans "
+                               "are detected")
             if problem is None:
                 continue
             fallback = self.fallback_ranges(doc, start, end, entity_ranges())
