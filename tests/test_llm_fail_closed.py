@@ -12,6 +12,7 @@ import pytest
 import spacy
 from spacy_llm.registry import registry
 
+from textanon.extensions import add_warning
 from textanon.llm.parsing import LLMReply
 from textanon.llm.task import STATS_KEY
 
@@ -89,7 +90,8 @@ def test_reply_with_nothing_usable_falls_back_with_a_warning(reply, reason):
 def test_fallback_uses_the_entity_recognizer_spans_when_present():
     doc = run(make_nlp(reply="[]"), pii=[("Cork", "LOC"), ("Irish", "DEM"), ("3 March 1961", "DATETIME")])
     assert doc._.anonymized_text.startswith("*** (born *** in ***) is an *** marine engineer.")
-    assert {s._.source for s in doc.spans["llm_pii"]} == {"fallback_pii", "rule", "target"}
+    assert {s._.source for s in doc.spans["llm_pii"]} == {"fallback_pii", "rule:email", "rule:phone", "rule:url",
+                                                          "rule:id_number", "rule:application_number", "target"}
     assert len(doc._.anonymization_warnings) == 1
 
 
@@ -143,7 +145,7 @@ def test_rule_detections_and_the_target_are_a_floor_under_the_llm():
     assert "Cork" in out  # the model's decision is kept where no floor applies
     assert not doc._.anonymization_warnings
     sources = {s.text: s._.source for s in doc.spans["llm_pii"]}
-    assert sources["ada.quint@example.org"] == "rule" and sources["AB1234567"] == "rule"
+    assert sources["ada.quint@example.org"] == "rule:email" and sources["AB1234567"] == "rule:id_number"
     assert sources["Ada Quint"] == "target" and sources["marine engineer"] == "llm"
 
 
@@ -192,3 +194,38 @@ def test_model_failure_masks_with_fallback_and_floor_without_text_in_the_warning
     assert "Cork" not in out
     assert_identifiers_masked(out)
     assert_no_text_in_warnings(doc)
+
+
+def test_cache_written_under_other_fail_closed_settings_or_rules_is_not_served(tmp_path, monkeypatch):
+    """Cached docs carry their fallback and floor spans: a cache made with fallback "none", another floor
+    or older rules must not be served to a config that masks more."""
+    import textanon.rules as rules
+
+    def folder(**config):
+        nlp = spacy.blank("en")
+        pipe = nlp.add_pipe("textanon_llm_anonymizer", config={
+            "cache_dir": str(tmp_path), "model": {"@llm_models": "textanon.test.Recorded.v1"}, **config})
+        return pipe.cache._path.name
+
+    base = folder()
+    assert folder() == base
+    assert folder(fallback="none") != base
+    assert folder(floor_labels=[]) != base
+    assert folder(mask_target=False) != base
+    monkeypatch.setattr(rules, "RULES", rules.RULES + [("CODE", "test_ip", r"\b\d{1,3}(?:\.\d{1,3}){3}\b")])
+    assert folder() != base
+
+
+def test_cached_doc_is_served_with_its_fallback_and_floor(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_llm_anonymizer", config={
+        "cache_dir": str(tmp_path), "cache_batch_size": 1, "model": {"@llm_models": "textanon.test.Recorded.v1"}})
+    first = run(nlp)
+    again = run(nlp)
+    assert again._.anonymized_text == first._.anonymized_text
+    assert_identifiers_masked(again._.anonymized_text)
+    assert "Cork" not in again._.anonymized_text
+    assert again._.anonymization_warnings == first._.anonymization_warnings and len(first._.anonymization_warnings) == 1
+    assert again._.masks == first._.masks
+    add_warning(again, "a later component")  # a doc served from the cache takes further warnings
+    assert len(again._.anonymization_warnings) == 2

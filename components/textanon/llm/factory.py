@@ -21,7 +21,7 @@ import re
 import warnings
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Callable, Iterable, Iterator, List, Optional
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -102,9 +102,10 @@ class LLMAnonymizer(Pipe):
         self.name, self.task, self.model = name, task, model
         if validate_types:
             validate_type_consistency(task, model)
-        # One cache folder per (design, template text, model settings): spacy-llm refuses a folder made
-        # with another template, and knows nothing of the model, so answers of a 135M model must not be
-        # served to a config that names GPT-4o (or another max_new_tokens).
+        # One cache folder per (design, template text, task settings, model settings): spacy-llm refuses a
+        # folder made with another template, and knows nothing of the model, so answers of a 135M model
+        # must not be served to a config that names GPT-4o (or another max_new_tokens); cached docs carry
+        # their fallback and floor spans, so a weaker failure policy or older rules must not be served either.
         path = Path(cache_dir) / cache_folder_name(task, model) if cache_dir else None
         self.cache = DocCache(path=path, batch_size=cache_batch_size, max_batches_in_mem=4)
         with warnings.catch_warnings():
@@ -133,7 +134,7 @@ class LLMAnonymizer(Pipe):
 
     def _process_one(self, doc: Doc) -> Doc:
         try:
-            return self.llm._process_docs([doc])[0]
+            return _as_lists(self.llm._process_docs([doc])[0])
         except Exception as err:  # noqa: BLE001 - fail closed: mask more, never crash or pass through
             return self.task.apply_failure(doc, type(err).__name__)
 
@@ -159,6 +160,16 @@ class LLMAnonymizer(Pipe):
 
     def from_disk(self, path, *, exclude=tuple()) -> "LLMAnonymizer":
         return self
+
+
+def _as_lists(doc: Doc) -> Doc:
+    """A doc served from spacy-llm's cache comes back with tuples where lists were stored: warnings and
+    masks are lists again, so that later components can append to them."""
+    if doc._.anonymization_warnings is not None:
+        doc._.anonymization_warnings = list(doc._.anonymization_warnings)
+    if doc._.masks is not None:
+        doc._.masks = [list(m) for m in doc._.masks]
+    return doc
 
 
 def _safe(name: str) -> str:
@@ -201,8 +212,9 @@ def _simple(value: Any, depth: int = 0) -> Any:
 
 
 def cache_folder_name(task: AnonymizeTask, model: Any) -> str:
-    """``<design>-<hash of template and model identity>``."""
-    digest = hashlib.sha256((task.prompt_template + "\x00" + model_identity(model)).encode("utf8")).hexdigest()
+    """``<design>-<hash of template, task settings (failure policy, floor, rules) and model identity>``."""
+    key = "\x00".join((task.prompt_template, task.settings_identity, model_identity(model)))
+    digest = hashlib.sha256(key.encode("utf8")).hexdigest()
     return f"{_safe(task.design)}-{digest[:12]}"
 
 

@@ -77,7 +77,8 @@ class LocalChatModel:
             if self.name_or_path is None:
                 folder, gguf = smollm2_path()
                 self.name_or_path, self.gguf_file = str(folder), gguf
-            self._tokenizer, self._model = load_causal_lm(self.name_or_path, gguf_file=self.gguf_file, device=self.device)
+            self._tokenizer, self._model = load_causal_lm(self.name_or_path, gguf_file=self.gguf_file,
+                                                          device=self.device)
         return self._tokenizer, self._model
 
     def __call__(self, prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:

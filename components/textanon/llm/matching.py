@@ -10,7 +10,7 @@ without letters or digits and lone stop words are *ignored* (they would mask eve
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -133,17 +133,6 @@ def match_strings(text: "NormalizedText | str", strings: Sequence[str], stop_wor
     return result
 
 
-def merge_ranges(ranges: Iterable[Tuple[int, int]]) -> List[Tuple[int, int]]:
-    """Union of overlapping or touching character ranges, sorted."""
-    merged: List[List[int]] = []
-    for start, end in sorted(ranges):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return [(s, e) for s, e in merged]
-
-
 def ranges_to_spans(doc: Doc, ranges: Iterable[Tuple], label: str = "PII") -> List[Span]:
     """Token-aligned spans for ``(start, end)`` or ``(start, end, source)`` char ranges, expanded to
     whole tokens (masks more, never less) and merged where they overlap; ``span._.source`` is the
@@ -170,15 +159,3 @@ def ranges_to_spans(doc: Doc, ranges: Iterable[Tuple], label: str = "PII") -> Li
             span._.source = source
         spans.append(span)
     return spans
-
-
-def mask_text(text: str, ranges: Iterable[Tuple[int, int]], replacement: str = "***") -> Tuple[str, List[List]]:
-    """``text`` with every (merged) range replaced; also the ``[start, end, replacement]`` masks."""
-    masks = [[s, e, replacement] for s, e in merge_ranges(ranges)]
-    out, last = [], 0
-    for start, end, repl in masks:
-        out.append(text[last:start])
-        out.append(repl)
-        last = end
-    out.append(text[last:])
-    return "".join(out), masks

@@ -7,7 +7,7 @@ and writes:
 
 * ``doc.spans[spans_key]`` (default ``"llm_pii"``): merged, token-aligned spans labelled ``label``
   with ``span._.source`` = ``"llm"`` (strings of the model, widened to the recognizer's entities they
-  overlap), ``"rule"`` / ``"target"`` (the floor: direct identifiers found by the textanon rules and
+  overlap), ``"rule:<name>"`` / ``"target"`` (the floor: direct identifiers found by the textanon rules and
   the protected person's name, masked whatever the model says) or ``"fallback_*"`` (spans added by
   the failure policy);
 * ``doc._.anonymized_text`` / ``doc._.masks``: every span replaced by ``replacement``;
@@ -41,6 +41,8 @@ FALLBACK_POLICIES = ("entities", "mask_all", "none")
 #: rule labels masked whatever the model says (direct identifiers: emails, phones, URLs, IDs, ...)
 DEFAULT_FLOOR_LABELS = ("CODE",)
 Range = Tuple[int, int, str]
+#: changes whenever the way replies become spans changes (cached docs of another version are not served)
+TASK_LOGIC_VERSION = 2
 STATS_KEY = "textanon_llm"
 _SENT_END_RE = re.compile(r"[.!?][\"'”’)\]]*\s+|\n\s*")
 _SPACE_RE = re.compile(r"\s+")
@@ -91,6 +93,16 @@ class AnonymizeTask:
     def prompt_template(self) -> str:
         """Template source (spacy-llm's cache refuses a cache directory made with another template)."""
         return self._renderer.source
+
+    @property
+    def settings_identity(self) -> str:
+        """Every setting that shapes a processed doc besides the template, with the rules the floor and
+        the heuristic use: part of the cache folder name, so that docs cached under a weaker failure
+        policy, another floor or older rules are never served."""
+        settings = (TASK_LOGIC_VERSION, self.spans_key, self.label, self.replacement, self.chunk_size,
+                    self.chunk_overlap, self.fallback, self.fallback_spans_key, self.mask_target, self.chat_markers,
+                    self.floor_labels, [tuple(r) for r in _rules.RULES])
+        return repr(settings)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
         prompt = self._renderer.render(text, target)
@@ -204,9 +216,10 @@ class AnonymizeTask:
     def floor_ranges(self, doc: Doc) -> List[Range]:
         """Ranges masked whatever the model says: every match of the textanon rules labelled with
         ``floor_labels`` (``CODE``: emails, phones, URLs, IBANs, ID and application numbers, ...), source
-        ``"rule"``, and, with ``mask_target``, every mention of ``doc._.target`` found by
+        ``"rule:<name>"``, and, with ``mask_target``, every mention of ``doc._.target`` found by
         :func:`textanon.target.find_target_mentions` (full name, surname, initials, ...), source ``"target"``."""
-        out: List[Range] = [(s, e, "rule") for s, e, _label, _name in _rules.find_rule_matches(doc.text, self._floor_rules)]
+        out: List[Range] = [(s, e, f"rule:{name}")
+                            for s, e, _label, name in _rules.find_rule_matches(doc.text, self._floor_rules)]
         if self.mask_target and doc._.target:
             out.extend((s, e, "target") for s, e in find_target_mentions(doc.text, doc._.target))
         return out
@@ -284,7 +297,8 @@ def _sentence_starts(doc: Doc) -> Optional[List[int]]:
     return None
 
 
-def chunk_offsets(text: str, size: int, overlap: int, sentence_starts: Optional[List[int]] = None) -> List[Tuple[int, int]]:
+def chunk_offsets(text: str, size: int, overlap: int,
+                  sentence_starts: Optional[List[int]] = None) -> List[Tuple[int, int]]:
     """Character windows of at most ``size`` chars covering ``text``, cut at sentence ends where
     possible (else at whitespace), each starting ``overlap`` chars (rounded to a boundary) before
     the end of the previous one. ``size <= 0`` means one chunk."""
