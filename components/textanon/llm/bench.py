@@ -43,8 +43,9 @@ def run_design(records: List[Dict], design: str, max_new_tokens: int = 128, num_
         seconds = time.perf_counter() - start
         stats = dict(doc.user_data.get(STATS_KEY, {}))
         row = {"seconds": seconds, **{k: stats.get(k) for k in (
-            "chunks", "returned", "matched", "hallucinated", "ignored", "parse_failures", "model_failures",
-            "spans", "masked_chars", "text_chars")}}
+            "chunks", "returned", "matched", "hallucinated", "ignored", "parse_failures", "truncated_replies",
+            "unmatched_replies", "model_failures", "fallback_chunks", "floor_spans", "spans", "masked_chars",
+            "text_chars")}}
         llm_chars = sum(len("".join(s.text.split())) for s in doc.spans["llm_pii"] if s._.source == "llm")
         row["llm_masked_chars"] = llm_chars
         if usage is not None:
@@ -77,7 +78,10 @@ def summarize(rows: Sequence[Dict]) -> Dict:
         "masked_char_share": sum(r.get("masked_chars") or 0 for r in rows) / text_chars if text_chars else None,
         "llm_only_masked_char_share": sum(r.get("llm_masked_chars") or 0 for r in rows) / text_chars if text_chars else None,
         "parse_failures": sum(r.get("parse_failures") or 0 for r in rows),
+        "truncated_replies": sum(r.get("truncated_replies") or 0 for r in rows),
+        "unmatched_replies": sum(r.get("unmatched_replies") or 0 for r in rows),
         "model_failures": sum(r.get("model_failures") or 0 for r in rows),
+        "fallback_chunks": sum(r.get("fallback_chunks") or 0 for r in rows),
         "docs_with_no_llm_string_matched": sum(1 for r in rows if not r.get("matched")),
     }
 
@@ -140,18 +144,24 @@ def write_table(path: Path = DEFAULT_TABLE, metrics_dir: Path = Path("metrics"))
         def fmt(value, spec="{:.1f}"):
             return "–" if value is None else spec.format(value)
 
-        rows.append(f"| {design} | {s['docs']} | {fmt(s['seconds_per_doc'])} | {fmt(s['prompt_tokens_per_doc'], '{:.0f}')} "
+        rows.append(f"| {design} | {s['docs']} | {fmt(s['seconds_per_doc'])} "
+                    f"| {fmt(s['prompt_tokens_per_doc'], '{:.0f}')} "
                     f"| {fmt(s['completion_tokens_per_doc'], '{:.0f}')} | {fmt(s['strings_returned_per_doc'])} "
                     f"| {fmt(s['hallucinated_share'], '{:.0%}')} | {s['parse_failures']} "
+                    f"| {s.get('truncated_replies', '–')} | {s.get('unmatched_replies', '–')} "
+                    f"| {s.get('fallback_chunks', '–')} "
                     f"| {fmt(s['llm_only_masked_char_share'], '{:.1%}')} | {fmt(s['masked_char_share'], '{:.1%}')} "
                     f"| {s['docs_with_no_llm_string_matched']} | {cfg.get('max_new_tokens', '–')} |")
     head = ("| design | docs | s/doc | prompt tok/doc | generated tok/doc | strings/doc | hallucinated | "
-            "parse failures | chars masked (LLM) | chars masked (all) | docs w/o match | max_new_tokens |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|---|")
+            "parse failures | truncated | matched nothing | fallbacks | chars masked (LLM) | chars masked (all) | "
+            "docs w/o match | max_new_tokens |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     text = ("# LLM prompt designs on WikiActors 50 (SmolLM2-135M-Instruct, CPU, 1 thread)\n\n"
             "Written by `python -m textanon bench-llm`. *hallucinated*: share of returned strings found nowhere "
-            "in the text. *chars masked (LLM)*: non-space characters masked by strings of the model; *(all)*: also "
-            "the target's name and the fallback of unparseable replies.\n\n" + head + "\n" + "\n".join(rows) + "\n")
+            "in the text. *truncated*: replies cut at the token limit or looping; *matched nothing*: replies "
+            "matching no text where PII is detected; *fallbacks*: chunks masked by the fallback policy instead. "
+            "*chars masked (LLM)*: non-space characters masked by strings of the model; *(all)*: also "
+            "the floor (rule detections, the target's name) and the fallbacks.\n\n" + head + "\n" + "\n".join(rows) + "\n")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text, encoding="utf8")
     return text
