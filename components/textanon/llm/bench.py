@@ -76,7 +76,8 @@ def summarize(rows: Sequence[Dict]) -> Dict:
         "strings_returned_per_doc": mean("returned"),
         "hallucinated_share": hallucinated / returned if returned else None,
         "masked_char_share": sum(r.get("masked_chars") or 0 for r in rows) / text_chars if text_chars else None,
-        "llm_only_masked_char_share": sum(r.get("llm_masked_chars") or 0 for r in rows) / text_chars if text_chars else None,
+        "llm_only_masked_char_share": (sum(r.get("llm_masked_chars") or 0 for r in rows) / text_chars
+                                       if text_chars else None),
         "parse_failures": sum(r.get("parse_failures") or 0 for r in rows),
         "truncated_replies": sum(r.get("truncated_replies") or 0 for r in rows),
         "unmatched_replies": sum(r.get("unmatched_replies") or 0 for r in rows),
@@ -161,7 +162,8 @@ def write_table(path: Path = DEFAULT_TABLE, metrics_dir: Path = Path("metrics"))
             "in the text. *truncated*: replies cut at the token limit or looping; *matched nothing*: replies "
             "matching no text where PII is detected; *fallbacks*: chunks masked by the fallback policy instead. "
             "*chars masked (LLM)*: non-space characters masked by strings of the model; *(all)*: also "
-            "the floor (rule detections, the target's name) and the fallbacks.\n\n" + head + "\n" + "\n".join(rows) + "\n")
+            "the floor (rule detections, the target's name) and the fallbacks.\n\n"
+            + head + "\n" + "\n".join(rows) + "\n")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text, encoding="utf8")
     return text
