@@ -2,8 +2,11 @@
 import importlib.util
 import logging
 import os
+import shutil
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple
 
 logger = logging.getLogger(__name__)
 
@@ -52,18 +55,58 @@ def load_causal_lm(name_or_path: str, gguf_file: Optional[str] = None, device: s
 
         source, kwargs = str(name_or_path), {}
         if gguf_file:
-            converted = cache_dir() / "converted" / Path(gguf_file).stem
-            if (converted / "config.json").exists():
-                source = str(converted)
-            else:
+            try:
+                source = str(cached_conversion(cache_dir() / "converted" / Path(gguf_file).stem,
+                                               lambda tmp: _convert_gguf(str(name_or_path), gguf_file, tmp)))
+            except OSError as err:  # read-only or full cache: convert in memory, every time
+                logger.info("could not cache converted model (%s); converting in memory", type(err).__name__)
                 kwargs = {"gguf_file": gguf_file}
         tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
         model = AutoModelForCausalLM.from_pretrained(source, **kwargs)
-        if kwargs:
-            _save_converted(tokenizer, model, cache_dir() / "converted" / Path(gguf_file).stem)
         model.to(device).eval()
         _LOADED[key] = (tokenizer, model)
     return _LOADED[key]
+
+
+def cached_conversion(folder: Path, build: Callable[[Path], None]) -> Path:
+    """``folder``, built once by ``build(tmp)`` if missing: atomic and safe between processes.
+
+    ``build`` writes into a unique temporary folder beside ``folder``, which is renamed into place only
+    when complete, under an exclusive file lock (``folder.lock``): concurrent processes wait, then reuse
+    the result. A failing or interrupted build leaves nothing behind; temporary folders left by a killed
+    process are removed by the next build."""
+    if folder.is_dir():  # only ever renamed into place when complete
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with _file_lock(folder.with_name(folder.name + ".lock")):
+        if folder.is_dir():  # built by another process while we waited
+            return folder
+        for stale in folder.parent.glob(f".{folder.name}.tmp-*"):  # we hold the lock: nobody is building
+            shutil.rmtree(stale, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.tmp-", dir=folder.parent))
+        try:
+            build(tmp)
+            os.replace(tmp, folder)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+    return folder
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """Exclusive inter-process lock on ``path`` (fcntl; without it, e.g. on Windows, no lock)."""
+    with open(path, "a+b") as handle:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def load_masked_lm(name_or_path: str, device: str = "cpu"):
@@ -79,12 +122,9 @@ def load_masked_lm(name_or_path: str, device: str = "cpu"):
     return _LOADED[key]
 
 
-def _save_converted(tokenizer, model, folder: Path) -> None:
-    """Best effort: keep a dequantized copy so later processes skip the slow GGUF conversion."""
-    try:
-        tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
-        tokenizer.save_pretrained(tmp)
-        model.save_pretrained(tmp)
-        tmp.rename(folder)
-    except OSError as err:  # read-only home, race with another process, full disk
-        logger.info("could not cache converted model: %s", type(err).__name__)
+def _convert_gguf(folder: str, gguf_file: str, out: Path) -> None:
+    """Dequantize a GGUF model into ``out`` (safetensors + tokenizer): later loads skip the slow conversion."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    AutoTokenizer.from_pretrained(folder, gguf_file=gguf_file).save_pretrained(out)
+    AutoModelForCausalLM.from_pretrained(folder, gguf_file=gguf_file).save_pretrained(out)
