@@ -74,7 +74,7 @@ test: $(PKG_STAMP)
 
 ## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document
 check-wheel: $(PKG_STAMP)
-	PYTHON=$(PYTHON) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL)
+	PYTHON=$(PYTHON) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL) -c requirements.txt
 
 bench-speed: $(PKG_STAMP)
 	$(PY) -m spacy project run bench-speed

@@ -2,7 +2,8 @@
 # Install the textanon and en_textanon wheels into a FRESH virtual environment, as a user would (dependencies
 # from the package registries; pip may use its cache), then load the pipeline and anonymize one document there,
 # outside the repository and, where `unshare -n` works, without any network.
-# Usage: .ci/check_wheel.sh VENV_DIR TEXTANON_WHEEL EN_TEXTANON_WHEEL
+# Usage: .ci/check_wheel.sh VENV_DIR TEXTANON_WHEEL EN_TEXTANON_WHEEL [pip options, e.g. -c requirements.txt]
+# (the constraints keep the tested versions: without them pip takes the newest torch, with CUDA, several GB)
 set -euo pipefail
 venv=$1; shift
 smoke="$(cd "$(dirname "$0")" && pwd)/check_wheel.py"

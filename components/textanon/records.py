@@ -69,9 +69,9 @@ def unique_ids(items: Iterable[Item]) -> Iterator[Item]:
     for item in items:
         if isinstance(item, Record):
             if item.id in seen:
-                yield RecordError(id=item.id, source=item.source or "", line=item.line,
-                                  error=f"{item.where or 'record'}: duplicate id {item.id!r} (first at {seen[item.id]}); "
-                                        "not anonymized, give every record a unique id")
+                error = (f"{item.where or 'record'}: duplicate id {item.id!r} (first at {seen[item.id]}); "
+                         "not anonymized, give every record a unique id")
+                yield RecordError(id=item.id, source=item.source or "", line=item.line, error=error)
                 continue
             seen[item.id] = item.where or "an earlier record"
         yield item

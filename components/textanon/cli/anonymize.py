@@ -25,7 +25,8 @@ def load_pipeline(name: str, replacement: Optional[str] = None):
     except ModelNotAvailable as err:
         msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
     except OSError:
-        msg.fail(f"Cannot load pipeline {name!r}.", "Build and install it with `make package`, or pass --model PATH.", exits=1)
+        msg.fail(f"Cannot load pipeline {name!r}.", "Build and install it with `make package`, or pass --model PATH.",
+                 exits=1)
 
 
 def open_output(path: Path) -> IO[str]:
@@ -42,9 +43,12 @@ def open_output(path: Path) -> IO[str]:
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
-    output: Path = typer.Option(..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"),
-    masks_out: Optional[Path] = typer.Option(None, "--masks-out", help="Write {doc_id: [[start, end, replacement], ...]}"),
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                      help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
+    output: Path = typer.Option(..., "--output", "-o",
+                                help="Output JSONL: one record (or error record) per input record, in input order"),
+    masks_out: Optional[Path] = typer.Option(None, "--masks-out",
+                                             help="Write {doc_id: [[start, end, replacement], ...]}"),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
     replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered"),

@@ -53,7 +53,8 @@ def require_lm_dependencies(gguf: bool = True) -> None:
     modules = [m for m in LM_MODULES if gguf or m != "gguf"]
     missing = [m for m in modules if _find_spec(m) is None]
     if missing:
-        wanted = [r for r in lm_requirements() if re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() in missing] or missing
+        wanted = [r for r in lm_requirements() if re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() in missing]
+        wanted = wanted or missing
         raise ModelNotAvailable(
             f"the language model needs {', '.join(modules)}; not installed: {', '.join(missing)}. "
             f"Install with: pip install {' '.join(repr(r) if any(c in r for c in '<>') else r for r in wanted)}")
