@@ -53,7 +53,7 @@ def test_pipeline_wheel_requires_lm_dependencies_and_ships_the_gguf(tmp_path):
     assert result.returncode == 0, result.stdout[-2000:]
     wheel = _build_wheel(tmp_path / "pkg" / "en_textanon-0.1.0", tmp_path / "dist")
     names = _names(_requires_dist(wheel))
-    assert {"textanon", "torch", "transformers", "gguf"} <= names
+    assert {"textanon", "torch", "transformers", "gguf", "accelerate"} <= names
     assert not names & UNWANTED
     with zipfile.ZipFile(wheel) as z:
         assert any(n.endswith(f"/lm/{loading.SMOLLM2_GGUF}") for n in z.namelist())
@@ -67,7 +67,7 @@ def test_textanon_wheel_lm_extra(tmp_path):
         shutil.copy(ROOT / name, src / name)
     requires = _requires_dist(_build_wheel(src, tmp_path / "dist"))
     lm = [r for r in requires if 'extra == "lm"' in r]
-    assert _names(lm) == {"torch", "transformers", "gguf"}
+    assert _names(lm) == {"torch", "transformers", "gguf", "accelerate"}
     assert not _names(requires) & UNWANTED
 
 

