@@ -79,7 +79,7 @@ def test_full_disk_is_an_error_not_a_partial_success(tmp_path):
     assert result.returncode != 0
     assert "No space left on device" in " ".join((result.stdout + result.stderr).split())
     assert "documents anonymized" not in result.stdout
-    assert "Traceback" not in result.stderr and "Writing the output failed" in " ".join(result.stdout.split())
+    assert "Traceback" not in result.stderr and "I/O error after" in " ".join(result.stdout.split())
 
 
 def test_output_folder_is_checked_before_any_work(tmp_path):

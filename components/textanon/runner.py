@@ -46,17 +46,13 @@ def anonymize_records(
     max_chars: records longer than this become error records (longer than ``nlp.max_length`` is fine).
     """
     settings = {"target": target, "max_chars": max_chars, "spans_key": spans_key}
-    jobs = _jobs(items)
+    jobs = enumerate(items)
     if n_process <= 1:
         for batch in _batches(jobs, batch_size):
             for _, record in _run_batch(nlp, batch, settings):
                 yield record
     else:
         yield from _run_parallel(nlp, jobs, settings, n_process, batch_size)
-
-
-def _jobs(items: Iterable[Item]) -> Iterator[Tuple[int, Item]]:
-    return enumerate(items)
 
 
 def _batches(jobs: Iterator[Tuple[int, Item]], size: int) -> Iterator[List[Tuple[int, Item]]]:

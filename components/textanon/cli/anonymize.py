@@ -83,8 +83,8 @@ def anonymize(
             json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
             masks_file.close()
     except OSError as err:
-        msg.fail(f"Writing the output failed after {n_ok + n_err} records: {err.strerror or type(err).__name__} "
-                 f"({getattr(err, 'filename', None) or output}).", "The output is incomplete.", exits=1)
+        msg.fail(f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
+                 f"({err.filename or output}).", f"{output} is incomplete.", exits=1)
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
 
 
