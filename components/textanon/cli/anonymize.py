@@ -1,65 +1,91 @@
 """``anonymize`` and ``demo`` commands."""
+import json
 from pathlib import Path
-from typing import Optional
+from typing import IO, Optional
 
-import srsly
 import typer
 from wasabi import msg
 
 from . import app
+from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 
 DEFAULT_PIPELINE = "en_textanon"
 
 
 def load_pipeline(name: str, replacement: Optional[str] = None):
-    """Load the packaged pipeline (or a pipeline folder), with a clear message if it is missing."""
+    """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing."""
     import spacy
 
     import textanon  # noqa: F401  (extensions)
+    from ..lm.loading import ModelNotAvailable
 
     config = {"components": {"textanon_optimizer": {"replacement": replacement}}} if replacement else {}
     try:
         return spacy.load(name, config=config)
+    except ModelNotAvailable as err:
+        msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
     except OSError:
-        msg.fail(f"Cannot load pipeline {name!r}.", "Build and install it with `make package`, or pass --model PATH.", exits=1)
+        msg.fail(f"Cannot load pipeline {name!r}.", "Build and install it with `make package`, or pass --model PATH.",
+                 exits=1)
+
+
+def open_output(path: Path) -> IO[str]:
+    """Open an output file for writing, before any work: a clear error and exit 1 if it cannot be written."""
+    if path.is_dir():
+        msg.fail(f"Output {path} is a directory; give a file path.", exits=1)
+    if not path.parent.is_dir():
+        msg.fail(f"Output folder {path.parent} does not exist.", exits=1)
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as err:
+        msg.fail(f"Cannot write output {path}: {err.strerror or type(err).__name__}.", exits=1)
 
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
-    output: Path = typer.Option(..., "--output", "-o", help="Output JSONL: one record (or error record) per input record"),
-    masks_out: Optional[Path] = typer.Option(None, "--masks-out", help="Write {doc_id: [[start, end, replacement], ...]}"),
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                      help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
+    output: Path = typer.Option(..., "--output", "-o",
+                                help="Output JSONL: one record (or error record) per input record, in input order"),
+    masks_out: Optional[Path] = typer.Option(None, "--masks-out",
+                                             help="Write {doc_id: [[start, end, replacement], ...]}"),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
     replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered"),
-    n_process: int = typer.Option(1, "--n-process", help="Worker processes for nlp.pipe"),
+    n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
+    max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
 ) -> None:
-    """Anonymize every record of INPUT_PATH and write the decisions to --output."""
+    """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
 
-    from ..output import doc_to_record, masks_by_doc
-    from ..records import Record, read_records
+    from ..output import masks_by_doc
+    from ..records import read_records
 
+    out = open_output(output)
+    masks_file = open_output(masks_out) if masks_out else None
     nlp = load_pipeline(model, replacement)
-    items = list(read_records(input_path))
-    records, errors = [], [i for i in items if not isinstance(i, Record)]
-    docs, ids = [], []
-    for item in items:
-        if isinstance(item, Record):
-            doc = nlp.make_doc(item.text)
-            doc._.target = item.target or target
-            docs.append(doc)
-            ids.append(item.id)
-    for doc_id, doc in tqdm(zip(ids, nlp.pipe(docs, batch_size=batch_size, n_process=n_process)), total=len(docs), desc="anonymize", unit="doc"):
-        records.append(doc_to_record(doc, doc_id))
-    out_rows = records + [e.to_json() for e in errors]
-    srsly.write_jsonl(output, out_rows)
-    if masks_out:
-        srsly.write_json(masks_out, masks_by_doc(records))
-    for err in errors:
-        msg.warn(err.error)
-    msg.good(f"{len(records)} documents anonymized, {len(errors)} error records -> {output}")
+    kept, n_ok, n_err = [], 0, 0
+    try:
+        records = anonymize_records(nlp, read_records(input_path), target=target, n_process=n_process,
+                                    batch_size=batch_size, max_chars=max_chars)
+        for record in tqdm(records, desc="anonymize", unit="doc"):
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.flush()
+            if "error" in record:
+                n_err += 1
+                msg.warn(record["error"])
+            else:
+                n_ok += 1
+                kept.append({"id": record["id"], "masks": record["masks"]})
+        out.close()
+        if masks_file:
+            json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
+            masks_file.close()
+    except OSError as err:
+        msg.fail(f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
+                 f"({err.filename or output}).", f"{output} is incomplete.", exits=1)
+    msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
 
 
 @app.command("demo")

