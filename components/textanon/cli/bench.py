@@ -20,8 +20,9 @@ def bench_speed(
     from ..benchmarks.speed import run, to_markdown
 
     results = run(model, wikiactors, echr, long_doc_chars)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output, results)
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, results)
     output.with_suffix(".md").write_text(to_markdown(results), encoding="utf-8")
     msg.good(f"Wrote {output}")
     print(to_markdown(results))

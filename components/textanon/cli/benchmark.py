@@ -38,8 +38,9 @@ def benchmark_cmd(
     else:
         result = benchmark(data, threshold, model, trained_model, llm_anonymizations, limit, skip_trir,
                            not no_presidio, texts_out, trir_values)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     table = markdown(result)
     output.with_suffix(".md").write_text(table, encoding="utf8")
     has_trir = any(r["trir"] is not None for r in result["rows"])

@@ -1,5 +1,4 @@
 """TAB gold-standard evaluation: ``evaluate-tab`` (masking) and ``evaluate-ner`` (recognition)."""
-import json
 import time
 from pathlib import Path
 from typing import Optional
@@ -23,8 +22,9 @@ def _fail_on_bad_input(fn):
 
 
 def _write(output: Path, result: dict) -> None:
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
 
 
 @app.command("evaluate-tab")

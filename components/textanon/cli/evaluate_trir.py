@@ -92,8 +92,9 @@ def evaluate_trir(
         msg.fail(f"{data}: not valid JSON ({err})", exits=1)
     for warning in result["warnings"]:
         msg.warn(warning)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     from wasabi import table
 
     rows = sorted(result["trir"].items(), key=lambda kv: -kv[1])

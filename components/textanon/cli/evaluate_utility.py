@@ -49,9 +49,11 @@ def _load(input_path: Path, limit: Optional[int], extra: List[Path], offsets: Li
 
 
 def _write(output: Path, result: dict, key: str) -> None:
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     from wasabi import table
+
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
 
     print(table(sorted(result[key].items(), key=lambda kv: -kv[1]), header=("method", key.upper()), divider=True, aligns=("l", "r")))
     msg.good(f"{key.upper()} of {len(result[key])} methods -> {output}")
@@ -182,8 +184,9 @@ def bench_tpi(
 
     corpus = _load(input_path, limit, [], [])
     result = _guard(lambda: bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device))
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     for run in result["runs"]:
         msg.info(f"{run['model']} {run['alternation']}: {run['seconds']:.1f} s for {run['documents']} documents ({run['passes']} passes)")
     msg.good(f"-> {output}")

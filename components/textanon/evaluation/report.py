@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .corpus import Corpus, load_corpus, masks_of
+from .provenance import write_metrics
 from .tpi import EvaluationError, InformationContent
 
 REFERENCE_METHOD = "manual"
@@ -239,7 +240,7 @@ def run_report(
         else:
             results[metric] = nmi_result(corpus, seeds, progress=progress, path=corpus_path)
         path = out_dir / f"{metric}_{name}.json"
-        path.write_text(json.dumps(results[metric], indent=2) + "\n", encoding="utf-8")
+        write_metrics(path, results[metric])
         written[metric] = str(path)
 
     stats = masking_stats(corpus, spans)
