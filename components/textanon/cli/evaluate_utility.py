@@ -9,7 +9,8 @@ from wasabi import msg
 
 from . import app
 
-MODEL_HELP = "Language model: a registry name (textanon.SmolLM2.v1, the offline default), masked:<hf name/path> or causal:<hf name/path>"
+MODEL_HELP = ("IC model: a registry name (textanon.SmolLM2.v1, the offline default), masked:<hf name/path>, "
+              "causal:<hf name/path>, or wordfreq (word frequencies, independent of the anonymizer)")
 ALT_HELP = "Term alternation for masked LMs: n (N-term alternation) or s (sentence-term alternation)"
 
 
@@ -143,7 +144,8 @@ def evaluate(
     name: str = typer.Option("wikiactors", "--name", help="Corpus name used in the output file names"),
     extra: List[Path] = typer.Option([], "--extra", help="Extra anonymizations {column: {name: text}}; missing files are skipped"),
     offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset files (repeatable)"),
-    metrics: str = typer.Option("tpi,tps,nmi", "--metrics", help="Comma-separated subset of tpi,tps,nmi"),
+    metrics: str = typer.Option("tpi,tpi_lm,tps,nmi", "--metrics", help="Comma-separated subset of tpi (headline, word-frequency IC), tpi_lm (TPI with --model), tps, nmi"),
+    headline_model: str = typer.Option("wordfreq", "--headline-model", help="IC model of the headline TPI and of TPS: wordfreq (independent of the anonymizer; default) or any --model spec"),
     columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
     no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
@@ -155,14 +157,17 @@ def evaluate(
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
     no_cache: bool = typer.Option(False, "--no-cache"),
 ) -> None:
-    """Run TPI, TPS and NMI; write metrics/*.json, a markdown table and a utility-vs-privacy plot."""
+    """Run TPI (headline: word-frequency IC; beside it: the LM's), TPS and NMI; write metrics/*.json, a markdown
+    table and a utility-vs-privacy plot."""
     from ..evaluation.report import run_report
 
     for p in extra:
         if not p.exists():
             msg.warn(f"extra anonymizations {p} not found: skipped")
     wanted = [m.strip() for m in metrics.split(",") if m.strip()]
-    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit, _cache(no_cache, cache_dir), trir, wanted, seeds, columns=_columns(columns), split_tags=not no_split_tags))
+    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit,
+                                        _cache(no_cache, cache_dir), trir, wanted, seeds, columns=_columns(columns),
+                                        split_tags=not no_split_tags, headline_model=headline_model))
     print(Path(written["markdown"]).read_text(encoding="utf-8"))
     for key, path in written.items():
         msg.good(f"{key}: {path}")
