@@ -162,3 +162,25 @@ def test_pretreatment_curation_and_bd_prime():
 
     raw = _ner_only(nlp, {"A": "Marta Quillon was born in Lisbon."}, keep_marks=True)
     assert "GPE" in raw["A"] and "Lisbon" not in raw["A"] and "born" in raw["A"]
+
+
+def test_combine_seeds_mean_sd_and_per_seed_values():
+    from textanon.cli.evaluate_trir import combine_seeds
+
+    def run(values, warning):
+        return {"trir": values, "settings": {"seed": None}, "timings_s": {"total": 1.0}, "warnings": [warning]}
+
+    runs = {42: run({"original": 90.0, "manual": 20.0}, "w1"), 1: run({"original": 94.0, "manual": 22.0}, "w1"),
+            2: run({"original": 98.0, "manual": 24.0}, "w2")}
+    out = combine_seeds(runs)
+    assert out["trir"] == {"original": 94.0, "manual": 22.0}
+    assert out["trir_sd"] == {"original": 4.0, "manual": 2.0}
+    assert out["trir_by_seed"]["1"] == {"original": 94.0, "manual": 22.0}
+    assert out["settings"]["seed"] == [42, 1, 2] and out["warnings"] == ["w1", "w2"]
+    single = combine_seeds({42: runs[42]})
+    assert single["trir"] == {"original": 90.0, "manual": 20.0} and "trir_sd" not in single
+
+
+def test_cli_bad_seeds(tmp_path):
+    res = runner.invoke(app, ["evaluate-trir", str(FIXTURE), "-o", str(tmp_path / "t.json"), "--seeds", "42,x"])
+    assert res.exit_code == 1 and "--seeds" in res.output

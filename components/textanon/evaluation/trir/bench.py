@@ -125,8 +125,9 @@ def main(argv=None) -> dict:
     if published:
         result["published"] = published
         result["comparison"] = compare(result["trir"], published)
-    Path(a.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.output).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    from ..provenance import write_metrics
+
+    write_metrics(a.output, result)
     if a.markdown:
         Path(a.markdown).write_text(markdown(result, a.title, published), encoding="utf-8")
     print(json.dumps({"trir": result["trir"], "comparison": result.get("comparison"), "timings_s": result["timings_s"]}))
