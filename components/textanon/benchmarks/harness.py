@@ -265,15 +265,15 @@ def markdown(result: dict) -> str:
         cells = [format_mean_sd(r.get("trir"), r.get("trir_sd")) if c == "trir"
                  else ("–" if r.get(c) is None else str(r[c])) for c in cols]
         lines.append("| " + " | ".join(cells) + " |")
-    tr = result["throughput_ratio_vs_presidio"]
+    tr, seeds = result["throughput_ratio_vs_presidio"], result["settings"].get("trir_seeds")
     lines += ["", f"Throughput vs Presidio (same run, same documents): default pipeline {tr['default_pipeline']}×, "
               f"fastest textanon variant ({tr['fastest_variant_name']}) {tr['fastest_variant']}×.",
               "", "target_known: True = the protected person's name is masked everywhere for that system (all systems "
               "run here get the same knowledge); 'as published' = a fixed text from the dataset, scored as published.",
               "TPI (wordfreq) is the headline utility (information content from word frequencies, independent of the "
               "anonymizer); TPI (SmolLM2) uses the model textanon's optimizer minimizes and favours textanon.",
-              f"TRIR: mean ± sample sd over {len(result['settings'].get('trir_seeds') or [])} attack seed(s) "
-              f"{result['settings'].get('trir_seeds')}."]
+              (f"TRIR: mean ± sample sd over {len(seeds)} attack seed(s) {seeds}." if seeds
+               else f"TRIR: {result['settings'].get('trir', 'not run')}.")]
     return "\n".join(lines) + "\n"
 
 
