@@ -41,7 +41,8 @@ def mean_sd(values: Sequence[float], digits: int = 2) -> Dict[str, Optional[floa
     if not vals:
         return {"mean": None, "sd": None, "n": 0}
     sd = float(np.std(vals, ddof=1)) if len(vals) > 1 else None
-    return {"mean": round(float(np.mean(vals)), digits), "sd": None if sd is None else round(sd, digits), "n": len(vals)}
+    return {"mean": round(float(np.mean(vals)), digits), "sd": None if sd is None else round(sd, digits),
+            "n": len(vals)}
 
 
 def format_mean_sd(mean: Optional[float], sd: Optional[float], digits: int = 1) -> str:

@@ -29,8 +29,10 @@ def bench_speed(
 
 @app.command("select-threshold")
 def select_threshold_cmd(
-    background: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json"),
-    exclude: Path = typer.Option(..., exists=True, dir_okay=False, help="The evaluated records (e.g. WikiActors_50_eval.json): their actors are never used"),
+    background: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                      help="WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json"),
+    exclude: Path = typer.Option(..., exists=True, dir_okay=False,
+                                 help="The evaluated records (e.g. WikiActors_50_eval.json): their actors are never used"),
     output: Path = typer.Option(Path("metrics/threshold_selection.json"), help="JSON; a .png is written beside it"),
     model: str = typer.Option("en_textanon", help="Pipeline package or folder"),
     n: int = typer.Option(150, help="Pseudo-abstracts sampled (seeded); 0 = all"),

@@ -1,6 +1,4 @@
 """Annotation-free utility evaluators: ``evaluate-tpi``, ``evaluate-tps``, ``evaluate-nmi``, ``evaluate``, ``bench-tpi``."""
-import json
-import time
 from pathlib import Path
 from typing import List, Optional
 
