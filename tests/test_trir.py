@@ -184,3 +184,17 @@ def test_combine_seeds_mean_sd_and_per_seed_values():
 def test_cli_bad_seeds(tmp_path):
     res = runner.invoke(app, ["evaluate-trir", str(FIXTURE), "-o", str(tmp_path / "t.json"), "--seeds", "42,x"])
     assert res.exit_code == 1 and "--seeds" in res.output
+
+
+def test_markdown_shows_mean_sd_over_seeds():
+    from textanon.evaluation.trir.bench import markdown
+
+    settings = {"model_label": "m", "model_id": "m", "device": "cpu", "torch_threads": 1, "individuals": 2,
+                "train_windows": 3, "dev_documents": 0, "window": 100, "overlap": 25, "batch_size": 16, "lr": 5e-5,
+                "epochs": 1, "patience": 5, "pretrain_epochs": 0, "epochs_run": 1, "selected_epoch": 1,
+                "keep_mask_marks": False, "curate": True, "anonymize_background": True, "max_bk_chars": None,
+                "seed": [42, 1, 2]}
+    result = {"trir": {"original": 94.0, "manual": 22.0}, "trir_sd": {"original": 4.0, "manual": 2.0},
+              "upper_bound": 100.0, "settings": settings, "timings_s": {}, "peak_rss_mb": 1.0}
+    md = markdown(result, "t", {"original": 100, "manual": 10})
+    assert "| Original | 100 | 94.0 ± 4.0 | -6 |" in md and "[42, 1, 2]" in md

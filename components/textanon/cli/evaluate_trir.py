@@ -91,6 +91,8 @@ def evaluate_trir(
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch CPU threads"),
     no_monitor: bool = typer.Option(False, "--no-monitor", help="Do not score every method after each epoch"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars"),
+    markdown_out: Optional[Path] = typer.Option(None, "--markdown", help="Also write a markdown report here"),
+    compare_published: bool = typer.Option(False, "--compare-published", help="Compare with the published WikiActors 50_eval TRIR (Spearman, differences)"),
 ) -> None:
     """Train a re-identification classifier on background knowledge and report the share of anonymized documents it re-identifies."""
     from ..evaluation.trir import TrirError, TrirSettings, run_trir
@@ -123,8 +125,16 @@ def evaluate_trir(
     for warning in result["warnings"]:
         msg.warn(warning)
     from ..evaluation.provenance import write_metrics
+    from ..evaluation.trir.bench import PUBLISHED_50_EVAL, compare, markdown
 
+    result["settings"].setdefault("model_label", Path(result["settings"]["model"]).name)
+    if compare_published:
+        result["published"] = PUBLISHED_50_EVAL
+        result["comparison"] = compare(result["trir"], PUBLISHED_50_EVAL)
     write_metrics(output, result)
+    if markdown_out:
+        markdown_out.parent.mkdir(parents=True, exist_ok=True)
+        markdown_out.write_text(markdown(result, f"TRIR on {data.name}", result.get("published")), encoding="utf-8")
     from wasabi import table
 
     rows = sorted(result["trir"].items(), key=lambda kv: -kv[1])
