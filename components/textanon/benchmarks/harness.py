@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..evaluation.alignment import masked_spans
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
-from .systems import _merge, run_isolated
+from .systems import merge_spans, run_isolated
 
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
 
@@ -76,9 +76,9 @@ def give_target_knowledge(records: List[dict], systems: Dict[str, dict]) -> None
         if "masks" in s:
             for name, spans in s["masks"].items():
                 mentions = find_target_mentions(originals[name], name)
-                before = token_chars(spans)
-                s["masks"][name] = _merge(list(map(tuple, spans)) + mentions)
-                added += token_chars(s["masks"][name]) - before
+                before = covered_chars(spans)
+                s["masks"][name] = merge_spans(list(map(tuple, spans)) + mentions)
+                added += covered_chars(s["masks"][name]) - before
             s.pop("texts", None)  # re-rendered from the masks
         else:
             for name, text in s["texts"].items():
@@ -88,9 +88,9 @@ def give_target_knowledge(records: List[dict], systems: Dict[str, dict]) -> None
         s["target_known"], s["target_chars_added"] = True, added
 
 
-def token_chars(spans) -> int:
+def covered_chars(spans) -> int:
     """Characters covered by (possibly overlapping) spans."""
-    return sum(e - b for b, e in _merge(spans))
+    return sum(e - b for b, e in merge_spans(spans))
 
 
 def _checked(label: str, result: dict) -> dict:

@@ -27,7 +27,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..benchmarks.harness import apply_masks
-from ..benchmarks.systems import _merge
+from ..benchmarks.systems import merge_spans
 from .bm25 import BM25
 
 DEFAULT_GRID = tuple(float(t) for t in np.round(np.arange(-1.0, -20.01, -1.0), 2))
@@ -82,7 +82,7 @@ def decide(nlp, docs: Sequence, thresholds: Sequence[float]) -> Dict[float, List
             for doc in docs:
                 doc._.anonymization_warnings = None
                 optimizer(risk.set_combinations(doc))
-                masks.append(_merge((s, e) for s, e, _ in doc._.masks))
+                masks.append(merge_spans((s, e) for s, e, _ in doc._.masks))
             out[float(t)] = masks
     finally:
         risk.threshold = saved
