@@ -110,6 +110,14 @@ def test_evaluate_report(tmp_path):
         assert (out_dir / f).stat().st_size > 0, f
     md = (out_dir / "evaluate_toy.md").read_text()
     assert "| ner |" in md and "| manual |" in md and "1 - TRIR" in md
+    # headline TPI: word-frequency IC (independent of the anonymizer); the LM's TPI beside it
+    headline, lm = json.loads((out_dir / "tpi_toy.json").read_text()), json.loads((out_dir / "tpi_lm_toy.json").read_text())
+    assert headline["settings"]["model"] == "wordfreq:en" and lm["settings"]["model"] == "test:length"
+    assert headline["tpi"] != lm["tpi"]
+    header = md.splitlines()[2]
+    assert header.index("TPI (wordfreq:en)") < header.index("TPI (LM: test:length)")
+    assert headline["provenance"]["command"].startswith("python -m textanon") or headline["provenance"]["command"]
+    assert {"cpu", "cores", "gpu", "torch", "platform"} <= set(headline["provenance"]["machine"])
     # without a TRIR file the plot falls back to recall of the manual masks, and says so
     (out_dir / "trir_toy_50_eval.json").unlink()
     res = _run("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--name", "toy", "--metrics", "tpi", *MODEL)

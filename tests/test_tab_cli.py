@@ -21,9 +21,18 @@ def test_evaluate_tab_cli(tmp_path):
                               "--output", str(out)])
     assert res.exit_code == 0, res.output
     metrics = json.loads(out.read_text())
-    assert set(metrics) == KEYS
+    assert set(metrics) == KEYS | {"provenance"}
     assert metrics["token_recall"] == pytest.approx(24 / 27)
     assert "1 gold document(s) have no entry" in res.output
+
+
+def test_evaluate_tab_cli_scores_overlapping_masks_with_a_warning(tmp_path):
+    masks, out = tmp_path / "m.json", tmp_path / "metrics.json"
+    masks.write_text(json.dumps({"d2": [[0, 8], [5, 22]]}))
+    res = runner.invoke(app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(masks), "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "1 overlapping span(s) in 1 document(s)" in " ".join(res.output.split())
+    assert json.loads(out.read_text())["token_precision"] == pytest.approx(5 / 6)
 
 
 def test_evaluate_tab_cli_bad_masks(tmp_path):
@@ -98,5 +107,5 @@ def test_evaluate_tab_cli_weighted(tmp_path, monkeypatch):
                               "--weighted", "--output", str(out)])
     assert res.exit_code == 0, res.output
     metrics = json.loads(out.read_text())
-    assert set(metrics) == KEYS | {"weighted_token_precision", "weighted_mention_precision"}
+    assert set(metrics) == KEYS | {"weighted_token_precision", "weighted_mention_precision", "provenance"}
     assert metrics["weighted_token_precision"] == pytest.approx(0.8)

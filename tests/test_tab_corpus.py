@@ -67,7 +67,6 @@ def test_entity_layer_without_identifiers_loads_only_when_allowed():
     ({"d1": [[5, 3]]}, r"document 'd1', span #0: reversed or empty span \[5, 3\]"),
     ({"d1": [[4, 4]]}, "reversed or empty span"),
     ({"d1": [[0, 999]]}, r"span #0: \[0, 999\] outside the text"),
-    ({"d1": [[0, 5], [3, 8]]}, r"overlapping spans \[0, 5\] and \[3, 8\]"),
     ({"d1": [[0]]}, "span #0: expected"),
     ({"d1": [[0, 2, 3]]}, "replacement must be a string"),
     ({"d1": [[0.5, 2]]}, "'start' must be an integer"),
@@ -98,3 +97,12 @@ def test_offsets_roundtrip(tmp_path, replacements):
     else:
         assert again == {k: [(s, e, None) for s, e, _ in v] for k, v in masks.items()}
         assert all(len(row) == 2 for rows in json.loads(path.read_text()).values() for row in rows)
+
+
+def test_overlapping_masks_are_kept_and_counted():
+    from textanon.evaluation.tab_corpus import overlapping_pairs
+
+    masks = load_masks({"d1": [[0, 5], [3, 8], [20, 30], [21, 22]]}, TEXTS)
+    assert [m[:2] for m in masks["d1"]] == [(0, 5), (3, 8), (20, 30), (21, 22)]
+    assert overlapping_pairs(masks["d1"]) == 2
+    assert overlapping_pairs([(0, 5), (5, 8)]) == 0  # touching is not overlapping

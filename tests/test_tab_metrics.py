@@ -124,3 +124,25 @@ def test_lm_information_content_masks_all_spans_in_one_pass():
     ic = lm_information_content(lm)
     assert ic("t", [(0, 1), (1, 2), (2, 3)]) == [3.0, 0.0, 0.5]  # -log of the least probable token
     assert lm.passes == [[0, 1, 2]] and ic("t", []) == []
+
+
+def test_overlapping_masks_scored_as_the_official_script():
+    """Hand-computed with the logic of NorskRegnesentral/text-anonymization-benchmark evaluation.py:
+    recall uses the set of masked character offsets (union); precision splits EACH span into \\w+ tokens
+    (``split_by_tokens``), so tokens of overlapping spans count once per span.
+
+    d2 "Jane Roe, a nurse from Tromsø, appealed in 2015."; masks [0, 8] "Jane Roe" and [5, 22] "Roe, a nurse from".
+    token precision: span 1 -> Jane 1, Roe 1; span 2 -> Roe 1, a 1, nurse 1, from 0 => 5/6 (merged: 4/5)
+    mention precision: [0, 8] inside "Jane Roe" 1; [5, 22] inside no mention 0 => 1/2
+    token recall: Jane+ Roe+ a+ nurse+ Tromsø- => 4/5; mention recall 2/3; entity recall 2/3, direct 1/1.
+    """
+    gold = load_tab(FIXTURES / "tab_small.json")
+    texts = {g.doc_id: g.text for g in gold}
+    masks = load_masks({"d2": [[0, 8], [5, 22]]}, texts)
+    out = TabEvaluator(gold).evaluate(masks)
+    assert out["token_precision"] == pytest.approx(5 / 6)
+    assert out["mention_precision"] == pytest.approx(1 / 2)
+    assert out["token_recall"] == pytest.approx(4 / 5)
+    assert out["mention_recall"] == pytest.approx(2 / 3)
+    assert out["recall_all_entities"] == pytest.approx(2 / 3)
+    assert out["recall_direct_entities"] == pytest.approx(1.0)

@@ -209,3 +209,38 @@ def test_default_causal_lm_short_text():
     dic = ic.document_ic("Tom Hanks is an American actor.")
     assert np.all(dic.ic >= 0) and dic.tic > 0
     assert tpi_document(dic, [dic.terms[0].span]) < 1
+
+
+# ---------------------------------------------------------------- word-frequency IC (independent of the anonymizer)
+
+
+def test_word_frequency_ic_values_floor_and_max_rule():
+    import wordfreq
+
+    from textanon.evaluation.word_ic import OOV_FLOOR, WordFrequencyModel
+
+    model = WordFrequencyModel()
+    text = "the actress Qxzvbnmw"
+    lps = model.span_token_logprobs(text, [(0, 3), (4, 11), (12, 20), (0, 20), (3, 4)])
+    assert lps[0] == pytest.approx([np.log(wordfreq.word_frequency("the", "en"))])
+    assert lps[1] == pytest.approx([np.log(wordfreq.word_frequency("actress", "en"))])
+    assert lps[2] == pytest.approx([np.log(OOV_FLOOR)])  # out of vocabulary: the documented floor
+    assert len(lps[3]) == 3 and len(lps[4]) == 0  # one value per word; a blank span has none
+    ic = InformationContent("wordfreq", cache_dir=None)
+    dic = ic.document_ic("The actress Qxzvbnmw lives in Paris.")
+    by_text = {t.text: v for t, v in zip(dic.terms, dic.ic)}
+    # a multi-word term's IC is its least frequent word's (same rule as sub-word tokens of an LM)
+    term = next(t for t in by_text if "actress" in t)
+    words = wordfreq.tokenize(term, "en")
+    assert by_text[term] == pytest.approx(max(-model.word_logprob(w) for w in words))
+    assert ic.settings["model"] == "wordfreq:en" and ic.settings["oov_floor"] == OOV_FLOOR
+
+
+def test_word_frequency_ic_is_context_free_and_cache_keys_differ(tmp_path):
+    ic = InformationContent("wordfreq", cache_dir=tmp_path)
+    a = ic.document_ic("Paris is big.")
+    b = ic.document_ic("Paris Paris is big.")
+    assert a.ic[0] == pytest.approx(b.ic[0])  # same word, same IC, whatever the context
+    lm = InformationContent("test.LengthLM.v1", cache_dir=tmp_path)
+    assert lm._settings_key() != ic._settings_key()
+    assert len(list(tmp_path.glob("*.json"))) == 2

@@ -162,3 +162,39 @@ def test_pretreatment_curation_and_bd_prime():
 
     raw = _ner_only(nlp, {"A": "Marta Quillon was born in Lisbon."}, keep_marks=True)
     assert "GPE" in raw["A"] and "Lisbon" not in raw["A"] and "born" in raw["A"]
+
+
+def test_combine_seeds_mean_sd_and_per_seed_values():
+    from textanon.cli.evaluate_trir import combine_seeds
+
+    def run(values, warning):
+        return {"trir": values, "settings": {"seed": None}, "timings_s": {"total": 1.0}, "warnings": [warning]}
+
+    runs = {42: run({"original": 90.0, "manual": 20.0}, "w1"), 1: run({"original": 94.0, "manual": 22.0}, "w1"),
+            2: run({"original": 98.0, "manual": 24.0}, "w2")}
+    out = combine_seeds(runs)
+    assert out["trir"] == {"original": 94.0, "manual": 22.0}
+    assert out["trir_sd"] == {"original": 4.0, "manual": 2.0}
+    assert out["trir_by_seed"]["1"] == {"original": 94.0, "manual": 22.0}
+    assert out["settings"]["seed"] == [42, 1, 2] and out["warnings"] == ["w1", "w2"]
+    single = combine_seeds({42: runs[42]})
+    assert single["trir"] == {"original": 90.0, "manual": 20.0} and "trir_sd" not in single
+
+
+def test_cli_bad_seeds(tmp_path):
+    res = runner.invoke(app, ["evaluate-trir", str(FIXTURE), "-o", str(tmp_path / "t.json"), "--seeds", "42,x"])
+    assert res.exit_code == 1 and "--seeds" in res.output
+
+
+def test_markdown_shows_mean_sd_over_seeds():
+    from textanon.evaluation.trir.bench import markdown
+
+    settings = {"model_label": "m", "model_id": "m", "device": "cpu", "torch_threads": 1, "individuals": 2,
+                "train_windows": 3, "dev_documents": 0, "window": 100, "overlap": 25, "batch_size": 16, "lr": 5e-5,
+                "epochs": 1, "patience": 5, "pretrain_epochs": 0, "epochs_run": 1, "selected_epoch": 1,
+                "keep_mask_marks": False, "curate": True, "anonymize_background": True, "max_bk_chars": None,
+                "seed": [42, 1, 2]}
+    result = {"trir": {"original": 94.0, "manual": 22.0}, "trir_sd": {"original": 4.0, "manual": 2.0},
+              "upper_bound": 100.0, "settings": settings, "timings_s": {}, "peak_rss_mb": 1.0}
+    md = markdown(result, "t", {"original": 100, "manual": 10})
+    assert "| Original | 100 | 94.0 ± 4.0 | -6 |" in md and "[42, 1, 2]" in md

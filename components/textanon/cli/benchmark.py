@@ -21,25 +21,32 @@ def benchmark_cmd(
     skip_trir: bool = typer.Option(False, help="Do not run the re-identification attack"),
     no_presidio: bool = typer.Option(False, help="Do not run Presidio"),
     texts_out: Optional[Path] = typer.Option(None, help="Save {system: {name: anonymized text}} (for evaluate-trir elsewhere)"),
-    trir_from: Optional[Path] = typer.Option(None, exists=True, help="TRIR JSON {\"trir\": {system: percent}} to use instead of running the attack"),
+    trir_from: Optional[Path] = typer.Option(None, exists=True, help="TRIR JSON {\"trir\": {system: percent or [percent per seed]}} to use instead of running the attack"),
+    trir_seeds: str = typer.Option("42,1,2", help="Comma-separated attack seeds: one attack trained per seed, TRIR = mean ± sd"),
     merge_only: bool = typer.Option(False, help="Only fill --trir-from into the existing --output result (no re-run)"),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
-    from ..benchmarks.harness import benchmark, markdown, plot
+    from ..benchmarks.harness import benchmark, fill_trir, markdown, plot
 
+    try:
+        seeds = [int(x) for x in trir_seeds.split(",") if x.strip()]
+    except ValueError:
+        msg.fail(f"--trir-seeds expects comma-separated integers, got {trir_seeds!r}", exits=1)
+    if not seeds:
+        msg.fail("--trir-seeds: give at least one seed", exits=1)
     trir_values = json.loads(trir_from.read_text(encoding="utf8"))["trir"] if trir_from else None
     if merge_only:
         if not (trir_values and output.exists()):
             msg.fail("--merge-only needs --trir-from and an existing --output result", exits=1)
         result = json.loads(output.read_text(encoding="utf8"))
-        for row in result["rows"]:
-            row["trir"] = trir_values.get(row["system"])
+        fill_trir(result["rows"], trir_values)
         result["settings"]["trir"] = f"from {trir_from}"
     else:
         result = benchmark(data, threshold, model, trained_model, llm_anonymizations, limit, skip_trir,
-                           not no_presidio, texts_out, trir_values)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+                           not no_presidio, texts_out, trir_values, seeds)
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     table = markdown(result)
     output.with_suffix(".md").write_text(table, encoding="utf8")
     has_trir = any(r["trir"] is not None for r in result["rows"])

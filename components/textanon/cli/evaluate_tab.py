@@ -1,5 +1,4 @@
 """TAB gold-standard evaluation: ``evaluate-tab`` (masking) and ``evaluate-ner`` (recognition)."""
-import json
 import time
 from pathlib import Path
 from typing import Optional
@@ -23,8 +22,9 @@ def _fail_on_bad_input(fn):
 
 
 def _write(output: Path, result: dict) -> None:
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
 
 
 @app.command("evaluate-tab")
@@ -37,11 +37,16 @@ def evaluate_tab(
 ) -> None:
     """TAB recall / precision metrics of masked spans (Pilán et al., 2022)."""
     from ..evaluation.tab import TabEvaluator, lm_information_content
-    from ..evaluation.tab_corpus import load_masks, load_tab
+    from ..evaluation.tab_corpus import load_masks, load_tab, overlapping_pairs
 
     def run():
         gold = load_tab(gold_path)
         masks = load_masks(masks_path, {g.doc_id: g.text for g in gold})
+        overlaps = {d: n for d, spans in masks.items() if (n := overlapping_pairs(spans))}
+        if overlaps:
+            msg.warn(f"{sum(overlaps.values())} overlapping span(s) in {len(overlaps)} document(s): scored as the "
+                     "official TAB script does (recall on the union of masked characters; precision over each "
+                     "span's tokens, a token in two spans counting twice)")
         missing = [g.doc_id for g in gold if g.doc_id not in masks]
         if missing:
             msg.warn(f"{len(missing)} gold document(s) have no entry in the masks file: left out (as the TAB script does)")

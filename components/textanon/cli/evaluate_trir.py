@@ -1,6 +1,7 @@
 """``evaluate-trir``: text re-identification risk (TRIR) of anonymized documents."""
 import json
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -41,6 +42,25 @@ def _inputs(data: Path, anonymized: List[str], originals: Optional[Path], dev: O
     return inputs
 
 
+def combine_seeds(runs: dict) -> dict:
+    """One result from ``{seed: run_trir result}``: the first seed's details, ``trir`` = mean over seeds,
+    ``trir_sd`` = sample sd (None for one seed), ``trir_by_seed`` = every seed's values."""
+    from ..benchmarks.scoring import mean_sd
+
+    first = dict(next(iter(runs.values())))
+    if len(runs) == 1:
+        return first
+    methods = first["trir"]
+    agg = {m: mean_sd([r["trir"][m] for r in runs.values()]) for m in methods}
+    first["trir"] = {m: a["mean"] for m, a in agg.items()}
+    first["trir_sd"] = {m: a["sd"] for m, a in agg.items()}
+    first["trir_by_seed"] = {str(seed): r["trir"] for seed, r in runs.items()}
+    first["settings"] = dict(first["settings"], seed=list(runs))
+    first["timings_s"] = {str(seed): r["timings_s"] for seed, r in runs.items()}
+    first["warnings"] = sorted({w for r in runs.values() for w in r["warnings"]})
+    return first
+
+
 @app.command("evaluate-trir")
 def evaluate_trir(
     data: Path = typer.Argument(..., exists=True, dir_okay=False,
@@ -66,10 +86,13 @@ def evaluate_trir(
     max_bk_chars: Optional[int] = typer.Option(None, "--max-bk-chars", min=1, help="Truncate each background text (speed)"),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Stage cache (default ~/.cache/textanon/trir or $TEXTANON_CACHE/trir)"),
     seed: int = typer.Option(42, "--seed"),
+    seeds: Optional[str] = typer.Option(None, "--seeds", help="Comma-separated seeds (e.g. 42,1,2): one attack per seed; trir = mean, trir_sd = sample sd, trir_by_seed (overrides --seed)"),
     device: str = typer.Option("auto", "--device", help="auto, cpu, cuda, ..."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch CPU threads"),
     no_monitor: bool = typer.Option(False, "--no-monitor", help="Do not score every method after each epoch"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars"),
+    markdown_out: Optional[Path] = typer.Option(None, "--markdown", help="Also write a markdown report here"),
+    compare_published: bool = typer.Option(False, "--compare-published", help="Compare with the published WikiActors 50_eval TRIR (Spearman, differences)"),
 ) -> None:
     """Train a re-identification classifier on background knowledge and report the share of anonymized documents it re-identifies."""
     from ..evaluation.trir import TrirError, TrirSettings, run_trir
@@ -77,6 +100,12 @@ def evaluate_trir(
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if overlap >= window - 2:
         msg.fail(f"--overlap ({overlap}) must be smaller than --window - 2 ({window - 2})", exits=1)
+    try:
+        seed_list = [int(x) for x in seeds.split(",") if x.strip()] if seeds else [seed]
+    except ValueError:
+        msg.fail(f"--seeds expects comma-separated integers, got {seeds!r}", exits=1)
+    if not seed_list:
+        msg.fail("--seeds: give at least one seed", exits=1)
     settings = TrirSettings(model=model, epochs=epochs, patience=patience, window=window, overlap=overlap,
                             batch_size=batch_size, lr=lr, use_dev=not no_dev, keep_mask_marks=keep_mask_marks,
                             anonymize_background=not no_bd_prime, curate=not no_curation, pretrain_epochs=pretrain_epochs,
@@ -85,15 +114,27 @@ def evaluate_trir(
         inputs = _inputs(data, anonymized, originals, dev, bk_column, max_bk_chars, methods)
         if not inputs.anonymized and not inputs.empty:
             raise TrirError("no anonymized documents: give a records file with *_abstract columns or --anonymized NAME=PATH")
-        result = run_trir(inputs, settings, cache_dir, progress=not quiet, threads=threads)
+        runs = {}
+        for one in seed_list:
+            runs[one] = run_trir(inputs, replace(settings, seed=one), cache_dir, progress=not quiet, threads=threads)
+        result = combine_seeds(runs)
     except TrirError as err:
         msg.fail(str(err), exits=1)
     except json.JSONDecodeError as err:
         msg.fail(f"{data}: not valid JSON ({err})", exits=1)
     for warning in result["warnings"]:
         msg.warn(warning)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    from ..evaluation.provenance import write_metrics
+    from ..evaluation.trir.bench import PUBLISHED_50_EVAL, compare, markdown
+
+    result["settings"].setdefault("model_label", Path(result["settings"]["model"]).name)
+    if compare_published:
+        result["published"] = PUBLISHED_50_EVAL
+        result["comparison"] = compare(result["trir"], PUBLISHED_50_EVAL)
+    write_metrics(output, result)
+    if markdown_out:
+        markdown_out.parent.mkdir(parents=True, exist_ok=True)
+        markdown_out.write_text(markdown(result, f"TRIR on {data.name}", result.get("published")), encoding="utf-8")
     from wasabi import table
 
     rows = sorted(result["trir"].items(), key=lambda kv: -kv[1])

@@ -1,6 +1,4 @@
 """Annotation-free utility evaluators: ``evaluate-tpi``, ``evaluate-tps``, ``evaluate-nmi``, ``evaluate``, ``bench-tpi``."""
-import json
-import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -9,7 +7,8 @@ from wasabi import msg
 
 from . import app
 
-MODEL_HELP = "Language model: a registry name (textanon.SmolLM2.v1, the offline default), masked:<hf name/path> or causal:<hf name/path>"
+MODEL_HELP = ("IC model: a registry name (textanon.SmolLM2.v1, the offline default), masked:<hf name/path>, "
+              "causal:<hf name/path>, or wordfreq (word frequencies, independent of the anonymizer)")
 ALT_HELP = "Term alternation for masked LMs: n (N-term alternation) or s (sentence-term alternation)"
 
 
@@ -49,9 +48,11 @@ def _load(input_path: Path, limit: Optional[int], extra: List[Path], offsets: Li
 
 
 def _write(output: Path, result: dict, key: str) -> None:
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     from wasabi import table
+
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
 
     print(table(sorted(result[key].items(), key=lambda kv: -kv[1]), header=("method", key.upper()), divider=True, aligns=("l", "r")))
     msg.good(f"{key.upper()} of {len(result[key])} methods -> {output}")
@@ -141,7 +142,8 @@ def evaluate(
     name: str = typer.Option("wikiactors", "--name", help="Corpus name used in the output file names"),
     extra: List[Path] = typer.Option([], "--extra", help="Extra anonymizations {column: {name: text}}; missing files are skipped"),
     offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset files (repeatable)"),
-    metrics: str = typer.Option("tpi,tps,nmi", "--metrics", help="Comma-separated subset of tpi,tps,nmi"),
+    metrics: str = typer.Option("tpi,tpi_lm,tps,nmi", "--metrics", help="Comma-separated subset of tpi (headline, word-frequency IC), tpi_lm (TPI with --model), tps, nmi"),
+    headline_model: str = typer.Option("wordfreq", "--headline-model", help="IC model of the headline TPI and of TPS: wordfreq (independent of the anonymizer; default) or any --model spec"),
     columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
     no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
@@ -153,14 +155,17 @@ def evaluate(
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
     no_cache: bool = typer.Option(False, "--no-cache"),
 ) -> None:
-    """Run TPI, TPS and NMI; write metrics/*.json, a markdown table and a utility-vs-privacy plot."""
+    """Run TPI (headline: word-frequency IC; beside it: the LM's), TPS and NMI; write metrics/*.json, a markdown
+    table and a utility-vs-privacy plot."""
     from ..evaluation.report import run_report
 
     for p in extra:
         if not p.exists():
             msg.warn(f"extra anonymizations {p} not found: skipped")
     wanted = [m.strip() for m in metrics.split(",") if m.strip()]
-    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit, _cache(no_cache, cache_dir), trir, wanted, seeds, columns=_columns(columns), split_tags=not no_split_tags))
+    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit,
+                                        _cache(no_cache, cache_dir), trir, wanted, seeds, columns=_columns(columns),
+                                        split_tags=not no_split_tags, headline_model=headline_model))
     print(Path(written["markdown"]).read_text(encoding="utf-8"))
     for key, path in written.items():
         msg.good(f"{key}: {path}")
@@ -182,8 +187,9 @@ def bench_tpi(
 
     corpus = _load(input_path, limit, [], [])
     result = _guard(lambda: bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device))
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     for run in result["runs"]:
         msg.info(f"{run['model']} {run['alternation']}: {run['seconds']:.1f} s for {run['documents']} documents ({run['passes']} passes)")
     msg.good(f"-> {output}")

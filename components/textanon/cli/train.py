@@ -110,8 +110,9 @@ def compare_ner_cmd(
         return [(k, Path(v)) for k, v in (i.split("=", 1) for i in items)]
 
     result = compare(pairs(run), pairs(silver))
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     table = markdown(result, note)
     output.with_suffix(".md").write_text(table, encoding="utf8")
     print(table)
@@ -165,8 +166,9 @@ def cv_ner_cmd(
     result = cross_validate(spacy.blank("en"), golds, k=folds, train_config=config, pipeline_config=pipeline_config,
                             base_model=base_model, gazetteer=gazetteer if gazetteer and gazetteer.exists() else None,
                             work_dir=work_dir, annotator=annotator, seed=seed, overrides=overrides, log=msg.info)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
     table = markdown(result)
     output.with_suffix(".md").write_text(table, encoding="utf8")
     print(table)

@@ -2,7 +2,11 @@
 
 ``python -m textanon evaluate CORPUS`` (and ``spacy project run evaluate``) writes:
 
-* ``metrics/tpi_<name>.json``, ``metrics/tps_<name>.json``, ``metrics/nmi_<name>.json``
+* ``metrics/tpi_<name>.json``: the HEADLINE TPI, information content from word frequencies
+  (``wordfreq``, independent of the anonymizer: :mod:`.word_ic`);
+* ``metrics/tpi_lm_<name>.json``: TPI with the language model (default SmolLM2, the model textanon's
+  optimizer minimizes, so it favours textanon by construction), reported beside the headline;
+* ``metrics/tps_<name>.json`` (TPS with the headline IC), ``metrics/nmi_<name>.json``
 * ``metrics/evaluate_<name>.md``: one row per anonymization method
 * ``metrics/evaluate_<name>.png``: utility vs privacy per method. Privacy is
   1 - TRIR from ``metrics/trir_<...>.json`` when that file exists, else the recall of
@@ -16,9 +20,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .corpus import Corpus, load_corpus, masks_of
-from .tpi import EvaluationError, InformationContent
+from .provenance import write_metrics
+from .tpi import HEADLINE_MODEL, EvaluationError, InformationContent
 
 REFERENCE_METHOD = "manual"
+METRICS = ("tpi", "tpi_lm", "tps", "nmi")
 
 
 def _round(d: Dict[str, float], digits: int = 4) -> Dict[str, float]:
@@ -161,6 +167,14 @@ def masking_stats(corpus: Corpus, masks) -> Dict[str, Dict[str, float]]:
 # ---------------------------------------------------------------------------- report
 
 
+def column_title(metric: str, result: dict) -> str:
+    """``"TPI (wordfreq:en)"``, ``"TPI (LM: SmolLM2...)"``: the metric and the IC model behind it."""
+    model = result.get("settings", {}).get("model")
+    if metric == "tpi_lm":
+        return f"TPI (LM: {model})"
+    return f"{metric.upper()} ({model})" if metric in ("tpi", "tps") and model else metric.upper()
+
+
 def _fmt(v) -> str:
     return "–" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.3f}"
 
@@ -189,7 +203,7 @@ def plot(path, utility: Dict[str, Dict[str, float]], privacy: Dict[str, float], 
                 ax.scatter(privacy[method], u, s=30)
                 ax.annotate(method, (privacy[method], u), fontsize=8, xytext=(3, 3), textcoords="offset points")
         ax.set_xlabel(privacy_label)
-        ax.set_ylabel(metric.upper())
+        ax.set_ylabel(metric)
         ax.set_xlim(-0.05, 1.05)
         ax.set_ylim(-0.05, 1.05)
         ax.grid(alpha=0.3)
@@ -211,35 +225,43 @@ def run_report(
     limit: Optional[int] = None,
     cache_dir=None,
     trir_path=None,
-    metrics: Sequence[str] = ("tpi", "tps", "nmi"),
+    metrics: Sequence[str] = METRICS,
     seeds: int = 10,
     progress: bool = True,
     columns: Optional[Sequence[str]] = None,
     split_tags: bool = True,
+    headline_model: str = HEADLINE_MODEL,
 ) -> dict:
-    """Run the evaluators and write JSON files, the markdown table and the plot; returns the paths."""
+    """Run the evaluators and write JSON files, the markdown table and the plot; returns the paths.
+
+    ``tpi`` and ``tps`` use ``headline_model`` (word-frequency IC, independent of the anonymizer);
+    ``tpi_lm`` uses ``model`` (the language model, default SmolLM2)."""
     from tqdm import tqdm
 
-    unknown = [m for m in metrics if m not in ("tpi", "tps", "nmi")]
+    unknown = [m for m in metrics if m not in METRICS]
     if unknown or not metrics:
-        raise EvaluationError(f"unknown metric {unknown[0]!r}: choose among tpi, tps, nmi" if unknown else "no metric selected")
+        raise EvaluationError(f"unknown metric {unknown[0]!r}: choose among {', '.join(METRICS)}" if unknown
+                              else "no metric selected")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     corpus = load_corpus(corpus_path, limit, [p for p in extra if Path(p).exists()], offsets, columns, split_tags)
-    ic = InformationContent(model, alternation, n, cache_dir)
+    ic = InformationContent(headline_model, alternation, n, cache_dir)
+    ic_lm = InformationContent(model, alternation, n, cache_dir)
     written, results = {}, {}
     with_reps = masks_of(corpus, progress, with_replacements=True)
     spans = {m: {d: [(s, e) for s, e, _ in v] for d, v in by_id.items()} for m, by_id in with_reps.items()}
-    steps = [m for m in ("tpi", "tps", "nmi") if m in metrics]
+    steps = [m for m in METRICS if m in metrics]
     for metric in tqdm(steps, desc="evaluate", unit="metric", disable=not progress):
         if metric == "tpi":
             results[metric] = tpi_result(corpus, ic, spans, progress, corpus_path)
+        elif metric == "tpi_lm":
+            results[metric] = tpi_result(corpus, ic_lm, spans, progress, corpus_path)
         elif metric == "tps":
             results[metric] = tps_result(corpus, ic, with_reps, None, progress, corpus_path)
         else:
             results[metric] = nmi_result(corpus, seeds, progress=progress, path=corpus_path)
         path = out_dir / f"{metric}_{name}.json"
-        path.write_text(json.dumps(results[metric], indent=2) + "\n", encoding="utf-8")
+        write_metrics(path, results[metric])
         written[metric] = str(path)
 
     stats = masking_stats(corpus, spans)
@@ -252,15 +274,21 @@ def run_report(
     else:
         privacy = {m: stats[m]["recall_vs_manual"] for m in methods if m in stats}
         privacy_label = "privacy proxy = recall of manual masks (no TRIR file)"
-    columns = [(k.upper(), results[k][k]) for k in steps]
+    columns = [(column_title(k, results[k]), results[k][k[:3]]) for k in steps]
     columns += [("masked share", {m: s["masked_share"] for m, s in stats.items()}), ("recall vs manual", {m: s["recall_vs_manual"] for m, s in stats.items()})]
     if trir:
         columns.append(("TRIR", {m: trir[_norm_method(m)] for m in methods if _norm_method(m) in trir}))
     ordered = sorted(methods, key=lambda m: -results.get("tpi", {}).get("tpi", {}).get(m, 0.0)) if "tpi" in results else methods
     settings = results.get("tpi", results.get("tps", {})).get("settings", {})
+    lm_settings = results.get("tpi_lm", {}).get("settings", {})
     notes = [
         f"{len(corpus.originals)} documents of `{corpus_path}`; values are means over documents.",
-        f"TPI/TPS language model: `{settings.get('model', '-')}`, alternation: {settings.get('alternation', '-')}.",
+        f"Headline TPI (and TPS): information content from `{settings.get('model', '-')}` word frequencies, "
+        "independent of the anonymizer (out-of-vocabulary words: floor frequency "
+        f"{settings.get('oov_floor', '-')}).",
+        f"TPI (LM) beside it: `{lm_settings.get('model', '-')}`, alternation: {lm_settings.get('alternation', '-')}; "
+        "textanon's optimizer minimizes the information removed as scored by this LM, so this column favours "
+        "textanon by construction.",
         "TPS similarity: all-MiniLM-L6-v2 cosine; NMI: k-means on all-MiniLM-L6-v2 embeddings, k by silhouette, mean over seeds.",
         f"Privacy column used in the plot: {privacy_label}.",
     ]
@@ -273,6 +301,6 @@ def run_report(
     md_path.write_text(md, encoding="utf-8")
     written["markdown"] = str(md_path)
     png_path = out_dir / f"evaluate_{name}.png"
-    plot(png_path, {k: results[k][k] for k in steps}, privacy, privacy_label, f"{name}: utility vs privacy ({len(corpus.originals)} documents)")
+    plot(png_path, {column_title(k, results[k]): results[k][k[:3]] for k in steps}, privacy, privacy_label, f"{name}: utility vs privacy ({len(corpus.originals)} documents)")
     written["plot"] = str(png_path)
     return written

@@ -127,7 +127,10 @@ def load_tab(source: Source, require_identifiers: bool = True) -> List[GoldDocum
 def load_masks(source: Source, gold: Optional[Dict[str, str]] = None) -> Dict[str, List[Mask]]:
     """Masked spans by document, validated (against ``gold``: doc_id -> text, if given).
 
-    Spans must satisfy ``0 <= start < end <= len(text)`` and not overlap; their order is kept.
+    Spans must satisfy ``0 <= start < end <= len(text)``; their order is kept. Overlapping spans are kept
+    as given, as the official TAB script scores them (recall on the union of masked characters; precision
+    over each span's tokens, so a token inside two spans counts twice): :func:`overlapping_pairs` counts them
+    so that callers can warn.
     """
     data = read_json(source, "masks")
     if not isinstance(data, dict):
@@ -152,16 +155,18 @@ def load_masks(source: Source, gold: Optional[Dict[str, str]] = None) -> Dict[st
             if gold is not None and end > len(gold[doc_id]):
                 raise EvaluationError(f"{where}, span #{i}: [{start}, {end}] outside the text ({len(gold[doc_id])} characters)")
             out.append((start, end, repl))
-        check_disjoint([(s, e) for s, e, _ in out], where)
         masks[str(doc_id)] = out
     return masks
 
 
-def check_disjoint(spans: Sequence[Tuple[int, int]], where: str) -> None:
-    ordered = sorted(spans)
-    for (s1, e1), (s2, e2) in zip(ordered, ordered[1:]):
-        if s2 < e1:
-            raise EvaluationError(f"{where}: overlapping spans [{s1}, {e1}] and [{s2}, {e2}]")
+def overlapping_pairs(spans: Sequence[Sequence]) -> int:
+    """Number of spans that overlap an earlier one (sorted by start): 0 for disjoint masks."""
+    count, reach = 0, -1
+    for item in sorted((int(m[0]), int(m[1])) for m in spans):
+        if item[0] < reach:
+            count += 1
+        reach = max(reach, item[1])
+    return count
 
 
 def write_masks(path: Union[str, Path], masks: Dict[str, Sequence[Sequence]], replacements: bool = True) -> None:
@@ -179,4 +184,4 @@ def write_masks(path: Union[str, Path], masks: Dict[str, Sequence[Sequence]], re
 
 
 __all__ = ["EvaluationError", "GoldDocument", "Mention", "IDENTIFIER_TYPES", "load_tab", "load_masks",
-           "write_masks", "parse_document", "read_json", "check_disjoint"]
+           "write_masks", "parse_document", "read_json", "overlapping_pairs"]

@@ -41,6 +41,8 @@ from .terms import SEGMENTATION_VERSION, Term, get_nlp, protected_terms, segment
 CharSpan = Tuple[int, int]
 ALTERNATIONS = ("n", "s")
 DEFAULT_MODEL = "textanon.SmolLM2.v1"
+#: the headline IC model of ``evaluate`` and ``benchmark``: independent of the anonymizer's language model
+HEADLINE_MODEL = "wordfreq"
 
 
 class EvaluationError(ValueError):
@@ -73,16 +75,20 @@ def build_passes(terms: Sequence[Term], alternation: str = "n", n: int = 6) -> L
 def resolve_model(spec=None):
     """A :class:`textanon.lm.LanguageModel` from a spec.
 
-    ``None`` / ``"default"``: the offline default (SmolLM2); a spaCy ``misc``
+    ``None`` / ``"default"``: the offline default (SmolLM2); ``"wordfreq"`` / ``"wordfreq:LANG"``:
+    word-frequency IC independent of the anonymizer (:mod:`.word_ic`); a spaCy ``misc``
     registry name such as ``"textanon.SmolLM2.v1"``; ``"masked:<hf name or path>"``;
     ``"causal:<hf name or path>"``; or an already built model.
     """
     from .. import lm
+    from . import word_ic
 
     if spec is None or spec == "default":
         return lm.default_language_model()
     if not isinstance(spec, str):
         return spec
+    if word_ic.is_word_frequency_spec(spec):
+        return word_ic.from_spec(spec)
     if spec.startswith("masked:"):
         return lm.masked_lm(spec[len("masked:"):])
     if spec.startswith("causal:"):
@@ -181,6 +187,11 @@ class InformationContent:
     @property
     def settings(self) -> dict:
         model = self.model
+        base = {"segmentation": SEGMENTATION_VERSION,
+                "spacy_model": self.nlp.meta.get("name", "") + "-" + self.nlp.meta.get("version", ""),
+                "protected_rule": "a term is protected if any of its characters is in a masked span"}
+        if hasattr(model, "settings") and not is_masked(model):  # context-free models describe themselves
+            return base | {"window": None} | model.settings
         masked = is_masked(model)
         out = {
             "model": display_name(model),
@@ -201,7 +212,10 @@ class InformationContent:
 
     def _settings_key(self) -> str:
         s = self.settings
-        key = json.dumps({k: s[k] for k in ("segmentation", "spacy_model", "window", "alternation") if k in s} | {"context": s.get("context"), "model": getattr(self.model, "name", s["model"])}, sort_keys=True)
+        extra = {k: s[k] for k in ("wordfreq_version", "oov_floor") if k in s}  # absent for LMs: their keys unchanged
+        key = json.dumps({k: s[k] for k in ("segmentation", "spacy_model", "window", "alternation") if k in s}
+                         | {"context": s.get("context"), "model": getattr(self.model, "name", s["model"])} | extra,
+                         sort_keys=True)
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
     def document_ic(self, text: str, doc_id=None) -> DocumentIC:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from ..evaluation.provenance import write_metrics
 from .prompts import prompt_names
 
 DEFAULT_ANONYMIZATIONS = Path("corpus/llm_anonymizations_wikiactors_50.json")
@@ -111,7 +112,7 @@ def run_bench(input_path: Path, designs: Sequence[str], output: Optional[Path] =
         out = Path(output) if output and len(designs) == 1 else Path(f"metrics/llm_{design}.json")
         out.parent.mkdir(parents=True, exist_ok=True)
         texts = result.pop("texts")
-        out.write_text(json.dumps(result, indent=2), encoding="utf8")
+        write_metrics(out, result)
         anonymizations = Path(anonymizations)
         merged = json.loads(anonymizations.read_text(encoding="utf8")) if anonymizations.exists() else {}
         merged[design] = texts

@@ -52,16 +52,21 @@ def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = N
     s, t = result["settings"], result["timings_s"]
     lines = [f"# {title}", ""]
     cmp = compare(result["trir"], published) if published else None
-    head = "| method | published TRIR % | ours TRIR % | ours − published |" if published else "| method | TRIR % |"
+    sd = result.get("trir_sd") or {}
+    ours = "ours TRIR % (mean ± sd)" if sd else "ours TRIR %"
+    head = f"| method | published TRIR % | {ours} | ours − published |" if published else f"| method | {ours[5:]} |"
     lines += [head, "|---|---:|---:|---:|" if published else "|---|---:|"]
     for m, v in result["trir"].items():
         name = LABELS.get(m, m)
+        cell = f"{v:.1f} ± {sd[m]:.1f}" if sd.get(m) is not None else f"{v:.0f}"
         if published and m in published:
-            lines.append(f"| {name} | {published[m]} | {v:.0f} | {v - published[m]:+.0f} |")
+            lines.append(f"| {name} | {published[m]} | {cell} | {v - published[m]:+.0f} |")
         elif published:
-            lines.append(f"| {name} | – | {v:.0f} | |")
+            lines.append(f"| {name} | – | {cell} | |")
         else:
-            lines.append(f"| {name} | {v:.0f} |")
+            lines.append(f"| {name} | {cell} |")
+    if sd:
+        lines += ["", f"Mean ± sample sd over the attack seeds {s['seed']} (`trir_by_seed` in the JSON)."]
     lines.append("")
     if cmp and cmp["spearman"] is not None:
         lines.append(f"Spearman rank correlation with the published TRIR ({len(cmp['methods'])} methods): **{cmp['spearman']}**")
@@ -125,8 +130,9 @@ def main(argv=None) -> dict:
     if published:
         result["published"] = published
         result["comparison"] = compare(result["trir"], published)
-    Path(a.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(a.output).write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    from ..provenance import write_metrics
+
+    write_metrics(a.output, result)
     if a.markdown:
         Path(a.markdown).write_text(markdown(result, a.title, published), encoding="utf-8")
     print(json.dumps({"trir": result["trir"], "comparison": result.get("comparison"), "timings_s": result["timings_s"]}))

@@ -1,0 +1,52 @@
+"""Token-level agreement of masks with a reference (the manual anonymization), and mean ± sd aggregation.
+
+Shared by the benchmark table and the threshold tuning. A token is a ``\\w+`` match of the original; it
+counts as masked when any of its characters lies in a masked span.
+"""
+import re
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+Span = Tuple[int, int]
+WORD = re.compile(r"\w+")
+
+
+def token_flags(text: str, spans: Sequence[Span]) -> np.ndarray:
+    """For each \\w+ token of ``text``: does it overlap a span?"""
+    marks = np.zeros(len(text) + 1, dtype=np.int32)
+    for s, e in spans:
+        marks[s] += 1
+        marks[e] -= 1
+    covered = np.cumsum(marks)[:-1] > 0
+    return np.array([covered[m.start() : m.end()].any() for m in WORD.finditer(text)], dtype=bool)
+
+
+def prf(pred: List[np.ndarray], gold: List[np.ndarray]) -> Dict[str, float]:
+    """Micro precision / recall / F1 of masked tokens against the reference, and the masked share of tokens."""
+    tp = sum(int((p & g).sum()) for p, g in zip(pred, gold))
+    n_pred = sum(int(p.sum()) for p in pred)
+    n_gold = sum(int(g.sum()) for g in gold)
+    precision = tp / n_pred if n_pred else 1.0
+    recall = tp / n_gold if n_gold else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    n_tokens = sum(len(p) for p in pred)
+    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
+            "masked_share": round(n_pred / n_tokens, 4) if n_tokens else 0.0}
+
+
+def mean_sd(values: Sequence[float], digits: int = 2) -> Dict[str, Optional[float]]:
+    """``{"mean", "sd", "n"}``: sample standard deviation (ddof = 1); ``sd`` is None for fewer than 2 values."""
+    vals = [float(v) for v in values if v is not None]
+    if not vals:
+        return {"mean": None, "sd": None, "n": 0}
+    sd = float(np.std(vals, ddof=1)) if len(vals) > 1 else None
+    return {"mean": round(float(np.mean(vals)), digits), "sd": None if sd is None else round(sd, digits),
+            "n": len(vals)}
+
+
+def format_mean_sd(mean: Optional[float], sd: Optional[float], digits: int = 1) -> str:
+    """``"12.3 ± 1.4"``, ``"12.3"`` without sd, ``"–"`` without a value."""
+    if mean is None:
+        return "–"
+    return f"{mean:.{digits}f}" + (f" ± {sd:.{digits}f}" if sd is not None else "")

@@ -1,0 +1,73 @@
+"""Provenance of every metrics file: which command wrote it, on which machine, when.
+
+Every writer of ``metrics/*.json`` goes through :func:`write_metrics`, which adds a ``"provenance"`` block
+recorded by the code (never typed by hand): the command line, the machine (CPU model, cores, GPU or none,
+torch version, platform, Python), the textanon version and the UTC time. ``tests/test_metrics_provenance.py``
+checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command.
+"""
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence, Union
+
+KEY = "provenance"
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, ``platform.processor()`` elsewhere)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine() -> dict:
+    """CPU model, cores, GPU name (``None`` without CUDA), torch version, platform and Python version."""
+    gpu, torch_version = None, None
+    try:
+        import torch
+
+        torch_version = torch.__version__
+        if torch.cuda.is_available():
+            gpu = torch.cuda.get_device_name(0)
+    except ImportError:
+        pass
+    return {"cpu": cpu_model(), "cores": os.cpu_count(), "gpu": gpu, "torch": torch_version,
+            "platform": platform.platform(), "python": platform.python_version()}
+
+
+def command(argv: Optional[Sequence[str]] = None) -> str:
+    """The command line that is running, as a user would type it (``python -m textanon CMD ...``)."""
+    argv = list(sys.argv if argv is None else argv)
+    head = argv[0] if argv else ""
+    if head.endswith(os.path.join("textanon", "__main__.py")) or Path(head).name in ("textanon", "__main__.py"):
+        return shlex.join(["python", "-m", "textanon", *argv[1:]])
+    return shlex.join(argv)
+
+
+def provenance(argv: Optional[Sequence[str]] = None) -> dict:
+    """The block added to every metrics file."""
+    from ..about import __version__
+
+    return {"command": command(argv), "machine": machine(), "textanon_version": __version__,
+            "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def write_metrics(path: Union[str, Path], payload: dict, argv: Optional[Sequence[str]] = None, indent: int = 2) -> Path:
+    """Write ``payload`` + its provenance block as JSON to ``path`` (atomically; folders created)."""
+    if not isinstance(payload, dict):
+        raise TypeError(f"metrics payload must be a dict, got {type(payload).__name__}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {k: v for k, v in payload.items() if k != KEY} | {KEY: provenance(argv)}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(body, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path

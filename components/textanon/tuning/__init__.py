@@ -1,0 +1,1 @@
+"""Choosing settings (the risk threshold) on data that is never evaluated."""
