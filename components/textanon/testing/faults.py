@@ -7,6 +7,8 @@
 * ``textanon_fault_raise``: a component raising ``RuntimeError`` on documents containing ``trigger``.
 * ``textanon_fault_kill``: a component that SIGKILLs its own process on documents containing ``trigger``
   (only inside a worker process unless ``only_in_worker = false``).
+* ``textanon_fault_passthrough``: an "anonymizer" that releases the text unchanged (a leak the suite
+  must report; used to test the suite itself).
 
 When the environment variable ``TEXTANON_FAULT_MARKERS`` names a folder, each fault that fires writes a
 file ``<fault>-<pid>-<n>`` there, so the suite can tell a fault that fired from one that never ran.
@@ -133,6 +135,20 @@ def make_fault_raise(nlp: Language, name: str, trigger: str) -> RaiseOn:
 def make_fault_kill(nlp: Language, name: str, trigger: str, only_in_worker: bool) -> KillOn:
     """Component killing its process on documents containing ``trigger``."""
     return KillOn(trigger, only_in_worker)
+
+
+@Language.factory("textanon_fault_passthrough", assigns=["doc._.anonymized_text"])
+def make_fault_passthrough(nlp: Language, name: str) -> Callable[[Doc], Doc]:
+    """Component releasing every text unchanged (``doc._.anonymized_text = doc.text``)."""
+    from ..extensions import register_extensions
+
+    register_extensions()
+
+    def passthrough(doc: Doc) -> Doc:
+        doc._.anonymized_text = doc.text
+        return doc
+
+    return passthrough
 
 
 def markers(folder: Optional[Path]) -> List[str]:
