@@ -157,7 +157,8 @@ def test_derived_pipeline_inserts_a_fault_and_keeps_the_rest(tmp_path):
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
     nlp.to_disk(base)
-    dest = derived_pipeline(base, tmp_path / "faulty", insert=("boom", {"factory": "textanon_fault_raise"}, "sentencizer"))
+    boom = ("boom", {"factory": "textanon_fault_raise"}, "sentencizer")
+    dest = derived_pipeline(base, tmp_path / "faulty", insert=boom)
     loaded = spacy.load(dest)
     assert loaded.pipe_names == ["boom", "sentencizer"]
     with pytest.raises(faults.InjectedFault):

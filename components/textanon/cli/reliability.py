@@ -42,5 +42,6 @@ def reliability(
     md.write_text(markdown(report), encoding="utf8")
     s = report["summary"]
     (msg.good if s["cases_passed"] == s["cases"] else msg.warn)(
-        f"{s['cases_passed']}/{s['cases']} cases pass; {s['records_lost']} records lost, {s['pii_in_logs']} PII in logs, "
-        f"{s['surviving_direct_identifiers']} direct identifiers surviving -> {output}, {md}")
+        f"{s['cases_passed']}/{s['cases']} cases pass; {s['records_lost']} records lost, "
+        f"{s['pii_in_logs']} PII in logs, {s['surviving_direct_identifiers']} direct identifiers surviving "
+        f"-> {output}, {md}")

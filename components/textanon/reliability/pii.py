@@ -10,12 +10,12 @@ from typing import Dict, List, Optional, Tuple
 
 FIRST = ["Igor", "Hope", "Will", "Ada", "Rosa", "Tomasz", "Aisling", "Kwame", "Mei", "Rahul", "Olga", "Farid",
          "Grace", "Dmitri", "Ines", "Callum", "Yusuf", "Nadia", "Pieter", "Lucia"]
-LAST = ["Munteanu", "Summers", "Power", "Quint", "Castellano", "Wiśniewski", "Ní Bhriain", "Mensah", "Zhou",
-        "Raghunathan", "Petrova", "Haddad", "Baker", "Volkov", "Ferreira", "MacAulay", "Demir", "Karimi",
+LAST = ["Munteanu", "Summers", "Power", "Quint", "Castellano", "Wiśniewski", "Ní Bhriain", "Mensah",
+        "Zhou", "Raghunathan", "Petrova", "Haddad", "Baker", "Volkov", "Ferreira", "MacAulay", "Demir", "Karimi",
         "van der Berg", "Ortiz"]
-#: names whose letters are not all ASCII (diacritics) or that are ordinary words
-DIACRITIC_NAMES = [("José", "Müller"), ("Zoë", "Ó Súilleabháin"), ("Łukasz", "Wróbel"), ("Søren", "Kierkegård"),
-                   ("Ana", "Ñúñez")]
+#: names with diacritics
+DIACRITIC_NAMES = [("José", "Müller"), ("Zoë", "Ó Súilleabháin"), ("Łukasz", "Wróbel"),
+                   ("Søren", "Kierkegård"), ("Ana", "Ñúñez")]
 STREETS = ["Elm Road", "Station Street", "Mill Lane", "Harbour View", "Church Walk", "Kingsway"]
 TOWNS = ["Sheffield", "Leeds", "Bristol", "Cardiff", "Norwich", "Preston"]
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -94,7 +94,8 @@ def identifier(kind: str, rng: random.Random, person: Person) -> Tuple[str, str]
         value = f"{first[0]}.{last}{_digits(rng, 2)}@{rng.choice(DOMAINS)}"
         return value, f"Correspondence was sent to the applicant at {value} on several occasions."
     if kind == "phone_uk":
-        value = rng.choice([f"020 7946 {_digits(rng, 4)}", f"+44 7700 900{_digits(rng, 3)}", f"0161 496 {_digits(rng, 4)}"])
+        value = rng.choice([f"020 7946 {_digits(rng, 4)}", f"+44 7700 900{_digits(rng, 3)}",
+                            f"0161 496 {_digits(rng, 4)}"])
         return value, f"The applicant could be reached by telephone on {value} during the proceedings."
     if kind == "phone_us":
         value = f"(212) 555-{_digits(rng, 4)}"
