@@ -115,13 +115,18 @@ def wrong_types(folder: Path, seed: int) -> CaseInput:
     return CaseInput(path, [e for _, e in rows])
 
 
-def huge_token(folder: Path, seed: int) -> CaseInput:
-    """A 200,000-character word inside a record with PII, then a normal record."""
+def huge_token(folder: Path, seed: int, length: int = 20_000) -> CaseInput:
+    """A 20,000-character word (random letters) inside a record with PII, then a normal record."""
     rng = random.Random(seed)
     a, b = identifier_records(seed + 3)[:2]
-    word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(200_000))
+    word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(length))
     huge = PiiRecord(a.id, f"{a.text} The file contained the string {word} and nothing else.", a.target, a.pii)
-    return write_records(folder / "huge_token.jsonl", [huge, b])
+    return write_records(folder / f"huge_token_{length}.jsonl", [huge, b])
+
+
+def huge_token_200k(folder: Path, seed: int) -> CaseInput:
+    """A 200,000-character word (random letters: ~120k language-model tokens) in a record with PII."""
+    return huge_token(folder, seed, 200_000)
 
 
 def bom(folder: Path, seed: int) -> CaseInput:
@@ -173,14 +178,14 @@ def big_document(folder: Path, seed: int, size: int = 1_050_000) -> CaseInput:
     return write_records(folder / "big_document.jsonl", [before, big, after])
 
 
-#: routine input cases (the 1 MB document is opt-in: ``--big``)
+#: routine input cases (the 200k-character word and the 1 MB document are opt-in: ``--big``)
 INPUT_CASES = {
     "empty_file": empty,
     "whitespace_only": whitespace,
     "invalid_utf8": invalid_utf8,
     "malformed_jsonl": malformed_jsonl,
     "wrong_types": wrong_types,
-    "huge_token": huge_token,
+    "huge_token_20k": huge_token,
     "bom": bom,
     "crlf": crlf,
     "names_case_diacritics": names,

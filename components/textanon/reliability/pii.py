@@ -170,8 +170,9 @@ def person_record(rid: str, person: Person, kinds: List[str], rng: random.Random
 def identifier_records(seed: int, per_kind: int = 2) -> List[PiiRecord]:
     """Records covering every identifier kind ``per_kind`` times (three kinds per record)."""
     rng = random.Random(seed)
-    kinds = [k for _ in range(per_kind) for k in IDENTIFIER_KINDS]
-    rng.shuffle(kinds)
+    kinds = []
+    for _ in range(per_kind):  # one shuffled round after the other: a kind repeats in a record only at a seam
+        kinds += rng.sample(IDENTIFIER_KINDS, len(IDENTIFIER_KINDS))
     records = []
     for i in range(0, len(kinds), 3):
         person = Person(rng.choice(FIRST), rng.choice(LAST))

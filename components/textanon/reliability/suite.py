@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
 from . import checks
-from .inputs import INPUT_CASES, CaseInput, big_document, fault_records, write_records
+from .inputs import INPUT_CASES, CaseInput, big_document, fault_records, huge_token_200k, write_records
 from .pipelines import base_pipeline_path, fault_pipeline
 
 DEFAULT_TIMEOUT_S = 300
@@ -50,7 +50,9 @@ def cases(big: bool = False) -> List[Case]:
     """Every case of the suite, in the order they run (``big``: add the ~1 MB document)."""
     out = [Case(name, "input", fn, description=(fn.__doc__ or "").strip().split("\n")[0])
            for name, fn in INPUT_CASES.items()]
-    if big:
+    if big:  # each ~10-20 min on 2 CPUs when the text is scored by the language model
+        out.append(Case("huge_token_200k", "input", huge_token_200k, timeout_s=3600,
+                        description=(huge_token_200k.__doc__ or "").strip()))
         out.append(Case("big_document_1mb", "input", big_document, timeout_s=3600,
                         description="A ~1 MB record (over spaCy's max_length) between two small records"))
     out += [
