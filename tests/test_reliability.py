@@ -197,3 +197,15 @@ def test_run_case_reports_a_pass_through_leak_and_a_clean_empty_file(tmp_path):
 def test_the_cli_command_is_registered():
     out = subprocess.run([sys.executable, "-m", "textanon", "reliability", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "--big" in out.stdout
+
+
+def test_records_without_a_usable_id_are_matched_by_position():
+    expected = [Expected("a", False, []), Expected(None, None, [EMAIL])]
+    rows = [{"id": "a", "anonymized_text": "***"}, {"id": "None", "anonymized_text": "to a.quint42@example.org"}]
+    assert checks.surviving(expected, rows, {})["full"] == {"email": 1}
+    assert checks.surviving(expected, rows[1:], {})["full"] == {}  # a record lost: positions mean nothing
+
+
+def test_any_field_of_an_error_record_is_checked_for_pii():
+    rows = [{"id": "x", "error": "malformed JSON", "raw": "Ada Quint"}]
+    assert checks.pii_found(checks.messages(rows), [NAME]) == {"name": 1}

@@ -123,13 +123,17 @@ def pii_found(text: str, pii: Sequence[Dict[str, str]]) -> Counter:
 def surviving(expected: Sequence[Expected], rows: Sequence[dict], sources: Dict[str, str]) -> Dict[str, Counter]:
     """PII left in the anonymized texts: ``{"full": {kind: n}, "partial": {kind: n}}``.
 
-    Output records are matched to input records by id; ``sources`` maps an id to its input text (to tell
-    identifier pieces apart from template words)."""
-    by_id = {str(r.get("id")): r for r in rows if not is_error(r)}
+    Output records are matched to input records by id (by position for inputs without a usable id, when no
+    record was lost or added); ``sources`` maps an id to its input text (to tell identifier pieces apart
+    from template words)."""
+    by_id = {str(r.get("id")): r for r in rows}
     full, partial = Counter(), Counter()
-    for exp in expected:
-        row = by_id.get(exp.id) if exp.id is not None else None
-        if row is None:
+    for i, exp in enumerate(expected):
+        if exp.id is not None:
+            row = by_id.get(exp.id)
+        else:
+            row = rows[i] if len(rows) == len(expected) else None
+        if row is None or is_error(row):
             continue
         text = row.get("anonymized_text")
         text = text if isinstance(text, str) else json.dumps(row, ensure_ascii=False)
@@ -152,11 +156,13 @@ def warning_kinds(rows: Sequence[dict]) -> Counter:
 
 
 def messages(rows: Sequence[dict]) -> str:
-    """Warnings and error fields of the output records (where no PII may appear), one per line."""
+    """The warnings of the output records and every field of the error records but the id (where no PII may
+    appear: an error record releases nothing), one per line."""
     lines = []
     for row in rows:
         lines += [str(w) for w in row.get("warnings") or []]
-        lines += [str(v) for k, v in row.items() if k in ("error", "source", "line")]
+        if is_error(row):
+            lines += [json.dumps(v, ensure_ascii=False) for k, v in row.items() if k not in ("id", "warnings")]
     return "\n".join(lines)
 
 
