@@ -209,3 +209,14 @@ def test_records_without_a_usable_id_are_matched_by_position():
 def test_any_field_of_an_error_record_is_checked_for_pii():
     rows = [{"id": "x", "error": "malformed JSON", "raw": "Ada Quint"}]
     assert checks.pii_found(checks.messages(rows), [NAME]) == {"name": 1}
+
+
+def test_the_faulty_document_must_become_an_error_record(tmp_path):
+    from textanon.reliability.suite import cases
+
+    by_name = {c.name: c for c in cases()}
+    data = by_name["component_exception"].build(tmp_path, 0)
+    assert [e.error for e in data.expected] == [False, False, False, True, False, False, False, False]
+    assert TRIGGER in data.path.read_text(encoding="utf8").splitlines()[3]
+    killed = by_name["killed_worker"].build(tmp_path, 0)
+    assert [e.error for e in killed.expected] == [None, None, None, True, None, None, None, None]

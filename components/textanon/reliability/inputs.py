@@ -121,7 +121,9 @@ def huge_token(folder: Path, seed: int, length: int = 20_000) -> CaseInput:
     a, b = identifier_records(seed + 3)[:2]
     word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(length))
     huge = PiiRecord(a.id, f"{a.text} The file contained the string {word} and nothing else.", a.target, a.pii)
-    return write_records(folder / f"huge_token_{length}.jsonl", [huge, b])
+    data = write_records(folder / f"huge_token_{length}.jsonl", [huge, b])
+    data.expected[0].error = None  # processed or refused: both fail closed
+    return data
 
 
 def huge_token_200k(folder: Path, seed: int) -> CaseInput:
@@ -175,7 +177,9 @@ def big_document(folder: Path, seed: int, size: int = 1_050_000) -> CaseInput:
         n += len(rec.text) + 2
     big = PiiRecord("big-1mb", "\n\n".join(parts), None, pii)
     before, after = identifier_records(seed + 7)[:2]
-    return write_records(folder / "big_document.jsonl", [before, big, after])
+    data = write_records(folder / "big_document.jsonl", [before, big, after])
+    data.expected[1].error = None  # processed or refused: both fail closed
+    return data
 
 
 #: routine input cases (the 200k-character word and the 1 MB document are opt-in: ``--big``)

@@ -40,9 +40,14 @@ class Case:
     description: str = ""
 
 
-def _faulty_input(trigger_at: Optional[int] = None, n: int = 8):
+def _faulty_input(trigger_at: Optional[int] = None, n: int = 8, others: Optional[bool] = False):
+    """Builder of ``n`` PII records; the one at ``trigger_at`` must come out as an error record (fail closed:
+    not released), the others as anonymized records (``others = None``: either)."""
     def build(folder: Path, seed: int) -> CaseInput:
-        return write_records(folder / "records.jsonl", fault_records(seed, n, trigger_at))
+        data = write_records(folder / "records.jsonl", fault_records(seed, n, trigger_at))
+        for i, exp in enumerate(data.expected):
+            exp.error = True if i == trigger_at else others
+        return data
     return build
 
 
@@ -62,8 +67,9 @@ def cases(big: bool = False) -> List[Case]:
              description="CP-SAT time limit of 1e-9 s"),
         Case("component_exception", "fault", _faulty_input(trigger_at=3), "component_exception",
              description="A component raises on the 4th document of a batch of 8"),
-        Case("killed_worker", "fault", _faulty_input(trigger_at=3), "killed_worker", args=["--n-process", "2"],
-             timeout_s=180, description="--n-process 2; a worker is SIGKILLed on the 4th document"),
+        Case("killed_worker", "fault", _faulty_input(trigger_at=3, others=None), "killed_worker",
+             args=["--n-process", "2"], timeout_s=180,
+             description="--n-process 2; a worker is SIGKILLed on the 4th document (others: result or error)"),
         Case("full_disk", "fault", _faulty_input(), None, output="/dev/full", expect_exit_zero=False,
              description="--output /dev/full: every write fails (a non-zero exit is required)"),
         Case("llm_garbage_in_pipeline", "fault", _faulty_input(), "llm_garbage_in_pipeline",
