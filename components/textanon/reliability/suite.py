@@ -68,7 +68,7 @@ def cases(big: bool = False) -> List[Case]:
         Case("component_exception", "fault", _faulty_input(trigger_at=3), "component_exception",
              description="A component raises on the 4th document of a batch of 8"),
         Case("killed_worker", "fault", _faulty_input(trigger_at=3, others=None), "killed_worker",
-             args=["--n-process", "2"], timeout_s=180,
+             args=["--n-process", "2"], timeout_s=120,
              description="--n-process 2; a worker is SIGKILLed on the 4th document (others: result or error)"),
         Case("full_disk", "fault", _faulty_input(), None, output="/dev/full", expect_exit_zero=False,
              description="--output /dev/full: every write fails (a non-zero exit is required)"),
