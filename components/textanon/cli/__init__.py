@@ -20,6 +20,7 @@ from . import llm  # noqa: E402,F401
 from . import evaluate_tab  # noqa: E402,F401
 from . import convert  # noqa: E402,F401
 from . import evaluate_trir  # noqa: E402,F401
+from . import reliability  # noqa: E402,F401
 
 
 def main() -> None:
