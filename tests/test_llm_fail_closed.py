@@ -229,3 +229,29 @@ def test_cached_doc_is_served_with_its_fallback_and_floor(tmp_path):
     assert again._.masks == first._.masks
     add_warning(again, "a later component")  # a doc served from the cache takes further warnings
     assert len(again._.anonymization_warnings) == 2
+
+
+def test_no_document_text_in_debug_logs(caplog):
+    """spacy-llm logs prompts and replies at DEBUG level; none of it may reach a log."""
+    import logging
+
+    from textanon.llm.factory import TextFreeLogFilter
+
+    nlp = make_nlp(reply='["Ada Quint"]')
+    with caplog.at_level(logging.DEBUG):
+        run(nlp)
+    for word in ("Quint", "Cork", "ada.quint@example.org", "AB1234567"):
+        assert word not in caplog.text
+    # the same run without the filter does log the text: the check above can see a leak
+    llm_logger = logging.getLogger("spacy_llm")
+    filters = [f for f in llm_logger.filters if isinstance(f, TextFreeLogFilter)]
+    for f in filters:
+        llm_logger.removeFilter(f)
+    try:
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG):
+            run(nlp)
+        assert "Quint" in caplog.text
+    finally:
+        for f in filters:
+            llm_logger.addFilter(f)

@@ -1,11 +1,9 @@
 """``reliability`` command: bad inputs and injected faults through ``anonymize`` -> metrics/reliability.json."""
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import List, Optional
 
-import srsly
 import typer
 from wasabi import msg
 
@@ -23,7 +21,8 @@ def reliability(
     workdir: Optional[Path] = typer.Option(None, "--workdir", help="Keep inputs, outputs and logs here"),
 ) -> None:
     """Run the reliability suite: every case is an ``anonymize`` run in a subprocess (see textanon.reliability)."""
-    from ..reliability.suite import markdown, provenance, run_suite, summarize
+    from ..evaluation.provenance import provenance, write_metrics
+    from ..reliability.suite import markdown, run_info, run_suite, summarize
 
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="textanon-reliability-") as tmp:
@@ -34,10 +33,10 @@ def reliability(
         "summary": summarize(results),
         "cases": results,
         "settings": {"model": model, "seed": seed, "big_document": big, "only": only or None},
-        "provenance": provenance(sys.argv[1:], started),
+        "run": run_info(started),
     }
-    output.parent.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output, report)
+    write_metrics(output, report)
+    report["provenance"] = provenance()
     md = markdown_out or output.with_suffix(".md")
     md.write_text(markdown(report), encoding="utf8")
     s = report["summary"]

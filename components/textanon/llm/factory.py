@@ -14,9 +14,14 @@ doc gets a warning in ``doc._.anonymization_warnings`` and the fallback spans (s
 that are unparseable, truncated or match nothing are handled the same way by the task, and the rule
 detections and the target's name are masked whatever the model says (``AnonymizeTask.floor_ranges``).
 Failed docs are not cached, so a re-run retries them.
+
+spacy-llm logs every prompt and reply (the document's text) at DEBUG level on the ``spacy_llm`` logger;
+the component drops those records (:class:`TextFreeLogFilter`), so no document text reaches a log even
+when an application turns DEBUG logging on.
 """
 import atexit
 import hashlib
+import logging
 import re
 import warnings
 import weakref
@@ -89,6 +94,20 @@ def make_llm_anonymizer(
                          save_io=save_io, validate_types=validate_types)
 
 
+class TextFreeLogFilter(logging.Filter):
+    """Drops spacy-llm's DEBUG records: they hold prompts, replies and document text."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+def silence_text_logging(logger_name: str = "spacy_llm") -> None:
+    """Attach :class:`TextFreeLogFilter` to spacy-llm's logger (once)."""
+    logger = logging.getLogger(logger_name)
+    if not any(isinstance(f, TextFreeLogFilter) for f in logger.filters):
+        logger.addFilter(TextFreeLogFilter())
+
+
 class LLMAnonymizer(Pipe):
     """spacy-llm ``LLMWrapper`` + textanon's fail-closed error handling and cache flushing."""
 
@@ -99,6 +118,7 @@ class LLMAnonymizer(Pipe):
         from spacy_llm.ty import validate_type_consistency
 
         register_extensions()
+        silence_text_logging()
         self.name, self.task, self.model = name, task, model
         if validate_types:
             validate_type_consistency(task, model)

@@ -8,7 +8,6 @@ warnings or the error records, no direct identifier or protected name left whole
 """
 import json
 import os
-import platform
 import signal
 import subprocess
 import sys
@@ -214,20 +213,12 @@ def summarize(results: List[dict]) -> dict:
     }
 
 
-def provenance(argv: List[str], started: float) -> dict:
-    """Machine and command that produced the figures (to be replaced by ``evaluation.provenance.write_metrics``)."""
-    import spacy
-
-    from ..about import __version__
-
+def run_info(started: float) -> dict:
+    """Git state and timing of this run (the command and machine come from ``evaluation.provenance``)."""
     commit = _git("rev-parse", "HEAD")
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     return {
-        "command": " ".join(["python -m textanon"] + argv),
         "git_commit": commit, "git_dirty": dirty,
-        "textanon_version": __version__, "spacy_version": spacy.__version__,
-        "python": platform.python_version(), "platform": platform.platform(),
-        "machine": platform.machine(), "cpu_count": os.cpu_count(), "device": "cpu",
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1),
@@ -280,8 +271,9 @@ def markdown(report: dict) -> str:
             f"| {sum(r['surviving_direct_identifiers'].values())} "
             f"({sum(r['partially_surviving_direct_identifiers'].values())}) "
             f"| {sum(r['surviving_protected_names'].values())} | {'yes' if r['pass'] else '**no**'} |")
-    lines += ["", "Machine: " + f"{report['provenance']['platform']}, {report['provenance']['cpu_count']} CPUs; "
-              f"{report['provenance']['seconds']} s.", ""]
+    machine = report["provenance"]["machine"]
+    lines += ["", f"Machine: {machine['cpu']}, {machine['cores']} cores, GPU {machine['gpu'] or 'none'}; "
+              f"{report['run']['seconds']} s.", ""]
     return "\n".join(lines)
 
 
