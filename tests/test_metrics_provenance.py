@@ -15,6 +15,20 @@ EXCEPTIONS = {
     "ner_echr_dev.json": "compare-ner table of several evaluate-ner / cv-ner runs (training area): no project.yml "
                          "command yet; written through provenance.write_metrics when regenerated",
 }
+#: metrics files written before provenance was recorded, whose project command could not be re-run in the
+#: session that added the check (too slow on 2 CPU cores, or needs a trained model that is not built by
+#: `make`). Each is regenerated, and removed from here, by the command named in its reason.
+PENDING_REGENERATION = {
+    "trir_wikiactors_50_eval.json": "seed-42 run on a lent GPU whose keys were renamed by hand (issue 13): "
+                                    "regenerate with `spacy project run trir` (3 seeds; ~1.5 h/seed on CPU)",
+    "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with `spacy project run bench-llm` (~45 min)",
+    "llm_deidentification_one_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
+    "llm_tab_categories_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
+    "llm_tokens_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
+    "ner_echr_cv.json": "written by cv-ner before provenance: `spacy project run cv-ner` (needs the trained silver "
+                        "model, `spacy project run silver && spacy project run train`, ~35 min)",
+    "ner_echr_cv_seed1.json": "written by cv-ner before provenance: `spacy project run cv-ner`",
+}
 
 
 def _commands():
@@ -45,6 +59,8 @@ METRICS = sorted(p.name for p in (ROOT / "metrics").glob("*.json"))
 def test_metrics_file_has_provenance_and_a_project_command(name):
     if name in EXCEPTIONS:
         pytest.skip(EXCEPTIONS[name])
+    if name in PENDING_REGENERATION and "provenance" not in json.loads((ROOT / "metrics" / name).read_text("utf-8")):
+        pytest.skip("pending regeneration: " + PENDING_REGENERATION[name])
     rel = f"metrics/{name}"
     writers = _writers(rel)
     assert writers, f"{rel} is not an output of any project.yml command: add the command or delete the file"
@@ -59,6 +75,11 @@ def test_exceptions_are_still_needed():
     for name in EXCEPTIONS:
         assert (ROOT / "metrics" / name).exists(), f"{name} is gone: drop it from EXCEPTIONS"
         assert not _writers(f"metrics/{name}"), f"{name} now has a project command: drop it from EXCEPTIONS"
+    for name in PENDING_REGENERATION:
+        path = ROOT / "metrics" / name
+        assert path.exists(), f"{name} is gone: drop it from PENDING_REGENERATION"
+        assert "provenance" not in json.loads(path.read_text("utf-8")), f"{name} was regenerated: drop it from PENDING"
+        assert _writers(f"metrics/{name}"), f"{name}: no project command regenerates it"
 
 
 def test_write_metrics_records_command_and_machine(tmp_path):
