@@ -98,3 +98,12 @@ def test_legal_references_times_and_dates_are_not_codes(text):
 ])
 def test_titled_and_maiden_names_are_person(text, name):
     assert (name, "PERSON") in matches(text)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Mr igor munteanu was arrested", "Mr igor munteanu"),
+    ("Mr Petrescu was arrested", "Mr Petrescu"),
+    ("Mr Petrescu arrested him", "Mr Petrescu"),
+])
+def test_titled_names_stop_where_the_name_ends(text, name):
+    assert {m for m, label in matches(text) if label == "PERSON"} == {name}

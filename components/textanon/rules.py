@@ -14,7 +14,7 @@ house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"I
 "née".
 """
 import re
-from typing import Iterator, List, Pattern, Tuple
+from typing import Iterator, List, Optional, Pattern, Tuple
 
 MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
@@ -29,6 +29,7 @@ NUMBER = r"\d{1,3}(?:[,. ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 #: upper-case letters, ASCII and Latin-1/Latin Extended-A/B ("Ștefan", "Łukasz", "Émile")
 UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper() and c.lower() != c)
 NAME_WORD = rf"[{UPPER}][\w'’]*(?:-[{UPPER}][\w'’]*)?"
+ANY_WORD = r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?"
 NAME_TITLES = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev|MR|MRS|MS|DR)"
 #: one space, or one line break, between two words of a name
 NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
@@ -79,7 +80,9 @@ RULES: List[Tuple[str, str, str]] = [
     ("CODE", "flat_number", r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+(?P<span>\d+[A-Za-z]?)\b"),
     ("CODE", "house_number", r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b"),
     # PERSON: a name after a title, a maiden name after "née"
-    ("PERSON", "titled_name", r"\b" + NAME_TITLES + r"\.?" + NAME_GAP + r"(?:[A-Z]\.\s*)*" + NAME_WORD + r"(?:" + NAME_GAP + NAME_WORD + r"){0,2}"),
+    # (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
+    ("PERSON", "titled_name", r"\b" + NAME_TITLES + r"\.?" + NAME_GAP + r"(?:[A-Z]\.\s*)*(?P<words>" + ANY_WORD
+     + r"(?:" + NAME_GAP + ANY_WORD + r"){0,2})"),
     ("PERSON", "maiden_name", r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")"),
     # DATETIME
     ("DATETIME", "day_month_year", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTHS}(?:\s+\d{{4}})?\b"),
@@ -121,7 +124,30 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
                 continue
             if name == "number_after_no" and _after_legal_text(text, m.start()):
                 continue
+            if name == "titled_name":
+                end = _titled_name_end(text, m)
+                if end is None:
+                    continue
             yield start, end, label, name
+
+
+def _titled_name_end(text: str, m) -> Optional[int]:
+    """End of the name after a title: capitalized words ("Mr Will Power"), or, if the first is in lower
+    case, at most two lower-case words that are not ordinary words ("Mr igor munteanu was" -> "Mr igor
+    munteanu"); None if no word qualifies."""
+    from .target import is_common_word
+
+    end, kept = None, 0
+    words = list(re.finditer(ANY_WORD, m.group("words")))
+    capitalized = words[0].group()[0].isupper()
+    for w in words:
+        word = w.group()
+        if capitalized and not word[0].isupper():
+            break
+        if not capitalized and (word[0].isupper() or is_common_word(word) or kept == 2):
+            break
+        end, kept = m.start("words") + w.end(), kept + 1
+    return end
 
 
 def _after_legal_text(text: str, start: int) -> bool:
