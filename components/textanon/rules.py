@@ -1,7 +1,8 @@
 """Regular-expression rules for CODE, PERSON, DATETIME and QUANTITY mentions that statistical NER misses.
 
 Each rule is ``(label, name, pattern)``; the name is recorded in ``span._.source`` as ``rule:<name>``.
-Patterns are applied to the raw text and snapped outwards to token boundaries; a pattern with a group
+Patterns are applied to the raw text and snapped outwards to token boundaries (a pattern that scans a
+run of characters starts only where the run starts, so that hostile input stays linear); a pattern with a group
 named ``span`` yields that group only (the rest is context, e.g. the "née" before a maiden name).
 
 CODE rules are direct identifiers (the optimizer always masks them): application, case and file
@@ -30,7 +31,8 @@ NUMBER = r"\d{1,3}(?:[,. ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper() and c.lower() != c)
 NAME_WORD = rf"[{UPPER}][\w'’]*(?:-[{UPPER}][\w'’]*)?"
 ANY_WORD = r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?"
-NAME_TITLES = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev|MR|MRS|MS|DR)"
+NAME_TITLES = (r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev"
+               r"|MR|MRS|MS|DR)")
 #: one space, or one line break, between two words of a name
 NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 HEX4 = r"[0-9A-Fa-f]{1,4}"
@@ -42,7 +44,7 @@ ID_LABELS = (r"(?:[Pp]assport|[Ii]dentity [Cc]ard|ID [Cc]ard|ID|I\.D\.|[Ll]icen[
              r"[Mm]embership|[Cc]ustomer|[Pp]olicy|[Tt]ax|[Ss]ocial [Ss]ecurity|SSN|NINO|[Nn]ational [Ii]nsurance|NI|"
              r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim)")
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
-CODE_RUN = r"[A-Z0-9][A-Z0-9/.-]*(?:\s?[A-Z0-9/.-]+\b)*"
+CODE_RUN = r"[A-Z0-9][A-Z0-9/.-]*(?:\s[A-Z0-9/.-]+\b)*"
 #: a number after "no." is a reference into a legal text when one of these words comes before "no."
 LEGAL_TEXT_WORDS = frozenset({"law", "laws", "act", "acts", "protocol", "protocols", "decree", "decrees", "resolution",
                               "directive", "regulation", "ordinance", "constitution", "treaty", "convention",
@@ -51,7 +53,7 @@ LEGAL_TEXT_WORDS = frozenset({"law", "laws", "act", "acts", "protocol", "protoco
 RULES: List[Tuple[str, str, str]] = [
     # CODE: identifiers
     ("CODE", "application_number", r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)"),
-    ("CODE", "email", r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
+    ("CODE", "email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
     ("CODE", "url", r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]"),
     ("CODE", "iban", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"),
     ("CODE", "phone", r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,4}(?:[ .-]\d{2,4})?\b(?!/)"),
@@ -59,16 +61,21 @@ RULES: List[Tuple[str, str, str]] = [
     ("CODE", "id_number", r"\b(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"),
     ("CODE", "case_reference", r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)\s*[A-Z0-9][\w./-]*\d[\w./-]*"),
     # a reference with a slash, letters and digits: "2006/SHF/1123", "AB/123"
-    ("CODE", "slash_reference", r"\b(?=[\w/.-]*[A-Za-z])(?=[\w/.-]*\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b"),
+    ("CODE", "slash_reference", r"(?<![\w/.-])(?=[\w/.-]*?[A-Za-z])(?=[\w/.-]*?\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
+                                r"(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b"),
     # whatever follows "no."/"number"/"#" and contains a digit ("passport no. 123456789"; see LEGAL_TEXT_WORDS)
-    ("CODE", "number_after_no", r"(?:\b(?:[Nn]o|NO|[Nn]os|[Nn]r|[Nn]um|[Nn]umber)\b\.?|#)\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"),
-    ("CODE", "labelled_identifier", r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"),
+    ("CODE", "number_after_no", r"(?:\b(?:[Nn]o|NO|[Nn]os|[Nn]r|[Nn]um|[Nn]umber)\b\.?|#)\s*:?\s*"
+                                r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"),
+    ("CODE", "labelled_identifier", r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
+                                    r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"),
     ("CODE", "card_number", r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b"),
     ("CODE", "ipv4", r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b"),
-    ("CODE", "ipv6", rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])"),
+    ("CODE", "ipv6", rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?"
+                     rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])"),
     ("CODE", "uk_postcode", r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"),
     # an outward code alone ("NW1") after a town, a street or "postcode"
-    ("CODE", "uk_outward_code", r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|" + STREET_WORDS + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b"),
+    ("CODE", "uk_outward_code", r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|" + STREET_WORDS
+     + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b"),
     ("CODE", "national_insurance", r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}(?: ?[A-D])?\b"),
     # vehicle plates: UK "AB12 CDE", RO "B 123 ABC", FR/IT "AB-123-CD", ES "1234 BCD", DE "M-AB 1234", NL "12-ABC-3"
     ("CODE", "plate_uk_ro", r"\b[A-Z]{1,2}[- ]?\d{2,3}[- ]?[A-Z]{3}\b"),
@@ -77,8 +84,10 @@ RULES: List[Tuple[str, str, str]] = [
     ("CODE", "plate_de", r"\b[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?\b"),
     ("CODE", "plate_nl", r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,3}\b"),
     # house and flat numbers: "Flat 3", "Apartment 12B", "12 Baker Street" (the number)
-    ("CODE", "flat_number", r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+(?P<span>\d+[A-Za-z]?)\b"),
-    ("CODE", "house_number", r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b"),
+    ("CODE", "flat_number", r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
+                            r"(?P<span>\d+[A-Za-z]?)\b"),
+    ("CODE", "house_number", r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}"
+     + STREET_WORDS + r"\b"),
     # PERSON: a name after a title, a maiden name after "née"
     # (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
     ("PERSON", "titled_name", r"\b" + NAME_TITLES + r"\.?" + NAME_GAP + r"(?:[A-Z]\.\s*)*(?P<words>" + ANY_WORD
@@ -93,10 +102,10 @@ RULES: List[Tuple[str, str, str]] = [
     ("DATETIME", "clock_time", r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)"),
     # QUANTITY
     ("QUANTITY", "money_code_first", rf"\b{CURRENCY_CODES}\s?(?:{NUMBER})(?:\s(?:million|billion))?"),
-    ("QUANTITY", "money_amount_first", rf"(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b"),
+    ("QUANTITY", "money_amount_first", rf"(?<![\d.,])(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b"),
     ("QUANTITY", "money_iso_code", r"\b[A-Z]{3}\s?\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?"),
     ("QUANTITY", "money_symbol", rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?"),
-    ("QUANTITY", "percent", rf"(?:{NUMBER})\s?(?:%|per cent|percent)"),
+    ("QUANTITY", "percent", rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)"),
 ]
 
 
