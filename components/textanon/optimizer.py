@@ -134,7 +134,7 @@ class MaskingOptimizer:
                 occurrences += [(s, e) for s, e in find_target_mentions(doc.text, " ".join(words))
                                 if fold(doc.text[s:e]) not in given]
             occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
-            if not target:
+            if not target and full_names:
                 add_warning(doc, f"{self.name}: no target given; every full person name ({len(full_names)}) "
                                  "and its surname are masked")
         uncovered = [o for o in occurrences if not _overlapping(entities, [o])]
