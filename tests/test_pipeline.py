@@ -111,11 +111,11 @@ def test_renamed_applicant_never_survives(nlp, target):
 
 def test_ordinary_word_names_and_maiden_names_never_survive(nlp):
     doc = run(nlp, "Ms Hope Summers, née Carter, and Mr Will Power live in Leeds. Summers and Power appealed. "
-                   "Hope and will power are what we need.")
+                   "We will see; there is hope and power in summers.")
     out = doc._.anonymized_text
     for word in ("Summers", "Carter", "Power", "Hope Summers"):
         assert word not in out, out
-    assert "will power are" in out  # ordinary words stay
+    assert "We will see; there is hope and power in summers." in out  # the same words in lower case stay
 
 
 @pytest.mark.parametrize("case", [c for i, c in enumerate(renamed_cases(110)) if i % 19 == 0])
