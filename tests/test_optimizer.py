@@ -213,3 +213,10 @@ def test_propagation_respects_the_case_of_ordinary_words():
     assert out == "In *** the *** said: may we go? *** and *** again. ***, *** and ***."
     text = "Will Power met will power; WILL POWER"
     assert apply(text, propagate(text, [(0, 10, "***")], {"Will Power": "***"})) == "*** met ***; ***"
+
+
+@pytest.mark.parametrize("target", ["Hope Summers", None])
+def test_a_name_written_in_lower_case_masks_its_lower_case_surname(target):
+    text = "Then mrs hope summers left. summers appealed."
+    doc = make_doc(text, [("hope summers", "PERSON", "P1")], [], target=target)
+    assert words_left(doc, "summers") == [], doc._.anonymized_text

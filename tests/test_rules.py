@@ -102,6 +102,8 @@ def test_titled_and_maiden_names_are_person(text, name):
 
 @pytest.mark.parametrize("text,name", [
     ("Mr igor munteanu was arrested", "Mr igor munteanu"),
+    ("Mr hope summers was arrested", "Mr hope summers"),
+    ("Mr will power and his wife", "Mr will power"),
     ("Mr Petrescu was arrested", "Mr Petrescu"),
     ("Mr Petrescu arrested him", "Mr Petrescu"),
 ])

@@ -119,7 +119,7 @@ class MaskingOptimizer:
         """Occurrences of the target's name; without a target (or if it does not occur), of every full
         person name and its surname. Occurrences no entity covers become PERSON spans (``TARGET_ID``)."""
         target = doc._.target or self.target
-        occurrences = find_target_mentions(doc.text, target) if target else []
+        occurrences = _name_occurrences(doc.text, target) if target else []
         if target and not occurrences:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -131,7 +131,7 @@ class MaskingOptimizer:
                         full_names.setdefault(" ".join(words), words)
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
-                occurrences += [(s, e) for s, e in find_target_mentions(doc.text, " ".join(words))
+                occurrences += [(s, e) for s, e in _name_occurrences(doc.text, " ".join(words))
                                 if fold(doc.text[s:e]) not in given]
             occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
             if not target and full_names:
@@ -230,6 +230,19 @@ def _is_code(span: Span) -> bool:
     """A CODE mention: labelled CODE, or found by a CODE rule whatever its label."""
     source = span._.source or ""
     return span.label_ == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
+
+
+def _name_occurrences(text: str, name: str) -> List[Char]:
+    """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
+    the surname in lower case too, even if it is an ordinary word ("summers appealed")."""
+    occurrences = find_target_mentions(text, name)
+    words = name_words(name)
+    if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
+        pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
+        folded = fold(text)
+        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start():m.end()].islower()]
+        occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
+    return occurrences
 
 
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:

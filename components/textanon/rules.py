@@ -142,9 +142,15 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
 
 def _titled_name_end(text: str, m) -> Optional[int]:
     """End of the name after a title: capitalized words ("Mr Will Power"), or, if the first is in lower
-    case, at most two lower-case words that are not ordinary words ("Mr igor munteanu was" -> "Mr igor
-    munteanu"); None if no word qualifies."""
-    from .target import is_common_word
+    case, at most two lower-case words that are not function words (a spaCy stop word that is not also a
+    name, :data:`textanon.target.NAME_LIKE_WORDS`): "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope
+    summers" stays whole; None if no word qualifies."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from .target import NAME_LIKE_WORDS, fold
+
+    def is_function_word(word: str) -> bool:
+        return fold(word) in STOP_WORDS and fold(word) not in NAME_LIKE_WORDS
 
     end, kept = None, 0
     words = list(re.finditer(ANY_WORD, m.group("words")))
@@ -153,7 +159,7 @@ def _titled_name_end(text: str, m) -> Optional[int]:
         word = w.group()
         if capitalized and not word[0].isupper():
             break
-        if not capitalized and (word[0].isupper() or is_common_word(word) or kept == 2):
+        if not capitalized and (word[0].isupper() or is_function_word(word) or kept == 2):
             break
         end, kept = m.start("words") + w.end(), kept + 1
     return end

@@ -38,6 +38,8 @@ strong summer summers sunday swift tanner taylor the thatcher turner victor wall
 waters way webb well west white wolf wood woods young will wills winter wise worth
 """.split())
 
+#: the ordinary words above that are also names (public: a lower-case one after a title may be a name)
+NAME_LIKE_WORDS = _COMMON_WORDS
 Span = Tuple[int, int]
 
 
