@@ -101,3 +101,12 @@ def test_re_deciding_after_a_model_failure_still_finds_every_entity_risky():
         scorer.set_combinations(doc)
         assert sorted(doc._.risky_combinations) == [["E1"], ["E2"]]
         assert any("no information content" in w for w in doc._.anonymization_warnings)
+
+
+def test_target_occurrences_added_by_the_optimizer_are_not_counted_as_unscored():
+    doc = doc_with_entities("ab cd", [("ab", "E1"), ("cd", "PERSON_target")])
+    doc.spans["pii"][1]._.source = "target"
+    scorer = LMRiskScorer(FixedLM(1.0), threshold=-3.5)
+    doc.spans["pii"][0]._.ic = 2.0
+    scorer.set_combinations(doc)
+    assert doc._.risky_combinations == [] and not doc._.anonymization_warnings

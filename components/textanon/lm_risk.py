@@ -125,9 +125,12 @@ def scored_ic(ic) -> Optional[float]:
 
 def entity_log10_probs(spans) -> Dict[str, float]:
     """log10-probability of each entity: that of its most informative (highest-IC) mention;
-    ``-inf`` (a certain risk) for an entity with an unscored mention (see :func:`scored_ic`)."""
+    ``-inf`` (a certain risk) for an entity with an unscored mention (see :func:`scored_ic`). Occurrences of
+    the protected name that the optimizer added (source ``target``) are skipped: they are always masked."""
     entity_lp: Dict[str, float] = {}
     for i, span in enumerate(spans):
+        if span._.source == "target":
+            continue
         eid = span._.entity_id or f"span_{i}"
         ic = scored_ic(span._.ic)
         lp = -math.inf if ic is None else -ic / LN10
