@@ -58,3 +58,9 @@ def test_exact_repeats_share_an_id():
     text = "Balti is small. He moved to Balti."
     ids = linked(text, [("Balti", "LOC"), ("Balti", "LOC")])
     assert len(set(ids.values())) == 1
+
+
+def test_name_suffix_is_not_the_surname():
+    text = "Martin Luther King Jr. met Sammy Davis Jr.; later King spoke."
+    ids = linked(text, [("Martin Luther King Jr.", "PERSON"), ("Sammy Davis Jr.", "PERSON"), ("King", "PERSON")])
+    assert ids[("King", text.index("King spoke"))] == ids[("Martin Luther King Jr.", 0)]

@@ -76,3 +76,21 @@ def test_procedural_words_and_reference_numbers_are_not_pii():
     texts = [t for t, _, _ in spans(doc)]
     assert "Court" not in texts and "59" not in texts and "12" not in texts
     assert "two" in texts and "300 euros" in texts
+
+
+def test_codes_are_never_absorbed_into_a_longer_span():
+    nlp = blank_with_recognizer()
+    nlp.get_pipe("textanon_entity_recognizer").set_gazetteer(SMALL_GAZETTEER + [{"term": "12 Baker Street", "label": "LOC"},
+                                                                               {"term": "passport no. 123456789", "label": "MISC"}])
+    doc = nlp("He lived at 12 Baker Street; his passport no. 123456789 expired.")
+    found = spans(doc)
+    assert ("12", "CODE", "rule:house_number") in found
+    assert ("Baker Street", "LOC", "gazetteer") in found
+    assert ("123456789", "CODE", "rule:number_after_no") in found
+
+
+def test_ordinary_word_names_after_titles_and_maiden_names_are_person():
+    doc = blank_with_recognizer()("Ms Hope Summers, née Carter, met Mr Will Power.")
+    found = spans(doc)
+    for name in ("Ms Hope Summers", "Carter", "Mr Will Power"):
+        assert (name, "PERSON") in {(t, label) for t, label, _ in found}

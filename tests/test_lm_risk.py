@@ -64,3 +64,49 @@ def test_model_failure_fails_closed():
 def test_empty_doc():
     doc = doc_with_entities("", [])
     assert LMRiskScorer(FixedLM())(doc)._.risky_combinations == []
+
+
+class GapLM(LanguageModel):
+    """Scores spans like FixedLM, but gives the spans listed in ``gaps`` no token, or NaN."""
+
+    name = "gap"
+
+    def __init__(self, gaps):
+        self.gaps = gaps
+
+    def span_token_logprobs(self, text, spans, passes=None):
+        out = []
+        for s, e in spans:
+            kind = self.gaps.get(text[s:e])
+            out.append(np.array([]) if kind == "empty" else np.array([math.nan]) if kind == "nan" else np.full(e - s, -0.1))
+        return out
+
+
+@pytest.mark.parametrize("kind", ["empty", "nan"])
+def test_unscored_spans_are_risky(kind):
+    doc = doc_with_entities("ab cd ef", [("ab", "E1"), ("cd", "E2"), ("ef", "E3")])
+    doc = LMRiskScorer(GapLM({"cd": kind}), threshold=-3.5)(doc)
+    assert doc.spans["pii"][1]._.ic is None
+    assert doc._.risky_combinations == [["E2"]]  # the scored ones (0.2 nats each) are safe
+    assert any("1 of 3 entities have no information content" in w for w in doc._.anonymization_warnings)
+
+
+def test_re_deciding_after_a_model_failure_still_finds_every_entity_risky():
+    doc = doc_with_entities("ab cd", [("ab", "E1"), ("cd", "E2")])
+    scorer = LMRiskScorer(FixedLM(fail=True), threshold=-3.5)
+    doc = scorer(doc)
+    for threshold in (-3.5, -50.0):  # what the threshold sweeps do (benchmarks/threshold.py)
+        scorer.threshold = threshold
+        doc._.anonymization_warnings = None
+        scorer.set_combinations(doc)
+        assert sorted(doc._.risky_combinations) == [["E1"], ["E2"]]
+        assert any("no information content" in w for w in doc._.anonymization_warnings)
+
+
+def test_target_occurrences_added_by_the_optimizer_are_not_counted_as_unscored():
+    doc = doc_with_entities("ab cd", [("ab", "E1"), ("cd", "PERSON_target")])
+    doc.spans["pii"][1]._.source = "target"
+    scorer = LMRiskScorer(FixedLM(1.0), threshold=-3.5)
+    doc.spans["pii"][0]._.ic = 2.0
+    scorer.set_combinations(doc)
+    assert doc._.risky_combinations == [] and not doc._.anonymization_warnings

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 import spacy
 from spacy.tokens import Span
@@ -6,8 +8,10 @@ import textanon  # noqa: F401
 from textanon.masking import apply, merge, propagate
 
 
-def make_doc(text, mentions, combos, ics=None, target=None, **cfg):
-    """Doc with hand-placed pii spans [(substring, label, entity_id)] in text order, then the optimizer."""
+def make_doc(text, mentions, combos, ics=None, target=None, sources=None, extra=None, **cfg):
+    """Doc with hand-placed pii spans [(substring, label, entity_id)] in text order, then the optimizer.
+
+    sources: entity_id -> span._.source; extra: substrings put in doc.spans["llm_pii"]."""
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config=cfg)
     doc = nlp.make_doc(text)
@@ -18,8 +22,11 @@ def make_doc(text, mentions, combos, ics=None, target=None, **cfg):
         span = doc.char_span(start, pos, label=label)
         span._.entity_id = eid
         span._.ic = (ics or {}).get(eid, 5.0)
+        span._.source = (sources or {}).get(eid, "ner")
         spans.append(span)
     doc.spans["pii"] = spans
+    if extra:
+        doc.spans["llm_pii"] = [doc.char_span(text.index(x), text.index(x) + len(x), label="PII") for x in extra]
     doc._.risky_combinations = combos
     doc._.target = target
     return opt(doc)
@@ -97,3 +104,119 @@ def test_masking_helpers():
     assert apply(text, masks) == "*** met *** and Rusul."
     with pytest.raises(ValueError):
         spacy.blank("en").add_pipe("textanon_optimizer", config={"replacement": "emoji"})
+
+
+# -- issue 13: paths that masked less than intended -------------------------------------------------
+def words_left(doc, *words):
+    return [w for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", doc._.anonymized_text, flags=re.I)]
+
+
+@pytest.mark.parametrize("mentions", [
+    [("Rusu", "PERSON", "P2")],  # the target was missed by the recognizer
+    [("Igor Munteanu", "ORG", "O1"), ("Rusu", "PERSON", "P2")],  # labelled ORG on its first mention
+    [("Munteanu", "PERSON", "P1"), ("Rusu", "PERSON", "P2")],  # cut: only the surname
+    [("Igor Munteanu", "LOC", "L1"), ("Rusu", "PERSON", "P2"), ("Munteanu", "PERSON", "L1")],
+])
+def test_target_masked_wherever_it_occurs_whatever_the_recognizer_said(mentions):
+    text = "Mr Igor Munteanu met Rusu. MUNTEANU appealed; I. Munteanu's wife and Igor\nMunteanu left."
+    doc = make_doc(text, mentions, [], target="Igor Munteanu")
+    assert words_left(doc, "Igor", "Munteanu") == []
+    assert "Rusu" in doc._.anonymized_text  # not a direct identifier, no risk: kept
+    for span in doc.spans["pii"]:
+        if "Munteanu" in span.text or "Igor" in span.text:
+            assert span._.masked
+
+
+def test_target_occurrences_nobody_detected_become_masked_person_spans():
+    doc = make_doc("Munteanu appealed.", [], [], target="Igor Munteanu")
+    [span] = doc.spans["pii"]
+    assert (span.text, span.label_, span._.source, span._.masked) == ("Munteanu", "PERSON", "target", True)
+    assert any("not detected" in w for w in doc._.anonymization_warnings)
+
+
+def test_target_suffix_is_not_taken_as_surname():
+    text = "Martin Luther King Jr. met Sammy Davis Jr. in Selma."
+    mentions = [("Martin Luther King Jr.", "PERSON", "P1"), ("Sammy Davis Jr.", "PERSON", "P2")]
+    doc = make_doc(text, mentions, [], target="Martin Luther King Jr.")
+    assert masked_ids(doc) == {"P1"}  # "jr" is no surname shared with the target
+    assert "Sammy Davis Jr." in doc._.anonymized_text
+
+
+def test_without_target_full_names_and_their_surnames_are_masked_with_a_warning():
+    text = "Mr Igor Munteanu was arrested. Munteanu appealed. Igor is a common first name here."
+    doc = make_doc(text, [("Mr Igor Munteanu", "PERSON", "P1")], [])
+    assert words_left(doc, "Munteanu") == []
+    assert any("no target given" in w for w in doc._.anonymization_warnings)
+
+
+@pytest.mark.parametrize("label,source", [("CODE", "ner"), ("MISC", "rule:ipv4"), ("QUANTITY", "rule:number_after_no")])
+def test_code_mentions_force_their_entity_whatever_the_first_label(label, source):
+    text = "Ref 10.0.0.1 was seen; later 10.0.0.1 again."
+    mentions = [("10.0.0.1", "QUANTITY", "E1"), ("10.0.0.1", label, "E1")]
+    nlp = spacy.blank("en")
+    opt = nlp.add_pipe("textanon_optimizer", config={"propagate_mentions": False})
+    doc = nlp.make_doc(text)
+    first, second = doc.char_span(4, 12, label="QUANTITY"), doc.char_span(29, 37, label=label)
+    first._.source, second._.source = "ner", source
+    for span in (first, second):
+        span._.entity_id, span._.ic = "E1", 1.0
+    doc.spans["pii"] = [first, second]
+    doc._.risky_combinations = []
+    assert "10.0.0.1" not in opt(doc)._.anonymized_text
+
+
+def test_dates_of_birth_are_direct_identifiers():
+    text = "He was born on 3 March 1961 and was arrested on 3 May 2006. Date of birth: 03.03.1961."
+    mentions = [("3 March 1961", "DATETIME", "T1"), ("3 May 2006", "DATETIME", "T2"), ("03.03.1961", "DATETIME", "T3")]
+    doc = make_doc(text, mentions, [])
+    assert masked_ids(doc) == {"T1", "T3"}
+
+
+def test_risky_ids_without_mentions_fail_closed_with_an_exact_warning():
+    text = "a surgeon in Balti since 1961"
+    mentions = [("surgeon", "DEM", "D1"), ("Balti", "LOC", "L1"), ("1961", "DATETIME", "T1")]
+    doc = make_doc(text, mentions, [["D1", "GHOST"], ["L1", "T1"]], ics={"D1": 1.0, "L1": 1.0, "T1": 9.0})
+    assert "D1" in masked_ids(doc) and "L1" in masked_ids(doc)
+    [warning] = [w for w in doc._.anonymization_warnings if "no mention" in w]
+    assert "1 risky combinations name 1 entity ids with no mention" in warning and "1 detected entities" in warning
+
+
+def test_unscored_mentions_cost_the_default_ic():
+    text = "a surgeon in Balti"
+    mentions = [("surgeon", "DEM", "D1"), ("Balti", "LOC", "L1")]
+    for bad in (None, float("nan"), float("inf")):
+        doc = make_doc(text, mentions, [["D1", "L1"]], ics={"D1": bad, "L1": 5.0})
+        assert masked_ids(doc) == {"L1"}  # D1 costs DEFAULT_IC (10 nats) > 5
+
+
+def test_llm_span_partly_overlapping_an_entity_masks_the_union():
+    text = "He is a marine engineer in Balti."
+    doc = make_doc(text, [("engineer", "DEM", "D1")], [], extra=["marine engineer"])
+    assert doc._.anonymized_text == "He is a *** in Balti."
+    assert all(s._.masked for s in doc.spans["pii"])
+
+
+def test_masked_flag_agrees_with_propagated_masks():
+    text = "Balti is near Orhei; balti again."
+    # two entity ids for one surface (e.g. the linker did not link them); only L1 is risky
+    mentions = [("Balti", "LOC", "L1"), ("balti", "LOC", "L2")]
+    doc = make_doc(text, mentions, [["L1"]])
+    assert doc._.anonymized_text == "*** is near Orhei; *** again."
+    assert [s._.masked for s in doc.spans["pii"]] == [True, True]
+
+
+def test_propagation_respects_the_case_of_ordinary_words():
+    text = "In May the US said: may we go? US and May again. Petrescu, PETRESCU and petrescu."
+    masks = propagate(text, [(3, 6, "***"), (11, 13, "***"), (49, 57, "***")],
+                      {"May": "***", "US": "***", "Petrescu": "***"})
+    out = apply(text, masks)
+    assert out == "In *** the *** said: may we go? *** and *** again. ***, *** and ***."
+    text = "Will Power met will power; WILL POWER"
+    assert apply(text, propagate(text, [(0, 10, "***")], {"Will Power": "***"})) == "*** met ***; ***"
+
+
+@pytest.mark.parametrize("target", ["Hope Summers", None])
+def test_a_name_written_in_lower_case_masks_its_lower_case_surname(target):
+    text = "Then mrs hope summers left. summers appealed."
+    doc = make_doc(text, [("hope summers", "PERSON", "P1")], [], target=target)
+    assert words_left(doc, "summers") == [], doc._.anonymized_text

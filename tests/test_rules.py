@@ -39,3 +39,73 @@ def test_rules_do_not_fire_on_ordinary_text(text):
 def test_invalid_rule_names_itself():
     with pytest.raises(ValueError, match="broken"):
         compile_rules(RULES + [("CODE", "broken", "(unclosed")])
+
+
+# -- issue 13: direct identifiers that survived ---------------------------------------------------------
+def codes(text):
+    return {m for m, label in matches(text) if label == "CODE"}
+
+
+@pytest.mark.parametrize(
+    "text,code",
+    [
+        ("file 2006/SHF/1123 was closed", "2006/SHF/1123"),
+        ("application no. 12345/06 was lodged", "12345/06"),
+        ("lives at 10 Downing Street, London SW1A 2AA.", "SW1A 2AA"),
+        ("lives at 5 Kentish Road, London NW1 today", "NW1"),
+        ("lives at 5 Kentish Road, NW1", "NW1"),
+        ("from 10.0.0.1 and", "10.0.0.1"),
+        ("from 2001:db8::8a2e:370:7334 and", "2001:db8::8a2e:370:7334"),
+        ("from 2001:0db8:85a3:0000:0000:8a2e:0370:7334 and", "2001:0db8:85a3:0000:0000:8a2e:0370:7334"),
+        ("NI number QQ 12 34 56 C here", "QQ 12 34 56 C"),
+        ("NI number QQ123456C here", "QQ123456C"),
+        ("partial NI QQ 12 34 56 only", "QQ 12 34 56"),
+        ("his car AB12 CDE was", "AB12 CDE"),
+        ("his car AB12CDE was", "AB12CDE"),
+        ("a car B 123 ABC was", "B 123 ABC"),
+        ("a car AB-123-CD was", "AB-123-CD"),
+        ("a car 1234 BCD was", "1234 BCD"),
+        ("a car M-AB 1234 was", "M-AB 1234"),
+        ("he lives in Flat 3, Kings Court", "3"),
+        ("he lives at 12 Baker Street now", "12"),
+        ("his passport no. 123456789 was", "123456789"),
+        ("his ID No 123 was", "123"),
+        ("passport number X1234567 expired", "X1234567"),
+        ("card 4111 1111 1111 1111 was", "4111 1111 1111 1111"),
+        ("card 4111111111111112 was", "4111111111111112"),
+        ("see www.example.org/me now", "www.example.org/me"),
+        ("call +44 20 7946 0958 now", "+44 20 7946 0958"),
+        ("IBAN DE89 3704 0044 0532 0130 00 was", "DE89 3704 0044 0532 0130 00"),
+    ],
+)
+def test_direct_identifier_rules(text, code):
+    assert code in codes(text)
+
+
+@pytest.mark.parametrize("text", ["under Law no. 123 of 2001", "Article 6 § 1 of the Convention", "Protocol No. 11",
+                                  "at 10:30:00 on", "on 14/09/2009 at"])
+def test_legal_references_times_and_dates_are_not_codes(text):
+    assert not codes(text)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("then Ms Hope Summers said", "Ms Hope Summers"),
+    ("then Mr Will Power said", "Mr Will Power"),
+    ("then Mrs Ștefan Ürsu said", "Mrs Ștefan Ürsu"),
+    ("then Dr E. Lungu said", "Dr E. Lungu"),
+    ("then MR IGOR MUNTEANU said", "MR IGOR MUNTEANU"),
+    ("Mrs Irina Munteanu, née Popescu, said", "Popescu"),
+])
+def test_titled_and_maiden_names_are_person(text, name):
+    assert (name, "PERSON") in matches(text)
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Mr igor munteanu was arrested", "Mr igor munteanu"),
+    ("Mr hope summers was arrested", "Mr hope summers"),
+    ("Mr will power and his wife", "Mr will power"),
+    ("Mr Petrescu was arrested", "Mr Petrescu"),
+    ("Mr Petrescu arrested him", "Mr Petrescu"),
+])
+def test_titled_names_stop_where_the_name_ends(text, name):
+    assert {m for m, label in matches(text) if label == "PERSON"} == {name}

@@ -19,6 +19,7 @@ from spacy.util import ensure_path
 
 from .extensions import register_extensions
 from .labels import PERSON, QUANTITY
+from .target import SUFFIXES
 
 TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
 DETERMINERS = {"the", "a", "an"}
@@ -47,9 +48,13 @@ def normalize(text: str) -> str:
 
 
 def name_parts(text: str) -> List[str]:
-    """Name words without titles: "Mr G. Yalman" -> ["g", "yalman"]."""
+    """Name words without titles or trailing suffixes: "Mr G. Yalman" -> ["g", "yalman"], "Martin Luther
+    King Jr." -> ["martin", "luther", "king"]."""
     words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower())
-    return [w for w in words if w not in TITLES] or words
+    words = [w for w in words if w not in TITLES] or words
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words = words[:-1]
+    return words
 
 
 def acronym(text: str) -> str:

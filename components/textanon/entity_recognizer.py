@@ -23,7 +23,7 @@ from spacy.util import ensure_path
 
 from .extensions import register_extensions
 from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
-from .rules import RULES, compile_rules, find_rule_matches
+from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
 
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
@@ -142,7 +142,7 @@ class EntityRecognizer:
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
                     candidates.append((span.start, span.end, label, "rule:" + rule))
-        spans = [self._make_span(doc, *c) for c in _resolve_overlaps(candidates)]
+        spans = [self._make_span(doc, *c) for c in _resolve_overlaps(doc, candidates)]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
 
@@ -202,17 +202,54 @@ def _procedural(ent: Span) -> bool:
     return ent.label_ in NUMBER_LABELS and ent.start == 0 and ent.end < len(ent.doc) and ent.doc[ent.end].text == "."
 
 
-def _resolve_overlaps(candidates):
-    """Keep non-overlapping candidates: longest first, then detector priority, then leftmost."""
+def _is_code_rule(candidate) -> bool:
+    source = candidate[3]
+    return source.startswith("rule:") and source[5:] in CODE_RULE_NAMES
+
+
+def _resolve_overlaps(doc: Doc, candidates):
+    """Keep non-overlapping candidates: longest first, then detector priority, then leftmost.
+
+    CODE rule matches (direct identifiers) are placed first: a longer candidate that overlaps one
+    ("12 Baker Street" from the NER around the house number "12") keeps only its pieces outside the
+    codes ("Baker Street"), so that the identifier is never absorbed into a span that may stay unmasked.
+    """
     def key(c):
         start, end, _label, source = c
         return (-(end - start), -PRIORITY.get(source.split(":")[0], 0), start)
 
     taken = set()
     kept = []
-    for c in sorted(candidates, key=key):
-        tokens = range(c[0], c[1])
-        if not any(t in taken for t in tokens):
+    codes = [c for c in candidates if _is_code_rule(c)]
+    for c in sorted(codes, key=key):
+        if not any(t in taken for t in range(c[0], c[1])):
             kept.append(c)
-            taken.update(tokens)
+            taken.update(range(c[0], c[1]))
+    code_tokens = set(taken)
+    for c in sorted((c for c in candidates if not _is_code_rule(c)), key=key):
+        for piece in _pieces_outside(doc, c, code_tokens):
+            tokens = range(piece[0], piece[1])
+            if not any(t in taken for t in tokens):
+                kept.append(piece)
+                taken.update(tokens)
     return sorted(kept)
+
+
+def _pieces_outside(doc: Doc, candidate, blocked):
+    """The candidate itself, or its runs of tokens outside ``blocked`` without edge punctuation/space."""
+    start, end, label, source = candidate
+    if not any(t in blocked for t in range(start, end)):
+        return [candidate]
+    pieces, run = [], []
+    for t in list(range(start, end)) + [None]:
+        if t is not None and t not in blocked:
+            run.append(t)
+            continue
+        while run and (doc[run[0]].is_punct or doc[run[0]].is_space):
+            run.pop(0)
+        while run and (doc[run[-1]].is_punct or doc[run[-1]].is_space):
+            run.pop()
+        if run:
+            pieces.append((run[0], run[-1] + 1, label, source))
+        run = []
+    return pieces

@@ -6,10 +6,10 @@ from spacy.tokens import Doc, Span
 #: name -> (object class, default, description); the README table mirrors this.
 EXTENSIONS = {
     # Span attributes (spans of doc.spans["pii"] and friends)
-    "source": (Span, None, "detector that produced the span: ner, gazetteer, rule, llm, model"),
+    "source": (Span, None, "detector that produced the span: ner, gazetteer, rule, llm, model, target"),
     "entity_id": (Span, None, "id shared by all mentions of one entity (entity linker)"),
-    "ic": (Span, None, "information content -log p(span | context) in nats (LM risk scorer)"),
-    "masked": (Span, None, "True if the optimizer masks this mention"),
+    "ic": (Span, None, "information content -log p(span | context) in nats (LM risk scorer); None = unscored"),
+    "masked": (Span, None, "True if the applied masks cover this whole mention"),
     # Doc attributes
     "target": (Doc, None, "name of the person to protect, if known"),
     "risky_combinations": (Doc, None, "list of lists of entity ids: each list must not stay fully unmasked"),

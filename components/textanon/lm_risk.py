@@ -4,7 +4,9 @@ For every span of ``doc.spans[spans_key]`` the language model gives ln p(span | 
 its sub-word tokens); ``span._.ic`` = -ln p in nats. An entity's log-probability is that of its
 most informative mention. Combinations of up to ``max_combination_size`` entities whose summed
 log10-probability is below ``threshold`` are written to ``doc._.risky_combinations``.
-If the language model fails, every entity is treated as a risk on its own (fail closed).
+Unscored means risky: a span the model gave no score (no sub-word token, NaN, the model failed) keeps
+``span._.ic = None`` and its entity is a risk on its own, also when the combinations are re-decided
+later with :meth:`LMRiskScorer.set_combinations` (threshold sweeps); a warning says how many.
 """
 import logging
 import math
@@ -58,26 +60,35 @@ class LMRiskScorer:
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
-        entity_ids = [s._.entity_id or f"span_{i}" for i, s in enumerate(spans)]
         if not spans:
             doc._.risky_combinations = []
             return doc
+        for span in spans:
+            span._.ic = None
         try:
-            logprobs = self.model.span_logprobs(doc.text, [(s.start_char, s.end_char) for s in spans], reduce="sum")
+            token_lps = self.model.span_token_logprobs(doc.text, [(s.start_char, s.end_char) for s in spans])
+            if len(token_lps) != len(spans):
+                raise ValueError(f"{len(token_lps)} scores for {len(spans)} spans")
         except Exception as err:  # noqa: BLE001 — any model failure must fail closed
             logger.warning("language model failed on a document (%s); treating every entity as risky", type(err).__name__)
             add_warning(doc, f"{self.name}: language model failed ({type(err).__name__}); every entity treated as a risk")
-            doc._.risky_combinations = [[e] for e in sorted(set(entity_ids))]
-            return doc
-        for span, lp in zip(spans, logprobs):
-            span._.ic = -lp
+            token_lps = [[] for _ in spans]
+        for span, lps in zip(spans, token_lps):
+            span._.ic = scored_ic(-float(sum(lps))) if len(lps) else None
         self.set_combinations(doc)
         return doc
 
     def set_combinations(self, doc: Doc) -> Doc:
-        """(Re)compute ``doc._.risky_combinations`` from the ``span._.ic`` values and ``self.threshold``."""
+        """(Re)compute ``doc._.risky_combinations`` from the ``span._.ic`` values and ``self.threshold``.
+
+        An entity with an unscored mention (``ic`` None or NaN) is a risk on its own (fail closed)."""
         spans = list(doc.spans.get(self.spans_key, []))
-        combos, bounded = risky_combinations(entity_log10_probs(spans), self.threshold, self.max_combination_size, self.max_combinations)
+        logprobs = entity_log10_probs(spans)
+        unscored = sum(1 for lp in logprobs.values() if lp == -math.inf)
+        if unscored:
+            add_warning(doc, f"{self.name}: {unscored} of {len(logprobs)} entities have no information content "
+                             "(unscored); each is treated as a risk on its own")
+        combos, bounded = risky_combinations(logprobs, self.threshold, self.max_combination_size, self.max_combinations)
         if bounded:
             add_warning(doc, f"{self.name}: more than {self.max_combinations} risky combinations; their entities are masked")
         doc._.risky_combinations = combos
@@ -101,11 +112,27 @@ class LMRiskScorer:
         return self
 
 
+def scored_ic(ic) -> Optional[float]:
+    """``ic`` as a float, or None when the span is unscored (None, NaN, infinite)."""
+    if ic is None:
+        return None
+    try:
+        value = float(ic)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
 def entity_log10_probs(spans) -> Dict[str, float]:
-    """log10-probability of each entity: that of its most informative (highest-IC) mention."""
+    """log10-probability of each entity: that of its most informative (highest-IC) mention;
+    ``-inf`` (a certain risk) for an entity with an unscored mention (see :func:`scored_ic`). Occurrences of
+    the protected name that the optimizer added (source ``target``) are skipped: they are always masked."""
     entity_lp: Dict[str, float] = {}
     for i, span in enumerate(spans):
+        if span._.source == "target":
+            continue
         eid = span._.entity_id or f"span_{i}"
-        lp = -(span._.ic or 0.0) / LN10
+        ic = scored_ic(span._.ic)
+        lp = -math.inf if ic is None else -ic / LN10
         entity_lp[eid] = min(entity_lp.get(eid, 0.0), lp)
     return entity_lp

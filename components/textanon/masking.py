@@ -19,19 +19,37 @@ def replacement(style: str, label: str, entity_id: str, suppression: str = "***"
 
 
 def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_chars: int = 2) -> List[Mask]:
-    """Add a mask for every further occurrence (case-insensitive, whole words) of a masked surface form.
+    """Add a mask for every further occurrence (whole words) of a masked surface form.
 
-    surfaces: surface text -> replacement. Forms shorter than ``min_chars`` (e.g. a lone initial) are
-    not propagated. One linear scan per chunk of 500 forms; longest forms first.
+    surfaces: surface text -> replacement. Letter case: a multi-word form matches in any case; a
+    single word matches as written, Title-case and UPPER case, and in lower case (any case) too unless
+    that lower-case form is an ordinary English word (:func:`textanon.target.is_common_word`): masking
+    "US" or "May" does not mask "us" or "may", masking "Petrescu" masks "petrescu" and "PETRESCU".
+    Forms shorter than ``min_chars`` (e.g. a lone initial) are not propagated. One linear scan per
+    chunk of 500 forms; longest forms first.
     """
-    forms = sorted((s for s in surfaces if len(s.strip()) >= min_chars), key=len, reverse=True)
+    from .target import is_common_word
+
+    insensitive: Dict[str, str] = {}  # lower-cased form -> replacement (any letter case matches)
+    exact: Dict[str, str] = {}  # form as written, Title-case, UPPER -> replacement
+    for surface, rep in surfaces.items():
+        form = " ".join(surface.split())
+        if len(form) < min_chars:
+            continue
+        if " " in form or not is_common_word(form):
+            insensitive.setdefault(form.lower(), rep)
+        else:
+            for variant in (form, form[:1].upper() + form[1:], form.upper()):
+                exact.setdefault(variant, rep)
     extra: List[Mask] = []
-    lowered = {s.lower(): r for s, r in surfaces.items()}
-    for chunk in _chunks(forms, 500):
-        pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in chunk) + r")(?!\w)", re.IGNORECASE)
-        for m in pattern.finditer(text):
-            key = re.sub(r"\s+", " ", m.group(0).lower())
-            extra.append((m.start(), m.end(), lowered.get(key, next(iter(lowered.values())))))
+    for table, flags in ((insensitive, re.IGNORECASE), (exact, 0)):
+        forms = sorted(table, key=len, reverse=True)
+        for chunk in _chunks(forms, 500):
+            pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in chunk) + r")(?!\w)", flags)
+            for m in pattern.finditer(text):
+                key = " ".join(m.group(0).split())
+                rep = table.get(key.lower() if flags else key)
+                extra.append((m.start(), m.end(), rep if rep is not None else next(iter(table.values()))))
     return merge(list(masks) + extra)
 
 

@@ -2,28 +2,51 @@
 
 CP-SAT program (OR-Tools): one boolean per entity, minimize sum(IC(e) * masked(e)) subject to
 ``sum(masked(e) for e in c) >= 1`` for every risky combination ``c``. Direct identifiers are fixed
-to masked: the protected person's mentions (``doc._.target`` or the ``target`` setting; if unknown,
-every PERSON entity with a full name) and every CODE entity; spans of ``doc.spans["llm_pii"]`` too,
-if present. On timeout or infeasibility the optimizer fails closed: every entity that occurs in an
-unresolved combination is masked, and ``doc._.anonymization_warnings`` says so.
+to masked (see :meth:`MaskingOptimizer._direct_identifiers`):
+
+* the protected person (``doc._.target`` or the ``target`` setting): every occurrence of a variant of
+  the name in the text (:func:`textanon.target.find_target_mentions`), whatever the recognizer said;
+  every entity overlapping an occurrence is masked (all its mentions), an occurrence no entity covers
+  becomes a PERSON span of its own. Without a target (or when it does not occur), every full person
+  name (a PERSON mention of two name words or more) is masked, with its surname wherever it occurs,
+  and a warning says so;
+* every CODE entity: any mention labelled CODE or found by a CODE rule;
+* dates of birth (a DATETIME mention right after "born" or "date of birth");
+* the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
+  union of the span and every entity it overlaps.
+
+Fail closed: an entity with an unscored mention costs :data:`DEFAULT_IC` per mention; a risky
+combination naming an entity id that has no mention has all its entities masked; on timeout or
+infeasibility every entity that occurs in an unresolved combination is masked; each time
+``doc._.anonymization_warnings`` says so (counts only). ``span._.masked`` is True exactly for the
+spans that the applied masks (propagation included) cover entirely.
 """
+import bisect
 import logging
 import re
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple
 
 import srsly
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
-from .entity_linker import name_parts
 from .extensions import add_warning, register_extensions
-from .labels import CODE, PERSON
-from .masking import REPLACEMENT_STYLES, apply, merge, propagate, replacement
+from .labels import CODE, DATETIME, PERSON
+from .lm_risk import scored_ic
+from .masking import REPLACEMENT_STYLES, Mask, apply, merge, propagate, replacement
+from .rules import CODE_RULE_NAMES
+from .target import find_target_mentions, fold, name_words
 
 logger = logging.getLogger(__name__)
 IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
+TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
+#: a DATETIME right after one of these is a date of birth (a direct identifier)
+BIRTH_CONTEXT = re.compile(r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
+                           r"[\s:,]*(?:on|in|at)?[\s:,]*(?:the\s+)?$", re.IGNORECASE)
+
+Char = Tuple[int, int]
 
 
 @Language.factory(
@@ -66,62 +89,89 @@ class MaskingOptimizer:
         entities: Dict[str, List[Span]] = {}
         for i, span in enumerate(spans):
             entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
-        combos = [c for c in (doc._.risky_combinations or []) if c]
-        forced = self._direct_identifiers(doc, entities)
-        # must-mask spans (e.g. the LLM anonymizer's) that overlap no entity are masked as they are
-        for key in self.extra_spans_keys:
-            for i, extra in enumerate(doc.spans.get(key, [])):
-                if not any(m.start < extra.end and extra.start < m.end for ms in entities.values() for m in ms):
-                    entities[f"{key}_{i}"] = [extra]
-                    forced.add(f"{key}_{i}")
+        combos = [list(c) for c in (doc._.risky_combinations or []) if c]
+        forced, occurrences = self._direct_identifiers(doc, entities)
         masked = self._solve(doc, entities, combos, forced)
-        for eid, mentions in entities.items():
-            for span in mentions:
-                span._.masked = eid in masked
-        self._render(doc, entities, masked)
+        self._render(doc, entities, masked, occurrences)
         return doc
 
     # -- decisions ---------------------------------------------------------------------------
-    def _direct_identifiers(self, doc: Doc, entities: Dict[str, List[Span]]) -> Set[str]:
+    def _direct_identifiers(self, doc: Doc, entities: Dict[str, List[Span]]) -> Tuple[Set[str], List[Char]]:
+        """Entity ids always masked, and the character spans of protected names masked whatever the
+        recognizer said (see the module docstring). May add target spans to ``doc.spans[spans_key]``."""
         forced: Set[str] = set()
-        target = doc._.target or self.target
-        target_parts = set(name_parts(target)) if target else set()
-        found_target = False
         for eid, mentions in entities.items():
-            label = mentions[0].label_
-            if label == CODE and self.mask_codes:
+            if self.mask_codes and any(_is_code(m) for m in mentions):
                 forced.add(eid)
-            elif label == PERSON:
-                parts = [name_parts(m.text) for m in mentions]
-                if target_parts and any(set(p) & target_parts and _is_name_of(p, target_parts) for p in parts):
-                    forced.add(eid)
-                    found_target = True
-                elif not target_parts and any(len(p) >= 2 for p in parts):
-                    forced.add(eid)
-        if target_parts and not found_target:
-            add_warning(doc, f"{self.name}: target not found among PERSON entities; every full person name is masked")
-            forced |= {e for e, ms in entities.items() if ms[0].label_ == PERSON and any(len(name_parts(m.text)) >= 2 for m in ms)}
-        forced |= _same_surname(entities, forced)
+            elif any(m.label_ == DATETIME and BIRTH_CONTEXT.search(doc.text[max(0, m.start_char - 40) : m.start_char])
+                     for m in mentions):
+                forced.add(eid)
+        occurrences = self._protected_names(doc, entities)
+        forced |= _overlapping(entities, occurrences)
         for key in self.extra_spans_keys:
-            for extra in doc.spans.get(key, []):
-                forced |= {e for e, ms in entities.items() if any(m.start < extra.end and extra.start < m.end for m in ms)}
-        return forced
+            for i, extra in enumerate(doc.spans.get(key, [])):
+                forced |= _overlapping(entities, [(extra.start_char, extra.end_char)])
+                entities[f"{key}_{i}"] = [extra]  # the union of the extra span and what it overlaps
+                forced.add(f"{key}_{i}")
+        return forced, occurrences
+
+    def _protected_names(self, doc: Doc, entities: Dict[str, List[Span]]) -> List[Char]:
+        """Occurrences of the target's name; without a target (or if it does not occur), of every full
+        person name and its surname. Occurrences no entity covers become PERSON spans (``TARGET_ID``)."""
+        target = doc._.target or self.target
+        occurrences = _name_occurrences(doc.text, target) if target else []
+        if target and not occurrences:
+            add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
+        if not occurrences:
+            full_names = {}
+            for eid, mentions in entities.items():
+                for m in mentions:
+                    words = name_words(m.text)
+                    if m.label_ == PERSON and len(words) >= 2:
+                        full_names.setdefault(" ".join(words), words)
+            for words in full_names.values():
+                given = {fold(w) for w in words[:-1]}
+                occurrences += [(s, e) for s, e in _name_occurrences(doc.text, " ".join(words))
+                                if fold(doc.text[s:e]) not in given]
+            occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
+            if not target and full_names:
+                add_warning(doc, f"{self.name}: no target given; every full person name ({len(full_names)}) "
+                                 "and its surname are masked")
+        uncovered = [o for o in occurrences if not _overlapping(entities, [o])]
+        new_spans = [doc.char_span(s, e, label=PERSON, alignment_mode="expand") for s, e in uncovered]
+        new_spans = [s for s in new_spans if s is not None and len(s)]
+        if new_spans:
+            for span in new_spans:
+                span._.source, span._.entity_id = "target", TARGET_ID
+            entities.setdefault(TARGET_ID, []).extend(new_spans)
+            group = sorted(list(doc.spans.get(self.spans_key, [])) + new_spans, key=lambda s: (s.start, s.end))
+            doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=group)
+            add_warning(doc, f"{self.name}: {len(new_spans)} occurrences of a protected name were not detected "
+                             "as entities; they are masked")
+        return occurrences
 
     def _solve(self, doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]], forced: Set[str]) -> Set[str]:
+        forced = set(forced)
         unresolved = [c for c in combos if not forced.intersection(c)]
+        broken = [c for c in unresolved if any(e not in entities for e in c)]
+        if broken:  # fail closed: a combination naming an unknown id is broken by masking all of it
+            unknown = {e for c in broken for e in c if e not in entities}
+            known = {e for c in broken for e in c if e in entities}
+            forced |= known
+            add_warning(doc, f"{self.name}: {len(broken)} risky combinations name {len(unknown)} entity ids with no "
+                             f"mention; all {len(known)} detected entities of those combinations are masked")
+            unresolved = [c for c in unresolved if not forced.intersection(c)]
+        unresolved = [c for c in unresolved if all(e in entities for e in c)]
         if not unresolved:
-            return set(forced)
+            return forced
         from ortools.sat.python import cp_model
 
         ids = sorted({e for c in unresolved for e in c})
-        unknown = [e for e in ids if e not in entities]
-        if unknown:
-            add_warning(doc, f"{self.name}: {len(unknown)} risky entity ids have no mention; masked by default")
         model = cp_model.CpModel()
         x = {e: model.NewBoolVar(e) for e in ids}
         for c in unresolved:
             model.AddBoolOr([x[e] for e in c])
-        model.Minimize(sum(self._cost(entities.get(e, [])) * x[e] for e in ids))
+        model.Minimize(sum(self._cost(entities[e]) * x[e] for e in ids))
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = float(self.time_limit_s)
         solver.parameters.num_workers = 1
@@ -129,26 +179,37 @@ class MaskingOptimizer:
         if status == cp_model.OPTIMAL or status == cp_model.FEASIBLE:
             if status == cp_model.FEASIBLE:
                 add_warning(doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal masking")
-            return set(forced) | {e for e in ids if solver.BooleanValue(x[e])}
+            return forced | {e for e in ids if solver.BooleanValue(x[e])}
         add_warning(doc, f"{self.name}: solver status {solver.StatusName(status)}; every entity in a risky combination is masked")
-        return set(forced) | set(ids)
+        return forced | set(ids)
 
     @staticmethod
     def _cost(mentions: List[Span]) -> int:
-        total = sum(m._.ic if m._.ic is not None else DEFAULT_IC for m in mentions) or DEFAULT_IC
+        """Masking cost in milli-nats: the mentions' IC, :data:`DEFAULT_IC` for an unscored mention."""
+        ics = [scored_ic(m._.ic) for m in mentions]
+        total = sum(DEFAULT_IC if ic is None else max(ic, 0.0) for ic in ics) or DEFAULT_IC
         return max(1, int(round(total * IC_SCALE)))
 
     # -- output --------------------------------------------------------------------------------
-    def _render(self, doc: Doc, entities: Dict[str, List[Span]], masked: Set[str]) -> None:
-        masks, surfaces = [], {}
-        for eid in masked:
+    def _render(self, doc: Doc, entities: Dict[str, List[Span]], masked: Set[str], occurrences: List[Char]) -> None:
+        masks: List[Mask] = []
+        surfaces: Dict[str, str] = {}
+        for eid in sorted(masked):
             for span in entities.get(eid, []):
                 rep = replacement(self.replacement, span.label_, eid, self.suppression_string)
                 masks.append((span.start_char, span.end_char, rep))
                 surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), rep)
+        target_rep = replacement(self.replacement, PERSON, TARGET_ID, self.suppression_string)
+        for start, end in occurrences:
+            masks.append((start, end, target_rep))
+            surfaces.setdefault(re.sub(r"\s+", " ", doc.text[start:end].strip()), target_rep)
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
+        starts = [m[0] for m in masks]
+        for key in [self.spans_key] + self.extra_spans_keys:
+            for span in doc.spans.get(key, []):
+                span._.masked = _covered(masks, starts, span.start_char, span.end_char)
 
     def _cfg(self) -> dict:
         return {"spans_key": self.spans_key, "extra_spans_keys": self.extra_spans_keys, "target": self.target,
@@ -165,12 +226,43 @@ class MaskingOptimizer:
         return self
 
 
-def _is_name_of(parts: List[str], target_parts: Set[str]) -> bool:
-    """A mention names the target if its surname is one of the target's name words."""
-    return parts[-1] in target_parts
+def _is_code(span: Span) -> bool:
+    """A CODE mention: labelled CODE, or found by a CODE rule whatever its label."""
+    source = span._.source or ""
+    return span.label_ == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
 
 
-def _same_surname(entities: Dict[str, List[Span]], forced: Set[str]) -> Set[str]:
-    """PERSON entities sharing a surname with a masked full name ("Petrescu" beside "Mr Andrei Petrescu")."""
-    surnames = {name_parts(m.text)[-1] for e in forced for m in entities.get(e, []) if m.label_ == PERSON and len(name_parts(m.text)) >= 2}
-    return {e for e, ms in entities.items() if ms[0].label_ == PERSON and any(name_parts(m.text)[-1] in surnames for m in ms)}
+def _name_occurrences(text: str, name: str) -> List[Char]:
+    """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
+    the surname in lower case too, even if it is an ordinary word ("summers appealed")."""
+    occurrences = find_target_mentions(text, name)
+    words = name_words(name)
+    if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
+        pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
+        folded = fold(text)
+        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start():m.end()].islower()]
+        occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
+    return occurrences
+
+
+def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:
+    """Ids of the entities with a mention overlapping one of the character spans."""
+    if not chars:
+        return set()
+    return {eid for eid, mentions in entities.items()
+            if any(m.start_char < e and s < m.end_char for m in mentions for s, e in chars)}
+
+
+def _covered(masks: List[Mask], starts: List[int], start: int, end: int) -> bool:
+    """True if the sorted masks (``starts``: their start offsets) cover every character of [start, end)."""
+    pos = start
+    first = max(0, bisect.bisect_right(starts, start) - 1)
+    for m_start, m_end, _ in masks[first:]:
+        if m_start > pos:
+            if m_start >= end:
+                break
+            return False
+        pos = max(pos, m_end)
+        if pos >= end:
+            return True
+    return pos >= end

@@ -38,6 +38,8 @@ strong summer summers sunday swift tanner taylor the thatcher turner victor wall
 waters way webb well west white wolf wood woods young will wills winter wise worth
 """.split())
 
+#: the ordinary words above that are also names (public: a lower-case one after a title may be a name)
+NAME_LIKE_WORDS = _COMMON_WORDS
 Span = Tuple[int, int]
 
 
@@ -121,7 +123,17 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
 def _single_word_case_ok(surface: str, variant: str) -> bool:
     if surface[:1].isupper():
         return True
-    return fold(variant) not in _COMMON_WORDS
+    return not is_common_word(variant)
+
+
+def is_common_word(word: str) -> bool:
+    """True if ``word`` in lower case is an ordinary English word (a name-like word such as "will",
+    "hope", "may", or a spaCy English stop word such as "us"): its lower-case occurrences are not
+    taken for a name."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    folded = fold(word.strip())
+    return folded in _COMMON_WORDS or folded in STOP_WORDS
 
 
 def _merge(spans: Sequence[Span]) -> List[Span]:
