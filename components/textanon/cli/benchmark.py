@@ -15,7 +15,7 @@ def benchmark_cmd(
     output: Path = typer.Option(Path("metrics/benchmark_wikiactors.json"), help="JSON; .md and .png are written beside it"),
     model: str = typer.Option("en_textanon", help="textanon pipeline (package or folder)"),
     trained_model: Optional[str] = typer.Option(None, help="textanon pipeline with the trained entity model, if built"),
-    threshold: List[float] = typer.Option([-1.0, -2.0, -3.5, -5.0, -7.5, -10.0, -15.0, -20.0], help="Sweep thresholds (log10), repeatable"),
+    threshold: List[float] = typer.Option([-1.0, -2.0, -3.0, -5.0, -7.5, -10.0, -15.0, -20.0], help="Sweep thresholds (log10), repeatable"),
     llm_anonymizations: Optional[Path] = typer.Option(Path("corpus/llm_anonymizations_wikiactors_50.json"), help="{design: {name: text}} from bench-llm"),
     limit: Optional[int] = typer.Option(None, help="Only the first N evaluated records"),
     skip_trir: bool = typer.Option(False, help="Do not run the re-identification attack"),
