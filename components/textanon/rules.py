@@ -56,7 +56,7 @@ RULES: List[Tuple[str, str, str]] = [
     ("CODE", "email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
     ("CODE", "url", r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]"),
     ("CODE", "iban", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"),
-    ("CODE", "phone", r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,4}(?:[ .-]\d{2,4})?\b(?!/)"),
+    ("CODE", "phone", r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)"),
     # letters and at least three digits, e.g. passport "AB1234567" (not "COVID-19")
     ("CODE", "id_number", r"\b(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"),
     ("CODE", "case_reference", r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)\s*[A-Z0-9][\w./-]*\d[\w./-]*"),
