@@ -242,8 +242,10 @@ def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon
         "throughput_ratio_vs_presidio": throughput_ratio(rows),
         "settings": {"data": str(data), "documents": len(records), "model": model, "trained_model": trained_model,
                      "thresholds": list(thresholds), "llm_anonymizations": str(llm_file) if llm_file else None,
-                     "trir": "textanon.evaluation.trir defaults, one attack trained per seed on public_knowledge "
-                             "(cached); trir = mean, trir_sd = sample sd over the seeds",
+                     "trir": ("not run (--skip-trir): the attack needs a GPU or hours of CPU" if skip_trir else
+                              "given with --trir-from" if trir_values is not None else
+                              "textanon.evaluation.trir defaults, one attack trained per seed on public_knowledge "
+                              "(cached); trir = mean, trir_sd = sample sd over the seeds"),
                      "trir_seeds": list(trir_seeds) if trir_values is None and not skip_trir else None,
                      "tpi": "headline: word-frequency IC (wordfreq, independent of the anonymizer), mean over "
                             "documents; tpi_lm: the offline LM textanon minimizes (SmolLM2), favours textanon",

@@ -52,5 +52,8 @@ def benchmark_cmd(
     has_trir = any(r["trir"] is not None for r in result["rows"])
     if has_trir:
         plot(result, output.with_suffix(".png"))
+    elif output.with_suffix(".png").exists():  # a plot of an earlier run would contradict the new table
+        output.with_suffix(".png").unlink()
+        msg.warn(f"No TRIR in this run: removed the earlier plot {output.with_suffix('.png')}")
     msg.good(f"Wrote {output} (+ .md{', .png' if has_trir else ''})")
     print(table)
