@@ -32,7 +32,7 @@ DEFAULT_MODEL = {"@misc": "textanon.SmolLM2.v1"}
     default_config={
         "model": DEFAULT_MODEL,
         "spans_key": "pii",
-        "threshold": -3.0,
+        "threshold": -2.0,
         "max_combination_size": 2,
         "max_combinations": 20000,
     },
@@ -51,7 +51,7 @@ class LMRiskScorer:
     """
 
     def __init__(self, model: Optional[LanguageModel], name="textanon_lm_risk", spans_key="pii",
-                 threshold=-3.0, max_combination_size=2, max_combinations=20000):
+                 threshold=-2.0, max_combination_size=2, max_combinations=20000):
         register_extensions()
         if max_combination_size < 1:
             raise ValueError("max_combination_size must be >= 1")
