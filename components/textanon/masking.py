@@ -1,4 +1,5 @@
 """Rendering masking decisions: replacement strings, propagation to every occurrence, masked text."""
+import bisect
 import re
 from typing import Dict, Iterable, List, Sequence, Tuple
 
@@ -63,6 +64,19 @@ def merge(masks: Iterable[Mask]) -> List[Mask]:
             continue
         out.append((start, end, rep))
     return out
+
+
+def covered(masks: Sequence[Sequence], start: int, end: int) -> bool:
+    """True if the merged, sorted ``masks`` (``[start, end, ...]`` each) cover every character of [start, end)."""
+    pos = start
+    first = max(0, bisect.bisect_right([m[0] for m in masks], start) - 1)
+    for m_start, m_end, *_ in masks[first:]:
+        if m_start > pos:
+            return False
+        pos = max(pos, m_end)
+        if pos >= end:
+            return True
+    return pos >= end
 
 
 def apply(text: str, masks: Sequence[Mask]) -> str:

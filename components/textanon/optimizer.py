@@ -21,7 +21,6 @@ infeasibility every entity that occurs in an unresolved combination is masked; e
 ``doc._.anonymization_warnings`` says so (counts only). ``span._.masked`` is True exactly for the
 spans that the applied masks (propagation included) cover entirely.
 """
-import bisect
 import logging
 import re
 from typing import Dict, List, Optional, Set, Tuple
@@ -34,7 +33,7 @@ from spacy.util import ensure_path
 from .extensions import add_warning, register_extensions
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
-from .masking import REPLACEMENT_STYLES, Mask, apply, merge, propagate, replacement
+from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
 from .rules import CODE_RULE_NAMES
 from .target import find_target_mentions, fold, name_words
 
@@ -206,10 +205,9 @@ class MaskingOptimizer:
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
-        starts = [m[0] for m in masks]
         for key in [self.spans_key] + self.extra_spans_keys:
             for span in doc.spans.get(key, []):
-                span._.masked = _covered(masks, starts, span.start_char, span.end_char)
+                span._.masked = covered(masks, span.start_char, span.end_char)
 
     def _cfg(self) -> dict:
         return {"spans_key": self.spans_key, "extra_spans_keys": self.extra_spans_keys, "target": self.target,
@@ -251,18 +249,3 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
         return set()
     return {eid for eid, mentions in entities.items()
             if any(m.start_char < e and s < m.end_char for m in mentions for s, e in chars)}
-
-
-def _covered(masks: List[Mask], starts: List[int], start: int, end: int) -> bool:
-    """True if the sorted masks (``starts``: their start offsets) cover every character of [start, end)."""
-    pos = start
-    first = max(0, bisect.bisect_right(starts, start) - 1)
-    for m_start, m_end, _ in masks[first:]:
-        if m_start > pos:
-            if m_start >= end:
-                break
-            return False
-        pos = max(pos, m_end)
-        if pos >= end:
-            return True
-    return pos >= end

@@ -1,21 +1,9 @@
 """Serializing anonymized Docs: JSONL output records and the TAB/TAE offset format."""
-from typing import Dict, List, Sequence
+from typing import Dict, List
 
 from spacy.tokens import Doc
 
-from .masking import merge
-
-
-def covered(start: int, end: int, masks: Sequence[Sequence]) -> bool:
-    """True if ``[start, end)`` lies entirely under the (merged, sorted) ``masks``."""
-    pos = start
-    for m_start, m_end, *_ in masks:
-        if m_start > pos:
-            break
-        pos = max(pos, m_end)
-        if pos >= end:
-            return True
-    return pos >= end
+from .masking import covered, merge
 
 
 def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
@@ -32,7 +20,7 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
             "label": s.label_,
             "entity_id": s._.entity_id,
             "ic": None if s._.ic is None else round(float(s._.ic), 4),
-            "masked": covered(s.start_char, s.end_char, applied),
+            "masked": covered(applied, s.start_char, s.end_char),
             "source": s._.source,
         }
         for s in doc.spans.get(spans_key, [])
