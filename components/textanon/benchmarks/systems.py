@@ -86,8 +86,7 @@ def textanon_risk(model: str = "en_textanon", thresholds: Sequence[float] = ()) 
 
 
 def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
-    risk, optimizer = nlp.get_pipe("textanon_lm_risk"), nlp.get_pipe("textanon_optimizer")
-    out = {"threshold": risk.threshold, "default": {}, "sweep": {}}
+    out = {"threshold": nlp.get_pipe("textanon_lm_risk").threshold, "default": {}, "sweep": {}}
     done = []
     for doc_id, text, target in docs:
         doc = nlp.make_doc(text)
@@ -95,17 +94,10 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
         doc = nlp(doc)
         out["default"][doc_id] = merge_spans((s, e) for s, e, _ in doc._.masks)
         done.append((doc_id, doc))
-    saved = risk.threshold
-    try:
-        for t in thresholds:
-            risk.threshold = t
-            masks = out["sweep"][float(t)] = {}
-            for doc_id, doc in done:
-                doc._.anonymization_warnings = None
-                optimizer(risk.set_combinations(doc))
-                masks[doc_id] = merge_spans((s, e) for s, e, _ in doc._.masks)
-    finally:
-        risk.threshold = saved
+    from ..tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
+
+    for t, masks in decide(nlp, [doc for _, doc in done], thresholds).items():
+        out["sweep"][t] = {doc_id: m for (doc_id, _), m in zip(done, masks)}
     return out
 
 
