@@ -21,6 +21,7 @@ from . import evaluate_tab  # noqa: E402,F401
 from . import convert  # noqa: E402,F401
 from . import evaluate_trir  # noqa: E402,F401
 from . import reliability  # noqa: E402,F401
+from . import index  # noqa: E402,F401
 
 
 def main() -> None:
