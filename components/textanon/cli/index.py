@@ -1,5 +1,6 @@
 """``index build`` and ``index bench``: the public-knowledge search index (see docs/search.md)."""
 from pathlib import Path
+from typing import Optional
 
 import typer
 from wasabi import msg
@@ -40,12 +41,32 @@ def bench(
                                 help="JSON; a .md table is written beside it"),
     queries: int = typer.Option(300, help="Queries of each kind"),
     seed: int = typer.Option(0, help="Query sampling seed"),
+    pipeline: Optional[str] = typer.Option(None, help="A pipeline with textanon_search_risk: time the component too"),
+    exclude: Optional[Path] = typer.Option(None, exists=True, dir_okay=False,
+                                           help="With --pipeline: the evaluated records (WikiActors JSON), never used; "
+                                                "the component runs on pseudo-abstracts of the other actors"),
+    documents: int = typer.Option(50, help="With --pipeline: pseudo-abstracts timed (seeded sample)"),
 ) -> None:
     """Build time, size and query latency of every embedded backend on INPUT_PATH."""
     from ..evaluation.provenance import write_metrics
     from ..search.bench import bench_backends, markdown
 
-    result = bench_backends(input_path, n_queries=queries, seed=seed)
+    nlp, docs = None, []
+    if pipeline and not exclude:
+        msg.fail("--pipeline needs --exclude (the evaluated records, never used for timing)", exits=1)
+    if pipeline:
+        import random
+
+        import spacy
+
+        from .. import search_risk  # noqa: F401  (the factory, also without the package's entry points)
+        from ..search import registry  # noqa: F401
+        from ..tuning.threshold import pseudo_abstracts
+
+        nlp = spacy.load(pipeline)
+        pool = [p for p in pseudo_abstracts(input_path, exclude) if p["eligible"]]
+        docs = [(p["abstract"], p["name"]) for p in random.Random(seed).sample(pool, min(documents, len(pool)))]
+    result = bench_backends(input_path, n_queries=queries, seed=seed, nlp=nlp, documents=docs)
     write_metrics(output, result)
     output.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
     msg.good(f"Wrote {output}")

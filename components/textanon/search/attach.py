@@ -4,6 +4,8 @@ from typing import Union
 
 from spacy.language import Language
 
+from .. import search_risk  # noqa: F401  (the factory, also without the package's entry points)
+from . import registry  # noqa: F401  (textanon.LocalIndex.v1)
 from .backends import open_index
 
 COMPONENT = "textanon_search_risk"
@@ -17,9 +19,6 @@ def use_index(nlp: Language, path: Union[str, Path]) -> str:
     search risk gets the new index path (its other settings kept); otherwise the search risk, with its
     default settings, takes the place of ``textanon_lm_risk`` (no language model runs), or is added before
     ``textanon_optimizer``."""
-    from .. import search_risk  # noqa: F401  (the factory, also without the package's entry points)
-    from . import registry  # noqa: F401  (textanon.LocalIndex.v1)
-
     index = open_index(path)
     n_docs = index.n_docs
     source = {"@misc": "textanon.LocalIndex.v1", "path": str(path)}

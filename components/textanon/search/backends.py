@@ -37,5 +37,6 @@ def open_index(path: Union[str, Path]) -> SearchIndex:
     meta = read_meta(path)
     backend = meta.get("backend")
     if backend not in BACKENDS:
-        raise IndexIncompatible(f"search index at {path} was built by an unknown backend {backend!r}")
+        raise IndexIncompatible(f"search index at {path} was built by an unknown backend {backend!r}; rebuild it with "
+                                "`python -m textanon index build`")
     return _classes(backend)[1](Path(path))

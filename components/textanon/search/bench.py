@@ -10,12 +10,16 @@ Queries (each drawn from a random indexed document, so each has at least one hit
 * ``term_scores``: one word's BM25 score for 20 documents (the greedy masking loop's question).
 
 Latencies are wall-clock per query, after one warm-up pass, reported as p50/p95 in milliseconds.
+
+With a pipeline (``--pipeline``, one with ``textanon_search_risk``), the component itself is timed too: the
+same documents, processed up to the component before it (untimed), then the search risk with each backend
+(``risk_ms_per_doc``), and whether both backends take the same decisions (``same_decisions``).
 """
 import random
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -54,8 +58,11 @@ def _latencies(fn, queries) -> Dict[str, float]:
 
 
 def bench_backends(input_path: Path, backends: Sequence[str] = tuple(BACKENDS), n_queries: int = 300,
-                   seed: int = 0, work_dir: Optional[Path] = None) -> dict:
-    """Build an index of ``input_path`` with each backend and time the seeded queries on each."""
+                   seed: int = 0, work_dir: Optional[Path] = None, nlp=None,
+                   documents: Sequence[Tuple[str, str]] = ()) -> dict:
+    """Build an index of ``input_path`` with each backend and time the seeded queries on each; with ``nlp``,
+    time its search risk on ``documents`` (``(text, target)``) with each backend too."""
+    prepared = _prepare(nlp, documents) if nlp is not None else []
     texts = [t for _, t, _ in read_documents(input_path) if t]
     queries = sample_queries(texts, n_queries, seed)
     rows: List[dict] = []
@@ -77,20 +84,61 @@ def bench_backends(input_path: Path, backends: Sequence[str] = tuple(BACKENDS), 
                 "term_scores": _latencies(lambda q: index.term_scores(*q), queries["term_scores"]),
                 "agreement_count_hits": [index.count(q) for q in queries["count"][:20]],
             })
+            if prepared:
+                rows[-1].update(_time_component(nlp, folder, prepared))
             index.close()
     same_counts = all(r["agreement_count_hits"] == rows[0]["agreement_count_hits"] for r in rows)
+    same_decisions = all(r.get("decisions") == rows[0].get("decisions") for r in rows) if prepared else None
     for r in rows:
         r.pop("agreement_count_hits")
+        r.pop("decisions", None)
     return {"data": str(input_path), "documents": len(texts), "seed": seed, "queries_per_kind": n_queries,
-            "count_answers_agree": same_counts, "backends": rows,
+            "count_answers_agree": same_counts, "risk_documents": len(prepared), "same_decisions": same_decisions,
+            "backends": rows,
             "method": __doc__.split("\n\n", 1)[1].strip()}
+
+
+def _prepare(nlp, documents: Sequence[Tuple[str, str]]) -> list:
+    """The documents processed up to the search risk (not timed)."""
+    names = nlp.pipe_names
+    before = names[: names.index("textanon_search_risk")]
+    docs = []
+    with nlp.select_pipes(enable=before):
+        for text, target in documents:
+            doc = nlp.make_doc(text)
+            doc._.target = target
+            docs.append(nlp(doc))
+    return docs
+
+
+def _time_component(nlp, folder: Path, prepared: list) -> dict:
+    """The pipeline's search risk pointed at ``folder``: ms per document, and its decisions."""
+    from ..search_risk import SearchRisk
+    from .source import LocalIndex
+
+    cfg = {k: v for k, v in nlp.get_pipe("textanon_search_risk")._cfg().items() if k != "index"}
+    risk = SearchRisk(LocalIndex(folder), **cfg)
+    risk(prepared[0].copy())  # opens the index
+    times, decisions = [], []
+    for doc in prepared:
+        doc = doc.copy()
+        t0 = time.perf_counter()
+        risk(doc)
+        times.append((time.perf_counter() - t0) * 1000)
+        decisions.append(sorted(map(sorted, doc._.risky_combinations or [])))
+    return {"risk_ms_per_doc": {"p50_ms": round(float(np.percentile(times, 50)), 3),
+                                "p95_ms": round(float(np.percentile(times, 95)), 3),
+                                "mean_ms": round(float(np.mean(times)), 3)}, "decisions": decisions}
 
 
 def markdown(result: dict) -> str:
     """A table of the measurement."""
-    lines = ["| backend | build s | size MB | count p50/p95 ms | BM25 top-10 p50/p95 ms | term scores p50/p95 ms |",
-             "|---|---|---|---|---|---|"]
+    timed = any("risk_ms_per_doc" in r for r in result["backends"])
+    lines = ["| backend | build s | size MB | count p50/p95 ms | BM25 top-10 p50/p95 ms | term scores p50/p95 ms |"
+             + (" search risk ms/doc p50/p95 |" if timed else ""), "|---|---|---|---|---|---|" + ("---|" if timed else "")]
     for r in result["backends"]:
         cells = [f"{r[k]['p50_ms']} / {r[k]['p95_ms']}" for k in ("count", "bm25", "term_scores")]
+        if "risk_ms_per_doc" in r:
+            cells.append(f"{r['risk_ms_per_doc']['p50_ms']} / {r['risk_ms_per_doc']['p95_ms']}")
         lines.append(f"| {r['backend']} | {r['build_s']} | {r['index_mb']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -1,0 +1,107 @@
+"""Choosing the search risk's settings (k, k_rank) on data that is never evaluated.
+
+Tuning data: the pseudo-abstracts of :mod:`textanon.tuning.threshold` — the lead paragraphs of the bodies of
+actors who are NOT evaluated, cut out of their bodies. The defender's index holds the first quarter of each body once
+the pseudo-abstract's lead is cut out (:func:`tuning_documents`, as ``WikiActors_500_random_BK25.json`` holds
+the first 25 % of the bodies of the evaluated file), so no pseudo-abstract is found verbatim in the index. The judge is the BM25
+attacker of :mod:`textanon.tuning.bm25` over the **full** remaining bodies of all non-evaluated actors (more
+than the defender indexed); utility is the headline TPI (word-frequency IC, not the index's IC).
+
+For every setting of the grid the pseudo-abstracts run through the pipeline (target = the actor's name);
+chosen: the setting with the highest TPI among those whose re-identification rate is within ``tolerance``
+of the grid's lowest (:func:`textanon.tuning.threshold.choose`, privacy first).
+"""
+import json
+import random
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from tqdm import tqdm
+
+from ..benchmarks.harness import apply_masks
+from ..benchmarks.systems import merge_spans
+from .bm25 import BM25
+from .threshold import pseudo_abstracts, reidentification_rate, split_lead
+
+DEFAULT_GRID: Tuple[Tuple[int, int], ...] = ((2, 1), (3, 1), (3, 3), (5, 3), (5, 5), (10, 5), (10, 10))
+
+
+def tuning_documents(background_path: Path, exclude_path: Path, share: float = 0.25, min_chars: int = 300) -> List[dict]:
+    """Records ``{"id", "text", "name"}`` to index for tuning, built like ``WikiActors_500_random_BK25.json``
+    (the first ``share`` of each body): for a non-evaluated actor, the first ``share`` of the body once the
+    pseudo-abstract's lead is cut out of it; for an evaluated actor (a distractor), the first ``share`` of the body."""
+    excluded = {r["name"] for r in json.loads(Path(exclude_path).read_text(encoding="utf-8"))}
+    out = []
+    for rec in json.loads(Path(background_path).read_text(encoding="utf-8")):
+        name, body = rec.get("name"), rec.get("public_knowledge")
+        if not name or not isinstance(body, str):
+            continue
+        text = body if name in excluded else split_lead(body, min_chars)[1]
+        text = text[: int(len(text) * share)]
+        if text.strip():
+            out.append({"id": name, "text": text, "name": name})
+    return out
+
+
+def run_settings(nlp, items: Sequence[dict], settings: Iterable[Tuple[int, int]],
+                 component: str = "textanon_search_risk") -> Dict[Tuple[int, int], List[List[List[int]]]]:
+    """Masked character spans of every pseudo-abstract for every ``(k, k_rank)``."""
+    risk = nlp.get_pipe(component)
+    saved, out = (risk.k, risk.k_rank), {}
+    try:
+        for k, k_rank in settings:
+            risk.k, risk.k_rank = k, k_rank
+            masks = []
+            for it in tqdm(items, desc=f"k={k} k_rank={k_rank}", unit="doc"):
+                doc = nlp.make_doc(it["abstract"])
+                doc._.target = it["name"]
+                doc = nlp(doc)
+                masks.append(merge_spans((s, e) for s, e, _ in doc._.masks))
+            out[(k, k_rank)] = masks
+    finally:
+        risk.k, risk.k_rank = saved
+    return out
+
+
+def tune(nlp, items: Sequence[dict], pool: Sequence[dict], grid: Sequence[Tuple[int, int]] = DEFAULT_GRID,
+         tolerance: float = 0.02, ic_model: str = "wordfreq") -> dict:
+    """Sweep ``grid`` on ``items`` (pseudo-abstracts), judged over ``pool`` (their full remaining bodies)."""
+    from ..evaluation.tpi import InformationContent, tpi_corpus
+    from .threshold import choose
+
+    index = BM25([p["body"] for p in pool])
+    names = [p["name"] for p in pool]
+    per = run_settings(nlp, items, grid)
+    originals = {it["name"]: it["abstract"] for it in items}
+    labels = {s: f"k={s[0]} k_rank={s[1]}" for s in per}
+    tpi = tpi_corpus(InformationContent(ic_model, cache_dir=None), originals,
+                     {labels[s]: {it["name"]: m for it, m in zip(items, ms)} for s, ms in per.items()},
+                     progress=False).mean()
+    rows = []
+    for s, ms in per.items():
+        texts = [apply_masks(it["abstract"], m) for it, m in zip(items, ms)]
+        chars = sum(e - b for m in ms for b, e in m)
+        rows.append({"k": s[0], "k_rank": s[1], "threshold": s[1] * 1000 + s[0],  # choose()'s tie-break: larger
+                     "reid_rate": round(reidentification_rate(index, names, items, texts), 4),
+                     "tpi": round(float(tpi[labels[s]]), 4),
+                     "masked_char_share": round(chars / sum(len(it["abstract"]) for it in items), 4)})
+    chosen = choose(rows, tolerance)
+    for r in rows:
+        r.pop("threshold")
+    return {"selected": {"k": chosen["k"], "k_rank": chosen["k_rank"]}, "sweep": rows, "tolerance": tolerance,
+            "documents": len(items), "pool": len(pool),
+            "criterion": f"highest headline TPI ({ic_model}) among settings whose BM25 re-identification rate is "
+                         f"within {tolerance:g} of the grid's lowest (privacy first)"}
+
+
+def select_search_settings(nlp, background_path: Path, exclude_path: Path, n: Optional[int] = 100, seed: int = 0,
+                           grid: Sequence[Tuple[int, int]] = DEFAULT_GRID, tolerance: float = 0.02,
+                           min_chars: int = 300) -> dict:
+    """Seeded ``n`` pseudo-abstracts of non-evaluated actors, then :func:`tune` (the index is ``nlp``'s)."""
+    pool = pseudo_abstracts(background_path, exclude_path, min_chars)
+    eligible = [p for p in pool if p["eligible"]]
+    items = random.Random(seed).sample(eligible, n) if n and n < len(eligible) else list(eligible)
+    result = tune(nlp, items, pool, grid, tolerance)
+    result.update({"background": str(background_path), "excluded_evaluated_file": str(exclude_path),
+                   "evaluated_records_used": 0, "seed": seed})
+    return result
