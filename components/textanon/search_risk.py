@@ -52,10 +52,10 @@ Char = Tuple[int, int]
     "textanon_search_risk",
     default_config={
         "spans_key": "pii",
-        "k": 3,
+        "k": 2,
         "max_combination_size": 2,
         "max_queries": 20000,
-        "k_rank": 3,
+        "k_rank": 30,
         "candidates": True,
         "candidate_max_df": 0.25,
         "candidate_rare_df": 0.02,
@@ -76,8 +76,8 @@ def make_search_risk(nlp: Language, name: str, index: IndexSource, spans_key: st
 class SearchRisk:
     """Population and targeted re-identification risk from a public-knowledge index (module docstring)."""
 
-    def __init__(self, index: IndexSource, name: str = "textanon_search_risk", spans_key: str = "pii", k: int = 3,
-                 max_combination_size: int = 2, max_queries: int = 20000, k_rank: int = 3, candidates: bool = True,
+    def __init__(self, index: IndexSource, name: str = "textanon_search_risk", spans_key: str = "pii", k: int = 2,
+                 max_combination_size: int = 2, max_queries: int = 20000, k_rank: int = 30, candidates: bool = True,
                  candidate_max_df: float = 0.25, candidate_rare_df: float = 0.02, candidate_max_words: int = 4,
                  ic_from_index: bool = True):
         register_extensions()
@@ -157,12 +157,16 @@ class SearchRisk:
         def covering(chars: Sequence[Char]) -> Set[int]:
             return {i for i, (s, e, _) in enumerate(occurrences) if any(a < e and s < b for a, b in chars)}
 
-        name_words = covering(names)
+        in_entities = {(m.start_char, m.end_char) for ms in entities.values() for m in ms}
+        protected = [(s.start_char, s.end_char) for s in doc.spans.get(self.spans_key, [])
+                     if (s.start_char, s.end_char) not in in_entities]
+        name_words = covering(names)  # the name, and the entities around it (the optimizer masks both)
         entity_words = {eid: sorted(covering([(m.start_char, m.end_char) for m in ms])) for eid, ms in entities.items()}
         limit = self.k_rank + len(target_docs) + 10
         visible = [w for i, w in enumerate(words) if i not in name_words]
         before = target_rank(index.search(list(dict.fromkeys(visible)), limit), set(target_docs)) if visible else None
-        masked = set(name_words).union(*(entity_words[e] for e in forced if e in entity_words))
+        masked = set(name_words) | covering(protected)
+        masked = masked.union(*(entity_words[e] for e in forced if e in entity_words))
         from .optimizer import IC_SCALE, MaskingOptimizer
 
         costs = {eid: MaskingOptimizer._cost(ms) / IC_SCALE for eid, ms in entities.items()}
@@ -179,8 +183,13 @@ class SearchRisk:
         result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank)
         for n, step in enumerate(result.steps, start=1):
             if step.entity in word_ids:
-                self._add_word_spans(doc, step.entity, [occurrences[i][:2] for i in candidates[step.entity]],
-                                     costs[step.entity])
+                made, inside = self._add_word_spans(doc, step.entity, [occurrences[i][:2] for i in candidates[step.entity]],
+                                                    costs[step.entity])
+                for eid in sorted(inside):  # an occurrence inside a detected span: that entity is masked
+                    combos.append([eid])
+                    reasons.setdefault(eid, []).append(f"targeted: step {n}, holds a word to mask")
+                if not made:
+                    continue
             combos.append([step.entity])
             reasons.setdefault(step.entity, []).append(
                 f"targeted: step {n}, the target's BM25 rank {_rank_str(step.rank_before)} -> "
@@ -196,25 +205,30 @@ class SearchRisk:
         return {"before": before, "after": result.rank_after, "k_rank": self.k_rank, "ranked": limit,
                 "target_documents": len(target_docs), "steps": len(result.steps)}
 
-    def _add_word_spans(self, doc: Doc, eid: str, chars: List[Char], cost: float) -> None:
-        """Spans (label MISC, source ``candidate:word``) for the occurrences of a word the targeted risk masks."""
+    def _add_word_spans(self, doc: Doc, eid: str, chars: List[Char], cost: float) -> Tuple[int, Set[str]]:
+        """Spans (label MISC, source ``candidate:word``) for the occurrences of a word the targeted risk masks:
+        (spans made, ids of the detected entities whose spans hold an occurrence that could not be one)."""
         spans = list(doc.spans.get(self.spans_key, []))
-        taken = [(s.start_char, s.end_char) for s in spans]
-        new = []
+        taken = {(s.start_char, s.end_char): s._.entity_id or f"span_{i}" for i, s in enumerate(spans)}
+        new, inside, lost = [], set(), 0
         for start, end in chars:
             span = doc.char_span(start, end, label=MISC, alignment_mode="expand")
             if span is None or any(s < span.end_char and span.start_char < e for s, e in taken):
                 span = doc.char_span(start, end, label=MISC, alignment_mode="contract")
             if span is None or not len(span) or any(s < span.end_char and span.start_char < e for s, e in taken):
+                holders = {i for (s, e), i in taken.items() if s < end and start < e}
+                inside |= holders
+                lost += not holders
                 continue
             span._.source, span._.entity_id, span._.ic = "candidate:word", eid, cost / max(1, len(chars))
-            taken.append((span.start_char, span.end_char))
+            taken[(span.start_char, span.end_char)] = eid
             new.append(span)
-        if len(new) < len(chars):
-            add_warning(doc, f"{self.name}: {len(chars) - len(new)} occurrences of a word to mask could not be made "
-                             "spans; they may stay visible")
+        if lost:
+            add_warning(doc, f"{self.name}: {lost} occurrences of a word to mask could not be made spans; they may "
+                             "stay visible")
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key,
                                               spans=sorted(spans + new, key=lambda s: (s.start, s.end)))
+        return len(new), inside
 
     def _entities(self, doc: Doc, names: List[Char]) -> Dict[str, List[Span]]:
         """Entity id -> mentions (the optimizer's grouping), without the protected name's entities."""

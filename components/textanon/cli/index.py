@@ -1,4 +1,5 @@
 """``index build`` and ``index bench``: the public-knowledge search index (see docs/search.md)."""
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -71,3 +72,42 @@ def bench(
     output.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
     msg.good(f"Wrote {output}")
     print(markdown(result))
+
+
+@index_app.command("tune")
+def tune(
+    background: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                      help="WikiActors background file (full bodies), e.g. WikiActors_500_random.json"),
+    exclude: Path = typer.Option(..., exists=True, dir_okay=False,
+                                 help="The evaluated records (e.g. WikiActors_50_eval.json): their abstracts are never read"),
+    pipeline: str = typer.Option(..., help="A pipeline with textanon_search_risk (e.g. training/en_textanon_search)"),
+    output: Path = typer.Option(Path("metrics/search_tuning.json"), "--output", "-o"),
+    n: int = typer.Option(100, help="Pseudo-abstracts sampled (seeded); 0 = all"),
+    seed: int = typer.Option(0, help="Sampling seed"),
+    share: float = typer.Option(0.25, help="Share of each body the defender indexes (as the BK25 files)"),
+    tolerance: float = typer.Option(0.02, help="Re-identification rate allowed above the grid's lowest (fraction)"),
+    judge_pool: int = typer.Option(50, help="The judge ranks the bodies of groups of this many pseudo-abstracts "
+                                            "(the evaluation's 50); 0 = all non-evaluated bodies"),
+) -> None:
+    """Choose k and k_rank on pseudo-abstracts of non-evaluated actors (docs/search.md)."""
+    import tempfile
+
+    import spacy
+
+    from ..evaluation.provenance import write_metrics
+    from ..search.attach import use_index
+    from ..search.builder import build_index
+    from ..tuning.search import select_search_settings, tuning_documents
+
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "documents.jsonl"
+        docs.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n"
+                                for d in tuning_documents(background, exclude, share)), encoding="utf-8")
+        meta = build_index(docs, Path(tmp) / "index")
+        nlp = spacy.load(pipeline)
+        msg.info(use_index(nlp, Path(tmp) / "index"))
+        result = select_search_settings(nlp, background, exclude, n or None, seed, tolerance=tolerance,
+                                        judge_pool=judge_pool or None)
+    result.update({"pipeline": pipeline, "indexed_share": share, "indexed_documents": meta["documents"]})
+    write_metrics(output, result)
+    msg.good(f"k = {result['selected']['k']}, k_rank = {result['selected']['k_rank']} -> {output}")

@@ -4,8 +4,10 @@ Tuning data: the pseudo-abstracts of :mod:`textanon.tuning.threshold` — the le
 actors who are NOT evaluated, cut out of their bodies. The defender's index holds the first quarter of each body once
 the pseudo-abstract's lead is cut out (:func:`tuning_documents`, as ``WikiActors_500_random_BK25.json`` holds
 the first 25 % of the bodies of the evaluated file), so no pseudo-abstract is found verbatim in the index. The judge is the BM25
-attacker of :mod:`textanon.tuning.bm25` over the **full** remaining bodies of all non-evaluated actors (more
-than the defender indexed); utility is the headline TPI (word-frequency IC, not the index's IC).
+attacker of :mod:`textanon.tuning.bm25` over the **full** remaining bodies (more than the defender indexed),
+in groups of 50 pseudo-abstracts each ranking its group's bodies, as the evaluation's judge ranks the bodies of
+its 50 people (a small pool is the attacker's advantage: the defender's index holds 10 times more people);
+utility is the headline TPI (word-frequency IC, not the index's IC).
 
 For every setting of the grid the pseudo-abstracts run through the pipeline (target = the actor's name);
 chosen: the setting with the highest TPI among those whose re-identification rate is within ``tolerance``
@@ -23,7 +25,7 @@ from ..benchmarks.systems import merge_spans
 from .bm25 import BM25
 from .threshold import pseudo_abstracts, reidentification_rate, split_lead
 
-DEFAULT_GRID: Tuple[Tuple[int, int], ...] = ((2, 1), (3, 1), (3, 3), (5, 3), (5, 5), (10, 5), (10, 10))
+DEFAULT_GRID: Tuple[Tuple[int, int], ...] = tuple((k, r) for k in (2, 3, 5) for r in (1, 3, 10, 30))
 
 
 def tuning_documents(background_path: Path, exclude_path: Path, share: float = 0.25, min_chars: int = 300) -> List[dict]:
@@ -63,14 +65,34 @@ def run_settings(nlp, items: Sequence[dict], settings: Iterable[Tuple[int, int]]
     return out
 
 
+class GroupJudge:
+    """The BM25 judge over groups of ``size`` pseudo-abstracts, each ranking only its group's bodies (as the
+    evaluation ranks the bodies of its 50 evaluated people); ``size`` None: one judge over the whole ``pool``."""
+
+    def __init__(self, items: Sequence[dict], pool: Sequence[dict], size: Optional[int] = None):
+        bodies = {p["name"]: p["body"] for p in pool}
+        step = size or len(items)
+        self.groups = []
+        for i in range(0, len(items), max(1, step)):
+            members = list(range(i, min(i + step, len(items))))
+            names = [p["name"] for p in pool] if size is None else [items[j]["name"] for j in members]
+            self.groups.append((members, BM25([bodies[n] for n in names]), names))
+
+    def rate(self, items: Sequence[dict], texts: Sequence[str]) -> float:
+        """Share of ``texts`` whose own body ranks first in their group."""
+        hits = sum(reidentification_rate(index, names, [items[j] for j in members], [texts[j] for j in members])
+                   * len(members) for members, index, names in self.groups)
+        return hits / len(items) if items else float("nan")
+
+
 def tune(nlp, items: Sequence[dict], pool: Sequence[dict], grid: Sequence[Tuple[int, int]] = DEFAULT_GRID,
-         tolerance: float = 0.02, ic_model: str = "wordfreq") -> dict:
-    """Sweep ``grid`` on ``items`` (pseudo-abstracts), judged over ``pool`` (their full remaining bodies)."""
+         tolerance: float = 0.02, ic_model: str = "wordfreq", judge_pool: Optional[int] = 50) -> dict:
+    """Sweep ``grid`` on ``items`` (pseudo-abstracts), judged over their full remaining bodies (in groups of
+    ``judge_pool``, see :class:`GroupJudge`)."""
     from ..evaluation.tpi import InformationContent, tpi_corpus
     from .threshold import choose
 
-    index = BM25([p["body"] for p in pool])
-    names = [p["name"] for p in pool]
+    judge = GroupJudge(items, pool, judge_pool)
     per = run_settings(nlp, items, grid)
     originals = {it["name"]: it["abstract"] for it in items}
     labels = {s: f"k={s[0]} k_rank={s[1]}" for s in per}
@@ -82,13 +104,21 @@ def tune(nlp, items: Sequence[dict], pool: Sequence[dict], grid: Sequence[Tuple[
         texts = [apply_masks(it["abstract"], m) for it, m in zip(items, ms)]
         chars = sum(e - b for m in ms for b, e in m)
         rows.append({"k": s[0], "k_rank": s[1], "threshold": s[1] * 1000 + s[0],  # choose()'s tie-break: larger
-                     "reid_rate": round(reidentification_rate(index, names, items, texts), 4),
+                     "reid_rate": round(judge.rate(items, texts), 4),
                      "tpi": round(float(tpi[labels[s]]), 4),
                      "masked_char_share": round(chars / sum(len(it["abstract"]) for it in items), 4)})
     chosen = choose(rows, tolerance)
     for r in rows:
         r.pop("threshold")
-    return {"selected": {"k": chosen["k"], "k_rank": chosen["k_rank"]}, "sweep": rows, "tolerance": tolerance,
+    from ..target import find_target_mentions
+
+    baselines = {"original (nothing masked)": [it["abstract"] for it in items],
+                 "target name only": [apply_masks(it["abstract"], find_target_mentions(it["abstract"], it["name"]))
+                                      for it in items]}
+    baselines = {k: {"reid_rate": round(judge.rate(items, v), 4)} for k, v in baselines.items()}
+    return {"selected": {"k": chosen["k"], "k_rank": chosen["k_rank"]}, "sweep": rows, "baselines": baselines,
+            "tolerance": tolerance, "judge": f"BM25 top-1 over the full remaining bodies of groups of {judge_pool} "
+                                             "pseudo-abstracts" if judge_pool else "BM25 top-1 over the whole pool",
             "documents": len(items), "pool": len(pool),
             "criterion": f"highest headline TPI ({ic_model}) among settings whose BM25 re-identification rate is "
                          f"within {tolerance:g} of the grid's lowest (privacy first)"}
@@ -96,12 +126,12 @@ def tune(nlp, items: Sequence[dict], pool: Sequence[dict], grid: Sequence[Tuple[
 
 def select_search_settings(nlp, background_path: Path, exclude_path: Path, n: Optional[int] = 100, seed: int = 0,
                            grid: Sequence[Tuple[int, int]] = DEFAULT_GRID, tolerance: float = 0.02,
-                           min_chars: int = 300) -> dict:
+                           min_chars: int = 300, judge_pool: Optional[int] = 50) -> dict:
     """Seeded ``n`` pseudo-abstracts of non-evaluated actors, then :func:`tune` (the index is ``nlp``'s)."""
     pool = pseudo_abstracts(background_path, exclude_path, min_chars)
     eligible = [p for p in pool if p["eligible"]]
     items = random.Random(seed).sample(eligible, n) if n and n < len(eligible) else list(eligible)
-    result = tune(nlp, items, pool, grid, tolerance)
+    result = tune(nlp, items, pool, grid, tolerance, judge_pool=judge_pool)
     result.update({"background": str(background_path), "excluded_evaluated_file": str(exclude_path),
                    "evaluated_records_used": 0, "seed": seed})
     return result
