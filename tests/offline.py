@@ -1,4 +1,5 @@
 """Running a subprocess in a network namespace with no interfaces (`unshare -n`): it cannot reach the network."""
+
 import functools
 import shutil
 import subprocess

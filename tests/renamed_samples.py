@@ -4,6 +4,7 @@
 wife's surname, and his e-mail) renamed to one of :data:`NAMES`, the name written as is, in upper case,
 in lower case, with a line break inside, or with the surname in upper case.
 """
+
 import itertools
 import re
 
@@ -11,11 +12,28 @@ from core_fixtures import SAMPLE
 
 #: given names + surnames: Romanian/Slavic/Turkish diacritics, particles, hyphens, ordinary English words
 NAMES = [
-    ("Igor", "Munteanu"), ("Ștefan", "Țurcanu"), ("Zoë", "Łukasiewicz"), ("Hope", "Summers"), ("Will", "Power"),
-    ("José María", "Núñez"), ("Ahmet", "Yılmaz"), ("Anne-Marie", "Van der Berg"), ("Grace", "Church"),
-    ("Mark", "Fisher"), ("Ion", "Rusu-Ciobanu"), ("Olga", "Černá"), ("Sean", "O'Brien"), ("Rose", "Miller"),
-    ("Dmitri", "Ivanov"), ("Chloé", "Lefèvre"), ("Jack", "Frost"), ("Nguyen", "Van An"), ("Ana", "Mocanu"),
-    ("Victor", "Hall"), ("Li", "Wei"), ("Faith", "Young"),
+    ("Igor", "Munteanu"),
+    ("Ștefan", "Țurcanu"),
+    ("Zoë", "Łukasiewicz"),
+    ("Hope", "Summers"),
+    ("Will", "Power"),
+    ("José María", "Núñez"),
+    ("Ahmet", "Yılmaz"),
+    ("Anne-Marie", "Van der Berg"),
+    ("Grace", "Church"),
+    ("Mark", "Fisher"),
+    ("Ion", "Rusu-Ciobanu"),
+    ("Olga", "Černá"),
+    ("Sean", "O'Brien"),
+    ("Rose", "Miller"),
+    ("Dmitri", "Ivanov"),
+    ("Chloé", "Lefèvre"),
+    ("Jack", "Frost"),
+    ("Nguyen", "Van An"),
+    ("Ana", "Mocanu"),
+    ("Victor", "Hall"),
+    ("Li", "Wei"),
+    ("Faith", "Young"),
 ]
 STYLES = ("as_is", "upper", "lower", "line_break", "upper_surname")
 

@@ -1,12 +1,12 @@
 """The benchmark code that produces the headline table: scoring against the manual anonymization, masked
 share, the TPI columns, equal target knowledge and TRIR mean ± sd (no model runs; fake LM for tpi_lm)."""
+
 import numpy as np
 import pytest
+from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
 
 from textanon.benchmarks import harness
 from textanon.benchmarks.scoring import format_mean_sd, mean_sd, prf, token_flags
-
-from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
 
 ORIGINAL = "Mr Igor Munteanu was born in Balti in 1961. Munteanu is a veterinary surgeon."
 #            0         1         2         3         4         5         6         7
@@ -43,8 +43,10 @@ def test_equal_knowledge_masks_the_target_for_every_system_run_here():
         "presidio (run here)": {"masks": {"Igor Munteanu": [_span("Balti")]}},
         "textanon": {"masks": {"Igor Munteanu": [_span("Igor Munteanu"), _span("Munteanu", 1)]}},
         "llm design": {"texts": {"Igor Munteanu": "Mr Igor Munteanu was born in a city. Munteanu is a vet."}},
-        "manual (published)": {"texts": {"Igor Munteanu": MANUAL.replace("Mr ***", "Mr Igor Munteanu")},
-                               "published": True},
+        "manual (published)": {
+            "texts": {"Igor Munteanu": MANUAL.replace("Mr ***", "Mr Igor Munteanu")},
+            "published": True,
+        },
     }
     harness.give_target_knowledge(RECORDS, systems)
     presidio = systems["presidio (run here)"]["masks"]["Igor Munteanu"]
@@ -67,8 +69,10 @@ def test_score_rows_precision_recall_masked_share_tpi_columns_and_trir_mean_sd(t
         "manual (published)": {"texts": {"Igor Munteanu": MANUAL}, "published": True},
     }
     trir = {"name only": [40.0, 50.0, 60.0], "everything": [2.0, 2.0, 2.0], "manual (published)": 20.0}
-    rows = {r["system"]: r for r in harness.score(RECORDS, systems, tpi_model="test.LengthLM.v1",
-                                                   cache_dir=tmp_path, trir_values=trir)}
+    rows = {
+        r["system"]: r
+        for r in harness.score(RECORDS, systems, tpi_model="test.LengthLM.v1", cache_dir=tmp_path, trir_values=trir)
+    }
     name = rows["name only"]
     assert name["precision"] == 1.0 and name["recall"] == pytest.approx(3 / 5, abs=1e-4)
     assert name["masked_share"] == pytest.approx(3 / 14, abs=1e-4)
@@ -85,12 +89,30 @@ def test_score_rows_precision_recall_masked_share_tpi_columns_and_trir_mean_sd(t
 
 
 def test_markdown_shows_mean_sd_target_knowledge_and_headline_tpi():
-    result = {"rows": [{"system": "textanon", "target_known": True, "trir": 12.0, "trir_sd": 1.5, "tpi": 0.7,
-                        "tpi_lm": 0.8, "precision": 0.9, "recall": 0.8, "masked_share": 0.3, "docs_per_s": 1.0,
-                        "load_s": 2.0, "peak_rss_mb": 100.0}],
-              "throughput_ratio_vs_presidio": {"default_pipeline": None, "fastest_variant": None,
-                                               "fastest_variant_name": None},
-              "settings": {"trir_seeds": [42, 1, 2]}}
+    result = {
+        "rows": [
+            {
+                "system": "textanon",
+                "target_known": True,
+                "trir": 12.0,
+                "trir_sd": 1.5,
+                "tpi": 0.7,
+                "tpi_lm": 0.8,
+                "precision": 0.9,
+                "recall": 0.8,
+                "masked_share": 0.3,
+                "docs_per_s": 1.0,
+                "load_s": 2.0,
+                "peak_rss_mb": 100.0,
+            }
+        ],
+        "throughput_ratio_vs_presidio": {
+            "default_pipeline": None,
+            "fastest_variant": None,
+            "fastest_variant_name": None,
+        },
+        "settings": {"trir_seeds": [42, 1, 2]},
+    }
     md = harness.markdown(result)
     header, row = md.splitlines()[0], md.splitlines()[2]
     assert header.index("TPI (wordfreq)") < header.index("TPI (SmolLM2)") and "target_known" in header

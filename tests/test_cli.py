@@ -1,10 +1,10 @@
 """The anonymize command: every input record yields an output or an error record."""
+
 import json
 import subprocess
 import sys
 
 import pytest
-
 from offline import without_network
 
 pytestmark = pytest.mark.slow
@@ -19,8 +19,9 @@ def run_cli(*args, offline=True):
 def test_anonymize_jsonl_with_bad_records(tmp_path):
     path = tmp_path / "in.jsonl"
     rows = [
-        json.dumps({"id": "ok", "text": "The applicant, Mr Ion Rusu (no. 12345/06), lives in Balti.",
-                    "target": "Ion Rusu"}),
+        json.dumps(
+            {"id": "ok", "text": "The applicant, Mr Ion Rusu (no. 12345/06), lives in Balti.", "target": "Ion Rusu"}
+        ),
         '{"id": "broken", "text": ',
         json.dumps({"id": "notext"}),
         json.dumps({"id": "empty", "text": ""}),
@@ -28,8 +29,20 @@ def test_anonymize_jsonl_with_bad_records(tmp_path):
     ]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out, masks = tmp_path / "out.jsonl", tmp_path / "masks.json"
-    result = run_cli("anonymize", path, "--output", out, "--masks-out", masks, "--replacement", "numbered",
-                     "--n-process", "2", "--batch-size", "2")
+    result = run_cli(
+        "anonymize",
+        path,
+        "--output",
+        out,
+        "--masks-out",
+        masks,
+        "--replacement",
+        "numbered",
+        "--n-process",
+        "2",
+        "--batch-size",
+        "2",
+    )
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     by_id = {r["id"]: r for r in records}

@@ -1,4 +1,5 @@
 """Court-case fine-tuning: TAB JSON -> training Docs, the hybrid recognizer, and the cross-validation run."""
+
 import json
 from pathlib import Path
 
@@ -12,34 +13,83 @@ from textanon.entity_recognizer import EntityRecognizer
 from textanon.evaluation.ner_eval import token_labels
 from textanon.evaluation.tab_corpus import GoldDocument, Mention
 from textanon.labels import TAB_LABELS
-from textanon.training.gold import folds, gold_doc, gold_training_docs, paragraphs, split_ids
+from textanon.training.gold import folds, gold_doc, paragraphs, split_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 SILVER_FIXTURE = Path(__file__).parent / "fixtures" / "wikiactors_tiny.json"
 
-CASE = ("PROCEDURE\n"
-        "The case originated in an application (no. {no}) lodged by Mr {name}, a {job} of {nat} nationality.\n"
-        "THE FACTS\n"
-        "The applicant was born in {year} and lives in {city}. He worked as a {job} until {year2}.\n"
-        "On 3 May {year2} he was diagnosed with a mental illness and paid {amount} euros.\n")
+CASE = (
+    "PROCEDURE\n"
+    "The case originated in an application (no. {no}) lodged by Mr {name}, a {job} of {nat} nationality.\n"
+    "THE FACTS\n"
+    "The applicant was born in {year} and lives in {city}. He worked as a {job} until {year2}.\n"
+    "On 3 May {year2} he was diagnosed with a mental illness and paid {amount} euros.\n"
+)
 FILLERS = [
-    dict(no="12345/01", name="Orvel Tansky", job="taxi driver", nat="Danish", year="1950", city="Aarhus", year2="1999", amount="500"),
-    dict(no="23456/02", name="Pim Vaskar", job="nurse", nat="Polish", year="1961", city="Gdansk", year2="2001", amount="750"),
-    dict(no="34567/03", name="Edo Marlund", job="teacher", nat="Swedish", year="1972", city="Malmo", year2="2003", amount="900"),
-    dict(no="45678/04", name="Lars Quint", job="lawyer", nat="Irish", year="1945", city="Cork", year2="1998", amount="120"),
+    dict(
+        no="12345/01",
+        name="Orvel Tansky",
+        job="taxi driver",
+        nat="Danish",
+        year="1950",
+        city="Aarhus",
+        year2="1999",
+        amount="500",
+    ),
+    dict(
+        no="23456/02",
+        name="Pim Vaskar",
+        job="nurse",
+        nat="Polish",
+        year="1961",
+        city="Gdansk",
+        year2="2001",
+        amount="750",
+    ),
+    dict(
+        no="34567/03",
+        name="Edo Marlund",
+        job="teacher",
+        nat="Swedish",
+        year="1972",
+        city="Malmo",
+        year2="2003",
+        amount="900",
+    ),
+    dict(
+        no="45678/04",
+        name="Lars Quint",
+        job="lawyer",
+        nat="Irish",
+        year="1945",
+        city="Cork",
+        year2="1998",
+        amount="120",
+    ),
 ]
 
 
 def _mentions(text, fill):
-    wanted = [(fill["no"], "CODE"), ("Mr " + fill["name"], "PERSON"), (fill["nat"], "DEM"), (fill["year"], "DATETIME"),
-              (fill["city"], "LOC"), ("3 May " + fill["year2"], "DATETIME"), ("mental illness", "DEM"),
-              (fill["amount"] + " euros", "QUANTITY")]
+    wanted = [
+        (fill["no"], "CODE"),
+        ("Mr " + fill["name"], "PERSON"),
+        (fill["nat"], "DEM"),
+        (fill["year"], "DATETIME"),
+        (fill["city"], "LOC"),
+        ("3 May " + fill["year2"], "DATETIME"),
+        ("mental illness", "DEM"),
+        (fill["amount"] + " euros", "QUANTITY"),
+    ]
     out = []
     for surface, label in wanted:
         start = text.index(surface)
-        out.append({"entity_type": label, "start_offset": start, "end_offset": start + len(surface), "span_text": surface})
+        out.append(
+            {"entity_type": label, "start_offset": start, "end_offset": start + len(surface), "span_text": surface}
+        )
     start = text.index(fill["job"])  # first mention of the job only
-    out.append({"entity_type": "DEM", "start_offset": start, "end_offset": start + len(fill["job"]), "span_text": fill["job"]})
+    out.append(
+        {"entity_type": "DEM", "start_offset": start, "end_offset": start + len(fill["job"]), "span_text": fill["job"]}
+    )
     return out
 
 
@@ -48,8 +98,13 @@ def court_json(tmp_path_factory):
     records = []
     for i, fill in enumerate(FILLERS):
         text = CASE.format(**fill)
-        records.append({"doc_id": f"case{i}", "text": text,
-                        "annotations": {"annotator1": {"entity_mentions": _mentions(text, fill)}}})
+        records.append(
+            {
+                "doc_id": f"case{i}",
+                "text": text,
+                "annotations": {"annotator1": {"entity_mentions": _mentions(text, fill)}},
+            }
+        )
     path = tmp_path_factory.mktemp("court") / "cases.json"
     path.write_text(json.dumps(records), encoding="utf8")
     return path
@@ -79,7 +134,11 @@ def test_paragraphs_cut_at_newlines_but_never_inside_an_entity():
     start = text.index("Orvel")
     doc = gold_doc(nlp, _gold(text, [(start, start + len("Orvel\nTansky"), "PERSON")]))
     paras = paragraphs(doc)
-    assert [p.text for p in paras] == ["First paragraph here.", "Second one, Orvel\nTansky.", "Third paragraph is here."]
+    assert [p.text for p in paras] == [
+        "First paragraph here.",
+        "Second one, Orvel\nTansky.",
+        "Third paragraph is here.",
+    ]
     assert [e.text for e in paras[1].ents] == ["Orvel\nTansky"]
 
 
@@ -116,7 +175,10 @@ def _recognizer_nlp(**settings):
 
 def test_recognizer_adds_model_spans_for_the_configured_labels_only():
     doc = _recognizer_nlp(model_labels=["DEM"], use_gazetteer=False)("A taxi driver from Aarhus.")
-    assert [(s.text, s.label_, s._.source) for s in doc.spans["pii"]] == [("taxi driver", "DEM", "model"), ("Aarhus", "LOC", "ner")]
+    assert [(s.text, s.label_, s._.source) for s in doc.spans["pii"]] == [
+        ("taxi driver", "DEM", "model"),
+        ("Aarhus", "LOC", "ner"),
+    ]
 
 
 def test_model_spans_win_over_generic_ner_at_equal_length_and_settings_survive_serialization(tmp_path):
@@ -130,8 +192,9 @@ def test_model_spans_win_over_generic_ner_at_equal_length_and_settings_survive_s
 
 
 def test_silver_command_reads_tab_json_as_gold(court_json, tmp_path):
-    result = CliRunner().invoke(app, ["silver", str(court_json), "--input-format", "tab", "--output-dir", str(tmp_path),
-                                      "--dev-share", "0.25"])
+    result = CliRunner().invoke(
+        app, ["silver", str(court_json), "--input-format", "tab", "--output-dir", str(tmp_path), "--dev-share", "0.25"]
+    )
     assert result.exit_code == 0, result.output
     stats = json.loads((tmp_path / "gold-stats.json").read_text())
     assert stats["documents"] == {"train": 3, "dev": 1}
@@ -143,8 +206,23 @@ def test_silver_command_reads_tab_json_as_gold(court_json, tmp_path):
 
 def test_silver_command_names_the_bad_record(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps([{"doc_id": "x1", "text": "Mr Tansky.", "annotations": {"a": {"entity_mentions": [
-        {"entity_type": "NAME", "start_offset": 3, "end_offset": 9, "span_text": "Tansky"}]}}}]))
+    bad.write_text(
+        json.dumps(
+            [
+                {
+                    "doc_id": "x1",
+                    "text": "Mr Tansky.",
+                    "annotations": {
+                        "a": {
+                            "entity_mentions": [
+                                {"entity_type": "NAME", "start_offset": 3, "end_offset": 9, "span_text": "Tansky"}
+                            ]
+                        }
+                    },
+                }
+            ]
+        )
+    )
     result = CliRunner().invoke(app, ["silver", str(bad), "--input-format", "tab", "--output-dir", str(tmp_path)])
     assert result.exit_code == 1 and "x1" in result.output and "NAME" in result.output
 
@@ -156,17 +234,46 @@ def base_model(tmp_path_factory):
 
     folder = tmp_path_factory.mktemp("base")
     paths = write_silver(build_silver(spacy.load("en_textanon"), read_bodies([SILVER_FIXTURE]), 0.34, 1), folder)
-    result = CliRunner().invoke(app, ["train-ner", str(ROOT / "configs" / "ner_cpu.cfg"), "--output", str(folder / "m"),
-                                      "--train", paths["train"], "--dev", paths["dev"],
-                                      "--training.max_steps", "20", "--training.eval_frequency", "10"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "train-ner",
+            str(ROOT / "configs" / "ner_cpu.cfg"),
+            "--output",
+            str(folder / "m"),
+            "--train",
+            paths["train"],
+            "--dev",
+            paths["dev"],
+            "--training.max_steps",
+            "20",
+            "--training.eval_frequency",
+            "10",
+        ],
+    )
     assert result.exit_code == 0, result.output
     return folder / "m" / "model-best"
 
 
 def test_cv_ner_scores_every_case_with_a_model_that_never_saw_it(court_json, base_model, tmp_path):
     out = tmp_path / "cv.json"
-    result = CliRunner().invoke(app, ["cv-ner", str(court_json), "--folds", "2", "--base-model", str(base_model),
-                                      "--work-dir", str(tmp_path / "cv"), "--output", str(out), "--max-steps", "10"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "cv-ner",
+            str(court_json),
+            "--folds",
+            "2",
+            "--base-model",
+            str(base_model),
+            "--work-dir",
+            str(tmp_path / "cv"),
+            "--output",
+            str(out),
+            "--max-steps",
+            "10",
+        ],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     tested = [d for f in report["folds"] for d in f["test"]]
@@ -178,22 +285,47 @@ def test_cv_ner_scores_every_case_with_a_model_that_never_saw_it(court_json, bas
     baseline = scores["court-tuned: NER + gazetteer + rules"]
     assert baseline["by_type"]["CODE"]["f1"] == 1.0  # the application-number rule
     records = json.loads(court_json.read_text())
-    gold_tokens = sum(len(token_labels(r["text"], [(m["start_offset"], m["end_offset"], m["entity_type"])
-                                                 for m in r["annotations"]["annotator1"]["entity_mentions"]]))
-                      for r in records)
+    gold_tokens = sum(
+        len(
+            token_labels(
+                r["text"],
+                [
+                    (m["start_offset"], m["end_offset"], m["entity_type"])
+                    for m in r["annotations"]["annotator1"]["entity_mentions"]
+                ],
+            )
+        )
+        for r in records
+    )
     assert baseline["micro"]["gold_tokens"] == gold_tokens  # every case scored exactly once
     assert "| DEM |" in out.with_suffix(".md").read_text()
 
 
 def test_train_court_and_hybrid_pipeline_assembly(court_json, base_model, tmp_path):
     out = tmp_path / "court"
-    result = CliRunner().invoke(app, ["train-court", str(court_json), "--output", str(out), "--base-model", str(base_model),
-                                      "--dev-share", "0.25", "--max-steps", "10"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "train-court",
+            str(court_json),
+            "--output",
+            str(out),
+            "--base-model",
+            str(base_model),
+            "--dev-share",
+            "0.25",
+            "--max-steps",
+            "10",
+        ],
+    )
     assert result.exit_code == 0, result.output
     from textanon.pipeline import assemble
 
-    nlp = assemble(ROOT / "configs" / "textanon_trained.cfg", overrides={"paths.ner_model": str(out / "model-best")},
-                   last_component="textanon_entity_recognizer")
+    nlp = assemble(
+        ROOT / "configs" / "textanon_trained.cfg",
+        overrides={"paths.ner_model": str(out / "model-best")},
+        last_component="textanon_entity_recognizer",
+    )
     assert nlp.pipe_names == ["textanon_ner", "textanon_ents_to_spans", "ner", "textanon_entity_recognizer"]
     assert set(nlp.get_pipe("textanon_ner").labels) <= set(TAB_LABELS)
     doc = nlp(CASE.format(**FILLERS[0]))

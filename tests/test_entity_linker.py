@@ -1,5 +1,4 @@
 import spacy
-from spacy.tokens import Span
 
 import textanon  # noqa: F401
 from textanon.entity_linker import acronym, normalize
@@ -28,8 +27,16 @@ def test_normalize_and_acronym():
 
 def test_person_variants_link_to_the_full_name():
     text = "Mr Galip Yalman met Ms Ayse Kaya. Later Yalman and G. Yalman left; Kaya stayed."
-    ids = linked(text, [("Mr Galip Yalman", "PERSON"), ("Ms Ayse Kaya", "PERSON"), ("Yalman", "PERSON"),
-                        ("G. Yalman", "PERSON"), ("Kaya", "PERSON")])
+    ids = linked(
+        text,
+        [
+            ("Mr Galip Yalman", "PERSON"),
+            ("Ms Ayse Kaya", "PERSON"),
+            ("Yalman", "PERSON"),
+            ("G. Yalman", "PERSON"),
+            ("Kaya", "PERSON"),
+        ],
+    )
     by_text = {}
     for (t, _), e in ids.items():
         by_text.setdefault(t, set()).add(e)
@@ -47,8 +54,15 @@ def test_ambiguous_surname_stays_separate():
 
 def test_acronym_and_currency_links_and_ids_are_numbered_by_label():
     text = "The European Court of Human Rights (ECHR) awarded EUR 5,000 (approximately 7,000 US dollars)."
-    ids = linked(text, [("European Court of Human Rights", "ORG"), ("ECHR", "ORG"), ("EUR 5,000", "QUANTITY"),
-                        ("7,000 US dollars", "QUANTITY")])
+    ids = linked(
+        text,
+        [
+            ("European Court of Human Rights", "ORG"),
+            ("ECHR", "ORG"),
+            ("EUR 5,000", "QUANTITY"),
+            ("7,000 US dollars", "QUANTITY"),
+        ],
+    )
     values = list(ids.values())
     assert values[0] == values[1] == "ORG_1"
     assert values[2] == values[3] == "QUANTITY_1"

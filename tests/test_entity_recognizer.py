@@ -1,6 +1,5 @@
 import pytest
 import spacy
-
 from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
 
 
@@ -63,15 +62,21 @@ def test_serialization_round_trip(tmp_path):
 
 
 def test_procedural_words_and_reference_numbers_are_not_pii():
-    from spacy.tokens import Span
 
     nlp = blank_with_recognizer(use_ner=True)
     doc = nlp.make_doc("The Court recalls Rule 59 and § 12 of the judgment; the two brothers paid 300 euros.")
+
     def ent(text, label):
         start = doc.text.index(text)
         return doc.char_span(start, start + len(text), label=label)
-    doc.ents = [ent("Court", "ORG"), ent("59", "CARDINAL"), ent("12", "CARDINAL"), ent("two", "CARDINAL"),
-                ent("300 euros", "MONEY")]
+
+    doc.ents = [
+        ent("Court", "ORG"),
+        ent("59", "CARDINAL"),
+        ent("12", "CARDINAL"),
+        ent("two", "CARDINAL"),
+        ent("300 euros", "MONEY"),
+    ]
     doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
     texts = [t for t, _, _ in spans(doc)]
     assert "Court" not in texts and "59" not in texts and "12" not in texts
@@ -80,8 +85,10 @@ def test_procedural_words_and_reference_numbers_are_not_pii():
 
 def test_codes_are_never_absorbed_into_a_longer_span():
     nlp = blank_with_recognizer()
-    nlp.get_pipe("textanon_entity_recognizer").set_gazetteer(SMALL_GAZETTEER + [{"term": "12 Baker Street", "label": "LOC"},
-                                                                               {"term": "passport no. 123456789", "label": "MISC"}])
+    nlp.get_pipe("textanon_entity_recognizer").set_gazetteer(
+        SMALL_GAZETTEER
+        + [{"term": "12 Baker Street", "label": "LOC"}, {"term": "passport no. 123456789", "label": "MISC"}]
+    )
     doc = nlp("He lived at 12 Baker Street; his passport no. 123456789 expired.")
     found = spans(doc)
     assert ("12", "CODE", "rule:house_number") in found

@@ -1,14 +1,14 @@
 """CLI of the utility evaluators on a tiny WikiActors-like fixture with a fake LM and a fake encoder (fast)."""
+
 import json
 
 import pytest
+from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
+from test_tps_nmi import WordOverlapEncoder
 from typer.testing import CliRunner
 
 from textanon.cli import app
 from textanon.evaluation import embeddings
-
-from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
-from test_tps_nmi import WordOverlapEncoder
 
 MODEL = ["--model", "test.LengthLM.v1", "--no-cache"]
 RECORDS = [
@@ -103,7 +103,9 @@ def test_evaluate_report(tmp_path):
     recs = RECORDS + [dict(r, name=r["name"] + " II") for r in RECORDS]
     out_dir = tmp_path / "metrics"
     out_dir.mkdir()
-    (out_dir / "trir_toy_50_eval.json").write_text(json.dumps({"trir": {"NER": 70.0, "Manual": 10.0, "Original": 100.0}}))
+    (out_dir / "trir_toy_50_eval.json").write_text(
+        json.dumps({"trir": {"NER": 70.0, "Manual": 10.0, "Original": 100.0}})
+    )
     res = _run("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--name", "toy", "--seeds", "2", *MODEL)
     assert res.exit_code == 0, res.output
     for f in ("tpi_toy.json", "tps_toy.json", "nmi_toy.json", "evaluate_toy.md", "evaluate_toy.png"):
@@ -111,7 +113,10 @@ def test_evaluate_report(tmp_path):
     md = (out_dir / "evaluate_toy.md").read_text()
     assert "| ner |" in md and "| manual |" in md and "1 - TRIR" in md
     # headline TPI: word-frequency IC (independent of the anonymizer); the LM's TPI beside it
-    headline, lm = json.loads((out_dir / "tpi_toy.json").read_text()), json.loads((out_dir / "tpi_lm_toy.json").read_text())
+    headline, lm = (
+        json.loads((out_dir / "tpi_toy.json").read_text()),
+        json.loads((out_dir / "tpi_lm_toy.json").read_text()),
+    )
     assert headline["settings"]["model"] == "wordfreq:en" and lm["settings"]["model"] == "test:length"
     assert headline["tpi"] != lm["tpi"]
     header = md.splitlines()[2]
@@ -163,7 +168,11 @@ def test_missing_column_and_unknown_ids(tmp_path):
 
 
 def test_empty_anonymization_is_left_out_with_a_warning(tmp_path):
-    recs = [dict(RECORDS[0]), dict(RECORDS[1], ner_abstract=""), {k: v for k, v in RECORDS[2].items() if k != "ner_abstract"}]
+    recs = [
+        dict(RECORDS[0]),
+        dict(RECORDS[1], ner_abstract=""),
+        {k: v for k, v in RECORDS[2].items() if k != "ner_abstract"},
+    ]
     out = tmp_path / "tpi.json"
     res = _run("evaluate-tpi", _corpus(tmp_path, recs), "--output", out, *MODEL)
     assert res.exit_code == 0, res.output
@@ -185,12 +194,16 @@ def test_lm_failure_names_the_record(tmp_path):
             return super().span_token_logprobs(text, spans, passes)
 
     registry.misc.register("test.Exploding.v1", func=lambda: Exploding())
-    res = _run("evaluate-tpi", _corpus(tmp_path), "--output", tmp_path / "o.json", "--model", "test.Exploding.v1", "--no-cache")
+    res = _run(
+        "evaluate-tpi", _corpus(tmp_path), "--output", tmp_path / "o.json", "--model", "test.Exploding.v1", "--no-cache"
+    )
     assert res.exit_code == 1 and "'Meryl Streep'" in _text(res) and "boom" in _text(res)
 
 
 def test_unknown_model_is_a_clean_error(tmp_path):
-    res = _run("evaluate-tpi", _corpus(tmp_path), "--output", tmp_path / "o.json", "--model", "no.such.model.v1", "--no-cache")
+    res = _run(
+        "evaluate-tpi", _corpus(tmp_path), "--output", tmp_path / "o.json", "--model", "no.such.model.v1", "--no-cache"
+    )
     assert res.exit_code == 1 and "unknown language model" in _text(res)
 
 
@@ -207,7 +220,9 @@ def test_glued_placeholder_tags_are_split_before_alignment(tmp_path):
     words = lambda a: [original[s:e] for s, e in masked_spans(original, a)]  # noqa: E731
     assert words(glued) == ["Sam Winchester in", "Texas and"]
     assert words(fixed) == ["Sam Winchester", "Texas"]
-    recs = [dict(RECORDS[0], manual_abstract=RECORDS[0]["manual_abstract"].replace("SENSITIVE.", "SENSITIVEx."))] + RECORDS[1:]
+    recs = [
+        dict(RECORDS[0], manual_abstract=RECORDS[0]["manual_abstract"].replace("SENSITIVE.", "SENSITIVEx."))
+    ] + RECORDS[1:]
     path = _corpus(tmp_path, recs)
     assert load_corpus(path).repaired == {"manual": 1}
     assert load_corpus(path, split_tags=False).repaired is None

@@ -1,4 +1,5 @@
 """Gazetteer builder: Wikidata path on recorded SPARQL responses, WordNet path on the Debian files."""
+
 import json
 import os
 from pathlib import Path
@@ -14,12 +15,14 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 def recorded_fetch(calls):
     """Replay the fixture page for the property in the query; later pages are empty."""
+
     def fetch(query):
         calls.append(query)
         prop = "P106" if "wdt:P106" in query else "P509"
         if "OFFSET 0" not in query:
             return {"results": {"bindings": []}}
         return json.loads((FIXTURES / f"wikidata_sparql_{prop.lower()}.json").read_text())
+
     return fetch
 
 
@@ -41,8 +44,12 @@ def test_wikidata_entries_labels_aliases_provenance_and_stoplist():
     calls = []
     entries = build_gazetteer("wikidata", properties=["P106", "P509"], min_count=1, fetch=recorded_fetch(calls))
     by_term = {e["term"]: e for e in entries}
-    assert by_term["actor"] == {"term": "actor", "label": "DEM", "source": "wikidata",
-                                "property_or_synset": "P106:Q33999"}
+    assert by_term["actor"] == {
+        "term": "actor",
+        "label": "DEM",
+        "source": "wikidata",
+        "property_or_synset": "P106:Q33999",
+    }
     assert by_term["medical doctor"]["label"] == "DEM"
     assert by_term["heart attack"]["label"] == "MISC"
     assert by_term["heart attack"]["property_or_synset"] == "P509:Q12152"
@@ -73,8 +80,10 @@ def test_jsonl_roundtrip(tmp_path):
 NLTK_DATA = os.environ.get("NLTK_DATA")
 
 
-@pytest.mark.skipif(not (NLTK_DATA and (Path(NLTK_DATA) / "corpora/wordnet/lexnames").exists()),
-                    reason="WordNet data not prepared (make gazetteer does it)")
+@pytest.mark.skipif(
+    not (NLTK_DATA and (Path(NLTK_DATA) / "corpora/wordnet/lexnames").exists()),
+    reason="WordNet data not prepared (make gazetteer does it)",
+)
 def test_wordnet_gazetteer_has_both_categories_and_no_generic_terms():
     entries = build_gazetteer("wordnet", nltk_data=NLTK_DATA)
     by_term = {e["term"].lower(): e for e in entries}

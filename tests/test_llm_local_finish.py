@@ -2,6 +2,7 @@
 ``max_new_tokens`` is never taken for the model's complete answer. A scripted tokenizer/model pair stands
 in for the real weights (the real SmolLM2 is exercised in test_llm_local_model.py); the stopping criteria
 are textanon's own, called after every token as transformers' ``generate`` does."""
+
 from types import SimpleNamespace
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from textanon.llm.local_model import LocalChatModel  # noqa: E402
+from textanon.llm_anonymizer.local_model import LocalChatModel  # noqa: E402
 
 EOS, OPEN = 0, 9
 PIECES = {EOS: "", 1: '"Ada"', 2: ", ", 3: '"Cork"', 4: "]", OPEN: "[", 10: "hello"}
@@ -51,13 +52,16 @@ def generate(script, max_new_tokens=8, **settings):
     return model.generate("<<<user>>>\nhello")
 
 
-@pytest.mark.parametrize("script, max_new_tokens, reply, reason", [
-    ([1, 2, 3, 4, 1, 1], 8, '["Ada", "Cork"]', "stop"),  # complete JSON list: stopped at its end
-    ([1, 2, 3, 2, 1, 2, 3], 3, '["Ada", "Cork"', "length"),  # cut by max_new_tokens
-    ([1, 2, 3, 4], 4, '["Ada", "Cork"]', "stop"),  # the list closes on the last allowed token
-    ([1, 2, 3, EOS], 8, '["Ada", "Cork"', "stop"),  # end of sequence (the parser sees the unclosed list)
-    ([1, 2, 3, 2] + [1, 2, 3, 2] * 4, 40, '["Ada", "Cork", "Ada", "Cork", "Ada", "Cork"', "loop"),
-])
+@pytest.mark.parametrize(
+    "script, max_new_tokens, reply, reason",
+    [
+        ([1, 2, 3, 4, 1, 1], 8, '["Ada", "Cork"]', "stop"),  # complete JSON list: stopped at its end
+        ([1, 2, 3, 2, 1, 2, 3], 3, '["Ada", "Cork"', "length"),  # cut by max_new_tokens
+        ([1, 2, 3, 4], 4, '["Ada", "Cork"]', "stop"),  # the list closes on the last allowed token
+        ([1, 2, 3, EOS], 8, '["Ada", "Cork"', "stop"),  # end of sequence (the parser sees the unclosed list)
+        ([1, 2, 3, 2] + [1, 2, 3, 2] * 4, 40, '["Ada", "Cork", "Ada", "Cork", "Ada", "Cork"', "loop"),
+    ],
+)
 def test_finish_reason(script, max_new_tokens, reply, reason):
     result = generate(script, max_new_tokens=max_new_tokens, stop_after_repeats=4)
     assert (str(result), result.finish_reason) == (reply, reason)
@@ -72,8 +76,12 @@ def test_length_cut_reply_makes_the_component_fall_back():
     import spacy
 
     nlp = spacy.blank("en")
-    component = nlp.add_pipe("textanon_llm_anonymizer", config={
-        "model": {"@llm_models": "textanon.LocalChatModel.v1", "name_or_path": "scripted", "max_new_tokens": 3}})
+    component = nlp.add_pipe(
+        "textanon_llm_anonymizer",
+        config={
+            "model": {"@llm_models": "textanon.LocalChatModel.v1", "name_or_path": "scripted", "max_new_tokens": 3}
+        },
+    )
     component.model._tokenizer, component.model._model = ScriptedTokenizer(), ScriptedModel([1, 2, 3, 2, 1])
     doc = nlp("Ada Quint was born in Cork in 1961.")
     assert doc._.anonymized_text == "*** *** was born in *** in ***."

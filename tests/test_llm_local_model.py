@@ -4,28 +4,36 @@ Slow (loads the model: ~15 s from the converted cache, ~30 s the first time) but
 The text is fictional. Asserted: what the model says is parsed, every string it returned that occurs
 in the text is masked at every occurrence, strings it made up are counted, and the spans are verbatim.
 """
+
 import re
 
 import pytest
 import spacy
 
-from textanon.llm.local_model import LocalChatModel
-from textanon.llm.parsing import parse_reply
-from textanon.llm.task import STATS_KEY
+from textanon.llm_anonymizer.local_model import LocalChatModel
+from textanon.llm_anonymizer.parsing import parse_reply
+from textanon.llm_anonymizer.task import STATS_KEY
 
 pytestmark = pytest.mark.slow
 
-TEXT = ("Ada Quint (born 14 July 1958 in Cork) is an Irish marine engineer. "
-        "Quint designed the tidal turbine Selkie. Cork honoured Ada Quint in 2004.")
+TEXT = (
+    "Ada Quint (born 14 July 1958 in Cork) is an Irish marine engineer. "
+    "Quint designed the tidal turbine Selkie. Cork honoured Ada Quint in 2004."
+)
 
 
 @pytest.fixture(scope="module")
 def nlp():
     pytest.importorskip("torch")
     nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_llm_anonymizer", config={
-        "mask_target": False, "save_io": True,
-        "model": {"@llm_models": "textanon.SmolLM2.v1", "max_new_tokens": 40, "num_threads": 1}})
+    nlp.add_pipe(
+        "textanon_llm_anonymizer",
+        config={
+            "mask_target": False,
+            "save_io": True,
+            "model": {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 40, "num_threads": 1},
+        },
+    )
     return nlp
 
 
@@ -47,7 +55,7 @@ def test_real_local_model_masks_every_occurrence_of_what_it_returns(nlp):
     assert stats["matched"] + stats["hallucinated"] + stats["ignored"] == stats["returned"]
     assert stats["matched"] > 0
     spans = doc.spans["llm_pii"]
-    assert spans and all(s._.source == "llm" and TEXT[s.start_char:s.end_char] == s.text for s in spans)
+    assert spans and all(s._.source == "llm" and TEXT[s.start_char : s.end_char] == s.text for s in spans)
     found = [s for s in parsed.strings if _occurs(s, TEXT)]
     assert found
     for string in found:  # every occurrence of every returned string is masked
@@ -63,9 +71,14 @@ def test_real_local_model_masks_every_occurrence_of_what_it_returns(nlp):
 def test_real_local_model_is_deterministic_and_cached(nlp, tmp_path):
     first = nlp(TEXT)._.anonymized_text
     cached = spacy.blank("en")
-    cached.add_pipe("textanon_llm_anonymizer", config={
-        "mask_target": False, "cache_dir": str(tmp_path),
-        "model": {"@llm_models": "textanon.SmolLM2.v1", "max_new_tokens": 40, "num_threads": 1}})
+    cached.add_pipe(
+        "textanon_llm_anonymizer",
+        config={
+            "mask_target": False,
+            "cache_dir": str(tmp_path),
+            "model": {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 40, "num_threads": 1},
+        },
+    )
     model = cached.get_pipe("textanon_llm_anonymizer").model
     assert [d._.anonymized_text for d in cached.pipe([TEXT])] == [first]  # greedy: same reply
     assert model.usage["calls"] == 1

@@ -1,4 +1,5 @@
 """``textanon.OpenAICompatible.v1`` against a canned chat-completions server on 127.0.0.1."""
+
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -6,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import spacy
 
-from textanon.llm.openai_compatible import LLMRequestError, OpenAICompatible, chat_completions_url
+from textanon.llm_anonymizer.openai_compatible import LLMRequestError, OpenAICompatible, chat_completions_url
 
 TEXT = "Ada Quint was born in Cork in 1961 and builds tidal turbines."
 
@@ -25,9 +26,16 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b'{"error": "secret document text echoed here"}')
             return
-        payload = {"choices": [{"index": 0, "message": {"role": "assistant", "content": Handler.reply},
-                                "finish_reason": Handler.finish_reason}],
-                   "usage": {"prompt_tokens": 42, "completion_tokens": 7}}
+        payload = {
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": Handler.reply},
+                    "finish_reason": Handler.finish_reason,
+                }
+            ],
+            "usage": {"prompt_tokens": 42, "completion_tokens": 7},
+        }
         data = json.dumps(payload).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -52,10 +60,21 @@ def server():
 
 def make_nlp(base_url, **model):
     nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_llm_anonymizer", config={
-        "design": "tab_categories_zero_shot", "mask_target": False,
-        "model": {"@llm_models": "textanon.OpenAICompatible.v1", "model": "canned-7b", "base_url": base_url,
-                  "timeout": 5, "interval": 0.01, **model}})
+    nlp.add_pipe(
+        "textanon_llm_anonymizer",
+        config={
+            "design": "tab_categories_zero_shot",
+            "mask_target": False,
+            "model": {
+                "@llm_models": "textanon.OpenAICompatible.v1",
+                "model": "canned-7b",
+                "base_url": base_url,
+                "timeout": 5,
+                "interval": 0.01,
+                **model,
+            },
+        },
+    )
     return nlp
 
 
@@ -126,8 +145,9 @@ def test_timeout_is_a_request_error():
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)  # accepts the connection but never answers
     try:
-        model = OpenAICompatible(model="m", base_url=f"http://127.0.0.1:{listener.getsockname()[1]}",
-                                 timeout=0.3, max_tries=1)
+        model = OpenAICompatible(
+            model="m", base_url=f"http://127.0.0.1:{listener.getsockname()[1]}", timeout=0.3, max_tries=1
+        )
         with pytest.raises(LLMRequestError, match="request failed"):
             model.complete("hello")
     finally:

@@ -4,10 +4,11 @@ Every test asserts the exact parse: the strings, whether a list was recovered (`
 reply was complete (``complete``: False for a reply cut by the token limit, which the task treats as
 incomplete and answers with its fallback).
 """
+
 import pytest
 
-from textanon.llm.matching import NormalizedText, find_all, match_strings
-from textanon.llm.parsing import LLMReply, parse_reply, reply_is_complete, reply_is_looping
+from textanon.llm_anonymizer.matching import NormalizedText, find_all, match_strings
+from textanon.llm_anonymizer.parsing import LLMReply, parse_reply, reply_is_complete, reply_is_looping
 
 STOP = {"the", "a", "and"}
 
@@ -27,14 +28,16 @@ def _parsed(reply):
         ("['Ada Quint', 'Leeds']", ["Ada Quint", "Leeds"]),
         ('["Ada Quint", "Leeds",]', ["Ada Quint", "Leeds"]),
         ('["Ada Quint", "ada quint", "Leeds", "Leeds"]', ["Ada Quint", "Leeds"]),
-        ('[{"text": "Ada Quint", "label": "PERSON"}, {"text": "Leeds", "label": "LOC"}]',
-         ["Ada Quint", "Leeds"]),  # values of label-like keys are categories, not spans
+        (
+            '[{"text": "Ada Quint", "label": "PERSON"}, {"text": "Leeds", "label": "LOC"}]',
+            ["Ada Quint", "Leeds"],
+        ),  # values of label-like keys are categories, not spans
         ('{"name": "Ada Quint", "details": {"born": 1961, "city": ["Leeds"]}}', ["Ada Quint", "1961", "Leeds"]),
         ('["Ada Quint", ["nested", "Leeds"]]', ["Ada Quint", "nested", "Leeds"]),
         ('["Ada \\"the ace\\" Quint"]', ['Ada "the ace" Quint']),
         ('["  Ada   Quint ", ""]', ["Ada Quint"]),
         ("[Ada Quint (born 1961), Leeds]", ["Ada Quint (born 1961)", "Leeds"]),  # unquoted items (SmolLM2)
-        ('[1961, 2.5, true, null, 1e999999]', ["1961", "2.5"]),  # booleans, null, infinity are no spans
+        ("[1961, 2.5, true, null, 1e999999]", ["1961", "2.5"]),  # booleans, null, infinity are no spans
     ],
 )
 def test_complete_replies_parse_exactly(reply, expected):
@@ -138,8 +141,10 @@ def test_reply_is_looping_detects_cycles_only():
     assert not reply_is_looping('["a", "a", "a", "a", "a"', 0)
 
 
-TEXT = ("Ada Quint (born 3 March 1961) is a British–Irish engineer. Quint studied in Leeds; "
-        "ADA QUINT later moved to  Cork.\nHollywood's finest? No: Quint's garden.")
+TEXT = (
+    "Ada Quint (born 3 March 1961) is a British–Irish engineer. Quint studied in Leeds; "
+    "ADA QUINT later moved to  Cork.\nHollywood's finest? No: Quint's garden."
+)
 
 
 def test_find_all_occurrences_case_and_whitespace_tolerant():

@@ -1,11 +1,13 @@
 import numpy as np
 import pytest
 
-from textanon.lm import CausalLM, MaskedLM, default_language_model
-from textanon.lm.base import spans_to_tokens
+from textanon.language_models import CausalLM, MaskedLM, default_language_model
+from textanon.language_models.base import spans_to_tokens
 
-TEXT = ("The applicant, Mr Andrei Petrescu, was born in 1961 and lives in Balti. "
-        "He worked as a veterinary surgeon until 2004.")
+TEXT = (
+    "The applicant, Mr Andrei Petrescu, was born in 1961 and lives in Balti. "
+    "He worked as a veterinary surgeon until 2004."
+)
 
 
 def test_spans_to_tokens():
@@ -48,11 +50,17 @@ def test_causal_lm_scores_spans_and_windows_agree():
 def test_masked_lm_path_with_a_tiny_random_bert(tmp_path):
     from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
 
-    from textanon.lm import minilm_path
+    from textanon.language_models import minilm_path
 
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1,
-                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
     BertForMaskedLM(config).save_pretrained(tmp_path)
     tokenizer.save_pretrained(tmp_path)
     lm = MaskedLM(str(tmp_path), window=24, batch_size=3)

@@ -1,11 +1,12 @@
 """lm.loading.cached_conversion: one build, atomic, nothing left behind (the 517 MB temp-folder leak)."""
+
 import multiprocessing
 import time
 from pathlib import Path
 
 import pytest
 
-from textanon.lm.loading import cached_conversion
+from textanon.language_models.loading import cached_conversion
 
 
 def _slow_build(log: str):
@@ -16,6 +17,7 @@ def _slow_build(log: str):
             (tmp / f"part{i}.bin").write_bytes(b"x" * 1000)
             time.sleep(0.05)  # let the other process arrive while this one is converting
         (tmp / "config.json").write_text("{}")
+
     return build
 
 

@@ -3,10 +3,9 @@ import math
 import numpy as np
 import pytest
 import spacy
-from spacy.tokens import Span
 
 import textanon  # noqa: F401
-from textanon.lm.base import LanguageModel
+from textanon.language_models.base import LanguageModel
 from textanon.lm_risk import LMRiskScorer
 
 
@@ -78,7 +77,9 @@ class GapLM(LanguageModel):
         out = []
         for s, e in spans:
             kind = self.gaps.get(text[s:e])
-            out.append(np.array([]) if kind == "empty" else np.array([math.nan]) if kind == "nan" else np.full(e - s, -0.1))
+            out.append(
+                np.array([]) if kind == "empty" else np.array([math.nan]) if kind == "nan" else np.full(e - s, -0.1)
+            )
         return out
 
 

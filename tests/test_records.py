@@ -10,7 +10,7 @@ def test_jsonl_bad_lines_become_error_records(tmp_path):
         b'{"id": "b", "text": "unterminated',
         json.dumps({"id": "c", "txt": "no text field"}).encode(),
         b"",
-        json.dumps({"id": "d", "text": "caf\u00e9"}).encode()[:-6] + b"\xff\xfe\"}",
+        json.dumps({"id": "d", "text": "caf\u00e9"}).encode()[:-6] + b'\xff\xfe"}',
         json.dumps({"id": "e", "text": ""}).encode(),
     ]
     path.write_bytes(b"\n".join(lines) + b"\n")
@@ -61,7 +61,9 @@ def test_bom_does_not_turn_the_first_record_into_an_error(tmp_path):
 
 def test_null_id_is_treated_like_a_missing_id(tmp_path):
     path = tmp_path / "in.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in [{"id": None, "text": "x"}, {"text": "y"}, {"id": 7, "text": "z"}]))
+    path.write_text(
+        "\n".join(json.dumps(r) for r in [{"id": None, "text": "x"}, {"text": "y"}, {"id": 7, "text": "z"}])
+    )
     assert [i.id for i in read_records(path)] == ["line1", "line2", "7"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"id": None}))

@@ -1,5 +1,6 @@
 """The reliability suite's harness (textanon.reliability, textanon.testing.faults): counting, order, leak checks,
 fault plugins and pipeline assembly, on tiny cases without a language model."""
+
 import random
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import spacy
 
 from textanon.reliability import checks
 from textanon.reliability.inputs import INPUT_CASES, TRIGGER, Expected, fault_records, write_records
-from textanon.reliability.pii import IDENTIFIER_KINDS, Person, identifier, iban_gb, identifier_records, luhn_complete
+from textanon.reliability.pii import IDENTIFIER_KINDS, Person, iban_gb, identifier, identifier_records, luhn_complete
 from textanon.reliability.pipelines import derived_pipeline, llm_alone_pipeline
 from textanon.reliability.suite import Case, passed, run_case, summarize
 from textanon.testing import faults
@@ -88,13 +89,30 @@ def test_wrong_kind_counts_error_records_where_a_result_was_due():
 
 
 def test_pass_criteria():
-    ok = {"exit_code": 0, "expected_exit": "zero", "timed_out": False, "records_out": 2, "records_lost": 0,
-          "extra_records": 0, "wrong_kind_records": 0, "in_order": True, "pii_in_logs": {},
-          "pii_in_warnings_or_errors": {}, "surviving_direct_identifiers": {}, "surviving_protected_names": {}}
+    ok = {
+        "exit_code": 0,
+        "expected_exit": "zero",
+        "timed_out": False,
+        "records_out": 2,
+        "records_lost": 0,
+        "extra_records": 0,
+        "wrong_kind_records": 0,
+        "in_order": True,
+        "pii_in_logs": {},
+        "pii_in_warnings_or_errors": {},
+        "surviving_direct_identifiers": {},
+        "surviving_protected_names": {},
+    }
     assert passed(ok)
-    for change in [{"exit_code": 1}, {"records_lost": 1}, {"in_order": False}, {"pii_in_logs": {"email": 1}},
-                   {"surviving_direct_identifiers": {"iban": 1}}, {"surviving_protected_names": {"surname": 1}},
-                   {"timed_out": True}]:
+    for change in [
+        {"exit_code": 1},
+        {"records_lost": 1},
+        {"in_order": False},
+        {"pii_in_logs": {"email": 1}},
+        {"surviving_direct_identifiers": {"iban": 1}},
+        {"surviving_protected_names": {"surname": 1}},
+        {"timed_out": True},
+    ]:
         assert not passed({**ok, **change}), change
     assert passed({**ok, "expected_exit": "non-zero", "exit_code": 1, "records_out": None})
     assert not passed({**ok, "expected_exit": "non-zero"})

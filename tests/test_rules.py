@@ -85,30 +85,44 @@ def test_direct_identifier_rules(text, code):
     assert code in codes(text)
 
 
-@pytest.mark.parametrize("text", ["under Law no. 123 of 2001", "Article 6 § 1 of the Convention", "Protocol No. 11",
-                                  "at 10:30:00 on", "on 14/09/2009 at"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "under Law no. 123 of 2001",
+        "Article 6 § 1 of the Convention",
+        "Protocol No. 11",
+        "at 10:30:00 on",
+        "on 14/09/2009 at",
+    ],
+)
 def test_legal_references_times_and_dates_are_not_codes(text):
     assert not codes(text)
 
 
-@pytest.mark.parametrize("text,name", [
-    ("then Ms Hope Summers said", "Ms Hope Summers"),
-    ("then Mr Will Power said", "Mr Will Power"),
-    ("then Mrs Ștefan Ürsu said", "Mrs Ștefan Ürsu"),
-    ("then Dr E. Lungu said", "Dr E. Lungu"),
-    ("then MR IGOR MUNTEANU said", "MR IGOR MUNTEANU"),
-    ("Mrs Irina Munteanu, née Popescu, said", "Popescu"),
-])
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("then Ms Hope Summers said", "Ms Hope Summers"),
+        ("then Mr Will Power said", "Mr Will Power"),
+        ("then Mrs Ștefan Ürsu said", "Mrs Ștefan Ürsu"),
+        ("then Dr E. Lungu said", "Dr E. Lungu"),
+        ("then MR IGOR MUNTEANU said", "MR IGOR MUNTEANU"),
+        ("Mrs Irina Munteanu, née Popescu, said", "Popescu"),
+    ],
+)
 def test_titled_and_maiden_names_are_person(text, name):
     assert (name, "PERSON") in matches(text)
 
 
-@pytest.mark.parametrize("text,name", [
-    ("Mr igor munteanu was arrested", "Mr igor munteanu"),
-    ("Mr hope summers was arrested", "Mr hope summers"),
-    ("Mr will power and his wife", "Mr will power"),
-    ("Mr Petrescu was arrested", "Mr Petrescu"),
-    ("Mr Petrescu arrested him", "Mr Petrescu"),
-])
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("Mr igor munteanu was arrested", "Mr igor munteanu"),
+        ("Mr hope summers was arrested", "Mr hope summers"),
+        ("Mr will power and his wife", "Mr will power"),
+        ("Mr Petrescu was arrested", "Mr Petrescu"),
+        ("Mr Petrescu arrested him", "Mr Petrescu"),
+    ],
+)
 def test_titled_names_stop_where_the_name_ends(text, name):
     assert {m for m, label in matches(text) if label == "PERSON"} == {name}

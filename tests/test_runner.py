@@ -1,4 +1,5 @@
 """runner.anonymize_records: one output or error record per input record, in input order, whatever fails."""
+
 import os
 import signal
 

@@ -1,4 +1,5 @@
 """CLI: evaluate-tab, evaluate-ner (tiny rule-based pipeline), convert."""
+
 import json
 from pathlib import Path
 
@@ -11,14 +12,30 @@ from textanon.evaluation.ner_eval import score_tokens, token_labels
 
 FIXTURES = Path(__file__).parent / "fixtures"
 runner = CliRunner()
-KEYS = {"token_recall", "token_recall_by_type", "mention_recall", "recall_all_entities", "recall_direct_entities",
-        "recall_quasi_entities", "token_precision", "mention_precision"}
+KEYS = {
+    "token_recall",
+    "token_recall_by_type",
+    "mention_recall",
+    "recall_all_entities",
+    "recall_direct_entities",
+    "recall_quasi_entities",
+    "token_precision",
+    "mention_precision",
+}
 
 
 def test_evaluate_tab_cli(tmp_path):
     out = tmp_path / "metrics.json"
-    res = runner.invoke(app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(FIXTURES / "tab_small_masks.json"),
-                              "--output", str(out)])
+    res = runner.invoke(
+        app,
+        [
+            "evaluate-tab",
+            str(FIXTURES / "tab_small.json"),
+            str(FIXTURES / "tab_small_masks.json"),
+            "--output",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     metrics = json.loads(out.read_text())
     assert set(metrics) == KEYS | {"provenance"}
@@ -38,25 +55,43 @@ def test_evaluate_tab_cli_scores_overlapping_masks_with_a_warning(tmp_path):
 def test_evaluate_tab_cli_bad_masks(tmp_path):
     masks = tmp_path / "m.json"
     masks.write_text(json.dumps({"d1": [[10, 5]]}))
-    res = runner.invoke(app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(masks), "-o", str(tmp_path / "o.json")])
+    res = runner.invoke(
+        app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(masks), "-o", str(tmp_path / "o.json")]
+    )
     assert res.exit_code == 1 and "reversed or empty span [10, 5]" in res.output
 
 
 TEXT = "Jane Roe works at Acme Corp in Oslo since 2001."
-GOLD = [{"doc_id": "n1", "text": TEXT, "annotations": {"annotator1": {"entity_mentions": [
-    {"start_offset": 0, "end_offset": 8, "entity_type": "PERSON"},
-    {"start_offset": 18, "end_offset": 27, "entity_type": "ORG"},
-    {"start_offset": 31, "end_offset": 35, "entity_type": "LOC"},
-    {"start_offset": 42, "end_offset": 46, "entity_type": "DATETIME"}]}}}]
+GOLD = [
+    {
+        "doc_id": "n1",
+        "text": TEXT,
+        "annotations": {
+            "annotator1": {
+                "entity_mentions": [
+                    {"start_offset": 0, "end_offset": 8, "entity_type": "PERSON"},
+                    {"start_offset": 18, "end_offset": 27, "entity_type": "ORG"},
+                    {"start_offset": 31, "end_offset": 35, "entity_type": "LOC"},
+                    {"start_offset": 42, "end_offset": 46, "entity_type": "DATETIME"},
+                ]
+            }
+        },
+    }
+]
 
 
 @pytest.fixture()
 def ruler_model(tmp_path):
     """Predicts Jane PERSON (not Roe), 'works' ORG, Acme Corp GPE (-> LOC), Oslo GPE (-> LOC)."""
     nlp = spacy.blank("en")
-    nlp.add_pipe("entity_ruler").add_patterns([
-        {"label": "PERSON", "pattern": "Jane"}, {"label": "ORG", "pattern": "works"},
-        {"label": "GPE", "pattern": [{"ORTH": "Acme"}, {"ORTH": "Corp"}]}, {"label": "GPE", "pattern": "Oslo"}])
+    nlp.add_pipe("entity_ruler").add_patterns(
+        [
+            {"label": "PERSON", "pattern": "Jane"},
+            {"label": "ORG", "pattern": "works"},
+            {"label": "GPE", "pattern": [{"ORTH": "Acme"}, {"ORTH": "Corp"}]},
+            {"label": "GPE", "pattern": "Oslo"},
+        ]
+    )
     nlp.to_disk(tmp_path / "ruler")
     return tmp_path / "ruler"
 
@@ -101,10 +136,21 @@ def test_convert_cli(tmp_path):
 def test_evaluate_tab_cli_weighted(tmp_path, monkeypatch):
     import textanon.evaluation.tab as tab
 
-    monkeypatch.setattr(tab, "lm_information_content", lambda model=None: (lambda text, spans: [float(e - s) for s, e in spans]))
+    monkeypatch.setattr(
+        tab, "lm_information_content", lambda model=None: lambda text, spans: [float(e - s) for s, e in spans]
+    )
     out = tmp_path / "w.json"
-    res = runner.invoke(app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(FIXTURES / "tab_small_masks.json"),
-                              "--weighted", "--output", str(out)])
+    res = runner.invoke(
+        app,
+        [
+            "evaluate-tab",
+            str(FIXTURES / "tab_small.json"),
+            str(FIXTURES / "tab_small_masks.json"),
+            "--weighted",
+            "--output",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     metrics = json.loads(out.read_text())
     assert set(metrics) == KEYS | {"weighted_token_precision", "weighted_mention_precision", "provenance"}

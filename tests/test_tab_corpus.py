@@ -1,4 +1,5 @@
 """Reader validation of TAB gold files and offset masks; offset-format round trip."""
+
 import copy
 import json
 from pathlib import Path
@@ -23,20 +24,26 @@ def _mention(data, i=0):
     return data[0]["annotations"]["a1"]["entity_mentions"][i]
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: _mention(d).update(end_offset=10_000), r"document 'd1', annotator 'a1', mention #0: invalid offsets \[0, 10000\]"),
-    (lambda d: _mention(d).update(start_offset=20, end_offset=5), "invalid offsets"),
-    (lambda d: _mention(d).update(start_offset=-1), "invalid offsets"),
-    (lambda d: _mention(d).pop("identifier_type"), "mention #0: missing field 'identifier_type'"),
-    (lambda d: _mention(d).pop("entity_id"), "missing field 'entity_id'"),
-    (lambda d: _mention(d).pop("entity_type"), "missing field 'entity_type'"),
-    (lambda d: _mention(d).update(start_offset="0"), "'start_offset' must be an integer"),
-    (lambda d: _mention(d).update(identifier_type="MAYBE"), "'identifier_type' is 'MAYBE'"),
-    (lambda d: d[0]["annotations"]["a1"].pop("entity_mentions"), "annotator 'a1': missing field 'entity_mentions'"),
-    (lambda d: d[1].update(text="   "), "document 'd2': field 'text' is empty"),
-    (lambda d: d[1].pop("annotations"), "document 'd2': missing field 'annotations'"),
-    (lambda d: d[2].update(doc_id="d1"), "document 'd1': duplicate doc_id"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (
+            lambda d: _mention(d).update(end_offset=10_000),
+            r"document 'd1', annotator 'a1', mention #0: invalid offsets \[0, 10000\]",
+        ),
+        (lambda d: _mention(d).update(start_offset=20, end_offset=5), "invalid offsets"),
+        (lambda d: _mention(d).update(start_offset=-1), "invalid offsets"),
+        (lambda d: _mention(d).pop("identifier_type"), "mention #0: missing field 'identifier_type'"),
+        (lambda d: _mention(d).pop("entity_id"), "missing field 'entity_id'"),
+        (lambda d: _mention(d).pop("entity_type"), "missing field 'entity_type'"),
+        (lambda d: _mention(d).update(start_offset="0"), "'start_offset' must be an integer"),
+        (lambda d: _mention(d).update(identifier_type="MAYBE"), "'identifier_type' is 'MAYBE'"),
+        (lambda d: d[0]["annotations"]["a1"].pop("entity_mentions"), "annotator 'a1': missing field 'entity_mentions'"),
+        (lambda d: d[1].update(text="   "), "document 'd2': field 'text' is empty"),
+        (lambda d: d[1].pop("annotations"), "document 'd2': missing field 'annotations'"),
+        (lambda d: d[2].update(doc_id="d1"), "document 'd1': duplicate doc_id"),
+    ],
+)
 def test_gold_errors(mutate, message):
     with pytest.raises(EvaluationError, match=message):
         load_tab(_gold(mutate))
@@ -45,6 +52,7 @@ def test_gold_errors(mutate, message):
 def test_entity_id_shared_by_two_annotators_is_an_error():
     def mutate(d):
         d[0]["annotations"]["a2"]["entity_mentions"][2]["entity_id"] = "d1_a1_e2"
+
     gold = load_tab(_gold(mutate))
     with pytest.raises(EvaluationError, match="entity_id 'd1_a1_e2' used by annotators 'a1' and 'a2'"):
         TabEvaluator(gold)
@@ -56,23 +64,27 @@ def test_entity_layer_without_identifiers_loads_only_when_allowed():
             for layer in doc["annotations"].values():
                 for m in layer["entity_mentions"]:
                     m.pop("identifier_type"), m.pop("entity_id")
+
     data = _gold(strip)
     assert len(load_tab(data, require_identifiers=False)) == 3
     with pytest.raises(EvaluationError, match="missing field 'entity_id'"):
         load_tab(data)
 
 
-@pytest.mark.parametrize("masks, message", [
-    ({"zzz": [[0, 2]]}, "masks of document 'zzz': unknown doc_id"),
-    ({"d1": [[5, 3]]}, r"document 'd1', span #0: reversed or empty span \[5, 3\]"),
-    ({"d1": [[4, 4]]}, "reversed or empty span"),
-    ({"d1": [[0, 999]]}, r"span #0: \[0, 999\] outside the text"),
-    ({"d1": [[0]]}, "span #0: expected"),
-    ({"d1": [[0, 2, 3]]}, "replacement must be a string"),
-    ({"d1": [[0.5, 2]]}, "'start' must be an integer"),
-    ({"d1": "0-5"}, "expected a list"),
-    ([["d1", 0, 5]], "expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    "masks, message",
+    [
+        ({"zzz": [[0, 2]]}, "masks of document 'zzz': unknown doc_id"),
+        ({"d1": [[5, 3]]}, r"document 'd1', span #0: reversed or empty span \[5, 3\]"),
+        ({"d1": [[4, 4]]}, "reversed or empty span"),
+        ({"d1": [[0, 999]]}, r"span #0: \[0, 999\] outside the text"),
+        ({"d1": [[0]]}, "span #0: expected"),
+        ({"d1": [[0, 2, 3]]}, "replacement must be a string"),
+        ({"d1": [[0.5, 2]]}, "'start' must be an integer"),
+        ({"d1": "0-5"}, "expected a list"),
+        ([["d1", 0, 5]], "expected a JSON object"),
+    ],
+)
 def test_mask_errors(masks, message):
     with pytest.raises(EvaluationError, match=message):
         load_masks(masks, TEXTS)

@@ -1,4 +1,5 @@
 """Corpus -> DocBin converters: exact offsets, per-annotator attributes, round trips."""
+
 import json
 from pathlib import Path
 
@@ -30,22 +31,45 @@ def test_tab_roundtrip(tmp_path):
 
 
 def test_echr_entity_layer(tmp_path):
-    layer = [{"doc_id": d["doc_id"], "text": d["text"], "annotations": {"annotator1": {"entity_mentions": [
-        {k: m[k] for k in ("start_offset", "end_offset", "span_text", "entity_type")}
-        for m in d["annotations"]["a1"]["entity_mentions"]]}}} for d in GOLD]
+    layer = [
+        {
+            "doc_id": d["doc_id"],
+            "text": d["text"],
+            "annotations": {
+                "annotator1": {
+                    "entity_mentions": [
+                        {k: m[k] for k in ("start_offset", "end_offset", "span_text", "entity_type")}
+                        for m in d["annotations"]["a1"]["entity_mentions"]
+                    ]
+                }
+            },
+        }
+        for d in GOLD
+    ]
     src = tmp_path / "layer.json"
     src.write_text(json.dumps(layer), encoding="utf-8")
     docs = read_docbin(tmp_path / "x.spacy") if convert(src, tmp_path / "x.spacy", "echr") else []
     assert [len(d.spans["gold"]) for d in docs] == [7, 4, 2]
-    assert [(s.start_char, s.end_char, s.label_) for s in docs[0].spans["gold"]][:2] == [(0, 13, "PERSON"), (93, 103, "PERSON")]
+    assert [(s.start_char, s.end_char, s.label_) for s in docs[0].spans["gold"]][:2] == [
+        (0, 13, "PERSON"),
+        (93, 103, "PERSON"),
+    ]
     assert docs[0].spans["gold"][0]._.identifier_type is None
 
 
 def test_wikiactors(tmp_path):
-    records = [{"name": "Edda Varnholt", "public_knowledge": "bio", "original_abstract": "Edda Varnholt is a Norwegian actress.",
-                "ner3_abstract": "PERSON is a Norwegian actress.", "manual_abstract": "SENSITIVE is a SENSITIVE actress.",
-                "presidio_abstract": None, "dev_abstract": "Someone else."},
-               {"name": "Background only", "public_knowledge": "bio"}]
+    records = [
+        {
+            "name": "Edda Varnholt",
+            "public_knowledge": "bio",
+            "original_abstract": "Edda Varnholt is a Norwegian actress.",
+            "ner3_abstract": "PERSON is a Norwegian actress.",
+            "manual_abstract": "SENSITIVE is a SENSITIVE actress.",
+            "presidio_abstract": None,
+            "dev_abstract": "Someone else.",
+        },
+        {"name": "Background only", "public_knowledge": "bio"},
+    ]
     src = tmp_path / "wa.json"
     src.write_text(json.dumps(records), encoding="utf-8")
     convert(src, tmp_path / "wa.spacy", "wikiactors")

@@ -14,6 +14,7 @@ d3: gold only (no masks entry) -> ignored.
 Masks: d1 [3,13] [26,30] [36,44] [46,48]"He" [64,80] [87,92]"2001." [93,97]"John" [117,123]"Bergen";
        d2 [0,8] [12,17]"nurse" [23,29].
 """
+
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,8 @@ def test_token_recall(result):
 def test_token_recall_by_type(result):
     # PERSON 4/5 + 3/4 + 2/2 = 9/11; DATETIME 2/3 + 2/2 + 1/1 = 5/6; LOC 3/3; ORG 5/5; DEM 2/2
     assert result["token_recall_by_type"] == pytest.approx(
-        {"PERSON": 9 / 11, "LOC": 1.0, "DATETIME": 5 / 6, "ORG": 1.0, "DEM": 1.0})
+        {"PERSON": 9 / 11, "LOC": 1.0, "DATETIME": 5 / 6, "ORG": 1.0, "DEM": 1.0}
+    )
 
 
 def test_mention_recall(result):
@@ -96,8 +98,16 @@ def test_no_masks_gives_zero_and_unweighted_keys():
     assert out["token_recall"] == pytest.approx(3 / 27)
     assert out["mention_recall"] == 0.0 and out["token_precision"] == 0.0
     assert "weighted_token_precision" not in out
-    assert set(out) == {"token_recall", "token_recall_by_type", "mention_recall", "recall_all_entities",
-                        "recall_direct_entities", "recall_quasi_entities", "token_precision", "mention_precision"}
+    assert set(out) == {
+        "token_recall",
+        "token_recall_by_type",
+        "mention_recall",
+        "recall_all_entities",
+        "recall_direct_entities",
+        "recall_quasi_entities",
+        "token_precision",
+        "mention_precision",
+    }
 
 
 def test_full_masking_gives_full_recall():

@@ -1,4 +1,5 @@
 """The protected person's name is found from the string the user gave, whatever the recognizer said."""
+
 import pytest
 
 from textanon.target import find_target_mentions, name_words, target_variants
@@ -19,10 +20,22 @@ def test_suffix_is_not_the_surname():
     assert "King" in variants and "Jr" not in variants and "jr" not in variants
 
 
-@pytest.mark.parametrize("surface", [
-    "Mr Igor Munteanu", "Igor V. Munteanu", "MUNTEANU", "Munteanu", "I. Munteanu", "I.V. Munteanu",
-    "I V Munteanu", "Igor\nMunteanu", "igor munteanu", "Muntéanu", "Munteanu I.",
-])
+@pytest.mark.parametrize(
+    "surface",
+    [
+        "Mr Igor Munteanu",
+        "Igor V. Munteanu",
+        "MUNTEANU",
+        "Munteanu",
+        "I. Munteanu",
+        "I.V. Munteanu",
+        "I V Munteanu",
+        "Igor\nMunteanu",
+        "igor munteanu",
+        "Muntéanu",
+        "Munteanu I.",
+    ],
+)
 def test_every_variant_is_found(surface):
     text = f"The applicant, {surface}, appealed."
     found = " ".join(_found(text, "Igor V. Munteanu"))

@@ -1,4 +1,5 @@
 """Threshold tuning on pseudo-abstracts of non-evaluated actors: data split, BM25 attacker, criterion."""
+
 import json
 
 import pytest
@@ -36,8 +37,12 @@ def test_bm25_finds_the_body_sharing_rare_words_and_masking_hides_it():
 
 
 def test_choose_most_useful_threshold_within_tolerance_of_best_privacy():
-    rows = [{"threshold": -1.0, "reid_rate": 0.10, "tpi": 0.50}, {"threshold": -3.0, "reid_rate": 0.11, "tpi": 0.60},
-            {"threshold": -5.0, "reid_rate": 0.13, "tpi": 0.70}, {"threshold": -9.0, "reid_rate": 0.30, "tpi": 0.90}]
+    rows = [
+        {"threshold": -1.0, "reid_rate": 0.10, "tpi": 0.50},
+        {"threshold": -3.0, "reid_rate": 0.11, "tpi": 0.60},
+        {"threshold": -5.0, "reid_rate": 0.13, "tpi": 0.70},
+        {"threshold": -9.0, "reid_rate": 0.30, "tpi": 0.90},
+    ]
     assert choose(rows, 0.02)["threshold"] == -3.0
     assert choose(rows, 0.05)["threshold"] == -5.0
     assert choose(rows, 0.0)["threshold"] == -1.0

@@ -1,4 +1,5 @@
 """TPI: term segmentation, term alternation passes, TPI properties, caching, errors."""
+
 import json
 
 import numpy as np
@@ -13,7 +14,7 @@ from textanon.evaluation.tpi import (
     tpi_corpus,
     tpi_document,
 )
-from textanon.lm import LanguageModel
+from textanon.language_models import LanguageModel
 
 TEXT = "Angelina Jolie was born in Los Angeles. She won an Academy Award in 1999. Her father is an actor."
 
@@ -61,7 +62,7 @@ def test_terms_have_sentences_and_offsets():
     terms = segment_terms(TEXT)
     assert [t.sent for t in terms] == sorted(t.sent for t in terms)
     assert {t.sent for t in terms} == {0, 1, 2}
-    assert all(TEXT[t.start:t.end] == t.text for t in terms)
+    assert all(TEXT[t.start : t.end] == t.text for t in terms)
 
 
 def test_protected_rule_any_character():
@@ -164,7 +165,12 @@ def test_corpus_errors_name_the_record():
 
 def test_corpus_mean_and_micro():
     ic = InformationContent(LengthLM())
-    res = tpi_corpus(ic, {"a": TEXT, "b": "Tom Hanks acts."}, {"none": {"a": [], "b": []}, "all": {"a": [(0, 200)], "b": [(0, 200)]}}, progress=False)
+    res = tpi_corpus(
+        ic,
+        {"a": TEXT, "b": "Tom Hanks acts."},
+        {"none": {"a": [], "b": []}, "all": {"a": [(0, 200)], "b": [(0, 200)]}},
+        progress=False,
+    )
     assert res.mean() == {"none": pytest.approx(1.0), "all": pytest.approx(0.0)}
     assert res.micro["none"] == pytest.approx(1.0)
 
@@ -177,12 +183,19 @@ def tiny_bert(tmp_path_factory):
     torch = pytest.importorskip("torch")
     from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
 
-    from textanon.lm import minilm_path
+    from textanon.language_models import minilm_path
 
     folder = tmp_path_factory.mktemp("tiny-bert")
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
     torch.manual_seed(0)
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
     BertForMaskedLM(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
@@ -190,7 +203,7 @@ def tiny_bert(tmp_path_factory):
 
 @pytest.mark.slow
 def test_masked_lm_path_with_tiny_bert(tiny_bert):
-    from textanon.lm import MaskedLM
+    from textanon.language_models import MaskedLM
 
     lm = MaskedLM(str(tiny_bert), window=32)  # short window: documents are split into several windows
     for alternation in ("n", "s"):

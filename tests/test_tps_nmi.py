@@ -1,16 +1,16 @@
 """TPS (replacement similarity), replacement recovery on top of alignment, NMI, corpus loading errors."""
+
 import json
 
 import numpy as np
 import pytest
+from test_tpi import TEXT, LengthLM
 
 from textanon.evaluation.corpus import load_corpus
 from textanon.evaluation.nmi import nmi_corpus, nmi_embeddings
 from textanon.evaluation.terms import Term
 from textanon.evaluation.tpi import EvaluationError, InformationContent, tpi_document
 from textanon.evaluation.tps import aligned_replacements, anonymized_term, tps_document
-
-from test_tpi import TEXT, LengthLM
 
 
 class WordOverlapEncoder:
@@ -99,7 +99,9 @@ def test_nmi_corpus_and_errors():
     res = nmi_corpus(originals, {"same": dict(originals)}, enc, ks=(2, 3, 4), seeds=2, progress=False)
     assert res["same"]["nmi"] == pytest.approx(1.0)
     with pytest.raises(EvaluationError, match="'d3'"):
-        nmi_corpus(originals, {"m": {k: v for k, v in originals.items() if k != "d3"}}, enc, ks=(2, 3), seeds=1, progress=False)
+        nmi_corpus(
+            originals, {"m": {k: v for k, v in originals.items() if k != "d3"}}, enc, ks=(2, 3), seeds=1, progress=False
+        )
     with pytest.raises(EvaluationError, match="'zz'"):
         nmi_corpus(originals, {"m": dict(originals, zz="x")}, enc, ks=(2, 3), seeds=1, progress=False)
 
@@ -112,8 +114,19 @@ def _write(tmp_path, records, name="c.json"):
 
 def test_corpus_loading_and_errors(tmp_path):
     recs = [
-        {"name": "A", "original_abstract": "Tom is here.", "ner3_abstract": "PERSON is here.", "dev_abstract": "x", "manual_abstract": None},
-        {"name": "B", "original_abstract": "Ann is there.", "ner3_abstract": "PERSON is there.", "manual_abstract": "SENSITIVE is there."},
+        {
+            "name": "A",
+            "original_abstract": "Tom is here.",
+            "ner3_abstract": "PERSON is here.",
+            "dev_abstract": "x",
+            "manual_abstract": None,
+        },
+        {
+            "name": "B",
+            "original_abstract": "Ann is there.",
+            "ner3_abstract": "PERSON is there.",
+            "manual_abstract": "SENSITIVE is there.",
+        },
     ]
     corpus = load_corpus(_write(tmp_path, recs))
     assert list(corpus.originals) == ["A", "B"]

@@ -1,4 +1,5 @@
 """Silver corpus and entity-model training, end to end on a tiny fictional corpus (minutes on CPU)."""
+
 import json
 from pathlib import Path
 
@@ -55,9 +56,23 @@ def train(recognizer_nlp, tmp_path, config, steps, eval_every):
 
     paths = write_silver(build_silver(recognizer_nlp, read_bodies([FIXTURE]), dev_share=0.34, seed=1), tmp_path)
     out = tmp_path / "model"
-    result = CliRunner().invoke(app, ["train-ner", str(ROOT / "configs" / config), "--output", str(out),
-                                      "--train", paths["train"], "--dev", paths["dev"],
-                                      "--training.max_steps", str(steps), "--training.eval_frequency", str(eval_every)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "train-ner",
+            str(ROOT / "configs" / config),
+            "--output",
+            str(out),
+            "--train",
+            paths["train"],
+            "--dev",
+            paths["dev"],
+            "--training.max_steps",
+            str(steps),
+            "--training.eval_frequency",
+            str(eval_every),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return spacy.load(out / "model-last")
 
@@ -85,11 +100,26 @@ def test_transformer_config_trains_on_the_local_minilm(recognizer_nlp, tmp_path)
     from textanon.pipeline import assemble
 
     court = tmp_path / "court"
-    result = CliRunner().invoke(app, ["train-court", str(Path(__file__).parent / "fixtures" / "tab_small.json"),
-                                      "--output", str(court), "--base-model", str(tmp_path / "model" / "model-last"),
-                                      "--config", str(ROOT / "configs" / "ner_court_trf.cfg"), "--max-steps", "2"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "train-court",
+            str(Path(__file__).parent / "fixtures" / "tab_small.json"),
+            "--output",
+            str(court),
+            "--base-model",
+            str(tmp_path / "model" / "model-last"),
+            "--config",
+            str(ROOT / "configs" / "ner_court_trf.cfg"),
+            "--max-steps",
+            "2",
+        ],
+    )
     assert result.exit_code == 0, result.output
-    hybrid = assemble(ROOT / "configs" / "textanon_trained.cfg", overrides={"paths.ner_model": str(court / "model-last")},
-                      last_component="textanon_entity_recognizer")
+    hybrid = assemble(
+        ROOT / "configs" / "textanon_trained.cfg",
+        overrides={"paths.ner_model": str(court / "model-last")},
+        last_component="textanon_entity_recognizer",
+    )
     doc = hybrid("Mr John Smith was born in Oslo on 3 May 1970.")
     assert "model" in doc.spans and {s.label_ for s in doc.spans["pii"]} <= set(TAB_LABELS)

@@ -1,13 +1,14 @@
 """TRIR re-identification attack: windows, input handling and a tiny end-to-end attack (CPU, < 1 min)."""
+
 import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from textanon.benchmarks.trir import spearman
 from textanon.cli import app
 from textanon.evaluation.trir import TrirError, TrirInputs, load_anonymized, load_background, load_wikiactors
-from textanon.evaluation.trir.bench import spearman
 from textanon.evaluation.trir.data import apply_offsets, remove_marks
 from textanon.evaluation.trir.model import windows
 
@@ -76,8 +77,19 @@ def test_cli_errors(tmp_path):
     bk.write_text(json.dumps({"Only One": "Some background text about a single person."}))
     anon = tmp_path / "anon.json"
     anon.write_text(json.dumps({"Only One": "A text."}))
-    res = runner.invoke(app, ["evaluate-trir", str(bk), "--anonymized", f"m={anon}", "-o", str(tmp_path / "o.json"),
-                              "--cache-dir", str(tmp_path / "c")])
+    res = runner.invoke(
+        app,
+        [
+            "evaluate-trir",
+            str(bk),
+            "--anonymized",
+            f"m={anon}",
+            "-o",
+            str(tmp_path / "o.json"),
+            "--cache-dir",
+            str(tmp_path / "c"),
+        ],
+    )
     assert res.exit_code == 1 and "at least 2" in res.output
     res = runner.invoke(app, ["evaluate-trir", str(bk), "-o", str(tmp_path / "o.json")])
     assert res.exit_code == 1 and "no anonymized documents" in res.output
@@ -96,10 +108,34 @@ def test_tiny_attack_reidentifies_clear_text_not_suppressed_text(tmp_path):
     offsets.write_text(json.dumps({n: [[0, len(n)]] if n in t else [] for n, t in originals.items()}))
     (tmp_path / "originals.json").write_text(json.dumps(originals))
     out = tmp_path / "trir.json"
-    res = runner.invoke(app, [
-        "evaluate-trir", str(FIXTURE), "-o", str(out), "--anonymized", f"names_masked={offsets}",
-        "--originals", str(tmp_path / "originals.json"), "--epochs", "3", "--window", "24", "--overlap", "6",
-        "--batch-size", "8", "--lr", "1e-4", "--cache-dir", str(tmp_path / "cache"), "--threads", "1", "--quiet"])
+    res = runner.invoke(
+        app,
+        [
+            "evaluate-trir",
+            str(FIXTURE),
+            "-o",
+            str(out),
+            "--anonymized",
+            f"names_masked={offsets}",
+            "--originals",
+            str(tmp_path / "originals.json"),
+            "--epochs",
+            "3",
+            "--window",
+            "24",
+            "--overlap",
+            "6",
+            "--batch-size",
+            "8",
+            "--lr",
+            "1e-4",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--threads",
+            "1",
+            "--quiet",
+        ],
+    )
     assert res.exit_code == 0, res.output
     result = json.loads(out.read_text())
     trir = result["trir"]
@@ -112,9 +148,32 @@ def test_tiny_attack_reidentifies_clear_text_not_suppressed_text(tmp_path):
     assert set(result["timings_s"]) >= {"pretreatment", "finetuning", "prediction", "total"}
     assert result["peak_rss_mb"] > 0
     # second run: every stage comes from the cache
-    res = runner.invoke(app, [
-        "evaluate-trir", str(FIXTURE), "-o", str(out), "--methods", "original", "--epochs", "3", "--window", "24",
-        "--overlap", "6", "--batch-size", "8", "--lr", "1e-4", "--cache-dir", str(tmp_path / "cache"), "--threads", "1", "-q"])
+    res = runner.invoke(
+        app,
+        [
+            "evaluate-trir",
+            str(FIXTURE),
+            "-o",
+            str(out),
+            "--methods",
+            "original",
+            "--epochs",
+            "3",
+            "--window",
+            "24",
+            "--overlap",
+            "6",
+            "--batch-size",
+            "8",
+            "--lr",
+            "1e-4",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--threads",
+            "1",
+            "-q",
+        ],
+    )
     assert res.exit_code == 0, res.output
     again = json.loads(out.read_text())
     assert again["cached"]["finetuning"] and again["cached"]["pretreatment"]
@@ -128,7 +187,7 @@ def test_training_resumes_from_the_last_epoch(tmp_path):
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from textanon.evaluation.trir.model import TrainConfig, WindowSet, train
-    from textanon.lm.loading import minilm_path
+    from textanon.language_models.loading import minilm_path
 
     torch.set_num_threads(1)
     tok = AutoTokenizer.from_pretrained(str(minilm_path()))
@@ -139,10 +198,14 @@ def test_training_resumes_from_the_last_epoch(tmp_path):
         torch.manual_seed(0)
         return AutoModelForSequenceClassification.from_pretrained(str(minilm_path()), num_labels=2)
 
-    first = train(model(), data, TrainConfig(epochs=1, batch_size=2), folder, tok.pad_token_id, "cpu", dev=data, progress=False)
+    first = train(
+        model(), data, TrainConfig(epochs=1, batch_size=2), folder, tok.pad_token_id, "cpu", dev=data, progress=False
+    )
     assert len(first) == 1 and (folder / "last.pt").exists()
     (folder / "done").unlink()  # as if interrupted after epoch 1 of 2
-    history = train(model(), data, TrainConfig(epochs=2, batch_size=2), folder, tok.pad_token_id, "cpu", dev=data, progress=False)
+    history = train(
+        model(), data, TrainConfig(epochs=2, batch_size=2), folder, tok.pad_token_id, "cpu", dev=data, progress=False
+    )
     assert [r["epoch"] for r in history] == [1, 2]
     assert len((folder / "epochs.csv").read_text().splitlines()) == 3
 
@@ -170,8 +233,11 @@ def test_combine_seeds_mean_sd_and_per_seed_values():
     def run(values, warning):
         return {"trir": values, "settings": {"seed": None}, "timings_s": {"total": 1.0}, "warnings": [warning]}
 
-    runs = {42: run({"original": 90.0, "manual": 20.0}, "w1"), 1: run({"original": 94.0, "manual": 22.0}, "w1"),
-            2: run({"original": 98.0, "manual": 24.0}, "w2")}
+    runs = {
+        42: run({"original": 90.0, "manual": 20.0}, "w1"),
+        1: run({"original": 94.0, "manual": 22.0}, "w1"),
+        2: run({"original": 98.0, "manual": 24.0}, "w2"),
+    }
     out = combine_seeds(runs)
     assert out["trir"] == {"original": 94.0, "manual": 22.0}
     assert out["trir_sd"] == {"original": 4.0, "manual": 2.0}
@@ -187,14 +253,38 @@ def test_cli_bad_seeds(tmp_path):
 
 
 def test_markdown_shows_mean_sd_over_seeds():
-    from textanon.evaluation.trir.bench import markdown
+    from textanon.benchmarks.trir import markdown
 
-    settings = {"model_label": "m", "model_id": "m", "device": "cpu", "torch_threads": 1, "individuals": 2,
-                "train_windows": 3, "dev_documents": 0, "window": 100, "overlap": 25, "batch_size": 16, "lr": 5e-5,
-                "epochs": 1, "patience": 5, "pretrain_epochs": 0, "epochs_run": 1, "selected_epoch": 1,
-                "keep_mask_marks": False, "curate": True, "anonymize_background": True, "max_bk_chars": None,
-                "seed": [42, 1, 2]}
-    result = {"trir": {"original": 94.0, "manual": 22.0}, "trir_sd": {"original": 4.0, "manual": 2.0},
-              "upper_bound": 100.0, "settings": settings, "timings_s": {}, "peak_rss_mb": 1.0}
+    settings = {
+        "model_label": "m",
+        "model_id": "m",
+        "device": "cpu",
+        "torch_threads": 1,
+        "individuals": 2,
+        "train_windows": 3,
+        "dev_documents": 0,
+        "window": 100,
+        "overlap": 25,
+        "batch_size": 16,
+        "lr": 5e-5,
+        "epochs": 1,
+        "patience": 5,
+        "pretrain_epochs": 0,
+        "epochs_run": 1,
+        "selected_epoch": 1,
+        "keep_mask_marks": False,
+        "curate": True,
+        "anonymize_background": True,
+        "max_bk_chars": None,
+        "seed": [42, 1, 2],
+    }
+    result = {
+        "trir": {"original": 94.0, "manual": 22.0},
+        "trir_sd": {"original": 4.0, "manual": 2.0},
+        "upper_bound": 100.0,
+        "settings": settings,
+        "timings_s": {},
+        "peak_rss_mb": 1.0,
+    }
     md = markdown(result, "t", {"original": 100, "manual": 10})
     assert "| Original | 100 | 94.0 ± 4.0 | -6 |" in md and "[42, 1, 2]" in md

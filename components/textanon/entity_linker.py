@@ -8,6 +8,7 @@ Links (union-find over the spans of ``doc.spans[spans_key]``):
 * amounts of money given in two currencies side by side: "EUR 5,000 (7,000 US dollars)".
 Entity ids are ``<LABEL>_<n>`` numbered in order of first mention, so masking tags can reuse them.
 """
+
 import re
 import unicodedata
 from typing import Dict, List
@@ -33,8 +34,9 @@ CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|fr
     assigns=["span._.entity_id"],
     requires=["doc.spans"],
 )
-def make_entity_linker(nlp: Language, name: str, spans_key: str, link_person_variants: bool,
-                       link_acronyms: bool, link_currencies: bool) -> "EntityLinker":
+def make_entity_linker(
+    nlp: Language, name: str, spans_key: str, link_person_variants: bool, link_acronyms: bool, link_currencies: bool
+) -> "EntityLinker":
     return EntityLinker(name, spans_key, link_person_variants, link_acronyms, link_currencies)
 
 
@@ -82,11 +84,21 @@ class _UnionFind:
 class EntityLinker:
     """Assigns ``span._.entity_id`` to every span of ``doc.spans[spans_key]``."""
 
-    def __init__(self, name="textanon_entity_linker", spans_key="pii", link_person_variants=True,
-                 link_acronyms=True, link_currencies=True):
+    def __init__(
+        self,
+        name="textanon_entity_linker",
+        spans_key="pii",
+        link_person_variants=True,
+        link_acronyms=True,
+        link_currencies=True,
+    ):
         register_extensions()
         self.name, self.spans_key = name, spans_key
-        self.link_person_variants, self.link_acronyms, self.link_currencies = link_person_variants, link_acronyms, link_currencies
+        self.link_person_variants, self.link_acronyms, self.link_currencies = (
+            link_person_variants,
+            link_acronyms,
+            link_currencies,
+        )
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
@@ -149,7 +161,11 @@ class EntityLinker:
             a, b = spans[i], spans[i + 1]
             if a.label_ == QUANTITY == b.label_ and CURRENCY_HINT.search(a.text) and CURRENCY_HINT.search(b.text):
                 between = doc.text[a.end_char : b.start_char]
-                if len(between) <= 25 and "(" in between and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between):
+                if (
+                    len(between) <= 25
+                    and "(" in between
+                    and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between)
+                ):
                     uf.union(i, i + 1)
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
@@ -162,12 +178,16 @@ class EntityLinker:
         return self
 
     def _cfg(self) -> dict:
-        return {"spans_key": self.spans_key, "link_person_variants": self.link_person_variants,
-                "link_acronyms": self.link_acronyms, "link_currencies": self.link_currencies}
+        return {
+            "spans_key": self.spans_key,
+            "link_person_variants": self.link_person_variants,
+            "link_acronyms": self.link_acronyms,
+            "link_currencies": self.link_currencies,
+        }
 
 
 def _initials_fit(initials: List[str], given_names: List[str]) -> bool:
-    """"G." fits "Galip"; no initials fit any given names."""
+    """ "G." fits "Galip"; no initials fit any given names."""
     if len(initials) > len(given_names):
         return False
     return all(g.startswith(i) for i, g in zip(initials, given_names))

@@ -12,7 +12,7 @@ annotator never marked): entities that are only a procedural/institutional word 
 Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), and numbers that are references into legal texts or
 paragraph numbering ("§ 1", "Rule 59", "Article 6", a number opening a line: ``NUMBER_REFERENCE_WORDS``).
 """
-from pathlib import Path
+
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import srsly
@@ -30,13 +30,55 @@ PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
 #: honorifics absorbed into an adjacent PERSON span ("Mr Ruslan Kurkaev")
 LEADING_DETERMINERS = {"the", "a", "an"}
 #: NER entities made only of one of these (lower-cased, without "the") are procedural words, not PII
-NER_STOP_TEXTS = frozenset({"court", "chamber", "grand chamber", "commission", "registrar", "registry",
-                            "government", "facts", "the facts", "inter alia", "state", "board", "convention",
-                            "advisers", "union", "parliament", "rules of court"})
+NER_STOP_TEXTS = frozenset(
+    {
+        "court",
+        "chamber",
+        "grand chamber",
+        "commission",
+        "registrar",
+        "registry",
+        "government",
+        "facts",
+        "the facts",
+        "inter alia",
+        "state",
+        "board",
+        "convention",
+        "advisers",
+        "union",
+        "parliament",
+        "rules of court",
+    }
+)
 #: a number right after one of these is a reference into a legal text, not a meaningful quantity
-NUMBER_REFERENCE_WORDS = frozenset({"§", "§§", "rule", "rules", "article", "articles", "paragraph", "paragraphs",
-                                    "para", "section", "sections", "schedule", "protocol", "no", "no.", "nos",
-                                    "chapter", "annex", "point", "item", "page", "pp", "p."})
+NUMBER_REFERENCE_WORDS = frozenset(
+    {
+        "§",
+        "§§",
+        "rule",
+        "rules",
+        "article",
+        "articles",
+        "paragraph",
+        "paragraphs",
+        "para",
+        "section",
+        "sections",
+        "schedule",
+        "protocol",
+        "no",
+        "no.",
+        "nos",
+        "chapter",
+        "annex",
+        "point",
+        "item",
+        "page",
+        "pp",
+        "p.",
+    }
+)
 NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
 TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
 
@@ -67,23 +109,39 @@ def make_entity_recognizer(
     model_spans_key: Optional[str],
     model_labels: Optional[List[str]],
 ) -> "EntityRecognizer":
-    return EntityRecognizer(nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles,
-                            model_spans_key, model_labels)
+    return EntityRecognizer(
+        nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles, model_spans_key, model_labels
+    )
 
 
 class EntityRecognizer:
     """Rule + gazetteer + NER recognizer writing TAB-typed spans to ``doc.spans[spans_key]``."""
 
-    def __init__(self, nlp, name="textanon_entity_recognizer", spans_key="pii", label_map=None,
-                 use_ner=True, use_gazetteer=True, use_rules=True, extend_titles=True,
-                 model_spans_key=None, model_labels=None):
+    def __init__(
+        self,
+        nlp,
+        name="textanon_entity_recognizer",
+        spans_key="pii",
+        label_map=None,
+        use_ner=True,
+        use_gazetteer=True,
+        use_rules=True,
+        extend_titles=True,
+        model_spans_key=None,
+        model_labels=None,
+    ):
         register_extensions()
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
         self.label_map = dict(ONTONOTES_TO_TAB if label_map is None else label_map)
         for tab_label in self.label_map.values():
             if tab_label is not None:
                 check_label(tab_label)
-        self.use_ner, self.use_gazetteer, self.use_rules, self.extend_titles = use_ner, use_gazetteer, use_rules, extend_titles
+        self.use_ner, self.use_gazetteer, self.use_rules, self.extend_titles = (
+            use_ner,
+            use_gazetteer,
+            use_rules,
+            extend_titles,
+        )
         self.model_spans_key = model_spans_key
         self.model_labels = list(TAB_LABELS if model_labels is None else [check_label(x) for x in model_labels])
         self.rules = compile_rules(RULES)
@@ -95,8 +153,14 @@ class EntityRecognizer:
         return TAB_LABELS
 
     # -- gazetteer -----------------------------------------------------------------
-    def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
-                   gazetteer: Optional[Iterable[Dict[str, str]]] = None, gazetteer_path: Optional[str] = None) -> None:
+    def initialize(
+        self,
+        get_examples: Optional[Callable] = None,
+        *,
+        nlp: Optional[Language] = None,
+        gazetteer: Optional[Iterable[Dict[str, str]]] = None,
+        gazetteer_path: Optional[str] = None,
+    ) -> None:
         """Load gazetteer entries (``{term, label, ...}``) from a list or a JSONL file."""
         if gazetteer_path:
             gazetteer = srsly.read_jsonl(gazetteer_path)
@@ -158,9 +222,16 @@ class EntityRecognizer:
 
     # -- serialization ---------------------------------------------------------------
     def _cfg(self) -> dict:
-        return {"spans_key": self.spans_key, "label_map": self.label_map, "use_ner": self.use_ner,
-                "use_gazetteer": self.use_gazetteer, "use_rules": self.use_rules, "extend_titles": self.extend_titles,
-                "model_spans_key": self.model_spans_key, "model_labels": self.model_labels}
+        return {
+            "spans_key": self.spans_key,
+            "label_map": self.label_map,
+            "use_ner": self.use_ner,
+            "use_gazetteer": self.use_gazetteer,
+            "use_rules": self.use_rules,
+            "extend_titles": self.extend_titles,
+            "model_spans_key": self.model_spans_key,
+            "model_labels": self.model_labels,
+        }
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
         path = ensure_path(path)
@@ -214,6 +285,7 @@ def _resolve_overlaps(doc: Doc, candidates):
     ("12 Baker Street" from the NER around the house number "12") keeps only its pieces outside the
     codes ("Baker Street"), so that the identifier is never absorbed into a span that may stay unmasked.
     """
+
     def key(c):
         start, end, _label, source = c
         return (-(end - start), -PRIORITY.get(source.split(":")[0], 0), start)

@@ -6,6 +6,7 @@ and writes ``doc.ents``; this component copies them to ``doc.spans[spans_key]`` 
 entity layer (spaCy's ``ner`` would otherwise keep the earlier entities as fixed constraints). The
 entity recognizer then reads the group through its ``model_spans_key`` setting.
 """
+
 from spacy.language import Language
 from spacy.tokens import Doc, SpanGroup
 

@@ -1,4 +1,5 @@
 """Doc and Span extension attributes set by textanon components (documented in README.md)."""
+
 from typing import List
 
 from spacy.tokens import Doc, Span

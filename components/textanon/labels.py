@@ -1,8 +1,16 @@
 """The eight TAB categories and the mapping from OntoNotes NER labels to them."""
+
 from typing import Dict, Optional
 
 PERSON, CODE, LOC, ORG, DEM, DATETIME, QUANTITY, MISC = (
-    "PERSON", "CODE", "LOC", "ORG", "DEM", "DATETIME", "QUANTITY", "MISC",
+    "PERSON",
+    "CODE",
+    "LOC",
+    "ORG",
+    "DEM",
+    "DATETIME",
+    "QUANTITY",
+    "MISC",
 )
 TAB_LABELS = (PERSON, CODE, LOC, ORG, DEM, DATETIME, QUANTITY, MISC)
 

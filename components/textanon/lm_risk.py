@@ -8,6 +8,7 @@ Unscored means risky: a span the model gave no score (no sub-word token, NaN, th
 ``span._.ic = None`` and its entity is a risk on its own, also when the combinations are re-decided
 later with :meth:`LMRiskScorer.set_combinations` (threshold sweeps); a warning says how many.
 """
+
 import logging
 import math
 from typing import Dict, Optional
@@ -18,13 +19,13 @@ from spacy.tokens import Doc
 from spacy.util import ensure_path
 
 from .extensions import add_warning, register_extensions
-from .lm.base import LanguageModel
+from .language_models.base import LanguageModel
 from .risk_combinations import risky_combinations
 
 logger = logging.getLogger(__name__)
 LN10 = math.log(10.0)
 
-DEFAULT_MODEL = {"@misc": "textanon.SmolLM2.v1"}
+DEFAULT_MODEL = {"@misc": "textanon.SmolLM2Scorer.v1"}
 
 
 @Language.factory(
@@ -39,8 +40,15 @@ DEFAULT_MODEL = {"@misc": "textanon.SmolLM2.v1"}
     assigns=["span._.ic", "doc._.risky_combinations"],
     requires=["span._.entity_id"],
 )
-def make_lm_risk(nlp: Language, name: str, model: LanguageModel, spans_key: str, threshold: float,
-                 max_combination_size: int, max_combinations: int) -> "LMRiskScorer":
+def make_lm_risk(
+    nlp: Language,
+    name: str,
+    model: LanguageModel,
+    spans_key: str,
+    threshold: float,
+    max_combination_size: int,
+    max_combinations: int,
+) -> "LMRiskScorer":
     return LMRiskScorer(model, name, spans_key, threshold, max_combination_size, max_combinations)
 
 
@@ -50,13 +58,24 @@ class LMRiskScorer:
     threshold: log10-probability below which an entity (or a combination) re-identifies.
     """
 
-    def __init__(self, model: Optional[LanguageModel], name="textanon_lm_risk", spans_key="pii",
-                 threshold=-2.0, max_combination_size=2, max_combinations=20000):
+    def __init__(
+        self,
+        model: Optional[LanguageModel],
+        name="textanon_lm_risk",
+        spans_key="pii",
+        threshold=-2.0,
+        max_combination_size=2,
+        max_combinations=20000,
+    ):
         register_extensions()
         if max_combination_size < 1:
             raise ValueError("max_combination_size must be >= 1")
         self.model, self.name, self.spans_key = model, name, spans_key
-        self.threshold, self.max_combination_size, self.max_combinations = threshold, max_combination_size, max_combinations
+        self.threshold, self.max_combination_size, self.max_combinations = (
+            threshold,
+            max_combination_size,
+            max_combinations,
+        )
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
@@ -70,8 +89,12 @@ class LMRiskScorer:
             if len(token_lps) != len(spans):
                 raise ValueError(f"{len(token_lps)} scores for {len(spans)} spans")
         except Exception as err:  # noqa: BLE001 — any model failure must fail closed
-            logger.warning("language model failed on a document (%s); treating every entity as risky", type(err).__name__)
-            add_warning(doc, f"{self.name}: language model failed ({type(err).__name__}); every entity treated as a risk")
+            logger.warning(
+                "language model failed on a document (%s); treating every entity as risky", type(err).__name__
+            )
+            add_warning(
+                doc, f"{self.name}: language model failed ({type(err).__name__}); every entity treated as a risk"
+            )
             token_lps = [[] for _ in spans]
         for span, lps in zip(spans, token_lps):
             span._.ic = scored_ic(-float(sum(lps))) if len(lps) else None
@@ -86,11 +109,16 @@ class LMRiskScorer:
         logprobs = entity_log10_probs(spans)
         unscored = sum(1 for lp in logprobs.values() if lp == -math.inf)
         if unscored:
-            add_warning(doc, f"{self.name}: {unscored} of {len(logprobs)} entities have no information content "
-                             "(unscored); each is treated as a risk on its own")
+            add_warning(
+                doc,
+                f"{self.name}: {unscored} of {len(logprobs)} entities have no information content "
+                "(unscored); each is treated as a risk on its own",
+            )
         combos, bounded = risky_combinations(logprobs, self.threshold, self.max_combination_size, self.max_combinations)
         if bounded:
-            add_warning(doc, f"{self.name}: more than {self.max_combinations} risky combinations; their entities are masked")
+            add_warning(
+                doc, f"{self.name}: more than {self.max_combinations} risky combinations; their entities are masked"
+            )
         doc._.risky_combinations = combos
         return doc
 
@@ -99,8 +127,12 @@ class LMRiskScorer:
             yield self(doc)
 
     def _cfg(self) -> dict:
-        return {"spans_key": self.spans_key, "threshold": self.threshold,
-                "max_combination_size": self.max_combination_size, "max_combinations": self.max_combinations}
+        return {
+            "spans_key": self.spans_key,
+            "threshold": self.threshold,
+            "max_combination_size": self.max_combination_size,
+            "max_combinations": self.max_combinations,
+        }
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
         path = ensure_path(path)

@@ -1,4 +1,5 @@
 """Rendering masking decisions: replacement strings, propagation to every occurrence, masked text."""
+
 import bisect
 import re
 from typing import Dict, Iterable, List, Sequence, Tuple

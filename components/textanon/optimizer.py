@@ -21,6 +21,7 @@ infeasibility every entity that occurs in an unresolved combination is masked; e
 ``doc._.anonymization_warnings`` says so (counts only). ``span._.masked`` is True exactly for the
 spans that the applied masks (propagation included) cover entirely.
 """
+
 import logging
 import re
 from typing import Dict, List, Optional, Set, Tuple
@@ -42,8 +43,11 @@ IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
 #: a DATETIME right after one of these is a date of birth (a direct identifier)
-BIRTH_CONTEXT = re.compile(r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
-                           r"[\s:,]*(?:on|in|at)?[\s:,]*(?:the\s+)?$", re.IGNORECASE)
+BIRTH_CONTEXT = re.compile(
+    r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
+    r"[\s:,]*(?:on|in|at)?[\s:,]*(?:the\s+)?$",
+    re.IGNORECASE,
+)
 
 Char = Tuple[int, int]
 
@@ -63,19 +67,46 @@ Char = Tuple[int, int]
     assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
     requires=["span._.entity_id"],
 )
-def make_optimizer(nlp: Language, name: str, spans_key: str, extra_spans_keys: List[str], target: Optional[str],
-                   replacement: str, suppression_string: str, time_limit_s: float, mask_codes: bool,
-                   propagate_mentions: bool) -> "MaskingOptimizer":
-    return MaskingOptimizer(name, spans_key, extra_spans_keys, target, replacement, suppression_string,
-                            time_limit_s, mask_codes, propagate_mentions)
+def make_optimizer(
+    nlp: Language,
+    name: str,
+    spans_key: str,
+    extra_spans_keys: List[str],
+    target: Optional[str],
+    replacement: str,
+    suppression_string: str,
+    time_limit_s: float,
+    mask_codes: bool,
+    propagate_mentions: bool,
+) -> "MaskingOptimizer":
+    return MaskingOptimizer(
+        name,
+        spans_key,
+        extra_spans_keys,
+        target,
+        replacement,
+        suppression_string,
+        time_limit_s,
+        mask_codes,
+        propagate_mentions,
+    )
 
 
 class MaskingOptimizer:
     """Chooses which entities to mask and writes the anonymized text."""
 
-    def __init__(self, name="textanon_optimizer", spans_key="pii", extra_spans_keys=("llm_pii",), target=None,
-                 replacement="suppression", suppression_string="***", time_limit_s=10.0, mask_codes=True,
-                 propagate_mentions=True):
+    def __init__(
+        self,
+        name="textanon_optimizer",
+        spans_key="pii",
+        extra_spans_keys=("llm_pii",),
+        target=None,
+        replacement="suppression",
+        suppression_string="***",
+        time_limit_s=10.0,
+        mask_codes=True,
+        propagate_mentions=True,
+    ):
         register_extensions()
         if replacement not in REPLACEMENT_STYLES:
             raise ValueError(f"replacement must be one of {REPLACEMENT_STYLES}, got {replacement!r}")
@@ -102,8 +133,10 @@ class MaskingOptimizer:
         for eid, mentions in entities.items():
             if self.mask_codes and any(_is_code(m) for m in mentions):
                 forced.add(eid)
-            elif any(m.label_ == DATETIME and BIRTH_CONTEXT.search(doc.text[max(0, m.start_char - 40) : m.start_char])
-                     for m in mentions):
+            elif any(
+                m.label_ == DATETIME and BIRTH_CONTEXT.search(doc.text[max(0, m.start_char - 40) : m.start_char])
+                for m in mentions
+            ):
                 forced.add(eid)
         occurrences = self._protected_names(doc, entities)
         forced |= _overlapping(entities, occurrences)
@@ -130,12 +163,16 @@ class MaskingOptimizer:
                         full_names.setdefault(" ".join(words), words)
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
-                occurrences += [(s, e) for s, e in _name_occurrences(doc.text, " ".join(words))
-                                if fold(doc.text[s:e]) not in given]
+                occurrences += [
+                    (s, e) for s, e in _name_occurrences(doc.text, " ".join(words)) if fold(doc.text[s:e]) not in given
+                ]
             occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
             if not target and full_names:
-                add_warning(doc, f"{self.name}: no target given; every full person name ({len(full_names)}) "
-                                 "and its surname are masked")
+                add_warning(
+                    doc,
+                    f"{self.name}: no target given; every full person name ({len(full_names)}) "
+                    "and its surname are masked",
+                )
         uncovered = [o for o in occurrences if not _overlapping(entities, [o])]
         new_spans = [doc.char_span(s, e, label=PERSON, alignment_mode="expand") for s, e in uncovered]
         new_spans = [s for s in new_spans if s is not None and len(s)]
@@ -145,8 +182,11 @@ class MaskingOptimizer:
             entities.setdefault(TARGET_ID, []).extend(new_spans)
             group = sorted(list(doc.spans.get(self.spans_key, [])) + new_spans, key=lambda s: (s.start, s.end))
             doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=group)
-            add_warning(doc, f"{self.name}: {len(new_spans)} occurrences of a protected name were not detected "
-                             "as entities; they are masked")
+            add_warning(
+                doc,
+                f"{self.name}: {len(new_spans)} occurrences of a protected name were not detected "
+                "as entities; they are masked",
+            )
         return occurrences
 
     def _solve(self, doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]], forced: Set[str]) -> Set[str]:
@@ -157,8 +197,11 @@ class MaskingOptimizer:
             unknown = {e for c in broken for e in c if e not in entities}
             known = {e for c in broken for e in c if e in entities}
             forced |= known
-            add_warning(doc, f"{self.name}: {len(broken)} risky combinations name {len(unknown)} entity ids with no "
-                             f"mention; all {len(known)} detected entities of those combinations are masked")
+            add_warning(
+                doc,
+                f"{self.name}: {len(broken)} risky combinations name {len(unknown)} entity ids with no "
+                f"mention; all {len(known)} detected entities of those combinations are masked",
+            )
             unresolved = [c for c in unresolved if not forced.intersection(c)]
         unresolved = [c for c in unresolved if all(e in entities for e in c)]
         if not unresolved:
@@ -177,9 +220,14 @@ class MaskingOptimizer:
         status = solver.Solve(model)
         if status == cp_model.OPTIMAL or status == cp_model.FEASIBLE:
             if status == cp_model.FEASIBLE:
-                add_warning(doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal masking")
+                add_warning(
+                    doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal masking"
+                )
             return forced | {e for e in ids if solver.BooleanValue(x[e])}
-        add_warning(doc, f"{self.name}: solver status {solver.StatusName(status)}; every entity in a risky combination is masked")
+        add_warning(
+            doc,
+            f"{self.name}: solver status {solver.StatusName(status)}; every entity in a risky combination is masked",
+        )
         return forced | set(ids)
 
     @staticmethod
@@ -210,9 +258,16 @@ class MaskingOptimizer:
                 span._.masked = covered(masks, span.start_char, span.end_char)
 
     def _cfg(self) -> dict:
-        return {"spans_key": self.spans_key, "extra_spans_keys": self.extra_spans_keys, "target": self.target,
-                "replacement": self.replacement, "suppression_string": self.suppression_string,
-                "time_limit_s": self.time_limit_s, "mask_codes": self.mask_codes, "propagate_mentions": self.propagate_mentions}
+        return {
+            "spans_key": self.spans_key,
+            "extra_spans_keys": self.extra_spans_keys,
+            "target": self.target,
+            "replacement": self.replacement,
+            "suppression_string": self.suppression_string,
+            "time_limit_s": self.time_limit_s,
+            "mask_codes": self.mask_codes,
+            "propagate_mentions": self.propagate_mentions,
+        }
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
         path = ensure_path(path)
@@ -238,7 +293,7 @@ def _name_occurrences(text: str, name: str) -> List[Char]:
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
         folded = fold(text)
-        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start():m.end()].islower()]
+        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start() : m.end()].islower()]
         occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
     return occurrences
 
@@ -247,5 +302,8 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
     """Ids of the entities with a mention overlapping one of the character spans."""
     if not chars:
         return set()
-    return {eid for eid, mentions in entities.items()
-            if any(m.start_char < e and s < m.end_char for m in mentions for s, e in chars)}
+    return {
+        eid
+        for eid, mentions in entities.items()
+        if any(m.start_char < e and s < m.end_char for m in mentions for s, e in chars)
+    }

@@ -1,4 +1,5 @@
 """Serializing anonymized Docs: JSONL output records and the TAB/TAE offset format."""
+
 from typing import Dict, List
 
 from spacy.tokens import Doc

@@ -1,4 +1,5 @@
 """Assembling the textanon pipeline from a config file."""
+
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -7,11 +8,15 @@ from spacy.language import Language
 from spacy.util import load_config
 
 from .about import __version__
-from .lm.loading import lm_requirements
+from .language_models.loading import lm_requirements
 
 
-def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Optional[Dict[str, object]] = None,
-             last_component: Optional[str] = None) -> Language:
+def assemble(
+    config_path: Path,
+    gazetteer: Optional[Path] = None,
+    overrides: Optional[Dict[str, object]] = None,
+    last_component: Optional[str] = None,
+) -> Language:
     """Create and initialize the pipeline described by ``config_path``.
 
     ``overrides`` are config overrides (``{"paths.ner_model": ...}``); with ``last_component`` the
@@ -23,7 +28,7 @@ def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Opt
     if last_component:
         names = list(config["nlp"]["pipeline"])
         keep = names[: names.index(last_component) + 1]
-        for name in names[len(keep):]:
+        for name in names[len(keep) :]:
             config["components"].pop(name, None)
             config["initialize"]["components"].pop(name, None)
         config["nlp"]["pipeline"] = keep
@@ -31,14 +36,16 @@ def assemble(config_path: Path, gazetteer: Optional[Path] = None, overrides: Opt
     sourced = list(spacy.util.get_sourced_components(config))
     with nlp.select_pipes(disable=sourced):  # keep the weights of sourced components (e.g. ner)
         nlp.initialize()
-    nlp.meta.update({
-        "name": "textanon",
-        "version": __version__,
-        "description": "Risk-aware anonymization: TAB-typed PII detection, LM surprisal risk, CP-SAT masking",
-        "license": "MIT",
-        "author": "textanon developers",
-        "requirements": pipeline_requirements(),
-    })
+    nlp.meta.update(
+        {
+            "name": "textanon",
+            "version": __version__,
+            "description": "Risk-aware anonymization: TAB-typed PII detection, LM surprisal risk, CP-SAT masking",
+            "license": "MIT",
+            "author": "textanon developers",
+            "requirements": pipeline_requirements(),
+        }
+    )
     return nlp
 
 

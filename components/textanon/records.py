@@ -5,6 +5,7 @@
 * A repeated id makes the later record an error record naming both places (``unique_ids``): no two output
   records, and no two entries of a masks file, can share an id, so no record's masks are ever lost.
 """
+
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,8 +70,10 @@ def unique_ids(items: Iterable[Item]) -> Iterator[Item]:
     for item in items:
         if isinstance(item, Record):
             if item.id in seen:
-                error = (f"{item.where or 'record'}: duplicate id {item.id!r} (first at {seen[item.id]}); "
-                         "not anonymized, give every record a unique id")
+                error = (
+                    f"{item.where or 'record'}: duplicate id {item.id!r} (first at {seen[item.id]}); "
+                    "not anonymized, give every record a unique id"
+                )
                 yield RecordError(id=item.id, source=item.source or "", line=item.line, error=error)
                 continue
             seen[item.id] = item.where or "an earlier record"
@@ -99,7 +102,7 @@ def _read_jsonl(path: Path) -> Iterator[Item]:
         for n, raw in enumerate(f, start=1):
             line_start, offset = offset, offset + len(raw)
             if n == 1 and raw.startswith(BOM):
-                raw, line_start = raw[len(BOM):], len(BOM)
+                raw, line_start = raw[len(BOM) :], len(BOM)
             if not raw.strip():
                 continue
             rid = f"line{n}"
@@ -122,7 +125,7 @@ def _read_jsonl(path: Path) -> Iterator[Item]:
 def _read_json(path: Path) -> Iterator[Item]:
     data = path.read_bytes()
     try:
-        data = json.loads(_decode(data[len(BOM):] if data.startswith(BOM) else data, str(path)))
+        data = json.loads(_decode(data[len(BOM) :] if data.startswith(BOM) else data, str(path)))
     except (ValueError, json.JSONDecodeError) as err:
         yield RecordError(id=path.stem, error=f"{path}: {err}", source=str(path))
         return

@@ -5,6 +5,7 @@ to ``max_size`` entities is a risk if the sum of their log-probabilities is belo
 its proper subsets is. Enumeration is bounded by ``max_combinations``: when the bound is hit, every
 entity that takes part in some risky combination is returned as a singleton risk (fail closed).
 """
+
 from itertools import combinations
 from typing import Dict, List, Tuple
 
@@ -29,7 +30,11 @@ def risky_combinations(
             found.append(ids)
             found_sets.add(frozenset(ids))
             if len(found) > max_combinations:
-                singles_all = [[e] for lp, e in rest if any(_can_take_part(lp, e, rest, k, threshold) for k in range(2, max_size + 1))]
+                singles_all = [
+                    [e]
+                    for lp, e in rest
+                    if any(_can_take_part(lp, e, rest, k, threshold) for k in range(2, max_size + 1))
+                ]
                 return combos + singles_all, True
     return combos + found, False
 

@@ -14,6 +14,7 @@ house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"I
 ("Ms Hope Summers", "Mr Will Power": capitalized words, whatever they mean) and a maiden name after
 "née".
 """
+
 import re
 from typing import Iterator, List, Optional, Pattern, Tuple
 
@@ -21,7 +22,9 @@ MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
 )
-CURRENCY_CODES = r"(?:EUR|USD|GBP|CHF|TRY|RUB|PLN|UAH|RON|BGN|HUF|CZK|SEK|NOK|DKK|HRK|ATS|DEM|FRF|ITL|ESP|GRD|YTL|TRL|SIT|SKK)"
+CURRENCY_CODES = (
+    r"(?:EUR|USD|GBP|CHF|TRY|RUB|PLN|UAH|RON|BGN|HUF|CZK|SEK|NOK|DKK|HRK|ATS|DEM|FRF|ITL|ESP|GRD|YTL|TRL|SIT|SKK)"
+)
 CURRENCY_WORDS = (
     r"(?:euros?|dollars?|pounds?(?: sterling)?|francs?|lira|liras|lire|roubles?|rubles?|zlotys?|"
     r"hryvnias?|marks?|drachmas?|pesetas?|schillings?|kroner|kronor|forints?|lei|levs?|korunas?|kunas?|tolars?|US dollars)"
@@ -31,24 +34,53 @@ NUMBER = r"\d{1,3}(?:[,. ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper() and c.lower() != c)
 NAME_WORD = rf"[{UPPER}][\w'’]*(?:-[{UPPER}][\w'’]*)?"
 ANY_WORD = r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?"
-NAME_TITLES = (r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev"
-               r"|MR|MRS|MS|DR)")
+NAME_TITLES = (
+    r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev"
+    r"|MR|MRS|MS|DR)"
+)
 #: one space, or one line break, between two words of a name
 NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 HEX4 = r"[0-9A-Fa-f]{1,4}"
 #: street-type words after which a preceding number is a house number ("12 Baker Street")
-STREET_WORDS = (r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
-                r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|Strasse|Straße|Rue|Via|Calle|Strada|Str)")
+STREET_WORDS = (
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
+    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|Strasse|Straße|Rue|Via|Calle|Strada|Str)"
+)
 #: labels after which an alphanumeric run is an identifier ("passport no. 123456789", "ID No 123")
-ID_LABELS = (r"(?:[Pp]assport|[Ii]dentity [Cc]ard|ID [Cc]ard|ID|I\.D\.|[Ll]icen[cs]e|[Aa]ccount|[Rr]ef(?:erence)?|"
-             r"[Mm]embership|[Cc]ustomer|[Pp]olicy|[Tt]ax|[Ss]ocial [Ss]ecurity|SSN|NINO|[Nn]ational [Ii]nsurance|NI|"
-             r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim)")
+ID_LABELS = (
+    r"(?:[Pp]assport|[Ii]dentity [Cc]ard|ID [Cc]ard|ID|I\.D\.|[Ll]icen[cs]e|[Aa]ccount|[Rr]ef(?:erence)?|"
+    r"[Mm]embership|[Cc]ustomer|[Pp]olicy|[Tt]ax|[Ss]ocial [Ss]ecurity|SSN|NINO|[Nn]ational [Ii]nsurance|NI|"
+    r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim)"
+)
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
 CODE_RUN = r"[A-Z0-9][A-Z0-9/.-]*(?:\s[A-Z0-9/.-]+\b)*"
 #: a number after "no." is a reference into a legal text when one of these words comes before "no."
-LEGAL_TEXT_WORDS = frozenset({"law", "laws", "act", "acts", "protocol", "protocols", "decree", "decrees", "resolution",
-                              "directive", "regulation", "ordinance", "constitution", "treaty", "convention",
-                              "article", "articles", "rule", "rules", "section", "paragraph", "recommendation"})
+LEGAL_TEXT_WORDS = frozenset(
+    {
+        "law",
+        "laws",
+        "act",
+        "acts",
+        "protocol",
+        "protocols",
+        "decree",
+        "decrees",
+        "resolution",
+        "directive",
+        "regulation",
+        "ordinance",
+        "constitution",
+        "treaty",
+        "convention",
+        "article",
+        "articles",
+        "rule",
+        "rules",
+        "section",
+        "paragraph",
+        "recommendation",
+    }
+)
 
 RULES: List[Tuple[str, str, str]] = [
     # CODE: identifiers
@@ -59,23 +91,48 @@ RULES: List[Tuple[str, str, str]] = [
     ("CODE", "phone", r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)"),
     # letters and at least three digits, e.g. passport "AB1234567" (not "COVID-19")
     ("CODE", "id_number", r"\b(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"),
-    ("CODE", "case_reference", r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)\s*[A-Z0-9][\w./-]*\d[\w./-]*"),
+    (
+        "CODE",
+        "case_reference",
+        r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)\s*[A-Z0-9][\w./-]*\d[\w./-]*",
+    ),
     # a reference with a slash, letters and digits: "2006/SHF/1123", "AB/123"
-    ("CODE", "slash_reference", r"(?<![\w/.-])(?=[\w/.-]*?[A-Za-z])(?=[\w/.-]*?\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
-                                r"(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b"),
+    (
+        "CODE",
+        "slash_reference",
+        r"(?<![\w/.-])(?=[\w/.-]*?[A-Za-z])(?=[\w/.-]*?\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
+        r"(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b",
+    ),
     # whatever follows "no."/"number"/"#" and contains a digit ("passport no. 123456789"; see LEGAL_TEXT_WORDS)
-    ("CODE", "number_after_no", r"(?:\b(?:[Nn]o|NO|[Nn]os|[Nn]r|[Nn]um|[Nn]umber)\b\.?|#)\s*:?\s*"
-                                r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"),
-    ("CODE", "labelled_identifier", r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
-                                    r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"),
+    (
+        "CODE",
+        "number_after_no",
+        r"(?:\b(?:[Nn]o|NO|[Nn]os|[Nn]r|[Nn]um|[Nn]umber)\b\.?|#)\s*:?\s*"
+        r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")",
+    ),
+    (
+        "CODE",
+        "labelled_identifier",
+        r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
+        r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")",
+    ),
     ("CODE", "card_number", r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b"),
     ("CODE", "ipv4", r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b"),
-    ("CODE", "ipv6", rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?"
-                     rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])"),
+    (
+        "CODE",
+        "ipv6",
+        rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?"
+        rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])",
+    ),
     ("CODE", "uk_postcode", r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"),
     # an outward code alone ("NW1") after a town, a street or "postcode"
-    ("CODE", "uk_outward_code", r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|" + STREET_WORDS
-     + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b"),
+    (
+        "CODE",
+        "uk_outward_code",
+        r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|"
+        + STREET_WORDS
+        + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b",
+    ),
     ("CODE", "national_insurance", r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}(?: ?[A-D])?\b"),
     # vehicle plates: UK "AB12 CDE", RO "B 123 ABC", FR/IT "AB-123-CD", ES "1234 BCD", DE "M-AB 1234", NL "12-ABC-3"
     ("CODE", "plate_uk_ro", r"\b[A-Z]{1,2}[- ]?\d{2,3}[- ]?[A-Z]{3}\b"),
@@ -84,14 +141,33 @@ RULES: List[Tuple[str, str, str]] = [
     ("CODE", "plate_de", r"\b[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?\b"),
     ("CODE", "plate_nl", r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,3}\b"),
     # house and flat numbers: "Flat 3", "Apartment 12B", "12 Baker Street" (the number)
-    ("CODE", "flat_number", r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
-                            r"(?P<span>\d+[A-Za-z]?)\b"),
-    ("CODE", "house_number", r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}"
-     + STREET_WORDS + r"\b"),
+    (
+        "CODE",
+        "flat_number",
+        r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
+        r"(?P<span>\d+[A-Za-z]?)\b",
+    ),
+    (
+        "CODE",
+        "house_number",
+        r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+    ),
     # PERSON: a name after a title, a maiden name after "née"
     # (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
-    ("PERSON", "titled_name", r"\b" + NAME_TITLES + r"\.?" + NAME_GAP + r"(?:[A-Z]\.\s*)*(?P<words>" + ANY_WORD
-     + r"(?:" + NAME_GAP + ANY_WORD + r"){0,2})"),
+    (
+        "PERSON",
+        "titled_name",
+        r"\b"
+        + NAME_TITLES
+        + r"\.?"
+        + NAME_GAP
+        + r"(?:[A-Z]\.\s*)*(?P<words>"
+        + ANY_WORD
+        + r"(?:"
+        + NAME_GAP
+        + ANY_WORD
+        + r"){0,2})",
+    ),
     ("PERSON", "maiden_name", r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")"),
     # DATETIME
     ("DATETIME", "day_month_year", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTHS}(?:\s+\d{{4}})?\b"),
@@ -99,10 +175,18 @@ RULES: List[Tuple[str, str, str]] = [
     ("DATETIME", "month_year", rf"\b{MONTHS}\s+\d{{4}}\b"),
     ("DATETIME", "numeric_date", r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b"),
     ("DATETIME", "year", r"\b(?:1[6-9]|20)\d{2}s?\b"),
-    ("DATETIME", "clock_time", r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)"),
+    (
+        "DATETIME",
+        "clock_time",
+        r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",
+    ),
     # QUANTITY
     ("QUANTITY", "money_code_first", rf"\b{CURRENCY_CODES}\s?(?:{NUMBER})(?:\s(?:million|billion))?"),
-    ("QUANTITY", "money_amount_first", rf"(?<![\d.,])(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b"),
+    (
+        "QUANTITY",
+        "money_amount_first",
+        rf"(?<![\d.,])(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b",
+    ),
     ("QUANTITY", "money_iso_code", r"\b[A-Z]{3}\s?\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?"),
     ("QUANTITY", "money_symbol", rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?"),
     ("QUANTITY", "percent", rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)"),
@@ -166,6 +250,6 @@ def _titled_name_end(text: str, m) -> Optional[int]:
 
 
 def _after_legal_text(text: str, start: int) -> bool:
-    """"Law no. 123": the word before "no." names a legal text (:data:`LEGAL_TEXT_WORDS`)."""
+    """ "Law no. 123": the word before "no." names a legal text (:data:`LEGAL_TEXT_WORDS`)."""
     before = re.findall(r"[^\W\d_]+", text[max(0, start - 40) : start])
     return bool(before) and before[-1].lower() in LEGAL_TEXT_WORDS

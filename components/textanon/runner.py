@@ -8,6 +8,7 @@ With ``n_process > 1`` batches run in forked worker processes. When a worker die
 memory), the batches it may have held are re-run one document at a time in fresh workers, so only
 the document that kills a worker becomes an error record.
 """
+
 import logging
 import multiprocessing
 from collections import deque
@@ -69,8 +70,12 @@ def _batches(jobs: Iterator[Tuple[int, Item]], size: int) -> Iterator[List[Tuple
 def error_record(record: Record, error: str) -> dict:
     """The error record of a readable record that could not be anonymized (names its id and line)."""
     where = record.where or "record"
-    return RecordError(id=record.id, error=f"{where} (id {record.id}): {error}; not anonymized",
-                       source=record.source or "", line=record.line).to_json()
+    return RecordError(
+        id=record.id,
+        error=f"{where} (id {record.id}): {error}; not anonymized",
+        source=record.source or "",
+        line=record.line,
+    ).to_json()
 
 
 def _run_batch(nlp: Language, batch: List[Tuple[int, Item]], settings: dict) -> List[Tuple[int, dict]]:
@@ -130,8 +135,9 @@ def _worker_batch(batch: List[Tuple[int, Item]]) -> List[Tuple[int, dict]]:
     return _run_batch(_WORKER["nlp"], batch, _WORKER["settings"])
 
 
-def _run_parallel(nlp: Language, jobs: Iterator[Tuple[int, Item]], settings: dict, n_process: int,
-                  batch_size: int) -> Iterator[dict]:
+def _run_parallel(
+    nlp: Language, jobs: Iterator[Tuple[int, Item]], settings: dict, n_process: int, batch_size: int
+) -> Iterator[dict]:
     """Batches in worker processes; results buffered and yielded in input order."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
@@ -141,8 +147,9 @@ def _run_parallel(nlp: Language, jobs: Iterator[Tuple[int, Item]], settings: dic
     next_out, exhausted, broken = 0, False, True
     while broken:
         broken = False
-        executor = ProcessPoolExecutor(n_process, mp_context=context, initializer=_worker_init,
-                                       initargs=(nlp, settings))
+        executor = ProcessPoolExecutor(
+            n_process, mp_context=context, initializer=_worker_init, initargs=(nlp, settings)
+        )
         running: Dict = {}  # future -> (batch, alone)
         try:
             while True:
@@ -171,8 +178,11 @@ def _run_parallel(nlp: Language, jobs: Iterator[Tuple[int, Item]], settings: dic
                         if alone:
                             i, item = batch[0]
                             logger.warning("a worker process died on record %s", getattr(item, "id", i))
-                            results[i] = error_record(item, "worker process died") if isinstance(item, Record) \
+                            results[i] = (
+                                error_record(item, "worker process died")
+                                if isinstance(item, Record)
                                 else item.to_json()
+                            )
                         else:
                             suspects.extend(batch)
                     except Exception as err:  # noqa: BLE001 — e.g. an unpicklable result: run in this process

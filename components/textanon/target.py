@@ -14,20 +14,75 @@ matches capitalized or upper case ("Munteanu", "MUNTEANU"), and in lower case to
 an ordinary lower-case English word ("will", "hope", "power"), so that "Mr Will Power" is masked
 without masking every "will" of the text; a lower-case "will power" is still caught as a full name.
 """
+
 import re
 import unicodedata
 from typing import List, Sequence, Tuple
 
-TITLES = frozenset({
-    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m",
-    "mlle", "herr", "frau", "sr", "sra", "srta", "don", "doña", "dona", "rev", "fr", "st",
-})
+TITLES = frozenset(
+    {
+        "mr",
+        "mrs",
+        "ms",
+        "miss",
+        "mx",
+        "dr",
+        "prof",
+        "professor",
+        "judge",
+        "sir",
+        "dame",
+        "lord",
+        "lady",
+        "mme",
+        "m",
+        "mlle",
+        "herr",
+        "frau",
+        "sr",
+        "sra",
+        "srta",
+        "don",
+        "doña",
+        "dona",
+        "rev",
+        "fr",
+        "st",
+    }
+)
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "phd", "md", "esq", "qc", "kc", "obe", "mbe", "cbe"})
-PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "des", "la", "le", "bin",
-                       "ibn", "al", "el", "ter", "ten", "dos", "das", "y", "af", "zu"})
+PARTICLES = frozenset(
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "du",
+        "des",
+        "la",
+        "le",
+        "bin",
+        "ibn",
+        "al",
+        "el",
+        "ter",
+        "ten",
+        "dos",
+        "das",
+        "y",
+        "af",
+        "zu",
+    }
+)
 # Ordinary lower-case English words that are also first names or surnames. A single-word name variant
 # equal to one of these is matched only when capitalized or in upper case.
-_COMMON_WORDS = frozenset("""
+_COMMON_WORDS = frozenset(
+    """
 a all an and are as at be bell bill bird black blue born brown bush by can carpenter case chance church
 clay cook cross day dean do down duke early faith fair field fisher fletcher ford fox frank free friend
 gay gold good grace green grey hall hand happy hart hay heart hill holly hope house hunt hunter is it
@@ -36,7 +91,8 @@ moon moore more new north page park parker partridge penny person pierce pope po
 prince read reed rich ring rose rule rush salt sharp shepherd short smith snow spring star stone story
 strong summer summers sunday swift tanner taylor the thatcher turner victor wall walker ward warren
 waters way webb well west white wolf wood woods young will wills winter wise worth
-""".split())
+""".split()
+)
 
 #: the ordinary words above that are also names (public: a lower-case one after a title may be a name)
 NAME_LIKE_WORDS = _COMMON_WORDS
@@ -78,10 +134,16 @@ def target_variants(name: str) -> List[str]:
     variants = {" ".join(words), f"{given[0]} {surname_str}", surname_str, surname[-1]}
     initials = [g[0] for g in given if g[0].isalpha()]
     if initials:
-        variants |= {". ".join(initials) + ". " + surname_str, ".".join(initials) + ". " + surname_str,
-                     " ".join(initials) + " " + surname_str, "".join(initials) + " " + surname_str,
-                     f"{initials[0]}. {surname_str}", f"{initials[0]} {surname_str}",
-                     f"{surname_str} {initials[0]}.", f"{surname_str}, {given[0]}"}
+        variants |= {
+            ". ".join(initials) + ". " + surname_str,
+            ".".join(initials) + ". " + surname_str,
+            " ".join(initials) + " " + surname_str,
+            "".join(initials) + " " + surname_str,
+            f"{initials[0]}. {surname_str}",
+            f"{initials[0]} {surname_str}",
+            f"{surname_str} {initials[0]}.",
+            f"{surname_str}, {given[0]}",
+        }
     for g in given:
         if len(g) >= 2:
             variants.add(g)
@@ -93,6 +155,7 @@ def target_variants(name: str) -> List[str]:
 def _variant_pattern(variant: str) -> str:
     """Regex over folded text: words separated by any whitespace (or a comma), an initial with or
     without its full stop."""
+
     def word(piece: str) -> str:
         return re.escape(piece) + (r"\.?" if len(piece) == 1 else "")
 
@@ -114,7 +177,7 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
         single = len(re.findall(r"\w+", variant)) == 1
         pattern = re.compile(r"(?<!\w)" + _variant_pattern(variant) + r"(?!\w)")
         for m in pattern.finditer(folded):
-            if single and not _single_word_case_ok(text[m.start():m.end()], variant):
+            if single and not _single_word_case_ok(text[m.start() : m.end()], variant):
                 continue
             spans.append((m.start(), m.end()))
     return _merge(spans)

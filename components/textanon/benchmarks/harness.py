@@ -16,6 +16,7 @@ anonymizer); ``tpi_lm`` beside it uses the language model textanon's optimizer m
 default), which favours textanon by construction. TRIR is the mean ± sample sd over the attack seeds
 (one attack trained per seed, predictions for every system).
 """
+
 import json
 import time
 from pathlib import Path
@@ -41,8 +42,13 @@ def apply_masks(text: str, spans: Sequence[Sequence[int]], mark: str = "***") ->
     return "".join(out + [text[last:]])
 
 
-def run_systems(records: List[dict], thresholds: Sequence[float], model: str, trained_model: Optional[str],
-                include_presidio: bool = True) -> Dict[str, dict]:
+def run_systems(
+    records: List[dict],
+    thresholds: Sequence[float],
+    model: str,
+    trained_model: Optional[str],
+    include_presidio: bool = True,
+) -> Dict[str, dict]:
     """``{system: {"masks": {id: spans}, "seconds", "peak_rss_mb", "texts"?}}`` for systems run here."""
     docs = [(r["name"], r["original_abstract"], r["name"]) for r in records]
     runs: Dict[str, dict] = {}
@@ -120,10 +126,18 @@ def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dic
     return out
 
 
-def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi_model=None,
-          cache_dir: Optional[Path] = None, skip_trir: bool = False,
-          trir_values: Optional[Dict[str, object]] = None, trir_seeds: Sequence[int] = (42,),
-          headline_model: Optional[str] = None, tpi_lm: bool = True) -> List[dict]:
+def score(
+    records: List[dict],
+    systems: Dict[str, dict],
+    trir_settings=None,
+    tpi_model=None,
+    cache_dir: Optional[Path] = None,
+    skip_trir: bool = False,
+    trir_values: Optional[Dict[str, object]] = None,
+    trir_seeds: Sequence[int] = (42,),
+    headline_model: Optional[str] = None,
+    tpi_lm: bool = True,
+) -> List[dict]:
     """One row per system with every metric (TRIR/TPI from the evaluators). ``trir_values`` (system ->
     % or list of % per seed) replaces running the attack here, e.g. ``evaluate-trir`` on the exported texts.
     ``tpi``: headline TPI (``headline_model``, default word frequencies); ``tpi_lm``: TPI with ``tpi_model``
@@ -131,20 +145,25 @@ def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi
     from ..evaluation.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
 
     originals = {r["name"]: r["original_abstract"] for r in records}
-    gold = {n: token_flags(t, masked_spans(t, r["manual_abstract"])) for r in records
-            for n, t in [(r["name"], r["original_abstract"])] if r.get("manual_abstract")}
+    gold = {
+        n: token_flags(t, masked_spans(t, r["manual_abstract"]))
+        for r in records
+        for n, t in [(r["name"], r["original_abstract"])]
+        if r.get("manual_abstract")
+    }
     for sysname, s in systems.items():
         if "masks" not in s:
             s["masks"] = {n: masked_spans(originals[n], t) for n, t in s["texts"].items() if n in originals}
         if "texts" not in s:
             s["texts"] = {n: apply_masks(originals[n], m) for n, m in s["masks"].items()}
     if cache_dir is None:
-        from ..lm.loading import cache_dir as base_cache
+        from ..language_models.loading import cache_dir as base_cache
 
         cache_dir = base_cache() / "ic"  # shared with evaluate-tpi: the originals are scored once
     all_masks = {k: v["masks"] for k, v in systems.items()}
-    tpi = tpi_corpus(InformationContent(headline_model or HEADLINE_MODEL, cache_dir=cache_dir), originals, all_masks,
-                     progress=True).mean()
+    tpi = tpi_corpus(
+        InformationContent(headline_model or HEADLINE_MODEL, cache_dir=cache_dir), originals, all_masks, progress=True
+    ).mean()
     lm = tpi_corpus(InformationContent(tpi_model, cache_dir=cache_dir), originals, all_masks).mean() if tpi_lm else {}
     if trir_values is None:
         trir_values = {} if skip_trir else run_attack(records, systems, trir_settings, trir_seeds)
@@ -156,23 +175,25 @@ def score(records: List[dict], systems: Dict[str, dict], trir_settings=None, tpi
         quality = prf(flags, [gold[n] for n in ids]) if ids else {}
         n_docs = len(s["masks"])
         t = trir.get(name, {})
-        rows.append({
-            "system": name,
-            "trir": t.get("mean"),
-            "trir_sd": t.get("sd"),
-            "trir_seeds": t.get("n", 0),
-            "tpi": round(float(tpi[name]), 4),
-            "tpi_lm": round(float(lm[name]), 4) if name in lm else None,
-            "target_known": s.get("target_known", False),
-            "target_chars_added": s.get("target_chars_added"),
-            "precision": quality.get("precision"),
-            "recall": quality.get("recall"),
-            "masked_share": quality.get("masked_share"),
-            "docs_per_s": round(n_docs / s["seconds"], 3) if s.get("seconds") else None,
-            "load_s": round(s["load_s"], 1) if s.get("load_s") else None,
-            "peak_rss_mb": round(s["peak_rss_mb"], 1) if s.get("peak_rss_mb") else None,
-            "sweep_threshold": s.get("sweep_threshold"),
-        })
+        rows.append(
+            {
+                "system": name,
+                "trir": t.get("mean"),
+                "trir_sd": t.get("sd"),
+                "trir_seeds": t.get("n", 0),
+                "tpi": round(float(tpi[name]), 4),
+                "tpi_lm": round(float(lm[name]), 4) if name in lm else None,
+                "target_known": s.get("target_known", False),
+                "target_chars_added": s.get("target_chars_added"),
+                "precision": quality.get("precision"),
+                "recall": quality.get("recall"),
+                "masked_share": quality.get("masked_share"),
+                "docs_per_s": round(n_docs / s["seconds"], 3) if s.get("seconds") else None,
+                "load_s": round(s["load_s"], 1) if s.get("load_s") else None,
+                "peak_rss_mb": round(s["peak_rss_mb"], 1) if s.get("peak_rss_mb") else None,
+                "sweep_threshold": s.get("sweep_threshold"),
+            }
+        )
     return rows
 
 
@@ -189,8 +210,9 @@ def fill_trir(rows: List[dict], values: Dict[str, object]) -> None:
         row["trir"], row["trir_sd"], row["trir_seeds"] = t.get("mean"), t.get("sd"), t.get("n", 0)
 
 
-def run_attack(records: List[dict], systems: Dict[str, dict], settings=None,
-               seeds: Sequence[int] = (42,)) -> Dict[str, List[float]]:
+def run_attack(
+    records: List[dict], systems: Dict[str, dict], settings=None, seeds: Sequence[int] = (42,)
+) -> Dict[str, List[float]]:
     """TRIR (%) of every system for every seed: one attack trained per seed on the file's background
     knowledge (cached per seed), predictions for all systems. ``{system: [TRIR per seed]}``."""
     from dataclasses import replace
@@ -217,14 +239,26 @@ def throughput_ratio(rows: List[dict], presidio_name: str = "presidio (run here)
     default = next((r for r in timed if r["system"].startswith("textanon (default")), None)
     fastest = max(timed, key=lambda r: r["docs_per_s"], default=None)
     ratio = lambda r: round(r["docs_per_s"] / base, 3) if (r and base) else None  # noqa: E731
-    return {"default_pipeline": ratio(default), "fastest_variant": ratio(fastest),
-            "fastest_variant_name": fastest["system"] if fastest else None}
+    return {
+        "default_pipeline": ratio(default),
+        "fastest_variant": ratio(fastest),
+        "fastest_variant_name": fastest["system"] if fastest else None,
+    }
 
 
-def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon", trained_model: Optional[str] = None,
-              llm_file: Optional[Path] = None, limit: Optional[int] = None, skip_trir: bool = False,
-              include_presidio: bool = True, texts_out: Optional[Path] = None,
-              trir_values: Optional[Dict[str, object]] = None, trir_seeds: Sequence[int] = (42,)) -> dict:
+def benchmark(
+    data: Path,
+    thresholds: Sequence[float],
+    model: str = "en_textanon",
+    trained_model: Optional[str] = None,
+    llm_file: Optional[Path] = None,
+    limit: Optional[int] = None,
+    skip_trir: bool = False,
+    include_presidio: bool = True,
+    texts_out: Optional[Path] = None,
+    trir_values: Optional[Dict[str, object]] = None,
+    trir_seeds: Sequence[int] = (42,),
+) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
     input of ``evaluate-trir --anonymized``)."""
     t0 = time.perf_counter()
@@ -235,47 +269,78 @@ def benchmark(data: Path, thresholds: Sequence[float], model: str = "en_textanon
     rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds)
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
-        Path(texts_out).write_text(json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n",
-                                   encoding="utf8")
+        Path(texts_out).write_text(
+            json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n", encoding="utf8"
+        )
     return {
         "rows": rows,
         "throughput_ratio_vs_presidio": throughput_ratio(rows),
-        "settings": {"data": str(data), "documents": len(records), "model": model, "trained_model": trained_model,
-                     "thresholds": list(thresholds), "llm_anonymizations": str(llm_file) if llm_file else None,
-                     "trir": ("not run (--skip-trir): the attack needs a GPU or hours of CPU" if skip_trir else
-                              "given with --trir-from" if trir_values is not None else
-                              "textanon.evaluation.trir defaults, one attack trained per seed on public_knowledge "
-                              "(cached); trir = mean, trir_sd = sample sd over the seeds"),
-                     "trir_seeds": list(trir_seeds) if trir_values is None and not skip_trir else None,
-                     "tpi": "headline: word-frequency IC (wordfreq, independent of the anonymizer), mean over "
-                            "documents; tpi_lm: the offline LM textanon minimizes (SmolLM2), favours textanon",
-                     "target_known": "every system run here (textanon, Presidio, spaCy NER, mask-all, LLM designs) "
-                                     "has the target's name masked everywhere (textanon.target.find_target_mentions); "
-                                     "published columns are fixed texts, scored as published",
-                     "precision_recall": "token level (\\w+) against manual_abstract aligned to original_abstract",
-                     "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, same documents",
-                     "wall_s": round(time.perf_counter() - t0, 1)},
+        "settings": {
+            "data": str(data),
+            "documents": len(records),
+            "model": model,
+            "trained_model": trained_model,
+            "thresholds": list(thresholds),
+            "llm_anonymizations": str(llm_file) if llm_file else None,
+            "trir": (
+                "not run (--skip-trir): the attack needs a GPU or hours of CPU"
+                if skip_trir
+                else "given with --trir-from"
+                if trir_values is not None
+                else "textanon.evaluation.trir defaults, one attack trained per seed on public_knowledge "
+                "(cached); trir = mean, trir_sd = sample sd over the seeds"
+            ),
+            "trir_seeds": list(trir_seeds) if trir_values is None and not skip_trir else None,
+            "tpi": "headline: word-frequency IC (wordfreq, independent of the anonymizer), mean over "
+            "documents; tpi_lm: the offline LM textanon minimizes (SmolLM2), favours textanon",
+            "target_known": "every system run here (textanon, Presidio, spaCy NER, mask-all, LLM designs) "
+            "has the target's name masked everywhere (textanon.target.find_target_mentions); "
+            "published columns are fixed texts, scored as published",
+            "precision_recall": "token level (\\w+) against manual_abstract aligned to original_abstract",
+            "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, same documents",
+            "wall_s": round(time.perf_counter() - t0, 1),
+        },
     }
 
 
 def markdown(result: dict) -> str:
-    cols = ["system", "target_known", "trir", "tpi", "tpi_lm", "precision", "recall", "masked_share", "docs_per_s",
-            "load_s", "peak_rss_mb"]
+    cols = [
+        "system",
+        "target_known",
+        "trir",
+        "tpi",
+        "tpi_lm",
+        "precision",
+        "recall",
+        "masked_share",
+        "docs_per_s",
+        "load_s",
+        "peak_rss_mb",
+    ]
     titles = {"trir": "TRIR % (mean ± sd)", "tpi": "TPI (wordfreq)", "tpi_lm": "TPI (SmolLM2)"}
     lines = ["| " + " | ".join(titles.get(c, c) for c in cols) + " |", "|" + "---|" * len(cols)]
     for r in result["rows"]:
-        cells = [format_mean_sd(r.get("trir"), r.get("trir_sd")) if c == "trir"
-                 else ("–" if r.get(c) is None else str(r[c])) for c in cols]
+        cells = [
+            format_mean_sd(r.get("trir"), r.get("trir_sd")) if c == "trir" else ("–" if r.get(c) is None else str(r[c]))
+            for c in cols
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     tr, seeds = result["throughput_ratio_vs_presidio"], result["settings"].get("trir_seeds")
-    lines += ["", f"Throughput vs Presidio (same run, same documents): default pipeline {tr['default_pipeline']}×, "
-              f"fastest textanon variant ({tr['fastest_variant_name']}) {tr['fastest_variant']}×.",
-              "", "target_known: True = the protected person's name is masked everywhere for that system (all systems "
-              "run here get the same knowledge); 'as published' = a fixed text from the dataset, scored as published.",
-              "TPI (wordfreq) is the headline utility (information content from word frequencies, independent of the "
-              "anonymizer); TPI (SmolLM2) uses the model textanon's optimizer minimizes and favours textanon.",
-              (f"TRIR: mean ± sample sd over {len(seeds)} attack seed(s) {seeds}." if seeds
-               else f"TRIR: {result['settings'].get('trir', 'not run')}.")]
+    lines += [
+        "",
+        f"Throughput vs Presidio (same run, same documents): default pipeline {tr['default_pipeline']}×, "
+        f"fastest textanon variant ({tr['fastest_variant_name']}) {tr['fastest_variant']}×.",
+        "",
+        "target_known: True = the protected person's name is masked everywhere for that system (all systems "
+        "run here get the same knowledge); 'as published' = a fixed text from the dataset, scored as published.",
+        "TPI (wordfreq) is the headline utility (information content from word frequencies, independent of the "
+        "anonymizer); TPI (SmolLM2) uses the model textanon's optimizer minimizes and favours textanon.",
+        (
+            f"TRIR: mean ± sample sd over {len(seeds)} attack seed(s) {seeds}."
+            if seeds
+            else f"TRIR: {result['settings'].get('trir', 'not run')}."
+        ),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -289,8 +354,14 @@ def plot(result: dict, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 6))
     sweep = sorted((r for r in rows if r["sweep_threshold"] is not None), key=lambda r: r["sweep_threshold"])
     if sweep:
-        ax.plot([r["tpi"] for r in sweep], [r["trir"] for r in sweep], "-o", ms=3, color="tab:green",
-                label="textanon threshold sweep")
+        ax.plot(
+            [r["tpi"] for r in sweep],
+            [r["trir"] for r in sweep],
+            "-o",
+            ms=3,
+            color="tab:green",
+            label="textanon threshold sweep",
+        )
     for r in rows:
         if r["sweep_threshold"] is None:
             ax.errorbar(r["tpi"], r["trir"], yerr=r.get("trir_sd") or 0, fmt="o", ms=5, capsize=2)
@@ -303,4 +374,3 @@ def plot(result: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-

@@ -3,6 +3,7 @@
 Shared by the benchmark table and the threshold tuning. A token is a ``\\w+`` match of the original; it
 counts as masked when any of its characters lies in a masked span.
 """
+
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -31,8 +32,12 @@ def prf(pred: List[np.ndarray], gold: List[np.ndarray]) -> Dict[str, float]:
     recall = tp / n_gold if n_gold else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     n_tokens = sum(len(p) for p in pred)
-    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-            "masked_share": round(n_pred / n_tokens, 4) if n_tokens else 0.0}
+    return {
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "masked_share": round(n_pred / n_tokens, 4) if n_tokens else 0.0,
+    }
 
 
 def mean_sd(values: Sequence[float], digits: int = 2) -> Dict[str, Optional[float]]:
@@ -41,8 +46,11 @@ def mean_sd(values: Sequence[float], digits: int = 2) -> Dict[str, Optional[floa
     if not vals:
         return {"mean": None, "sd": None, "n": 0}
     sd = float(np.std(vals, ddof=1)) if len(vals) > 1 else None
-    return {"mean": round(float(np.mean(vals)), digits), "sd": None if sd is None else round(sd, digits),
-            "n": len(vals)}
+    return {
+        "mean": round(float(np.mean(vals)), digits),
+        "sd": None if sd is None else round(sd, digits),
+        "n": len(vals),
+    }
 
 
 def format_mean_sd(mean: Optional[float], sd: Optional[float], digits: int = 1) -> str:

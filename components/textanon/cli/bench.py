@@ -1,4 +1,5 @@
 """``bench-speed``: throughput and peak memory of the pipeline (a benchmark, not a test)."""
+
 from pathlib import Path
 
 import typer
@@ -29,10 +30,18 @@ def bench_speed(
 
 @app.command("select-threshold")
 def select_threshold_cmd(
-    background: Path = typer.Argument(..., exists=True, dir_okay=False,
-                                      help="WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json"),
-    exclude: Path = typer.Option(..., exists=True, dir_okay=False,
-                                 help="The evaluated records (e.g. WikiActors_50_eval.json): their actors are never used"),
+    background: Path = typer.Argument(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json",
+    ),
+    exclude: Path = typer.Option(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="The evaluated records (e.g. WikiActors_50_eval.json): their actors are never used",
+    ),
     output: Path = typer.Option(Path("metrics/threshold_selection.json"), help="JSON; a .png is written beside it"),
     model: str = typer.Option("en_textanon", help="Pipeline package or folder"),
     n: int = typer.Option(150, help="Pseudo-abstracts sampled (seeded); 0 = all"),
@@ -48,10 +57,13 @@ def select_threshold_cmd(
     from ..evaluation.provenance import write_metrics
     from ..tuning.threshold import plot, select_threshold
 
-    result = select_threshold(spacy.load(model), background, exclude, n or None, seed, tolerance=tolerance,
-                              min_chars=min_chars)
+    result = select_threshold(
+        spacy.load(model), background, exclude, n or None, seed, tolerance=tolerance, min_chars=min_chars
+    )
     write_metrics(output, result)
     plot(result, output.with_suffix(".png"))
     best = result["selected"]
-    msg.good(f"t = {result['selected_threshold_log10']} (log10): BM25 re-identification {best['reid_rate']}, "
-             f"TPI {best['tpi']} on {result['documents']} pseudo-abstracts -> {output}")
+    msg.good(
+        f"t = {result['selected_threshold_log10']} (log10): BM25 re-identification {best['reid_rate']}, "
+        f"TPI {best['tpi']} on {result['documents']} pseudo-abstracts -> {output}"
+    )

@@ -1,4 +1,5 @@
 """``benchmark``: textanon side by side with Presidio, spaCy NER, LLM designs and published anonymizations."""
+
 import json
 from pathlib import Path
 from typing import List, Optional
@@ -11,18 +12,37 @@ from . import app
 
 @app.command("benchmark")
 def benchmark_cmd(
-    data: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)"),
-    output: Path = typer.Option(Path("metrics/benchmark_wikiactors.json"), help="JSON; .md and .png are written beside it"),
+    data: Path = typer.Argument(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)",
+    ),
+    output: Path = typer.Option(
+        Path("metrics/benchmark_wikiactors.json"), help="JSON; .md and .png are written beside it"
+    ),
     model: str = typer.Option("en_textanon", help="textanon pipeline (package or folder)"),
     trained_model: Optional[str] = typer.Option(None, help="textanon pipeline with the trained entity model, if built"),
-    threshold: List[float] = typer.Option([-1.0, -2.0, -3.0, -5.0, -7.5, -10.0, -15.0, -20.0], help="Sweep thresholds (log10), repeatable"),
-    llm_anonymizations: Optional[Path] = typer.Option(Path("corpus/llm_anonymizations_wikiactors_50.json"), help="{design: {name: text}} from bench-llm"),
+    threshold: List[float] = typer.Option(
+        [-1.0, -2.0, -3.0, -5.0, -7.5, -10.0, -15.0, -20.0], help="Sweep thresholds (log10), repeatable"
+    ),
+    llm_anonymizations: Optional[Path] = typer.Option(
+        Path("corpus/llm_anonymizations_wikiactors_50.json"), help="{design: {name: text}} from bench-llm"
+    ),
     limit: Optional[int] = typer.Option(None, help="Only the first N evaluated records"),
     skip_trir: bool = typer.Option(False, help="Do not run the re-identification attack"),
     no_presidio: bool = typer.Option(False, help="Do not run Presidio"),
-    texts_out: Optional[Path] = typer.Option(None, help="Save {system: {name: anonymized text}} (for evaluate-trir elsewhere)"),
-    trir_from: Optional[Path] = typer.Option(None, exists=True, help="TRIR JSON {\"trir\": {system: percent or [percent per seed]}} to use instead of running the attack"),
-    trir_seeds: str = typer.Option("42,1,2", help="Comma-separated attack seeds: one attack trained per seed, TRIR = mean ± sd"),
+    texts_out: Optional[Path] = typer.Option(
+        None, help="Save {system: {name: anonymized text}} (for evaluate-trir elsewhere)"
+    ),
+    trir_from: Optional[Path] = typer.Option(
+        None,
+        exists=True,
+        help='TRIR JSON {"trir": {system: percent or [percent per seed]}} to use instead of running the attack',
+    ),
+    trir_seeds: str = typer.Option(
+        "42,1,2", help="Comma-separated attack seeds: one attack trained per seed, TRIR = mean ± sd"
+    ),
     merge_only: bool = typer.Option(False, help="Only fill --trir-from into the existing --output result (no re-run)"),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
@@ -42,8 +62,19 @@ def benchmark_cmd(
         fill_trir(result["rows"], trir_values)
         result["settings"]["trir"] = f"from {trir_from}"
     else:
-        result = benchmark(data, threshold, model, trained_model, llm_anonymizations, limit, skip_trir,
-                           not no_presidio, texts_out, trir_values, seeds)
+        result = benchmark(
+            data,
+            threshold,
+            model,
+            trained_model,
+            llm_anonymizations,
+            limit,
+            skip_trir,
+            not no_presidio,
+            texts_out,
+            trir_values,
+            seeds,
+        )
     from ..evaluation.provenance import write_metrics
 
     write_metrics(output, result)

@@ -1,4 +1,5 @@
 """``convert``: evaluation corpora (TAB, echr-dev entity layer, WikiActors, JSONL) -> DocBin."""
+
 from pathlib import Path
 
 import typer

@@ -1,4 +1,5 @@
 """Annotation-free utility evaluators: ``evaluate-tpi``, ``evaluate-tps``, ``evaluate-nmi``, ``evaluate``, ``bench-tpi``."""
+
 from pathlib import Path
 from typing import List, Optional
 
@@ -7,8 +8,10 @@ from wasabi import msg
 
 from . import app
 
-MODEL_HELP = ("IC model: a registry name (textanon.SmolLM2.v1, the offline default), masked:<hf name/path>, "
-              "causal:<hf name/path>, or wordfreq (word frequencies, independent of the anonymizer)")
+MODEL_HELP = (
+    "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "
+    "causal:<hf name/path>, or wordfreq (word frequencies, independent of the anonymizer)"
+)
 ALT_HELP = "Term alternation for masked LMs: n (N-term alternation) or s (sentence-term alternation)"
 
 
@@ -17,7 +20,7 @@ def _cache(no_cache: bool, cache_dir: Optional[Path]):
         return None
     if cache_dir:
         return cache_dir
-    from ..lm.loading import cache_dir as base
+    from ..language_models.loading import cache_dir as base
 
     return base() / "ic"
 
@@ -32,7 +35,14 @@ def _columns(columns: Optional[str]) -> Optional[List[str]]:
 SPLIT_HELP = "Do not repair placeholder tags glued to neighbouring words (e.g. 'SSENSITIVEin') before alignment"
 
 
-def _load(input_path: Path, limit: Optional[int], extra: List[Path], offsets: List[str], columns: Optional[str] = None, no_split_tags: bool = False):
+def _load(
+    input_path: Path,
+    limit: Optional[int],
+    extra: List[Path],
+    offsets: List[str],
+    columns: Optional[str] = None,
+    no_split_tags: bool = False,
+):
     from ..evaluation.corpus import load_corpus
     from ..evaluation.tpi import EvaluationError
 
@@ -43,7 +53,9 @@ def _load(input_path: Path, limit: Optional[int], extra: List[Path], offsets: Li
     for method, ids in corpus.missing.items():
         if ids:
             shown = ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            msg.warn(f"column {method!r}: no anonymization (empty or null) for record(s) {shown}: left out of its average")
+            msg.warn(
+                f"column {method!r}: no anonymization (empty or null) for record(s) {shown}: left out of its average"
+            )
     return corpus
 
 
@@ -54,13 +66,20 @@ def _write(output: Path, result: dict, key: str) -> None:
 
     write_metrics(output, result)
 
-    print(table(sorted(result[key].items(), key=lambda kv: -kv[1]), header=("method", key.upper()), divider=True, aligns=("l", "r")))
+    print(
+        table(
+            sorted(result[key].items(), key=lambda kv: -kv[1]),
+            header=("method", key.upper()),
+            divider=True,
+            aligns=("l", "r"),
+        )
+    )
     msg.good(f"{key.upper()} of {len(result[key])} methods -> {output}")
 
 
 def _guard(fn):
     """Run ``fn``; bad input (EvaluationError and other ValueErrors) or a missing model -> one error line, exit 1."""
-    from ..lm import ModelNotAvailable
+    from ..language_models import ModelNotAvailable
 
     try:
         return fn()
@@ -70,17 +89,25 @@ def _guard(fn):
 
 @app.command("evaluate-tpi")
 def evaluate_tpi(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON (name, original_abstract, *_abstract columns)"),
+    input_path: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="WikiActors-style JSON (name, original_abstract, *_abstract columns)"
+    ),
     output: Path = typer.Option(Path("metrics/tpi.json"), "--output", "-o"),
     alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
     n: int = typer.Option(6, "--n", help="N of N-term alternation"),
     model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records"),
-    extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False, help="Extra anonymizations {column: {name: text}} (repeatable)"),
-    offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset file {name: [[start, end, replacement], ...]} (repeatable)"),
+    extra: List[Path] = typer.Option(
+        [], "--extra", exists=True, dir_okay=False, help="Extra anonymizations {column: {name: text}} (repeatable)"
+    ),
+    offsets: List[str] = typer.Option(
+        [], "--offsets", help="METHOD=FILE offset file {name: [[start, end, replacement], ...]} (repeatable)"
+    ),
     columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
     no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="IC cache folder (default ~/.cache/textanon/ic)"),
+    cache_dir: Optional[Path] = typer.Option(
+        None, "--cache-dir", help="IC cache folder (default ~/.cache/textanon/ic)"
+    ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the on-disk IC cache"),
 ) -> None:
     """Text Preserved Information (TPI) of every anonymization column against original_abstract."""
@@ -140,17 +167,29 @@ def evaluate(
     input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
     out_dir: Path = typer.Option(Path("metrics"), "--out-dir"),
     name: str = typer.Option("wikiactors", "--name", help="Corpus name used in the output file names"),
-    extra: List[Path] = typer.Option([], "--extra", help="Extra anonymizations {column: {name: text}}; missing files are skipped"),
+    extra: List[Path] = typer.Option(
+        [], "--extra", help="Extra anonymizations {column: {name: text}}; missing files are skipped"
+    ),
     offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset files (repeatable)"),
-    metrics: str = typer.Option("tpi,tpi_lm,tps,nmi", "--metrics", help="Comma-separated subset of tpi (headline, word-frequency IC), tpi_lm (TPI with --model), tps, nmi"),
-    headline_model: str = typer.Option("wordfreq", "--headline-model", help="IC model of the headline TPI and of TPS: wordfreq (independent of the anonymizer; default) or any --model spec"),
+    metrics: str = typer.Option(
+        "tpi,tpi_lm,tps,nmi",
+        "--metrics",
+        help="Comma-separated subset of tpi (headline, word-frequency IC), tpi_lm (TPI with --model), tps, nmi",
+    ),
+    headline_model: str = typer.Option(
+        "wordfreq",
+        "--headline-model",
+        help="IC model of the headline TPI and of TPS: wordfreq (independent of the anonymizer; default) or any --model spec",
+    ),
     columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
     no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
     alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
     n: int = typer.Option(6, "--n"),
     model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
     limit: Optional[int] = typer.Option(None, "--limit"),
-    trir: Optional[Path] = typer.Option(None, "--trir", help="TRIR metrics JSON (default OUT_DIR/trir_NAME_50_eval.json if present)"),
+    trir: Optional[Path] = typer.Option(
+        None, "--trir", help="TRIR metrics JSON (default OUT_DIR/trir_NAME_50_eval.json if present)"
+    ),
     seeds: int = typer.Option(10, "--seeds"),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
     no_cache: bool = typer.Option(False, "--no-cache"),
@@ -163,9 +202,26 @@ def evaluate(
         if not p.exists():
             msg.warn(f"extra anonymizations {p} not found: skipped")
     wanted = [m.strip() for m in metrics.split(",") if m.strip()]
-    written = _guard(lambda: run_report(input_path, out_dir, name, extra, offsets, model, alternation, n, limit,
-                                        _cache(no_cache, cache_dir), trir, wanted, seeds, columns=_columns(columns),
-                                        split_tags=not no_split_tags, headline_model=headline_model))
+    written = _guard(
+        lambda: run_report(
+            input_path,
+            out_dir,
+            name,
+            extra,
+            offsets,
+            model,
+            alternation,
+            n,
+            limit,
+            _cache(no_cache, cache_dir),
+            trir,
+            wanted,
+            seeds,
+            columns=_columns(columns),
+            split_tags=not no_split_tags,
+            headline_model=headline_model,
+        )
+    )
     print(Path(written["markdown"]).read_text(encoding="utf-8"))
     for key, path in written.items():
         msg.good(f"{key}: {path}")
@@ -178,12 +234,18 @@ def bench_tpi(
     model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
     n: int = typer.Option(6, "--n"),
     limit: Optional[int] = typer.Option(None, "--limit"),
-    random_bert_base: bool = typer.Option(False, "--random-bert-base", help="Also time a randomly initialised BERT-base masked LM (runtime only: its TPI values are meaningless)"),
-    bert_limit: Optional[int] = typer.Option(None, "--bert-limit", help="Documents for the random BERT-base run (default: all)"),
+    random_bert_base: bool = typer.Option(
+        False,
+        "--random-bert-base",
+        help="Also time a randomly initialised BERT-base masked LM (runtime only: its TPI values are meaningless)",
+    ),
+    bert_limit: Optional[int] = typer.Option(
+        None, "--bert-limit", help="Documents for the random BERT-base run (default: all)"
+    ),
     device: str = typer.Option("cpu", "--device", help="torch device of the random BERT-base run (e.g. cuda)"),
 ) -> None:
     """Time TPI (IC of all original documents, no cache) with N-TA and S-TA -> metrics/tpi_speed.json."""
-    from ..evaluation.bench import bench
+    from ..benchmarks.tpi_speed import bench
 
     corpus = _load(input_path, limit, [], [])
     result = _guard(lambda: bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device))
@@ -191,5 +253,7 @@ def bench_tpi(
 
     write_metrics(output, result)
     for run in result["runs"]:
-        msg.info(f"{run['model']} {run['alternation']}: {run['seconds']:.1f} s for {run['documents']} documents ({run['passes']} passes)")
+        msg.info(
+            f"{run['model']} {run['alternation']}: {run['seconds']:.1f} s for {run['documents']} documents ({run['passes']} passes)"
+        )
     msg.good(f"-> {output}")

@@ -1,4 +1,5 @@
 """``build-gazetteer``: the DEM/MISC person-attribute gazetteer as JSONL (WordNet offline, Wikidata online)."""
+
 from pathlib import Path
 from typing import List, Optional
 
@@ -24,9 +25,15 @@ def build_gazetteer_cmd(
 
     stats: dict = {}
     try:
-        entries = build_gazetteer(source, nltk_data=nltk_data, min_count=min_count, limit=limit,
-                                  properties=prop or None, progress=lambda it: tqdm(it, desc=source, unit="item"),
-                                  stats=stats)
+        entries = build_gazetteer(
+            source,
+            nltk_data=nltk_data,
+            min_count=min_count,
+            limit=limit,
+            properties=prop or None,
+            progress=lambda it: tqdm(it, desc=source, unit="item"),
+            stats=stats,
+        )
     except (ValueError, LookupError, OSError) as err:
         msg.fail(f"Could not build the gazetteer from {source}: {err}", exits=1)
     n = write_jsonl(entries, output)

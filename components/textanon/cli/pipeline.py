@@ -1,4 +1,5 @@
 """``build-pipeline``: assemble the configured pipeline and save it to a folder."""
+
 from pathlib import Path
 from typing import Optional
 

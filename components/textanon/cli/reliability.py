@@ -1,4 +1,5 @@
 """``reliability`` command: bad inputs and injected faults through ``anonymize`` -> metrics/reliability.json."""
+
 import tempfile
 import time
 from pathlib import Path
@@ -43,4 +44,5 @@ def reliability(
     (msg.good if s["cases_passed"] == s["cases"] else msg.warn)(
         f"{s['cases_passed']}/{s['cases']} cases pass; {s['records_lost']} records lost, "
         f"{s['pii_in_logs']} PII in logs, {s['surviving_direct_identifiers']} direct identifiers surviving "
-        f"-> {output}, {md}")
+        f"-> {output}, {md}"
+    )

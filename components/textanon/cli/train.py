@@ -1,4 +1,5 @@
 """``silver`` and ``train-ner``: the privacy-enhanced entity model (silver corpus -> spaCy training)."""
+
 from pathlib import Path
 from typing import List, Optional
 
@@ -10,15 +11,28 @@ from . import app
 
 @app.command("silver")
 def silver_cmd(
-    inputs: List[Path] = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab"),
-    output_dir: Path = typer.Option(Path("corpus"), help="Folder for <prefix>-train.spacy, <prefix>-dev.spacy, <prefix>-stats.json"),
+    inputs: List[Path] = typer.Argument(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab",
+    ),
+    output_dir: Path = typer.Option(
+        Path("corpus"), help="Folder for <prefix>-train.spacy, <prefix>-dev.spacy, <prefix>-stats.json"
+    ),
     model: str = typer.Option("en_textanon", help="Pipeline whose entity recognizer annotates (package or folder)"),
     max_individuals: Optional[int] = typer.Option(None, help="Use a random subset of this many biographies"),
     dev_share: float = typer.Option(0.1, help="Share of individuals (or annotated documents) held out as dev"),
     seed: int = typer.Option(0),
-    keep_evaluated: bool = typer.Option(False, help="Also use individuals whose abstract is evaluated (default: excluded)"),
-    input_format: str = typer.Option("wikiactors", help="wikiactors (recognizer annotates) | tab (human annotations become the entities)"),
-    annotator: Optional[str] = typer.Option(None, help="tab: annotator whose mentions are used (default: each document's first)"),
+    keep_evaluated: bool = typer.Option(
+        False, help="Also use individuals whose abstract is evaluated (default: excluded)"
+    ),
+    input_format: str = typer.Option(
+        "wikiactors", help="wikiactors (recognizer annotates) | tab (human annotations become the entities)"
+    ),
+    annotator: Optional[str] = typer.Option(
+        None, help="tab: annotator whose mentions are used (default: each document's first)"
+    ),
     prefix: Optional[str] = typer.Option(None, help="Output file prefix (default: silver, or gold for tab)"),
 ) -> None:
     """Training corpus: public biographies annotated by the recognizer (silver), or TAB-format
@@ -39,16 +53,26 @@ def silver_cmd(
     if not bodies:
         msg.fail("No public_knowledge bodies left to annotate", exits=1)
     nlp = spacy.load(model)
-    result = build_silver(nlp, bodies, dev_share, seed, progress=lambda it, total: tqdm(it, total=total, desc="silver", unit="para"))
+    result = build_silver(
+        nlp, bodies, dev_share, seed, progress=lambda it, total: tqdm(it, total=total, desc="silver", unit="para")
+    )
     paths = write_silver(result, output_dir, prefix or "silver")
     stats = result["stats"]
-    msg.good(f"Silver corpus: {stats['paragraphs']} paragraphs, {stats['tokens']} tokens -> {paths['train']}, {paths['dev']}")
-    msg.table([(label, stats["entities_by_label"]["train"][label], stats["entities_by_label"]["dev"][label])
-               for label in stats["entities_by_label"]["train"]], header=("label", "train", "dev"))
+    msg.good(
+        f"Silver corpus: {stats['paragraphs']} paragraphs, {stats['tokens']} tokens -> {paths['train']}, {paths['dev']}"
+    )
+    msg.table(
+        [
+            (label, stats["entities_by_label"]["train"][label], stats["entities_by_label"]["dev"][label])
+            for label in stats["entities_by_label"]["train"]
+        ],
+        header=("label", "train", "dev"),
+    )
 
 
-def _gold_corpus(inputs: List[Path], output_dir: Path, dev_share: float, seed: int, annotator: Optional[str],
-                 prefix: str) -> None:
+def _gold_corpus(
+    inputs: List[Path], output_dir: Path, dev_share: float, seed: int, annotator: Optional[str], prefix: str
+) -> None:
     import json
 
     import spacy
@@ -63,11 +87,18 @@ def _gold_corpus(inputs: List[Path], output_dir: Path, dev_share: float, seed: i
         msg.fail(str(err), exits=1)
     train_ids, dev_ids = split_ids(list(docs_by_id), dev_share, seed)
     paths = write_split(docs_by_id, train_ids, dev_ids, output_dir, prefix)
-    stats = {"documents": {"train": len(train_ids), "dev": len(dev_ids)},
-             "paragraphs": {"train": sum(len(docs_by_id[i]) for i in train_ids), "dev": sum(len(docs_by_id[i]) for i in dev_ids)},
-             "entities_by_label": {"train": label_counts(docs_by_id, train_ids), "dev": label_counts(docs_by_id, dev_ids)}}
+    stats = {
+        "documents": {"train": len(train_ids), "dev": len(dev_ids)},
+        "paragraphs": {
+            "train": sum(len(docs_by_id[i]) for i in train_ids),
+            "dev": sum(len(docs_by_id[i]) for i in dev_ids),
+        },
+        "entities_by_label": {"train": label_counts(docs_by_id, train_ids), "dev": label_counts(docs_by_id, dev_ids)},
+    }
     (output_dir / f"{prefix}-stats.json").write_text(json.dumps(stats, indent=2) + "\n", encoding="utf8")
-    msg.good(f"Gold corpus: {stats['documents']} documents, {stats['paragraphs']} paragraphs -> {paths['train']}, {paths['dev']}")
+    msg.good(
+        f"Gold corpus: {stats['documents']} documents, {stats['paragraphs']} paragraphs -> {paths['train']}, {paths['dev']}"
+    )
 
 
 @app.command("train-ner", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -85,7 +116,7 @@ def train_ner_cmd(
 
     overrides = {"paths.train": str(train), "paths.dev": str(dev), **parse_config_overrides(ctx.args)}
     if "encoder = null" in config.read_text(encoding="utf8") and "paths.encoder" not in overrides:
-        from ..lm.loading import minilm_path
+        from ..language_models.loading import minilm_path
 
         overrides["paths.encoder"] = str(minilm_path())
     spacy_train(config, output, use_gpu=-1, overrides=overrides)
@@ -99,7 +130,6 @@ def compare_ner_cmd(
     note: List[str] = typer.Option([], help="Line added under the table (repeatable)"),
 ) -> None:
     """Combine ``evaluate-ner`` results of several recognizers into one comparison table."""
-    import json
 
     from ..training.compare import compare, markdown
 
@@ -122,9 +152,13 @@ def compare_ner_cmd(
 def train_court_cmd(
     gold: List[Path] = typer.Argument(..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases"),
     output: Path = typer.Option(Path("training/ner_court"), help="Output folder (model-best / model-last)"),
-    base_model: Path = typer.Option(Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to start from"),
+    base_model: Path = typer.Option(
+        Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to start from"
+    ),
     config: Path = typer.Option(Path("configs/ner_court.cfg"), exists=True, dir_okay=False),
-    annotator: Optional[str] = typer.Option(None, help="Annotator whose mentions are used (default: each document's first)"),
+    annotator: Optional[str] = typer.Option(
+        None, help="Annotator whose mentions are used (default: each document's first)"
+    ),
     dev_share: float = typer.Option(0.15, help="Share of cases held out for early stopping"),
     max_steps: Optional[int] = typer.Option(None, help="Override training.max_steps (smoke runs)"),
     seed: int = typer.Option(0),
@@ -134,19 +168,31 @@ def train_court_cmd(
     from ..training.crossval import finetune
 
     overrides = {"training.max_steps": max_steps} if max_steps else None
-    model = finetune(config, output, output / "corpus" / "court-train.spacy", output / "corpus" / "court-dev.spacy",
-                     base_model, overrides)
+    model = finetune(
+        config,
+        output,
+        output / "corpus" / "court-train.spacy",
+        output / "corpus" / "court-dev.spacy",
+        base_model,
+        overrides,
+    )
     msg.good(f"Court-tuned entity model -> {model}")
 
 
 @app.command("cv-ner")
 def cv_ner_cmd(
-    gold: Path = typer.Argument(..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases (e.g. echr-dev)"),
+    gold: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases (e.g. echr-dev)"
+    ),
     folds: int = typer.Option(3, help="Number of folds (split by document)"),
-    base_model: Path = typer.Option(Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to fine-tune"),
+    base_model: Path = typer.Option(
+        Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to fine-tune"
+    ),
     config: Path = typer.Option(Path("configs/ner_court.cfg"), exists=True, dir_okay=False),
     pipeline_config: Path = typer.Option(Path("configs/textanon_trained.cfg"), exists=True, dir_okay=False),
-    gazetteer: Optional[Path] = typer.Option(Path("assets/gazetteer.jsonl"), help="Gazetteer JSONL for the hybrid pipeline"),
+    gazetteer: Optional[Path] = typer.Option(
+        Path("assets/gazetteer.jsonl"), help="Gazetteer JSONL for the hybrid pipeline"
+    ),
     work_dir: Path = typer.Option(Path("training/cv"), help="Fold corpora and models"),
     output: Path = typer.Option(Path("metrics/ner_echr_cv.json"), help="JSON; a .md table is written beside it"),
     annotator: Optional[str] = typer.Option(None),
@@ -154,7 +200,6 @@ def cv_ner_cmd(
     seed: int = typer.Option(0),
 ) -> None:
     """k-fold cross-validation of court fine-tuning: every case scored by a model that never saw it."""
-    import json
 
     import spacy
 
@@ -163,9 +208,20 @@ def cv_ner_cmd(
 
     golds = load_tab(gold, require_identifiers=False)
     overrides = {"training.max_steps": max_steps} if max_steps else None
-    result = cross_validate(spacy.blank("en"), golds, k=folds, train_config=config, pipeline_config=pipeline_config,
-                            base_model=base_model, gazetteer=gazetteer if gazetteer and gazetteer.exists() else None,
-                            work_dir=work_dir, annotator=annotator, seed=seed, overrides=overrides, log=msg.info)
+    result = cross_validate(
+        spacy.blank("en"),
+        golds,
+        k=folds,
+        train_config=config,
+        pipeline_config=pipeline_config,
+        base_model=base_model,
+        gazetteer=gazetteer if gazetteer and gazetteer.exists() else None,
+        work_dir=work_dir,
+        annotator=annotator,
+        seed=seed,
+        overrides=overrides,
+        log=msg.info,
+    )
     from ..evaluation.provenance import write_metrics
 
     write_metrics(output, result)

@@ -5,6 +5,7 @@
 * ``wikiactors``: one Doc per record and anonymization column, ``doc.spans["masked"]``;
 * ``jsonl``: ``{"id", "text"}`` lines -> Docs with ``doc.user_data["id"]``.
 """
+
 from pathlib import Path
 from typing import Callable, Dict, List
 
@@ -46,6 +47,18 @@ def read_docbin(path, vocab=None) -> List[Doc]:
     return list(DocBin().from_disk(path).get_docs(vocab or blank_nlp().vocab))
 
 
-__all__ = ["CONVERTERS", "convert", "write_docbin", "read_docbin", "tab_to_docs", "entity_layer_to_docs",
-           "wikiactors_to_docs", "jsonl_to_docs", "gold_to_doc", "doc_to_gold", "gold_to_json",
-           "GOLD_SPAN_EXTENSIONS", "MENTIONS_KEY"]
+__all__ = [
+    "CONVERTERS",
+    "convert",
+    "write_docbin",
+    "read_docbin",
+    "tab_to_docs",
+    "entity_layer_to_docs",
+    "wikiactors_to_docs",
+    "jsonl_to_docs",
+    "gold_to_doc",
+    "doc_to_gold",
+    "gold_to_json",
+    "GOLD_SPAN_EXTENSIONS",
+    "MENTIONS_KEY",
+]

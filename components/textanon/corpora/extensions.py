@@ -6,6 +6,7 @@ the same span would overwrite each other. Gold attributes therefore live in
 DocBin) and the extensions below are read-only getters over that table. The entity id is also
 stored as ``span.kb_id_``.
 """
+
 from typing import Dict, Optional
 
 from spacy.tokens import Span

@@ -1,4 +1,5 @@
 """WikiActors JSON and plain JSONL ``{id, text}`` -> spaCy Docs."""
+
 import json
 from pathlib import Path
 from typing import List, Optional, Sequence
@@ -41,8 +42,7 @@ def wikiactors_to_docs(source: Source, columns: Optional[Sequence[str]] = None, 
             spans = [] if column == ORIGINAL else masked_spans(original, anonymized)
             doc = make_doc(original, spans, nlp)
             doc.spans["masked"] = [exact_span(doc, s, e, "MASKED") for s, e in spans]
-            doc.user_data.update({"name": rec["name"], "column": column,
-                                  "method": column[: -len("_abstract")]})
+            doc.user_data.update({"name": rec["name"], "column": column, "method": column[: -len("_abstract")]})
             docs.append(doc)
     return docs
 

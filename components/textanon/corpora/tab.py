@@ -1,4 +1,5 @@
 """TAB JSON / entity layers <-> spaCy Docs (one SpanGroup per annotator, or ``"gold"``)."""
+
 from typing import Dict, Iterable, List, Optional
 
 from spacy.tokens import Doc
@@ -40,12 +41,23 @@ def doc_to_gold(doc: Doc, keys: Optional[Iterable[str]] = None) -> GoldDocument:
         mentions = []
         for span in doc.spans.get(key, []):
             attrs = table.get(span.id_) or {}
-            mentions.append(Mention(span.start_char, span.end_char, span.label_, attrs.get("entity_id"),
-                                    attrs.get("identifier_type"), attrs.get("mention_id"), attrs.get("span_text"),
-                                    attrs.get("edit_type"), attrs.get("confidential_status")))
+            mentions.append(
+                Mention(
+                    span.start_char,
+                    span.end_char,
+                    span.label_,
+                    attrs.get("entity_id"),
+                    attrs.get("identifier_type"),
+                    attrs.get("mention_id"),
+                    attrs.get("span_text"),
+                    attrs.get("edit_type"),
+                    attrs.get("confidential_status"),
+                )
+            )
         annotations[key] = mentions
-    return GoldDocument(str(doc.user_data.get(DOC_ID_KEY, "")), doc.text, annotations,
-                        dict(doc.user_data.get(META_KEY) or {}))
+    return GoldDocument(
+        str(doc.user_data.get(DOC_ID_KEY, "")), doc.text, annotations, dict(doc.user_data.get(META_KEY) or {})
+    )
 
 
 def gold_to_json(gold: GoldDocument) -> dict:
@@ -54,10 +66,17 @@ def gold_to_json(gold: GoldDocument) -> dict:
     for annotator, mentions in gold.annotations.items():
         rows = []
         for m in mentions:
-            row = {"entity_type": m.entity_type, "entity_mention_id": m.mention_id, "start_offset": m.start,
-                   "end_offset": m.end, "span_text": m.span_text, "edit_type": m.edit_type,
-                   "identifier_type": m.identifier_type, "entity_id": m.entity_id,
-                   "confidential_status": m.confidential_status}
+            row = {
+                "entity_type": m.entity_type,
+                "entity_mention_id": m.mention_id,
+                "start_offset": m.start,
+                "end_offset": m.end,
+                "span_text": m.span_text,
+                "edit_type": m.edit_type,
+                "identifier_type": m.identifier_type,
+                "entity_id": m.entity_id,
+                "confidential_status": m.confidential_status,
+            }
             rows.append({k: v for k, v in row.items() if v is not None})
         out["annotations"][annotator] = {"entity_mentions": rows}
     return out

@@ -1,5 +1,6 @@
 """Docs whose token boundaries include given character offsets, so spans keep exact offsets."""
-from typing import Iterable, List, Optional, Set, Tuple
+
+from typing import Iterable, List, Set, Tuple
 
 from spacy.tokens import Doc, Span
 

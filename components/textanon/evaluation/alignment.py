@@ -8,6 +8,7 @@ word tokens that has no counterpart in the rewrite as masked — whatever replac
 generalisation or nothing. Whitespace and punctuation between two unmatched words are included
 in the span; stretches made only of punctuation are ignored (TAB scores ``\\w+`` tokens only).
 """
+
 import difflib
 import re
 import unicodedata
@@ -20,8 +21,7 @@ WORD = re.compile(r"\w", re.UNICODE)
 
 def tokenize(text: str) -> List[Tuple[str, int, int]]:
     """``(normalized token, start, end)`` for words and punctuation marks of ``text``."""
-    return [(unicodedata.normalize("NFKC", m.group()).casefold(), m.start(), m.end())
-            for m in TOKEN.finditer(text)]
+    return [(unicodedata.normalize("NFKC", m.group()).casefold(), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 
 def matched_flags(original: Sequence[str], rewritten: Sequence[str]) -> List[bool]:

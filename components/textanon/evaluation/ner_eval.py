@@ -7,6 +7,7 @@ predicted-T tokens whose gold label matches / predicted-T tokens. ``micro`` pool
 ``untyped`` ignores labels (any entity vs any entity: what matters for masking).
 With ``org_loc_interchangeable`` ORG and LOC match each other.
 """
+
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -78,9 +79,16 @@ def predicted_spans(doc, source: str = "auto", spans_key: str = "pii") -> List[L
     return out
 
 
-def evaluate_ner(gold_docs: Sequence[GoldDocument], nlp, annotator: Optional[str] = None, source: str = "auto",
-                 spans_key: str = "pii", org_loc_interchangeable: bool = False, batch_size: int = 1,
-                 progress: Optional[Callable[[int], None]] = None) -> Dict[str, object]:
+def evaluate_ner(
+    gold_docs: Sequence[GoldDocument],
+    nlp,
+    annotator: Optional[str] = None,
+    source: str = "auto",
+    spans_key: str = "pii",
+    org_loc_interchangeable: bool = False,
+    batch_size: int = 1,
+    progress: Optional[Callable[[int], None]] = None,
+) -> Dict[str, object]:
     """Run ``nlp`` on the gold texts and score its entities against one annotator's mentions."""
     pairs = []
     texts = (g.text for g in gold_docs)

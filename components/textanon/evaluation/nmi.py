@@ -8,6 +8,7 @@ normalisation) between the two labelings is computed; the result is the mean ove
 seeds. Identical inputs give NMI = 1. ``originals_self_nmi`` (mean NMI between clusterings of the
 originals with different seeds) tells how stable the clustering itself is.
 """
+
 from typing import Dict, Optional, Sequence
 
 import numpy as np
@@ -42,7 +43,13 @@ def choose_k(orig: np.ndarray, ks: Sequence[int] = DEFAULT_KS, seeds: int = DEFA
     return scores
 
 
-def nmi_embeddings(orig: np.ndarray, anon: np.ndarray, ks: Sequence[int] = DEFAULT_KS, seeds: int = DEFAULT_SEEDS, k: Optional[int] = None) -> dict:
+def nmi_embeddings(
+    orig: np.ndarray,
+    anon: np.ndarray,
+    ks: Sequence[int] = DEFAULT_KS,
+    seeds: int = DEFAULT_SEEDS,
+    k: Optional[int] = None,
+) -> dict:
     """NMI between the k-means clusterings of two aligned embedding matrices."""
     from sklearn.metrics import normalized_mutual_info_score
 
@@ -52,7 +59,13 @@ def nmi_embeddings(orig: np.ndarray, anon: np.ndarray, ks: Sequence[int] = DEFAU
     if k is None:
         k = max(silhouettes, key=silhouettes.get)
     values = [normalized_mutual_info_score(_kmeans(orig, k, s), _kmeans(anon, k, s)) for s in range(seeds)]
-    return {"nmi": float(np.mean(values)), "std": float(np.std(values)), "k": int(k), "seeds": seeds, "silhouette": silhouettes}
+    return {
+        "nmi": float(np.mean(values)),
+        "std": float(np.std(values)),
+        "k": int(k),
+        "seeds": seeds,
+        "silhouette": silhouettes,
+    }
 
 
 def self_agreement(orig: np.ndarray, k: int, seeds: int = DEFAULT_SEEDS) -> float:
@@ -70,7 +83,14 @@ def self_agreement(orig: np.ndarray, k: int, seeds: int = DEFAULT_SEEDS) -> floa
     return float(np.mean(pairs)) if pairs else 1.0
 
 
-def nmi_corpus(originals: Dict[str, str], anonymizations: Dict[str, Dict[str, str]], encoder=None, ks: Sequence[int] = DEFAULT_KS, seeds: int = DEFAULT_SEEDS, progress: bool = True) -> Dict[str, dict]:
+def nmi_corpus(
+    originals: Dict[str, str],
+    anonymizations: Dict[str, Dict[str, str]],
+    encoder=None,
+    ks: Sequence[int] = DEFAULT_KS,
+    seeds: int = DEFAULT_SEEDS,
+    progress: bool = True,
+) -> Dict[str, dict]:
     """NMI per method. ``anonymizations``: method -> id -> anonymized text (ids must cover the originals)."""
     from tqdm import tqdm
 
@@ -91,7 +111,9 @@ def nmi_corpus(originals: Dict[str, str], anonymizations: Dict[str, Dict[str, st
             raise EvaluationError(f"record {unknown[0]!r} of method {method!r} has no original document")
         missing = [d for d in ids if d not in by_id or by_id[d] is None]
         if missing:
-            raise EvaluationError(f"method {method!r} has no anonymization for record {missing[0]!r} (NMI needs every document)")
+            raise EvaluationError(
+                f"method {method!r} has no anonymization for record {missing[0]!r} (NMI needs every document)"
+            )
         anon = encoder.encode([by_id[d] for d in ids])
         res = nmi_embeddings(orig, anon, seeds=seeds, k=k)
         res["silhouette"] = silhouettes

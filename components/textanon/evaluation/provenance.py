@@ -5,6 +5,7 @@ recorded by the code (never typed by hand): the command line, the machine (CPU m
 torch version, platform, Python), the textanon version and the UTC time. ``tests/test_metrics_provenance.py``
 checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command.
 """
+
 import json
 import os
 import platform
@@ -39,8 +40,14 @@ def machine() -> dict:
             gpu = torch.cuda.get_device_name(0)
     except ImportError:
         pass
-    return {"cpu": cpu_model(), "cores": os.cpu_count(), "gpu": gpu, "torch": torch_version,
-            "platform": platform.platform(), "python": platform.python_version()}
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "gpu": gpu,
+        "torch": torch_version,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+    }
 
 
 def command(argv: Optional[Sequence[str]] = None) -> str:
@@ -56,8 +63,12 @@ def provenance(argv: Optional[Sequence[str]] = None) -> dict:
     """The block added to every metrics file."""
     from ..about import __version__
 
-    return {"command": command(argv), "machine": machine(), "textanon_version": __version__,
-            "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    return {
+        "command": command(argv),
+        "machine": machine(),
+        "textanon_version": __version__,
+        "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
 
 
 def write_metrics(path: Union[str, Path], payload: dict, argv: Optional[Sequence[str]] = None, indent: int = 2) -> Path:

@@ -12,6 +12,7 @@
   1 - TRIR from ``metrics/trir_<...>.json`` when that file exists, else the recall of
   the manual anonymization's masked characters (a proxy, named on the plot).
 """
+
 import json
 import time
 from pathlib import Path
@@ -51,11 +52,18 @@ def tpi_result(corpus: Corpus, ic: InformationContent, masks=None, progress: boo
         "tpi": _round(res.mean()),
         "tpi_micro": _round(res.micro),
         "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings | corpus_settings(corpus, path) | {"aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)", "runtime_s": round(time.perf_counter() - t0, 2)},
+        "settings": ic.settings
+        | corpus_settings(corpus, path)
+        | {
+            "aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)",
+            "runtime_s": round(time.perf_counter() - t0, 2),
+        },
     }
 
 
-def tps_result(corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path="") -> dict:
+def tps_result(
+    corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path=""
+) -> dict:
     from .embeddings import default_encoder
     from .tps import tps_corpus
 
@@ -67,7 +75,9 @@ def tps_result(corpus: Corpus, ic: InformationContent, masks=None, encoder=None,
         "tps": _round(res.mean()),
         "tps_micro": _round(res.micro),
         "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings | corpus_settings(corpus, path) | {
+        "settings": ic.settings
+        | corpus_settings(corpus, path)
+        | {
             "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
             "replacements": "anonymized text between the aligned kept stretches around each masked span",
             "runtime_s": round(time.perf_counter() - t0, 2),
@@ -75,7 +85,14 @@ def tps_result(corpus: Corpus, ic: InformationContent, masks=None, encoder=None,
     }
 
 
-def nmi_result(corpus: Corpus, seeds: int = 10, ks: Sequence[int] = tuple(range(2, 11)), encoder=None, progress: bool = True, path="") -> dict:
+def nmi_result(
+    corpus: Corpus,
+    seeds: int = 10,
+    ks: Sequence[int] = tuple(range(2, 11)),
+    encoder=None,
+    progress: bool = True,
+    path="",
+) -> dict:
     from .embeddings import default_encoder
     from .nmi import nmi_corpus
 
@@ -86,7 +103,8 @@ def nmi_result(corpus: Corpus, seeds: int = 10, ks: Sequence[int] = tuple(range(
     return {
         "nmi": {m: round(r["nmi"], 4) for m, r in res.items()},
         "details": {m: {"std": round(r["std"], 4), "k": r["k"]} for m, r in res.items()},
-        "settings": corpus_settings(corpus, path) | {
+        "settings": corpus_settings(corpus, path)
+        | {
             "encoder": encoder.name,
             "clustering": "k-means (sklearn, n_init=10) on L2-normalised embeddings; k chosen by the best mean silhouette of the originals; NMI of same-seed clusterings, mean over seeds",
             "originals_self_nmi": round(next(iter(res.values()))["originals_self_nmi"], 4) if res else None,
@@ -94,7 +112,9 @@ def nmi_result(corpus: Corpus, seeds: int = 10, ks: Sequence[int] = tuple(range(
             "ks": list(ks),
             "seeds": seeds,
             "k": next(iter(res.values()))["k"] if res else None,
-            "silhouette": {str(k): round(v, 4) for k, v in next(iter(res.values()))["silhouette"].items()} if res else {},
+            "silhouette": {str(k): round(v, 4) for k, v in next(iter(res.values()))["silhouette"].items()}
+            if res
+            else {},
             "skipped_incomplete": [m for m in corpus.anonymized if m not in complete],
             "runtime_s": round(time.perf_counter() - t0, 2),
         },
@@ -140,7 +160,7 @@ def read_trir(path) -> Optional[Dict[str, float]]:
 def _char_mask(n: int, spans) -> np.ndarray:
     mask = np.zeros(n, dtype=bool)
     for s, e in spans:
-        mask[int(s):int(e)] = True
+        mask[int(s) : int(e)] = True
     return mask
 
 
@@ -160,7 +180,10 @@ def masking_stats(corpus: Corpus, masks) -> Dict[str, Dict[str, float]]:
                 r = _char_mask(len(text), [(s[0], s[1]) for s in manual[doc_id]]) & nonspace
                 ref += int(r.sum())
                 hit += int((m & r).sum())
-        stats[method] = {"masked_share": masked / total if total else float("nan"), "recall_vs_manual": hit / ref if ref else float("nan")}
+        stats[method] = {
+            "masked_share": masked / total if total else float("nan"),
+            "recall_vs_manual": hit / ref if ref else float("nan"),
+        }
     return stats
 
 
@@ -179,7 +202,9 @@ def _fmt(v) -> str:
     return "–" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.3f}"
 
 
-def markdown_table(methods: List[str], columns: List[Tuple[str, Dict[str, float]]], title: str, notes: Sequence[str] = ()) -> str:
+def markdown_table(
+    methods: List[str], columns: List[Tuple[str, Dict[str, float]]], title: str, notes: Sequence[str] = ()
+) -> str:
     lines = [f"# {title}", ""]
     lines.append("| method | " + " | ".join(c for c, _ in columns) + " |")
     lines.append("|---|" + "---:|" * len(columns))
@@ -240,8 +265,9 @@ def run_report(
 
     unknown = [m for m in metrics if m not in METRICS]
     if unknown or not metrics:
-        raise EvaluationError(f"unknown metric {unknown[0]!r}: choose among {', '.join(METRICS)}" if unknown
-                              else "no metric selected")
+        raise EvaluationError(
+            f"unknown metric {unknown[0]!r}: choose among {', '.join(METRICS)}" if unknown else "no metric selected"
+        )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     corpus = load_corpus(corpus_path, limit, [p for p in extra if Path(p).exists()], offsets, columns, split_tags)
@@ -275,10 +301,17 @@ def run_report(
         privacy = {m: stats[m]["recall_vs_manual"] for m in methods if m in stats}
         privacy_label = "privacy proxy = recall of manual masks (no TRIR file)"
     columns = [(column_title(k, results[k]), results[k][k[:3]]) for k in steps]
-    columns += [("masked share", {m: s["masked_share"] for m, s in stats.items()}), ("recall vs manual", {m: s["recall_vs_manual"] for m, s in stats.items()})]
+    columns += [
+        ("masked share", {m: s["masked_share"] for m, s in stats.items()}),
+        ("recall vs manual", {m: s["recall_vs_manual"] for m, s in stats.items()}),
+    ]
     if trir:
         columns.append(("TRIR", {m: trir[_norm_method(m)] for m in methods if _norm_method(m) in trir}))
-    ordered = sorted(methods, key=lambda m: -results.get("tpi", {}).get("tpi", {}).get(m, 0.0)) if "tpi" in results else methods
+    ordered = (
+        sorted(methods, key=lambda m: -results.get("tpi", {}).get("tpi", {}).get(m, 0.0))
+        if "tpi" in results
+        else methods
+    )
     settings = results.get("tpi", results.get("tps", {})).get("settings", {})
     lm_settings = results.get("tpi_lm", {}).get("settings", {})
     notes = [
@@ -294,13 +327,21 @@ def run_report(
     ]
     if "nmi" in results:
         ns = results["nmi"]["settings"]
-        notes.append(f"NMI: k = {ns['k']} (best silhouette of the originals: {max(ns['silhouette'].values(), default=float('nan')):.3f}); "
-                     f"the originals' own clusterings agree across seeds with NMI {ns['originals_self_nmi']}, a ceiling for reading the NMI column.")
+        notes.append(
+            f"NMI: k = {ns['k']} (best silhouette of the originals: {max(ns['silhouette'].values(), default=float('nan')):.3f}); "
+            f"the originals' own clusterings agree across seeds with NMI {ns['originals_self_nmi']}, a ceiling for reading the NMI column."
+        )
     md = markdown_table(ordered, columns, f"Utility evaluation: {name}", notes)
     md_path = out_dir / f"evaluate_{name}.md"
     md_path.write_text(md, encoding="utf-8")
     written["markdown"] = str(md_path)
     png_path = out_dir / f"evaluate_{name}.png"
-    plot(png_path, {column_title(k, results[k]): results[k][k[:3]] for k in steps}, privacy, privacy_label, f"{name}: utility vs privacy ({len(corpus.originals)} documents)")
+    plot(
+        png_path,
+        {column_title(k, results[k]): results[k][k[:3]] for k in steps},
+        privacy,
+        privacy_label,
+        f"{name}: utility vs privacy ({len(corpus.originals)} documents)",
+    )
     written["plot"] = str(png_path)
     return written

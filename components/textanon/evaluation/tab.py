@@ -16,6 +16,7 @@ All scores are micro-averages over annotators: each annotator's entities count s
   ``w * |annotators of the document|`` to the denominator (annotators with >= 1 entity).
 * Only documents present in the masks are scored; a zero denominator gives 0.
 """
+
 import bisect
 import re
 from dataclasses import dataclass, field
@@ -55,13 +56,17 @@ def build_entities(doc: GoldDocument) -> List[Entity]:
         own: Dict[str, Entity] = {}
         for m in mentions:
             if m.entity_id is None or m.identifier_type is None:
-                raise EvaluationError(f"document {doc.doc_id!r}, annotator {annotator!r}: mentions need "
-                                      "'entity_id' and 'identifier_type' for TAB evaluation")
+                raise EvaluationError(
+                    f"document {doc.doc_id!r}, annotator {annotator!r}: mentions need "
+                    "'entity_id' and 'identifier_type' for TAB evaluation"
+                )
             ent = own.get(m.entity_id)
             if ent is None:
                 if m.entity_id in entities:
-                    raise EvaluationError(f"document {doc.doc_id!r}: entity_id {m.entity_id!r} used by "
-                                          f"annotators {entities[m.entity_id].annotator!r} and {annotator!r}")
+                    raise EvaluationError(
+                        f"document {doc.doc_id!r}: entity_id {m.entity_id!r} used by "
+                        f"annotators {entities[m.entity_id].annotator!r} and {annotator!r}"
+                    )
                 ent = own[m.entity_id] = Entity(annotator, m.entity_id, m.entity_type, m.identifier_type == "DIRECT")
             ent.mentions.append((m.start, m.end))
             ent.needs.append(m.identifier_type in ("DIRECT", "QUASI"))
@@ -95,8 +100,9 @@ class _Doc:
         self._spacy = None
         self._cover: Dict[str, Tuple[List[int], List[int]]] = {}
         for ann in self.annotators:
-            spans = sorted(s for e in self.entities if e.annotator == ann
-                           for s, need in zip(e.mentions, e.needs) if need)
+            spans = sorted(
+                s for e in self.entities if e.annotator == ann for s, need in zip(e.mentions, e.needs) if need
+            )
             starts, max_end, best = [s for s, _ in spans], [], -1
             for _, end in spans:
                 best = max(best, end)
@@ -159,7 +165,9 @@ class TabEvaluator:
             doc = self.docs[doc_id]
             flags = bytearray(len(doc.text))
             for item in spans:
-                flags[max(0, item[0]):min(len(doc.text), item[1])] = b"\x01" * (min(len(doc.text), item[1]) - max(0, item[0]))
+                flags[max(0, item[0]) : min(len(doc.text), item[1])] = b"\x01" * (
+                    min(len(doc.text), item[1]) - max(0, item[0])
+                )
             out.append((doc, [(int(s[0]), int(s[1])) for s in spans], flags))
         return out
 
@@ -231,7 +239,7 @@ def _units(text: str, spans: Sequence[CharSpan], token_level: bool) -> List[Char
 
 
 def lm_information_content(model=None) -> ICFunction:
-    """IC weights from a :class:`textanon.lm.LanguageModel` (default: the project's offline LM).
+    """IC weights from a :class:`textanon.language_models.LanguageModel` (default: the project's offline LM).
 
     All spans of a document are masked together (one pass, as the reference's BERT weighting)
     and a span's weight is ``-log`` of its least probable sub-word token (0 if no token).
@@ -251,5 +259,15 @@ def lm_information_content(model=None) -> ICFunction:
     return ic
 
 
-__all__ = ["TabEvaluator", "Entity", "build_entities", "lm_information_content", "split_by_tokens",
-           "load_pos_nlp", "POS_TO_IGNORE", "TOKENS_TO_IGNORE", "CHARACTERS_TO_IGNORE", "ICFunction"]
+__all__ = [
+    "TabEvaluator",
+    "Entity",
+    "build_entities",
+    "lm_information_content",
+    "split_by_tokens",
+    "load_pos_nlp",
+    "POS_TO_IGNORE",
+    "TOKENS_TO_IGNORE",
+    "CHARACTERS_TO_IGNORE",
+    "ICFunction",
+]

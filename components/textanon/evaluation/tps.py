@@ -14,10 +14,9 @@ Replacement strings come from offset files (``[start, end, replacement]``) or,
 for string anonymizations, from :func:`aligned_replacements` on top of the masked
 spans of the alignment module.
 """
+
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
 
 from .terms import Term, protected_terms
 from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent
@@ -102,7 +101,7 @@ def anonymized_term(original: str, term: Term, masks: Sequence[Mask]) -> str:
         pieces.append(rep or "")
         pos = max(pos, e)
     if pos < term.end:
-        pieces.append(original[pos:term.end])
+        pieces.append(original[pos : term.end])
     return re.sub(r"\s+", " ", "".join(pieces)).strip()
 
 
@@ -156,12 +155,12 @@ def tps_corpus(
             except EvaluationError:
                 raise
             except Exception as err:  # name the record instead of crashing anonymously mid-corpus
-                raise EvaluationError(f"record {d!r} of method {method!r}: TPS failed ({type(err).__name__}: {err})") from err
+                raise EvaluationError(
+                    f"record {d!r} of method {method!r}: TPS failed ({type(err).__name__}: {err})"
+                ) from err
             values[d] = v
             num += v * ics[d].tic
             den += ics[d].tic
         result.per_document[method] = values
         result.micro[method] = num / den if den > 0 else float("nan")
     return result
-
-

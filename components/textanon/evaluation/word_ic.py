@@ -15,11 +15,12 @@ like a language model (spec ``"wordfreq"`` or ``"wordfreq:LANG"``):
   informative than any listed word, and finite;
 * the model is context-free (same value wherever the word occurs), so term alternation does not apply.
 """
+
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..lm.base import LanguageModel
+from ..language_models.base import LanguageModel
 
 CharSpan = Tuple[int, int]
 #: frequency given to words absent from the list (the list stops at 1e-8)
@@ -44,19 +45,27 @@ class WordFrequencyModel(LanguageModel):
         """``ln max(p(word), floor)`` in nats."""
         return float(np.log(max(self._frequency(word, self.lang), self.floor)))
 
-    def span_token_logprobs(self, text: str, spans: Sequence[CharSpan],
-                            passes: Optional[Sequence[Sequence[int]]] = None) -> List[np.ndarray]:
+    def span_token_logprobs(
+        self, text: str, spans: Sequence[CharSpan], passes: Optional[Sequence[Sequence[int]]] = None
+    ) -> List[np.ndarray]:
         """Log-frequencies of the words of each span (``passes`` is ignored: the model has no context)."""
-        return [np.asarray([self.word_logprob(w) for w in self._tokenize(text[s:e], self.lang)], dtype=np.float64)
-                for s, e in spans]
+        return [
+            np.asarray([self.word_logprob(w) for w in self._tokenize(text[s:e], self.lang)], dtype=np.float64)
+            for s, e in spans
+        ]
 
     @property
     def settings(self) -> dict:
         """What the metrics files record about this model."""
-        return {"model": self.name, "model_type": "word frequency (context-free)", "wordfreq_version": self.version,
-                "oov_floor": self.floor, "oov_ic_nats": round(-float(np.log(self.floor)), 3),
-                "term_ic": "max over the term's words of -ln max(frequency, floor) (nats)",
-                "alternation": "not applicable (context-free model)"}
+        return {
+            "model": self.name,
+            "model_type": "word frequency (context-free)",
+            "wordfreq_version": self.version,
+            "oov_floor": self.floor,
+            "oov_ic_nats": round(-float(np.log(self.floor)), 3),
+            "term_ic": "max over the term's words of -ln max(frequency, floor) (nats)",
+            "alternation": "not applicable (context-free model)",
+        }
 
 
 def _version() -> Optional[str]:

@@ -6,6 +6,7 @@
 * :mod:`.stoplist` — generic / ambiguous terms kept out;
 * :mod:`.builder` — ``build_gazetteer``, ``write_jsonl``, ``read_gazetteer``.
 """
+
 from .builder import build_gazetteer, count_labels, dedupe, read_gazetteer, write_jsonl
 
 __all__ = ["build_gazetteer", "count_labels", "dedupe", "read_gazetteer", "write_jsonl"]

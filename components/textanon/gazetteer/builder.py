@@ -12,6 +12,7 @@ comes more than once, the entry with the larger ``weight`` wins — the WordNet 
 person is what DEM is for), and otherwise the first entry (table order / usage order) is kept.
 The recogniser matches case-insensitively, so one display form per key is enough.
 """
+
 import json
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
@@ -41,12 +42,17 @@ def dedupe(entries: Iterable[dict]) -> List[dict]:
     return [{field: entry[field] for field in OUTPUT_FIELDS} for entry in best.values()]
 
 
-def build_gazetteer(source: str = "wordnet", *, nltk_data: Optional[Union[str, Path]] = None,
-                    min_count: int = 20, limit: Optional[int] = None,
-                    properties: Optional[Sequence[str]] = None,
-                    fetch: Optional[Callable[[str], dict]] = None,
-                    progress: Optional[Callable[[Iterable], Iterable]] = None,
-                    stats: Optional[Dict[str, int]] = None) -> List[dict]:
+def build_gazetteer(
+    source: str = "wordnet",
+    *,
+    nltk_data: Optional[Union[str, Path]] = None,
+    min_count: int = 20,
+    limit: Optional[int] = None,
+    properties: Optional[Sequence[str]] = None,
+    fetch: Optional[Callable[[str], dict]] = None,
+    progress: Optional[Callable[[Iterable], Iterable]] = None,
+    stats: Optional[Dict[str, int]] = None,
+) -> List[dict]:
     """Build the gazetteer entries from ``source``.
 
     * ``"wordnet"`` (offline): ``nltk_data`` is an NLTK data folder prepared by
@@ -66,8 +72,9 @@ def build_gazetteer(source: str = "wordnet", *, nltk_data: Optional[Union[str, P
     if source == "wikidata":
         from .wikidata import wikidata_entries
 
-        rows = wikidata_entries(properties=properties, min_count=min_count, limit=limit,
-                                fetch=fetch, progress=progress, stats=stats)
+        rows = wikidata_entries(
+            properties=properties, min_count=min_count, limit=limit, fetch=fetch, progress=progress, stats=stats
+        )
         return dedupe(rows)
     raise ValueError(f"unknown gazetteer source {source!r}; expected one of {', '.join(SOURCES)}")
 

@@ -21,6 +21,7 @@ generic word turns into thousands of false DEM/MISC spans. A term is refused whe
 All comparisons are on the lower-cased, whitespace-normalised term. Plural forms are refused
 together with their singular (the builder checks the base lemma).
 """
+
 import re
 from typing import Optional
 
@@ -30,7 +31,8 @@ except ImportError:  # pragma: no cover
     _SPACY_STOP_WORDS = frozenset()
 
 #: Category heads and generic person / thing nouns.
-GENERIC_TERMS = frozenset("""
+GENERIC_TERMS = frozenset(
+    """
 person persons people human humans individual individuals man men woman women boy boys girl girls
 child children kid kids adult adults baby babies somebody someone anybody anyone everybody
 self one ones other others party parties member members group groups family families
@@ -70,10 +72,12 @@ instrument instruments vehicle vehicles weapon weapons arm arms
 car cars craft plane planes ship ships boat boats vessel vessels machine machines
 death deaths killing killings accident accidents
 unit units force forces
-""".split())
+""".split()
+)
 
 #: Procedural roles present in every judgment (ECHR and similar): generic, not identifying.
-COURT_ROLES = frozenset("""
+COURT_ROLES = frozenset(
+    """
 applicant applicants government governments agent agents judge judges court courts
 registrar registrars registry commission commissioner commissioners chamber
 respondent respondents claimant claimants plaintiff plaintiffs defendant defendants
@@ -84,12 +88,26 @@ victim victims witness witnesses expert experts
 detainee detainees prisoner prisoners inmate inmates suspect suspects convict convicts
 offender offenders criminal criminals
 lawyer lawyers solicitor solicitors barrister barristers attorney attorneys governor governors
-""".split()) | frozenset({"third party", "public prosecutor", "state party", "high contracting party",
-                          "trial judge", "trial judges", "secretary of state", "medical officer", "medical officers",
-                          "police officer", "police officers"})
+""".split()
+) | frozenset(
+    {
+        "third party",
+        "public prosecutor",
+        "state party",
+        "high contracting party",
+        "trial judge",
+        "trial judges",
+        "secretary of state",
+        "medical officer",
+        "medical officers",
+        "police officer",
+        "police officers",
+    }
+)
 
 #: Attribute senses that are rare next to an everyday sense (found on court and news text).
-AMBIGUOUS_TERMS = frozenset("""
+AMBIGUOUS_TERMS = frozenset(
+    """
 labour labor liberal liberals conservative conservatives green greens independent independents
 federal federalist republican democrat democratic
 general generals major majors private privates marshal marshals
@@ -102,11 +120,15 @@ cross star stars order orders
 date dates mark marks
 record records runner runners
 plane cup cups bar bars
-""".split())
+""".split()
+)
 
 #: Words added after matching the WordNet build on ECHR judgments and biographies: senses that
 #: WordNet files under a person/condition class but that texts use generically.
-GENERIC_TERMS = GENERIC_TERMS | frozenset("""
+GENERIC_TERMS = (
+    GENERIC_TERMS
+    | frozenset(
+        """
 para paras colour color colours colors acting consumption seeker seekers employer employers
 adviser advisers advisor advisors elector electors harm suffering incompetence shot shots
 committal perpetration poster posters conditioner conditioners occupier occupiers occupant
@@ -116,18 +138,25 @@ maker makers carrier carriers mover movers idol idols villain villains wag tackl
 dive slug fury bloat decomposition auxiliary auxiliaries confederate confederates scholastic
 hulk sulky batter whiz generalist mechanics lifter puncher sting scours torment agony frenzy
 political party president presidents playing singing dancing painting
-""".split()) | frozenset({"political party", "political parties", "union member", "union members"})
+""".split()
+    )
+    | frozenset({"political party", "political parties", "union member", "union members"})
+)
 
 #: Three-character terms worth keeping (degrees, well-known conditions and classes).
-SHORT_ALLOWED = frozenset("""
+SHORT_ALLOWED = frozenset(
+    """
 ceo cfo hiv mba phd msc llb llm lld dds dmd edd mfa bse cjd std suv uzi zen flu pox nun spy
 cop vet gun bus sax
-""".split())
+""".split()
+)
 
 #: Extra function words spaCy's list lacks (contractions, archaic forms).
-_EXTRA_FUNCTION_WORDS = frozenset("""
+_EXTRA_FUNCTION_WORDS = frozenset(
+    """
 thee thou thy ye shall shan't ain't o'clock etc
-""".split())
+""".split()
+)
 
 FUNCTION_WORDS = frozenset(w.lower() for w in _SPACY_STOP_WORDS) | _EXTRA_FUNCTION_WORDS
 

@@ -10,6 +10,7 @@ two properties give the same term).
 The HTTP call is one function (:func:`fetch_sparql`); tests pass a ``fetch`` that replays a
 recorded response, so this module never touches the network unless a user runs it.
 """
+
 import json
 import urllib.parse
 import urllib.request
@@ -65,8 +66,9 @@ def build_query(prop: str, min_count: int, limit: int, offset: int) -> str:
 def fetch_sparql(query: str, timeout: float = 120.0) -> dict:
     """Run ``query`` on the public endpoint and return the decoded JSON response."""
     url = ENDPOINT + "?" + urllib.parse.urlencode({"query": query, "format": "json"})
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT,
-                                                   "Accept": "application/sparql-results+json"})
+    request = urllib.request.Request(
+        url, headers={"User-Agent": USER_AGENT, "Accept": "application/sparql-results+json"}
+    )
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.loads(response.read().decode("utf8"))
 
@@ -80,14 +82,25 @@ def parse_bindings(response: dict) -> List[dict]:
         if not value or not label:
             continue
         aliases = [a for a in b.get("aliases", {}).get("value", "").split("|") if a]
-        rows.append({"qid": value.rsplit("/", 1)[-1], "n": int(float(b.get("n", {}).get("value", 0))),
-                     "label": label, "aliases": aliases})
+        rows.append(
+            {
+                "qid": value.rsplit("/", 1)[-1],
+                "n": int(float(b.get("n", {}).get("value", 0))),
+                "label": label,
+                "aliases": aliases,
+            }
+        )
     return rows
 
 
-def iter_property_values(prop: str, *, min_count: int, limit: Optional[int] = None,
-                         page_size: int = PAGE_SIZE,
-                         fetch: Callable[[str], dict] = fetch_sparql) -> Iterator[dict]:
+def iter_property_values(
+    prop: str,
+    *,
+    min_count: int,
+    limit: Optional[int] = None,
+    page_size: int = PAGE_SIZE,
+    fetch: Callable[[str], dict] = fetch_sparql,
+) -> Iterator[dict]:
     """All values of ``prop`` (paged until a short page or ``limit`` values)."""
     offset, seen = 0, 0
     while True:
@@ -102,10 +115,15 @@ def iter_property_values(prop: str, *, min_count: int, limit: Optional[int] = No
             return
 
 
-def wikidata_entries(properties: Optional[Sequence[str]] = None, *, min_count: int = 20,
-                     limit: Optional[int] = None, fetch: Optional[Callable[[str], dict]] = None,
-                     progress: Optional[Callable[[Iterable], Iterable]] = None,
-                     stats: Optional[Dict[str, int]] = None) -> List[dict]:
+def wikidata_entries(
+    properties: Optional[Sequence[str]] = None,
+    *,
+    min_count: int = 20,
+    limit: Optional[int] = None,
+    fetch: Optional[Callable[[str], dict]] = None,
+    progress: Optional[Callable[[Iterable], Iterable]] = None,
+    stats: Optional[Dict[str, int]] = None,
+) -> List[dict]:
     """Gazetteer rows for ``properties`` (default all of :data:`PROPERTIES`), not yet deduplicated."""
     props = list(properties or PROPERTIES)
     unknown = [p for p in props if p not in PROPERTIES]
@@ -114,7 +132,7 @@ def wikidata_entries(properties: Optional[Sequence[str]] = None, *, min_count: i
     stats = stats if stats is not None else {}
     fetch = fetch or fetch_sparql
     out: List[dict] = []
-    for prop in (progress(props) if progress else props):
+    for prop in progress(props) if progress else props:
         label = PROPERTIES[prop][0]
         for value in iter_property_values(prop, min_count=min_count, limit=limit, fetch=fetch):
             for term in [value["label"], *value["aliases"]]:
@@ -123,10 +141,16 @@ def wikidata_entries(properties: Optional[Sequence[str]] = None, *, min_count: i
                 if reason is not None:
                     stats[reason] = stats.get(reason, 0) + 1
                     continue
-                out.append({"term": term, "label": label, "source": "wikidata",
-                            "property_or_synset": f"{prop}:{value['qid']}", "weight": value["n"]})
+                out.append(
+                    {
+                        "term": term,
+                        "label": label,
+                        "source": "wikidata",
+                        "property_or_synset": f"{prop}:{value['qid']}",
+                        "weight": value["n"],
+                    }
+                )
     return out
 
 
-__all__ = ["PROPERTIES", "build_query", "fetch_sparql", "parse_bindings", "iter_property_values",
-           "wikidata_entries"]
+__all__ = ["PROPERTIES", "build_query", "fetch_sparql", "parse_bindings", "iter_property_values", "wikidata_entries"]

@@ -33,6 +33,7 @@ Each row carries a ``weight`` — the SemCor tag count of the lemma in its synse
 builder uses to pick one label when a term comes out of several subtrees ("gun": the weapon,
 not the gunman).
 """
+
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple
@@ -104,13 +105,19 @@ ROOTS: Tuple[Root, ...] = (
     # ---- DEM: education (P512 academic degree, P812 academic major) --------------------------
     Root("degree.n.03", DEM, "P512", "academic degree (PhD, Master of Arts)"),
     Root("alumnus.n.01", DEM, "P69", "educated at: graduates, alumni", keep_head=True),
-    Root("discipline.n.01", DEM, "P812", "academic major: fields of study", plural=False,
-         field_words=True),
+    Root("discipline.n.01", DEM, "P812", "academic major: fields of study", plural=False, field_words=True),
     # ---- MISC: health (P1050 medical condition), death (P509 / P1196), crime (P1399) ----------
     Root("ill_health.n.01", MISC, "P1050", "medical condition: diseases, injuries, disabilities", plural=False),
     Root("disorder.n.01", MISC, "P1050", "medical condition: disorders", plural=False),
     Root("mental_illness.n.01", MISC, "P1050", "medical condition: mental illness", plural=False, keep_head=True),
-    Root("psychological_disorder.n.01", MISC, "P1050", "medical condition: neuroses, phobias", plural=False, keep_head=True),
+    Root(
+        "psychological_disorder.n.01",
+        MISC,
+        "P1050",
+        "medical condition: neuroses, phobias",
+        plural=False,
+        keep_head=True,
+    ),
     Root("injury.n.01", MISC, "P1050", "medical condition: injuries (countable)"),
     Root("symptom.n.01", MISC, "P1050", "medical condition: symptoms"),
     Root("killing.n.02", MISC, "P509", "cause / manner of death (P1196): murder, suicide"),
@@ -133,14 +140,18 @@ FIELD_SUFFIXES = ("ology", "logy", "graphy", "nomy", "iatry", "istry", "ometry",
 COUNTRY_SYNSETS = ("country.n.02", "state.n.04")
 
 #: Words ending in "man" whose plural is "-mans".
-_MAN_PLURAL_S = frozenset("german roman norman ottoman shaman talisman caiman human walkman dolman "
-                          "ataman cayman desman hetman brahman".split())
+_MAN_PLURAL_S = frozenset(
+    "german roman norman ottoman shaman talisman caiman human walkman dolman "
+    "ataman cayman desman hetman brahman".split()
+)
 #: Nouns that don't change in the plural (nationalities and a few others).
-_INVARIANT = frozenset("swiss chinese japanese portuguese vietnamese lebanese sudanese burmese "
-                       "maltese congolese senegalese taiwanese nepalese sinhalese togolese "
-                       "beninese gabonese guyanese javanese balinese siamese bhutanese "
-                       "sheep deer fish aircraft spacecraft hovercraft offspring series species "
-                       "police clergy militia personnel corps".split())
+_INVARIANT = frozenset(
+    "swiss chinese japanese portuguese vietnamese lebanese sudanese burmese "
+    "maltese congolese senegalese taiwanese nepalese sinhalese togolese "
+    "beninese gabonese guyanese javanese balinese siamese bhutanese "
+    "sheep deer fish aircraft spacecraft hovercraft offspring series species "
+    "police clergy militia personnel corps".split()
+)
 _PREPOSITIONS = frozenset("of in at to for from on with de du des".split())
 
 
@@ -252,9 +263,12 @@ def _is_country(synset, country_synsets: Set[object]) -> bool:
     return False
 
 
-def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
-                         progress: Optional[Callable[[Iterable], Iterable]] = None,
-                         stats: Optional[Dict[str, int]] = None) -> Iterator[dict]:
+def iter_wordnet_entries(
+    wn,
+    roots: Iterable[Root] = ROOTS,
+    progress: Optional[Callable[[Iterable], Iterable]] = None,
+    stats: Optional[Dict[str, int]] = None,
+) -> Iterator[dict]:
     """Yield ``{"term", "label", "source", "property_or_synset", "property", "weight"}`` rows
     (terms may repeat; the builder dedupes). ``stats`` (a dict) receives counts of refusals."""
     roots = tuple(roots)
@@ -270,25 +284,31 @@ def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
         return ambiguity_cache[lemma_name]
 
     def is_place(lemma_name: str) -> bool:
-        return any(s.lexname() == "noun.location" and s.instance_hypernyms()
-                   for s in wn.synsets(lemma_name, "n") if lemma_name.lower() in
-                   (l.name().lower() for l in s.lemmas()))
+        return any(
+            s.lexname() == "noun.location" and s.instance_hypernyms()
+            for s in wn.synsets(lemma_name, "n")
+            if lemma_name.lower() in (l.name().lower() for l in s.lemmas())
+        )
 
     def lemma_elsewhere(term: str) -> bool:
         key = term.lower().replace(" ", "_")
-        return any(s not in accepted for s in wn.synsets(key) if key in
-                   (l.name().lower() for l in s.lemmas()))
+        return any(s not in accepted for s in wn.synsets(key) if key in (l.name().lower() for l in s.lemmas()))
 
-    def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool,
-             weight: int = 0):
+    def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool, weight: int = 0):
         reason = stop_reason(term)
         if reason is None and check_ambiguity and " " not in term and ambiguous(term.replace(" ", "_")):
             reason = "wordnet-ambiguous"
         if reason is not None:
             stats[reason] = stats.get(reason, 0) + 1
             return
-        row = {"term": term, "label": label, "source": "wordnet", "property_or_synset": origin,
-               "property": prop, "weight": weight}
+        row = {
+            "term": term,
+            "label": label,
+            "source": "wordnet",
+            "property_or_synset": origin,
+            "property": prop,
+            "weight": weight,
+        }
         yield row
         if plural:
             pl = pluralize(term, irregular)
@@ -300,7 +320,7 @@ def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
 
     root_synsets = {wn.synset(r.synset): r for r in roots}
     items = sorted(assigned.items(), key=lambda kv: (roots.index(kv[1][0]), kv[1][1], kv[0].name()))
-    for synset, (root, _dist) in (progress(items) if progress else items):
+    for synset, (root, _dist) in progress(items) if progress else items:
         if synset in root_synsets and not root_synsets[synset].keep_head:
             refuse("category-head")
             continue
@@ -328,8 +348,9 @@ def iter_wordnet_entries(wn, roots: Iterable[Root] = ROOTS,
                 term = name.replace("_", " ")
                 if target in dem_roots:
                     root = dem_roots[target]
-                    yield from emit(term, DEM, root.prop, f"{synset.name()}->{target.name()}", False, True,
-                                    lemma.count())
+                    yield from emit(
+                        term, DEM, root.prop, f"{synset.name()}->{target.name()}", False, True, lemma.count()
+                    )
                 elif target.lexname() == "noun.location" and target.instance_hypernyms():
                     country = _is_country(target, country_synsets)
                     prop = "P27" if country else "P19"
@@ -355,5 +376,15 @@ def root_table() -> List[Dict[str, str]]:
     return [{"synset": r.synset, "label": r.label, "property": r.prop, "note": r.note} for r in ROOTS]
 
 
-__all__ = ["ROOTS", "Root", "DEM", "MISC", "pluralize", "assign_synsets", "iter_wordnet_entries",
-           "wordnet_entries", "root_table", "normalize"]
+__all__ = [
+    "ROOTS",
+    "Root",
+    "DEM",
+    "MISC",
+    "pluralize",
+    "assign_synsets",
+    "iter_wordnet_entries",
+    "wordnet_entries",
+    "root_table",
+    "normalize",
+]

@@ -13,6 +13,7 @@ resolves every path it opens, refuses those outside its data roots and refuses m
 files (``nltk.pathsec``), so point ``NLTK_DATA`` at DEST (the
 Makefile does: ``NLTK_DATA=assets/nltk_data``). No network access is needed or attempted.
 """
+
 import argparse
 import os
 import shutil
@@ -30,9 +31,18 @@ APT_PACKAGES = ("wordnet-base", "wordnet-sense-index")
 WORDNET_FILES = (
     "cntlist.rev",
     "index.sense",
-    "index.adj", "index.adv", "index.noun", "index.verb",
-    "data.adj", "data.adv", "data.noun", "data.verb",
-    "adj.exc", "adv.exc", "noun.exc", "verb.exc",
+    "index.adj",
+    "index.adv",
+    "index.noun",
+    "index.verb",
+    "data.adj",
+    "data.adv",
+    "data.noun",
+    "data.verb",
+    "adj.exc",
+    "adv.exc",
+    "noun.exc",
+    "verb.exc",
 )
 #: Shipped when present, not required by nltk.
 OPTIONAL_FILES = ("cntlist", "frames.vrb", "sentidx.vrb", "sents.vrb")
@@ -40,20 +50,51 @@ OPTIONAL_FILES = ("cntlist", "frames.vrb", "sentidx.vrb", "sents.vrb")
 #: The 45 WordNet 3.0 lexicographer files (lexnames(5WN)): number, name, syntactic category
 #: (1 noun, 2 verb, 3 adjective, 4 adverb). Written to ``lexnames`` as tab separated lines.
 LEXNAMES = (
-    (0, "adj.all", 3), (1, "adj.pert", 3), (2, "adv.all", 4), (3, "noun.Tops", 1),
-    (4, "noun.act", 1), (5, "noun.animal", 1), (6, "noun.artifact", 1), (7, "noun.attribute", 1),
-    (8, "noun.body", 1), (9, "noun.cognition", 1), (10, "noun.communication", 1),
-    (11, "noun.event", 1), (12, "noun.feeling", 1), (13, "noun.food", 1), (14, "noun.group", 1),
-    (15, "noun.location", 1), (16, "noun.motive", 1), (17, "noun.object", 1),
-    (18, "noun.person", 1), (19, "noun.phenomenon", 1), (20, "noun.plant", 1),
-    (21, "noun.possession", 1), (22, "noun.process", 1), (23, "noun.quantity", 1),
-    (24, "noun.relation", 1), (25, "noun.shape", 1), (26, "noun.state", 1),
-    (27, "noun.substance", 1), (28, "noun.time", 1), (29, "verb.body", 2), (30, "verb.change", 2),
-    (31, "verb.cognition", 2), (32, "verb.communication", 2), (33, "verb.competition", 2),
-    (34, "verb.consumption", 2), (35, "verb.contact", 2), (36, "verb.creation", 2),
-    (37, "verb.emotion", 2), (38, "verb.motion", 2), (39, "verb.perception", 2),
-    (40, "verb.possession", 2), (41, "verb.social", 2), (42, "verb.stative", 2),
-    (43, "verb.weather", 2), (44, "adj.ppl", 3),
+    (0, "adj.all", 3),
+    (1, "adj.pert", 3),
+    (2, "adv.all", 4),
+    (3, "noun.Tops", 1),
+    (4, "noun.act", 1),
+    (5, "noun.animal", 1),
+    (6, "noun.artifact", 1),
+    (7, "noun.attribute", 1),
+    (8, "noun.body", 1),
+    (9, "noun.cognition", 1),
+    (10, "noun.communication", 1),
+    (11, "noun.event", 1),
+    (12, "noun.feeling", 1),
+    (13, "noun.food", 1),
+    (14, "noun.group", 1),
+    (15, "noun.location", 1),
+    (16, "noun.motive", 1),
+    (17, "noun.object", 1),
+    (18, "noun.person", 1),
+    (19, "noun.phenomenon", 1),
+    (20, "noun.plant", 1),
+    (21, "noun.possession", 1),
+    (22, "noun.process", 1),
+    (23, "noun.quantity", 1),
+    (24, "noun.relation", 1),
+    (25, "noun.shape", 1),
+    (26, "noun.state", 1),
+    (27, "noun.substance", 1),
+    (28, "noun.time", 1),
+    (29, "verb.body", 2),
+    (30, "verb.change", 2),
+    (31, "verb.cognition", 2),
+    (32, "verb.communication", 2),
+    (33, "verb.competition", 2),
+    (34, "verb.consumption", 2),
+    (35, "verb.contact", 2),
+    (36, "verb.creation", 2),
+    (37, "verb.emotion", 2),
+    (38, "verb.motion", 2),
+    (39, "verb.perception", 2),
+    (40, "verb.possession", 2),
+    (41, "verb.social", 2),
+    (42, "verb.stative", 2),
+    (43, "verb.weather", 2),
+    (44, "adj.ppl", 3),
 )
 
 
@@ -123,13 +164,15 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
     used, which looks in ``NLTK_DATA`` and nltk's default roots.
     """
     try:
-        from nltk.corpus.reader.wordnet import WordNetCorpusReader
         import nltk.data
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader
         from nltk.data import FileSystemPathPointer
     except ImportError as exc:  # pragma: no cover - nltk is a declared dependency
         raise WordNetDataError("nltk is not installed: pip install 'nltk>=3.9'") from exc
-    hint = ("run `python -m textanon.gazetteer.wordnet_data DEST` and set NLTK_DATA=DEST "
-            f"(needs the Debian packages {' and '.join(APT_PACKAGES)})")
+    hint = (
+        "run `python -m textanon.gazetteer.wordnet_data DEST` and set NLTK_DATA=DEST "
+        f"(needs the Debian packages {' and '.join(APT_PACKAGES)})"
+    )
     if nltk_data is not None:
         corpus = Path(nltk_data) / "corpora" / "wordnet"
         if not (corpus / "lexnames").is_file():
@@ -150,11 +193,16 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m textanon.gazetteer.wordnet_data",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m textanon.gazetteer.wordnet_data", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("dest", type=Path, help="NLTK data folder to create (set NLTK_DATA to it)")
-    parser.add_argument("--source", type=Path, default=DEBIAN_WORDNET_DIR,
-                        help=f"WordNet database folder (default {DEBIAN_WORDNET_DIR})")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=DEBIAN_WORDNET_DIR,
+        help=f"WordNet database folder (default {DEBIAN_WORDNET_DIR})",
+    )
     args = parser.parse_args(argv)
     try:
         corpus = prepare_wordnet_data(args.dest, args.source)
@@ -163,8 +211,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except WordNetDataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"WordNet {wn.get_version()} ready in {corpus} ({synset.name()} ok); "
-          f"use NLTK_DATA={Path(args.dest).resolve()}")
+    print(
+        f"WordNet {wn.get_version()} ready in {corpus} ({synset.name()} ok); use NLTK_DATA={Path(args.dest).resolve()}"
+    )
     return 0
 
 

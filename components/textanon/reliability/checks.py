@@ -6,6 +6,7 @@
   informative piece of it, e.g. the digit groups of a card number, reported beside it);
 * the warnings recorded on the documents, with digits folded so that they can be counted by kind.
 """
+
 import json
 import re
 import unicodedata
@@ -99,8 +100,11 @@ def in_order(expected: Sequence[Expected], rows: Sequence[dict]) -> bool:
 def wrong_kind(expected: Sequence[Expected], rows: Sequence[dict]) -> int:
     """Records (matched by id) that are an error where a result was required, or the reverse."""
     by_id = {str(r.get("id")): r for r in rows}
-    return sum(1 for e in expected if e.id is not None and e.error is not None and e.id in by_id
-               and is_error(by_id[e.id]) != e.error)
+    return sum(
+        1
+        for e in expected
+        if e.id is not None and e.error is not None and e.id in by_id and is_error(by_id[e.id]) != e.error
+    )
 
 
 def all_pii(expected: Iterable[Expected]) -> List[Dict[str, str]]:
@@ -140,8 +144,9 @@ def surviving(expected: Sequence[Expected], rows: Sequence[dict], sources: Dict[
         for p in exp.pii:
             if contains(text, p["text"]):
                 full[p["kind"]] += 1
-            elif any(contains(text, piece) for piece in informative_pieces(p["text"], p["kind"],
-                                                                            sources.get(exp.id, ""))):
+            elif any(
+                contains(text, piece) for piece in informative_pieces(p["text"], p["kind"], sources.get(exp.id, ""))
+            ):
                 partial[p["kind"]] += 1
     return {"full": full, "partial": partial}
 

@@ -4,13 +4,14 @@ Each builder returns a :class:`CaseInput`: the file and, per non-blank input lin
 record at that position must be (its id if the input names one, whether it must be an error record)
 and the PII strings it contains.
 """
+
 import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from .pii import PiiRecord, identifier_records, name_records, person_record, Person, FIRST, LAST, IDENTIFIER_KINDS
+from .pii import FIRST, IDENTIFIER_KINDS, LAST, Person, PiiRecord, identifier_records, name_records, person_record
 
 TRIGGER = "RELIABILITY-FAULT-TRIGGER"  # same default as textanon.testing.faults.DEFAULT_TRIGGER
 
@@ -89,8 +90,14 @@ def malformed_jsonl(folder: Path, seed: int) -> CaseInput:
     lines = [_line(recs[0]), _line(recs[1])[:-40], _line(recs[2]), b"[1, 2", _line(recs[3]), _line(recs[4])[:60]]
     path = folder / "malformed.jsonl"
     path.write_bytes(b"\n".join(lines))
-    expected = [_expect(recs[0]), Expected(None, True, recs[1].pii), _expect(recs[2]), Expected(None, True),
-                _expect(recs[3]), Expected(None, True, recs[4].pii)]
+    expected = [
+        _expect(recs[0]),
+        Expected(None, True, recs[1].pii),
+        _expect(recs[2]),
+        Expected(None, True),
+        _expect(recs[3]),
+        Expected(None, True, recs[4].pii),
+    ]
     return CaseInput(path, expected)
 
 

@@ -3,23 +3,80 @@
 Every generated record carries the list of the PII strings it contains (``pii``: ``[{"kind", "text"}]``)
 so that the checks can look for them in the output and in the logs.
 """
+
 import random
 import string
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-FIRST = ["Igor", "Hope", "Will", "Ada", "Rosa", "Tomasz", "Aisling", "Kwame", "Mei", "Rahul", "Olga", "Farid",
-         "Grace", "Dmitri", "Ines", "Callum", "Yusuf", "Nadia", "Pieter", "Lucia"]
-LAST = ["Munteanu", "Summers", "Power", "Quint", "Castellano", "Wiśniewski", "Ní Bhriain", "Mensah",
-        "Zhou", "Raghunathan", "Petrova", "Haddad", "Baker", "Volkov", "Ferreira", "MacAulay", "Demir", "Karimi",
-        "van der Berg", "Ortiz"]
+FIRST = [
+    "Igor",
+    "Hope",
+    "Will",
+    "Ada",
+    "Rosa",
+    "Tomasz",
+    "Aisling",
+    "Kwame",
+    "Mei",
+    "Rahul",
+    "Olga",
+    "Farid",
+    "Grace",
+    "Dmitri",
+    "Ines",
+    "Callum",
+    "Yusuf",
+    "Nadia",
+    "Pieter",
+    "Lucia",
+]
+LAST = [
+    "Munteanu",
+    "Summers",
+    "Power",
+    "Quint",
+    "Castellano",
+    "Wiśniewski",
+    "Ní Bhriain",
+    "Mensah",
+    "Zhou",
+    "Raghunathan",
+    "Petrova",
+    "Haddad",
+    "Baker",
+    "Volkov",
+    "Ferreira",
+    "MacAulay",
+    "Demir",
+    "Karimi",
+    "van der Berg",
+    "Ortiz",
+]
 #: names with diacritics
-DIACRITIC_NAMES = [("José", "Müller"), ("Zoë", "Ó Súilleabháin"), ("Łukasz", "Wróbel"),
-                   ("Søren", "Kierkegård"), ("Ana", "Ñúñez")]
+DIACRITIC_NAMES = [
+    ("José", "Müller"),
+    ("Zoë", "Ó Súilleabháin"),
+    ("Łukasz", "Wróbel"),
+    ("Søren", "Kierkegård"),
+    ("Ana", "Ñúñez"),
+]
 STREETS = ["Elm Road", "Station Street", "Mill Lane", "Harbour View", "Church Walk", "Kingsway"]
 TOWNS = ["Sheffield", "Leeds", "Bristol", "Cardiff", "Norwich", "Preston"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 POSTCODE_AREAS = ["SW1A", "NW1", "M4", "LS6", "B15", "EH8", "CF10", "BS7"]
 DOMAINS = ["example.org", "mail.example.com", "example.net", "law-firm.example.co.uk"]
 
@@ -83,7 +140,7 @@ def iban_gb(rng: random.Random) -> str:
     numeric = "".join(str(int(c, 36)) for c in bban + "GB00")
     check = 98 - int(numeric) % 97
     raw = f"GB{check:02d}{bban}"
-    return " ".join(raw[i:i + 4] for i in range(0, len(raw), 4))
+    return " ".join(raw[i : i + 4] for i in range(0, len(raw), 4))
 
 
 def identifier(kind: str, rng: random.Random, person: Person) -> Tuple[str, str]:
@@ -94,8 +151,9 @@ def identifier(kind: str, rng: random.Random, person: Person) -> Tuple[str, str]
         value = f"{first[0]}.{last}{_digits(rng, 2)}@{rng.choice(DOMAINS)}"
         return value, f"Correspondence was sent to the applicant at {value} on several occasions."
     if kind == "phone_uk":
-        value = rng.choice([f"020 7946 {_digits(rng, 4)}", f"+44 7700 900{_digits(rng, 3)}",
-                            f"0161 496 {_digits(rng, 4)}"])
+        value = rng.choice(
+            [f"020 7946 {_digits(rng, 4)}", f"+44 7700 900{_digits(rng, 3)}", f"0161 496 {_digits(rng, 4)}"]
+        )
         return value, f"The applicant could be reached by telephone on {value} during the proceedings."
     if kind == "phone_us":
         value = f"(212) 555-{_digits(rng, 4)}"
@@ -105,7 +163,7 @@ def identifier(kind: str, rng: random.Random, person: Person) -> Tuple[str, str]
         return value, f"The compensation was to be paid into account {value} held by the applicant."
     if kind == "card":
         value = luhn_complete("4" + _digits(rng, 14))
-        value = " ".join(value[i:i + 4] for i in range(0, 16, 4))
+        value = " ".join(value[i : i + 4] for i in range(0, 16, 4))
         return value, f"The applicant's credit card, number {value}, was seized during the search."
     if kind == "passport":
         value = _digits(rng, 9)
@@ -147,13 +205,30 @@ def identifier(kind: str, rng: random.Random, person: Person) -> Tuple[str, str]
     raise ValueError(f"unknown identifier kind {kind!r}")
 
 
-IDENTIFIER_KINDS = ["email", "phone_uk", "phone_us", "iban", "card", "passport", "national_id", "ip_private",
-                    "ip_public", "url", "application_no", "date_of_birth", "case_reference", "postcode",
-                    "ni_number", "number_plate", "address"]
+IDENTIFIER_KINDS = [
+    "email",
+    "phone_uk",
+    "phone_us",
+    "iban",
+    "card",
+    "passport",
+    "national_id",
+    "ip_private",
+    "ip_public",
+    "url",
+    "application_no",
+    "date_of_birth",
+    "case_reference",
+    "postcode",
+    "ni_number",
+    "number_plate",
+    "address",
+]
 
 
-def person_record(rid: str, person: Person, kinds: List[str], rng: random.Random, with_target: bool = True,
-                  extra: str = "") -> PiiRecord:
+def person_record(
+    rid: str, person: Person, kinds: List[str], rng: random.Random, with_target: bool = True, extra: str = ""
+) -> PiiRecord:
     """A short court-like paragraph about ``person`` with one sentence per identifier kind in ``kinds``."""
     name, surname = person.name, person.surname
     title = rng.choice(["Mr", "Ms", "Dr"])
@@ -176,7 +251,7 @@ def identifier_records(seed: int, per_kind: int = 2) -> List[PiiRecord]:
     records = []
     for i in range(0, len(kinds), 3):
         person = Person(rng.choice(FIRST), rng.choice(LAST))
-        records.append(person_record(f"ident-{i // 3:02d}", person, kinds[i:i + 3], rng))
+        records.append(person_record(f"ident-{i // 3:02d}", person, kinds[i : i + 3], rng))
     return records
 
 

@@ -5,6 +5,7 @@ setting overridden (a failing language model, a solver time limit of ~0) or a fa
 :mod:`textanon.testing.faults` inserted. The LLM pipelines are the ``textanon_llm_anonymizer`` used as
 ``docs/llm.md`` shows (alone on a blank pipeline), or inserted before the optimizer, with a scripted model.
 """
+
 import importlib
 import shutil
 from pathlib import Path
@@ -36,8 +37,9 @@ def _set(cfg: dict, dotted: str, value) -> None:
     node[leaf] = value
 
 
-def derived_pipeline(base: Path, dest: Path, overrides: Optional[Dict[str, object]] = None,
-                     insert: Optional[Insert] = None) -> Path:
+def derived_pipeline(
+    base: Path, dest: Path, overrides: Optional[Dict[str, object]] = None, insert: Optional[Insert] = None
+) -> Path:
     """``dest``: ``base`` with ``overrides`` (``{"components.x.y": value}``) applied and ``insert`` added."""
     if dest.exists():
         shutil.rmtree(dest)
@@ -60,8 +62,10 @@ def derived_pipeline(base: Path, dest: Path, overrides: Optional[Dict[str, objec
 
 def llm_block(mode: str) -> dict:
     """Config of a ``textanon_llm_anonymizer`` whose model answers every prompt with a scripted bad reply."""
-    return {"factory": "textanon_llm_anonymizer",
-            "model": {"@llm_models": "textanon.testing.ScriptedLLM.v1", "mode": mode}}
+    return {
+        "factory": "textanon_llm_anonymizer",
+        "model": {"@llm_models": "textanon.testing.ScriptedLLM.v1", "mode": mode},
+    }
 
 
 def llm_alone_pipeline(dest: Path, mode: str) -> Path:
@@ -82,7 +86,7 @@ def llm_alone_pipeline(dest: Path, mode: str) -> Path:
 def fault_pipeline(kind: str, base: Path, dest: Path) -> Path:
     """The pipeline folder of a fault ``kind`` (see :data:`FAULTS`)."""
     if kind.startswith("llm_alone_"):
-        return llm_alone_pipeline(dest, kind[len("llm_alone_"):])
+        return llm_alone_pipeline(dest, kind[len("llm_alone_") :])
     overrides, insert = FAULTS[kind]
     return derived_pipeline(base, dest, overrides, insert)
 

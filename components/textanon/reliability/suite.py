@@ -6,6 +6,7 @@ group, with a time limit. Measured per case: see :mod:`.checks`. ``pass`` means:
 no record of the wrong kind, output in input order, the expected exit status, no PII in the logs, the
 warnings or the error records, no direct identifier or protected name left whole in the output.
 """
+
 import json
 import os
 import signal
@@ -42,50 +43,114 @@ class Case:
 def _faulty_input(trigger_at: Optional[int] = None, n: int = 8, others: Optional[bool] = False):
     """Builder of ``n`` PII records; the one at ``trigger_at`` must come out as an error record (fail closed:
     not released), the others as anonymized records (``others = None``: either)."""
+
     def build(folder: Path, seed: int) -> CaseInput:
         data = write_records(folder / "records.jsonl", fault_records(seed, n, trigger_at))
         for i, exp in enumerate(data.expected):
             exp.error = True if i == trigger_at else others
         return data
+
     return build
 
 
 def cases(big: bool = False) -> List[Case]:
     """Every case of the suite, in the order they run (``big``: add the ~1 MB document)."""
-    out = [Case(name, "input", fn, description=(fn.__doc__ or "").strip().split("\n")[0])
-           for name, fn in INPUT_CASES.items()]
-    if big:  # each ~10-20 min on 2 CPUs when the text is scored by the language model
-        out.append(Case("huge_token_200k", "input", huge_token_200k, timeout_s=3600,
-                        description=(huge_token_200k.__doc__ or "").strip()))
-        out.append(Case("big_document_1mb", "input", big_document, timeout_s=3600,
-                        description="A ~1 MB record (over spaCy's max_length) between two small records"))
-    out += [
-        Case("lm_failure", "fault", _faulty_input(), "lm_failure",
-             description="The language model raises on every document"),
-        Case("solver_timeout", "fault", _faulty_input(), "solver_timeout",
-             description="CP-SAT time limit of 1e-9 s"),
-        Case("component_exception", "fault", _faulty_input(trigger_at=3), "component_exception",
-             description="A component raises on the 4th document of a batch of 8"),
-        Case("killed_worker", "fault", _faulty_input(trigger_at=3, others=None), "killed_worker",
-             args=["--n-process", "2"], timeout_s=120,
-             description="--n-process 2; a worker is SIGKILLed on the 4th document (others: result or error)"),
-        Case("full_disk", "fault", _faulty_input(), None, output="/dev/full", expect_exit_zero=False,
-             description="--output /dev/full: every write fails (a non-zero exit is required)"),
-        Case("llm_garbage_in_pipeline", "fault", _faulty_input(), "llm_garbage_in_pipeline",
-             description="LLM anonymizer before the optimizer; the LLM replies garbage"),
+    out = [
+        Case(name, "input", fn, description=(fn.__doc__ or "").strip().split("\n")[0])
+        for name, fn in INPUT_CASES.items()
     ]
-    for mode, what in [("empty", "an empty reply"), ("garbage", "garbage"), ("invented", "only invented strings"),
-                       ("obey_injection", "'output []' (a prompt injection obeyed)"),
-                       ("truncated", "a list cut at the token limit"), ("label_dict", "a label dict")]:
-        out.append(Case(f"llm_alone_{mode}", "fault", _faulty_input(), f"llm_alone_{mode}",
-                        description=f"LLM anonymizer alone (as docs/llm.md shows); the LLM replies {what}"))
+    if big:  # each ~10-20 min on 2 CPUs when the text is scored by the language model
+        out.append(
+            Case(
+                "huge_token_200k",
+                "input",
+                huge_token_200k,
+                timeout_s=3600,
+                description=(huge_token_200k.__doc__ or "").strip(),
+            )
+        )
+        out.append(
+            Case(
+                "big_document_1mb",
+                "input",
+                big_document,
+                timeout_s=3600,
+                description="A ~1 MB record (over spaCy's max_length) between two small records",
+            )
+        )
+    out += [
+        Case(
+            "lm_failure",
+            "fault",
+            _faulty_input(),
+            "lm_failure",
+            description="The language model raises on every document",
+        ),
+        Case("solver_timeout", "fault", _faulty_input(), "solver_timeout", description="CP-SAT time limit of 1e-9 s"),
+        Case(
+            "component_exception",
+            "fault",
+            _faulty_input(trigger_at=3),
+            "component_exception",
+            description="A component raises on the 4th document of a batch of 8",
+        ),
+        Case(
+            "killed_worker",
+            "fault",
+            _faulty_input(trigger_at=3, others=None),
+            "killed_worker",
+            args=["--n-process", "2"],
+            timeout_s=120,
+            description="--n-process 2; a worker is SIGKILLed on the 4th document (others: result or error)",
+        ),
+        Case(
+            "full_disk",
+            "fault",
+            _faulty_input(),
+            None,
+            output="/dev/full",
+            expect_exit_zero=False,
+            description="--output /dev/full: every write fails (a non-zero exit is required)",
+        ),
+        Case(
+            "llm_garbage_in_pipeline",
+            "fault",
+            _faulty_input(),
+            "llm_garbage_in_pipeline",
+            description="LLM anonymizer before the optimizer; the LLM replies garbage",
+        ),
+    ]
+    for mode, what in [
+        ("empty", "an empty reply"),
+        ("garbage", "garbage"),
+        ("invented", "only invented strings"),
+        ("obey_injection", "'output []' (a prompt injection obeyed)"),
+        ("truncated", "a list cut at the token limit"),
+        ("label_dict", "a label dict"),
+    ]:
+        out.append(
+            Case(
+                f"llm_alone_{mode}",
+                "fault",
+                _faulty_input(),
+                f"llm_alone_{mode}",
+                description=f"LLM anonymizer alone (as docs/llm.md shows); the LLM replies {what}",
+            )
+        )
     return out
 
 
 def _env(markers: Path) -> Dict[str, str]:
     env = dict(os.environ)
-    env.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
-                "PYTHONUNBUFFERED": "1", "TEXTANON_FAULT_MARKERS": str(markers)})
+    env.update(
+        {
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_OFFLINE": "1",
+            "TOKENIZERS_PARALLELISM": "false",
+            "PYTHONUNBUFFERED": "1",
+            "TEXTANON_FAULT_MARKERS": str(markers),
+        }
+    )
     return env
 
 
@@ -99,8 +164,21 @@ def run_case(case: Case, base: Path, workdir: Path, seed: int) -> dict:
     pipeline = fault_pipeline(case.fault, base, folder / "pipeline") if case.fault else base
     output = Path(case.output) if case.output else folder / "output.jsonl"
     marker_dir = folder / "fault_markers"
-    cmd = [sys.executable, "-m", "textanon.testing", "anonymize", str(data.path), "-o", str(output),
-           "--model", str(pipeline)] + (["--target", data.target] if data.target else []) + case.args
+    cmd = (
+        [
+            sys.executable,
+            "-m",
+            "textanon.testing",
+            "anonymize",
+            str(data.path),
+            "-o",
+            str(output),
+            "--model",
+            str(pipeline),
+        ]
+        + (["--target", data.target] if data.target else [])
+        + case.args
+    )
     start = time.perf_counter()
     with open(folder / "stdout.txt", "wb") as out, open(folder / "stderr.txt", "wb") as err:
         proc = subprocess.Popen(cmd, cwd=folder, stdout=out, stderr=err, env=_env(marker_dir), start_new_session=True)
@@ -171,14 +249,20 @@ def exit_ok(r: dict) -> bool:
 def passed(r: dict) -> bool:
     """The case's pass criteria (see the module docstring)."""
     records_ok = r["records_out"] is None or (
-        r["records_lost"] == 0 and r["extra_records"] == 0 and r["wrong_kind_records"] == 0 and r["in_order"])
-    leaks = (sum(r["pii_in_logs"].values()) + sum(r["pii_in_warnings_or_errors"].values())
-             + sum(r["surviving_direct_identifiers"].values()) + sum(r["surviving_protected_names"].values()))
+        r["records_lost"] == 0 and r["extra_records"] == 0 and r["wrong_kind_records"] == 0 and r["in_order"]
+    )
+    leaks = (
+        sum(r["pii_in_logs"].values())
+        + sum(r["pii_in_warnings_or_errors"].values())
+        + sum(r["surviving_direct_identifiers"].values())
+        + sum(r["surviving_protected_names"].values())
+    )
     return bool(exit_ok(r) and records_ok and leaks == 0)
 
 
 def summarize(results: List[dict]) -> dict:
     """Totals over the cases."""
+
     def total(key: str) -> int:
         return sum(checks.optional_int(r[key]) for r in results)
 
@@ -206,8 +290,9 @@ def summarize(results: List[dict]) -> dict:
         "pii_in_warnings_or_errors": sum(sum(r["pii_in_warnings_or_errors"].values()) for r in results),
         "surviving_direct_identifiers": sum(sum(r["surviving_direct_identifiers"].values()) for r in results),
         "surviving_direct_identifiers_by_kind": total_counts("surviving_direct_identifiers"),
-        "partially_surviving_direct_identifiers": sum(sum(r["partially_surviving_direct_identifiers"].values())
-                                                      for r in results),
+        "partially_surviving_direct_identifiers": sum(
+            sum(r["partially_surviving_direct_identifiers"].values()) for r in results
+        ),
         "partially_surviving_by_kind": total_counts("partially_surviving_direct_identifiers"),
         "surviving_protected_names": total_counts("surviving_protected_names"),
     }
@@ -218,7 +303,8 @@ def run_info(started: float) -> dict:
     commit = _git("rev-parse", "HEAD")
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     return {
-        "git_commit": commit, "git_dirty": dirty,
+        "git_commit": commit,
+        "git_dirty": dirty,
         "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1),
@@ -227,15 +313,22 @@ def run_info(started: float) -> dict:
 
 def _git(*args: str) -> Optional[str]:
     try:
-        res = subprocess.run(["git", *args], capture_output=True, text=True, timeout=30,
-                             cwd=Path(__file__).resolve().parent)
+        res = subprocess.run(
+            ["git", *args], capture_output=True, text=True, timeout=30, cwd=Path(__file__).resolve().parent
+        )
         return res.stdout.strip() if res.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
         return None
 
 
-def run_suite(model: str, workdir: Path, seed: int = 0, big: bool = False, only: Optional[List[str]] = None,
-              progress: Callable[[str], None] = lambda _: None) -> List[dict]:
+def run_suite(
+    model: str,
+    workdir: Path,
+    seed: int = 0,
+    big: bool = False,
+    only: Optional[List[str]] = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> List[dict]:
     """Run the (selected) cases in order; one result dict per case."""
     base = base_pipeline_path(model)
     selected = [c for c in cases(big) if not only or c.name in only]
@@ -253,12 +346,14 @@ def markdown(report: dict) -> str:
     """A short table of the report."""
     s = report["summary"]
     lines = [
-        "# Reliability suite", "",
+        "# Reliability suite",
+        "",
         f"`{report['provenance']['command']}` — {s['cases_passed']}/{s['cases']} cases pass; "
         f"{s['records_lost']} records lost, {s['pii_in_logs']} PII strings in logs, "
         f"{s['pii_in_warnings_or_errors']} in warnings/errors, {s['surviving_direct_identifiers']} direct identifiers "
         f"and {sum(s['surviving_protected_names'].values())} protected names surviving "
-        f"({s['partially_surviving_direct_identifiers']} identifiers partly).", "",
+        f"({s['partially_surviving_direct_identifiers']} identifiers partly).",
+        "",
         "| case | in | out | errors | lost | in order | exit | PII in logs | ids left (partly) | names left | pass |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -270,10 +365,15 @@ def markdown(report: dict) -> str:
             f"| {sum(r['pii_in_logs'].values()) + sum(r['pii_in_warnings_or_errors'].values())} "
             f"| {sum(r['surviving_direct_identifiers'].values())} "
             f"({sum(r['partially_surviving_direct_identifiers'].values())}) "
-            f"| {sum(r['surviving_protected_names'].values())} | {'yes' if r['pass'] else '**no**'} |")
+            f"| {sum(r['surviving_protected_names'].values())} | {'yes' if r['pass'] else '**no**'} |"
+        )
     machine = report["provenance"]["machine"]
-    lines += ["", f"Machine: {machine['cpu']}, {machine['cores']} cores, GPU {machine['gpu'] or 'none'}; "
-              f"{report['run']['seconds']} s.", ""]
+    lines += [
+        "",
+        f"Machine: {machine['cpu']}, {machine['cores']} cores, GPU {machine['gpu'] or 'none'}; "
+        f"{report['run']['seconds']} s.",
+        "",
+    ]
     return "\n".join(lines)
 
 

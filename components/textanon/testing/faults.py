@@ -14,6 +14,7 @@ When the environment variable ``TEXTANON_FAULT_MARKERS`` names a folder, each fa
 file ``<fault>-<pid>-<n>`` there, so the suite can tell a fault that fired from one that never ran.
 Messages name the fault only, never document text.
 """
+
 import itertools
 import multiprocessing
 import os
@@ -25,7 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from ..lm.base import CharSpan, LanguageModel
+from ..language_models.base import CharSpan, LanguageModel
 
 MARKERS_ENV = "TEXTANON_FAULT_MARKERS"
 DEFAULT_TRIGGER = "RELIABILITY-FAULT-TRIGGER"

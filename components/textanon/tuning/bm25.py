@@ -4,6 +4,7 @@ Documents and queries are lower-cased ``\\w+`` words minus English stop words (s
 follow Robertson et al.: ``idf(w) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avg_len))`` with
 ``idf(w) = ln(1 + (N - df + 0.5) / (df + 0.5))``.
 """
+
 import re
 from collections import Counter
 from typing import Dict, List, Sequence

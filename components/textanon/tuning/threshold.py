@@ -18,6 +18,7 @@ Annotation-free criterion, privacy first:
   ``tolerance`` (default 2 percentage points, about 3 of 150 documents) of the lowest rate on the grid;
   ties go to the lower (more masking) rate, then the higher t.
 """
+
 import json
 import random
 from pathlib import Path
@@ -42,8 +43,9 @@ def split_lead(body: str, min_chars: int = 300) -> Tuple[str, str]:
     return " ".join(lead), "\n".join(paragraphs)
 
 
-def pseudo_abstracts(background_path: Path, exclude_path: Path, min_chars: int = 300,
-                     min_rest_chars: int = 500) -> List[dict]:
+def pseudo_abstracts(
+    background_path: Path, exclude_path: Path, min_chars: int = 300, min_rest_chars: int = 500
+) -> List[dict]:
     """``[{"name", "abstract", "body", "eligible"}]`` for every background actor not in ``exclude_path`` (the
     evaluated file) whose body keeps some text once its lead is cut out (all are attack candidates);
     ``eligible``: the lead has ``min_chars`` and the rest ``min_rest_chars`` characters (tuning documents)."""
@@ -55,8 +57,14 @@ def pseudo_abstracts(background_path: Path, exclude_path: Path, min_chars: int =
             continue
         lead, rest = split_lead(body, min_chars)
         if rest:
-            out.append({"name": name, "abstract": lead, "body": rest,
-                        "eligible": len(lead) >= min_chars and len(rest) >= min_rest_chars})
+            out.append(
+                {
+                    "name": name,
+                    "abstract": lead,
+                    "body": rest,
+                    "eligible": len(lead) >= min_chars and len(rest) >= min_rest_chars,
+                }
+            )
     return out
 
 
@@ -102,9 +110,17 @@ def choose(rows: List[dict], tolerance: float) -> dict:
     return max(ok, key=lambda r: (r["tpi"], -r["reid_rate"], r["threshold"]))
 
 
-def select_threshold(nlp, background_path: Path, exclude_path: Path, n: Optional[int] = 150, seed: int = 0,
-                     grid: Sequence[float] = DEFAULT_GRID, tolerance: float = 0.02, min_chars: int = 300,
-                     ic_model: str = "wordfreq") -> dict:
+def select_threshold(
+    nlp,
+    background_path: Path,
+    exclude_path: Path,
+    n: Optional[int] = 150,
+    seed: int = 0,
+    grid: Sequence[float] = DEFAULT_GRID,
+    tolerance: float = 0.02,
+    min_chars: int = 300,
+    ic_model: str = "wordfreq",
+) -> dict:
     """Sweep ``grid`` on ``n`` seeded pseudo-abstracts; see the module docstring for the criterion."""
     from ..evaluation.tpi import InformationContent, tpi_corpus
     from ..target import find_target_mentions
@@ -126,24 +142,41 @@ def select_threshold(nlp, background_path: Path, exclude_path: Path, n: Optional
     for t, ms in per_t.items():
         texts = [apply_masks(it["abstract"], m) for it, m in zip(items, ms)]
         chars = sum(e - s for m in ms for s, e in m)
-        rows.append({"threshold": t, "reid_rate": round(reidentification_rate(index, pool_names, items, texts), 4),
-                     "tpi": round(float(tpi[f"t={t:g}"]), 4),
-                     "masked_char_share": round(chars / sum(len(it["abstract"]) for it in items), 4)})
+        rows.append(
+            {
+                "threshold": t,
+                "reid_rate": round(reidentification_rate(index, pool_names, items, texts), 4),
+                "tpi": round(float(tpi[f"t={t:g}"]), 4),
+                "masked_char_share": round(chars / sum(len(it["abstract"]) for it in items), 4),
+            }
+        )
     chosen = choose(rows, tolerance)
     baselines = {
-        "original (nothing masked)": {"reid_rate": round(reidentification_rate(
-            index, pool_names, items, [it["abstract"] for it in items]), 4), "tpi": 1.0},
-        "target name only": {"reid_rate": round(reidentification_rate(
-            index, pool_names, items, [apply_masks(it["abstract"], target_only[it["name"]]) for it in items]), 4),
-            "tpi": round(float(tpi["target name only"]), 4)},
+        "original (nothing masked)": {
+            "reid_rate": round(reidentification_rate(index, pool_names, items, [it["abstract"] for it in items]), 4),
+            "tpi": 1.0,
+        },
+        "target name only": {
+            "reid_rate": round(
+                reidentification_rate(
+                    index, pool_names, items, [apply_masks(it["abstract"], target_only[it["name"]]) for it in items]
+                ),
+                4,
+            ),
+            "tpi": round(float(tpi["target name only"]), 4),
+        },
     }
     return {
         "selected_threshold_log10": chosen["threshold"],
         "selected": chosen,
-        "criterion": (f"highest headline TPI ({ic.settings['model']}) among thresholds whose BM25 re-identification "
-                      f"rate is within {tolerance:g} of the lowest rate on the grid (privacy first)"),
-        "tuning_data": ("pseudo-abstracts: lead paragraphs (>= %d chars) cut out of the WikiActors background bodies "
-                        "of actors NOT in the evaluated file; attacker pool = the remaining bodies" % min_chars),
+        "criterion": (
+            f"highest headline TPI ({ic.settings['model']}) among thresholds whose BM25 re-identification "
+            f"rate is within {tolerance:g} of the lowest rate on the grid (privacy first)"
+        ),
+        "tuning_data": (
+            "pseudo-abstracts: lead paragraphs (>= %d chars) cut out of the WikiActors background bodies "
+            "of actors NOT in the evaluated file; attacker pool = the remaining bodies" % min_chars
+        ),
         "background": str(background_path),
         "excluded_evaluated_file": str(exclude_path),
         "evaluated_records_used": 0,

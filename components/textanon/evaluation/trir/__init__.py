@@ -4,8 +4,18 @@ A transformer classifier is trained on public background knowledge (BD ∪ its N
 predict which individual a text is about; TRIR(method) is the share of that method's anonymized
 documents it re-identifies.
 """
+
 from .attack import TrirSettings, default_cache_dir, run_trir
 from .data import TrirError, TrirInputs, load_anonymized, load_background, load_dict, load_wikiactors
 
-__all__ = ["TrirError", "TrirInputs", "TrirSettings", "default_cache_dir", "load_anonymized", "load_background",
-           "load_dict", "load_wikiactors", "run_trir"]
+__all__ = [
+    "TrirError",
+    "TrirInputs",
+    "TrirSettings",
+    "default_cache_dir",
+    "load_anonymized",
+    "load_background",
+    "load_dict",
+    "load_wikiactors",
+    "run_trir",
+]

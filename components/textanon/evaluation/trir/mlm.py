@@ -3,6 +3,7 @@
 Encoders shipped without an MLM head (e.g. all-MiniLM-L6-v2) get a freshly initialised head tied to
 the word embeddings, so this stage is off by default (``pretrain_epochs=0``).
 """
+
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +41,9 @@ def mask_tokens(ids: torch.Tensor, attention: torch.Tensor, tokenizer, prob: flo
     return ids, labels
 
 
-def pretrain(model_path: str, tokenizer, texts: Sequence[str], folder: Path, cfg: MlmConfig, device,
-             progress: bool = True) -> Path:
+def pretrain(
+    model_path: str, tokenizer, texts: Sequence[str], folder: Path, cfg: MlmConfig, device, progress: bool = True
+) -> Path:
     """Folder of the further-pretrained model (``folder/model``); resumes from ``folder/last.pt``."""
     from tqdm import tqdm
     from transformers import AutoModelForMaskedLM
@@ -64,22 +66,29 @@ def pretrain(model_path: str, tokenizer, texts: Sequence[str], folder: Path, cfg
         model.train()
         gen = torch.Generator().manual_seed(cfg.seed + 1000 + epoch)
         order = torch.randperm(len(data.ids), generator=gen).tolist()
-        bar = tqdm(range(0, len(order), cfg.batch_size), desc=f"MLM epoch {epoch}/{cfg.epochs}", unit="batch",
-                   disable=not progress)
+        bar = tqdm(
+            range(0, len(order), cfg.batch_size),
+            desc=f"MLM epoch {epoch}/{cfg.epochs}",
+            unit="batch",
+            disable=not progress,
+        )
         total = 0.0
         for step, start in enumerate(bar, 1):
-            batch = data.batch(order[start:start + cfg.batch_size], tokenizer.pad_token_id, "cpu")
+            batch = data.batch(order[start : start + cfg.batch_size], tokenizer.pad_token_id, "cpu")
             ids, labels = mask_tokens(batch["input_ids"], batch["attention_mask"], tokenizer, cfg.mask_probability, gen)
             if not (labels != -100).any():
                 continue
-            loss = model(input_ids=ids.to(device), attention_mask=batch["attention_mask"].to(device),
-                         labels=labels.to(device)).loss
+            loss = model(
+                input_ids=ids.to(device), attention_mask=batch["attention_mask"].to(device), labels=labels.to(device)
+            ).loss
             loss.backward()
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             total += loss.item()
             bar.set_postfix(loss=f"{total / step:.3f}")
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, folder / "last.pt")
+        torch.save(
+            {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch}, folder / "last.pt"
+        )
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)
     (folder / "last.pt").unlink(missing_ok=True)

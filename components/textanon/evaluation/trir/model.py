@@ -1,4 +1,5 @@
 """Sliding windows, classifier fine-tuning (checkpointed each epoch, early stopping) and document prediction."""
+
 import csv
 import logging
 import time
@@ -26,7 +27,7 @@ def windows(ids: List[int], length: int, overlap: int, cls: int, sep: int) -> Li
         raise ValueError(f"window {length} with overlap {overlap} leaves no room to slide (need length - 2 > overlap)")
     out, start = [], 0
     while True:
-        out.append([cls] + ids[start:start + body] + [sep])
+        out.append([cls] + ids[start : start + body] + [sep])
         if start + body >= len(ids):
             return out
         start += step
@@ -85,10 +86,19 @@ def score(model, data: WindowSet, pad_id: int, device, batch_size: int = 64) -> 
     correct = int((pred == data.labels).sum())
     known = data.labels >= 0
     n_win = torch.bincount(data.doc, minlength=len(data.labels)).clamp(min=1).unsqueeze(1)
-    loss = float(torch.nn.functional.cross_entropy(logits[known] / n_win[known], data.labels[known])) if known.any() else 0.0
+    loss = (
+        float(torch.nn.functional.cross_entropy(logits[known] / n_win[known], data.labels[known]))
+        if known.any()
+        else 0.0
+    )
     total = len(data.labels)
-    return {"accuracy": 100.0 * correct / total if total else 0.0, "correct": correct, "total": total,
-            "loss": loss, "predictions": pred.tolist()}
+    return {
+        "accuracy": 100.0 * correct / total if total else 0.0,
+        "correct": correct,
+        "total": total,
+        "loss": loss,
+        "predictions": pred.tolist(),
+    }
 
 
 @dataclass
@@ -108,9 +118,18 @@ def _better(row: dict, best: Optional[dict]) -> bool:
     return (row["dev_accuracy"], -row["dev_loss"]) > (best["dev_accuracy"], -best["dev_loss"])
 
 
-def train(model, train_set: WindowSet, cfg: TrainConfig, folder: Path, pad_id: int, device,
-          dev: Optional[WindowSet] = None, monitor: Optional[Dict[str, WindowSet]] = None,
-          progress: bool = True, on_epoch: Optional[Callable[[dict], None]] = None) -> List[dict]:
+def train(
+    model,
+    train_set: WindowSet,
+    cfg: TrainConfig,
+    folder: Path,
+    pad_id: int,
+    device,
+    dev: Optional[WindowSet] = None,
+    monitor: Optional[Dict[str, WindowSet]] = None,
+    progress: bool = True,
+    on_epoch: Optional[Callable[[dict], None]] = None,
+) -> List[dict]:
     """Fine-tune ``model`` on window labels; resumable from ``folder/last.pt``; best weights in ``folder/best.pt``.
 
     Model selection and early stopping use the dev set (accuracy, then loss); without one the last epoch is kept.
@@ -138,10 +157,11 @@ def train(model, train_set: WindowSet, cfg: TrainConfig, folder: Path, pad_id: i
         t0 = time.perf_counter()
         order = torch.randperm(len(train_set.ids), generator=torch.Generator().manual_seed(cfg.seed + epoch)).tolist()
         total, steps = 0.0, 0
-        bar = tqdm(range(0, len(order), cfg.batch_size), desc=f"epoch {epoch}/{cfg.epochs}", unit="batch",
-                   disable=not progress)
+        bar = tqdm(
+            range(0, len(order), cfg.batch_size), desc=f"epoch {epoch}/{cfg.epochs}", unit="batch", disable=not progress
+        )
         for start in bar:
-            index = order[start:start + cfg.batch_size]
+            index = order[start : start + cfg.batch_size]
             out = model(**train_set.batch(index, pad_id, device), labels=labels[index].to(device))
             out.loss.backward()
             optimizer.step()
@@ -168,8 +188,16 @@ def train(model, train_set: WindowSet, cfg: TrainConfig, folder: Path, pad_id: i
             stale += 1
         row["selected"] = best["epoch"]
         _append_csv(folder / "epochs.csv", row)
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "history": history,
-                    "best": best, "stale": stale}, last)
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "history": history,
+                "best": best,
+                "stale": stale,
+            },
+            last,
+        )
         if on_epoch:
             on_epoch(row)
         if dev is not None and stale >= cfg.patience:

@@ -6,6 +6,7 @@ A rendered prompt is one string (spacy-llm passes prompts around as strings) in 
 drops the markers for plain-completion models (the task does this when ``chat_markers = false``).
 This module imports neither spacy_llm nor torch.
 """
+
 import re
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -40,8 +41,10 @@ def template_path(design: str) -> Path:
     candidate = Path(design)
     if candidate.suffix == ".jinja" and candidate.exists():
         return candidate
-    raise ValueError(f"unknown prompt design {design!r}; shipped designs: {', '.join(prompt_names())} "
-                     "(or give the path of a .jinja file)")
+    raise ValueError(
+        f"unknown prompt design {design!r}; shipped designs: {', '.join(prompt_names())} "
+        "(or give the path of a .jinja file)"
+    )
 
 
 def load_template(design: str) -> str:
@@ -61,8 +64,7 @@ class PromptRenderer:
         import jinja2  # spacy's own dependency
 
         self.source = template_source
-        env = jinja2.Environment(undefined=jinja2.ChainableUndefined, keep_trailing_newline=False,
-                                 autoescape=False)
+        env = jinja2.Environment(undefined=jinja2.ChainableUndefined, keep_trailing_newline=False, autoescape=False)
         self._template = env.from_string(template_source)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
@@ -80,7 +82,7 @@ def split_messages(prompt: str) -> List[Dict[str, str]]:
         messages.append({"role": "user", "content": lead})
     for i, match in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(prompt)
-        content = prompt[match.end():end].strip()
+        content = prompt[match.end() : end].strip()
         if content:
             messages.append({"role": match.group(1), "content": content})
     return messages

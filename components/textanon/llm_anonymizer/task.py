@@ -23,6 +23,7 @@ strings, an empty list) gets the fallback spans of ``fallback_ranges`` and a war
 The spans are meant as *must-mask* entities for the CP-SAT optimizer of the core pipeline, which
 reads ``doc.spans["llm_pii"]``.
 """
+
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -99,9 +100,20 @@ class AnonymizeTask:
         """Every setting that shapes a processed doc besides the template, with the rules the floor and
         the heuristic use: part of the cache folder name, so that docs cached under a weaker failure
         policy, another floor or older rules are never served."""
-        settings = (TASK_LOGIC_VERSION, self.spans_key, self.label, self.replacement, self.chunk_size,
-                    self.chunk_overlap, self.fallback, self.fallback_spans_key, self.mask_target, self.chat_markers,
-                    self.floor_labels, [tuple(r) for r in _rules.RULES])
+        settings = (
+            TASK_LOGIC_VERSION,
+            self.spans_key,
+            self.label,
+            self.replacement,
+            self.chunk_size,
+            self.chunk_overlap,
+            self.fallback,
+            self.fallback_spans_key,
+            self.mask_target,
+            self.chat_markers,
+            self.floor_labels,
+            [tuple(r) for r in _rules.RULES],
+        )
         return repr(settings)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
@@ -117,9 +129,7 @@ class AnonymizeTask:
             prompts = [self.render(doc.text[s:e], doc._.target) for s, e in self.chunks(doc)]
             yield prompts, [doc] * len(prompts)
 
-    def parse_responses(
-        self, shards: Iterable[Iterable[Doc]], responses: Iterable[Iterable[str]]
-    ) -> Iterable[Doc]:
+    def parse_responses(self, shards: Iterable[Iterable[Doc]], responses: Iterable[Iterable[str]]) -> Iterable[Doc]:
         for doc_shards, doc_responses in zip(shards, responses):
             doc = list(doc_shards)[0]
             self.apply_replies(doc, list(doc_responses))
@@ -155,8 +165,11 @@ class AnonymizeTask:
             problem = None
             if truncated:  # cut at the token/time limit or looping: never the model's whole answer
                 stats["truncated_replies"] += 1
-                why = (f"finish reason '{reply.finish_reason}'" if reply_truncated(reply)  # type: ignore[union-attr]
-                       else "unclosed list")
+                why = (
+                    f"finish reason '{reply.finish_reason}'"
+                    if reply_truncated(reply)  # type: ignore[union-attr]
+                    else "unclosed list"
+                )
                 problem = f"truncated LLM reply ({why}, {len(parsed.strings)} strings kept)"
             elif not parsed.ok:
                 stats["parse_failures"] += 1
@@ -165,17 +178,22 @@ class AnonymizeTask:
                 detected = _in_range(entity_ranges() + floor(), start, end)
                 if detected:
                     stats["unmatched_replies"] += 1
-                    problem = (f"LLM reply matched nothing in the text ({len(parsed.strings)} strings returned, "
-                               f"{len(matched.hallucinated)} found nowhere) although {len(detected)} spans "
-                               "are detected")
+                    problem = (
+                        f"LLM reply matched nothing in the text ({len(parsed.strings)} strings returned, "
+                        f"{len(matched.hallucinated)} found nowhere) although {len(detected)} spans "
+                        "are detected"
+                    )
             if problem is None:
                 continue
             fallback = self.fallback_ranges(doc, start, end, entity_ranges())
             items.extend(fallback)
             stats["fallback_spans"] += len(fallback)
             stats["fallback_chunks"] += 1
-            add_warning(doc, f"{self.component_name}: {problem} for chunk {i + 1}/{len(chunks)}; "
-                             f"fallback '{self.fallback}' applied to that chunk")
+            add_warning(
+                doc,
+                f"{self.component_name}: {problem} for chunk {i + 1}/{len(chunks)}; "
+                f"fallback '{self.fallback}' applied to that chunk",
+            )
         if stats["fallback_chunks"]:
             stats["fallback"] = self.fallback
         return self._finish(doc, items, stats, floor())
@@ -188,8 +206,11 @@ class AnonymizeTask:
         stats["fallback_chunks"] = stats["chunks"]
         items = self.fallback_ranges(doc, 0, len(doc.text))
         stats["fallback_spans"] = len(items)
-        add_warning(doc, f"{self.component_name}: LLM call failed ({reason}); fallback '{self.fallback}' "
-                         "applied to the whole document")
+        add_warning(
+            doc,
+            f"{self.component_name}: LLM call failed ({reason}); fallback '{self.fallback}' "
+            "applied to the whole document",
+        )
         return self._finish(doc, items, stats)
 
     def _finish(self, doc: Doc, items: List[Range], stats: Dict, floor: Optional[List[Range]] = None) -> Doc:
@@ -197,8 +218,9 @@ class AnonymizeTask:
         floor = self.floor_ranges(doc) if floor is None else floor
         llm = [r for r in items if r[2] == "llm"]
         if llm:  # an LLM span partly overlapping an entity masks the union (as the optimizer does)
-            items = items + [(s, e, "llm") for s, e, _src in self._entity_spans(doc)
-                             if any(ls < e and s < le for ls, le, _ in llm)]
+            items = items + [
+                (s, e, "llm") for s, e, _src in self._entity_spans(doc) if any(ls < e and s < le for ls, le, _ in llm)
+            ]
         spans = ranges_to_spans(doc, items + floor, self.label)
         doc.spans[self.spans_key] = spans
         stats["floor_spans"] = len(floor)
@@ -218,15 +240,17 @@ class AnonymizeTask:
         ``floor_labels`` (``CODE``: emails, phones, URLs, IBANs, ID and application numbers, ...), source
         ``"rule:<name>"``, and, with ``mask_target``, every mention of ``doc._.target`` found by
         :func:`textanon.target.find_target_mentions` (full name, surname, initials, ...), source ``"target"``."""
-        out: List[Range] = [(s, e, f"rule:{name}")
-                            for s, e, _label, name in _rules.find_rule_matches(doc.text, self._floor_rules)]
+        out: List[Range] = [
+            (s, e, f"rule:{name}") for s, e, _label, name in _rules.find_rule_matches(doc.text, self._floor_rules)
+        ]
         if self.mask_target and doc._.target:
             out.extend((s, e, "target") for s, e in find_target_mentions(doc.text, doc._.target))
         return out
 
     # -- fallback ---------------------------------------------------------------------------
-    def fallback_ranges(self, doc: Doc, start: int, end: int,
-                        entity_ranges: Optional[List[Range]] = None) -> List[Range]:
+    def fallback_ranges(
+        self, doc: Doc, start: int, end: int, entity_ranges: Optional[List[Range]] = None
+    ) -> List[Range]:
         """Character ranges to mask in ``[start, end)`` when the LLM gives nothing usable.
 
         ``entities``: the spans of ``doc.spans[fallback_spans_key]`` (the entity recognizer's ``"pii"``)
@@ -274,9 +298,22 @@ def _in_range(ranges: Iterable[Range], start: int, end: int) -> List[Range]:
 
 
 def _new_stats(design: str, chunks: int) -> Dict:
-    return {"design": design, "chunks": chunks, "returned": 0, "matched": 0, "hallucinated": 0, "ignored": 0,
-            "parse_failures": 0, "truncated_replies": 0, "unmatched_replies": 0, "model_failures": 0,
-            "fallback": None, "fallback_chunks": 0, "fallback_spans": 0, "floor_spans": 0}
+    return {
+        "design": design,
+        "chunks": chunks,
+        "returned": 0,
+        "matched": 0,
+        "hallucinated": 0,
+        "ignored": 0,
+        "parse_failures": 0,
+        "truncated_replies": 0,
+        "unmatched_replies": 0,
+        "model_failures": 0,
+        "fallback": None,
+        "fallback_chunks": 0,
+        "fallback_spans": 0,
+        "floor_spans": 0,
+    }
 
 
 def heuristic_ranges(doc: Doc) -> List[Tuple[int, int, str]]:
@@ -297,8 +334,9 @@ def _sentence_starts(doc: Doc) -> Optional[List[int]]:
     return None
 
 
-def chunk_offsets(text: str, size: int, overlap: int,
-                  sentence_starts: Optional[List[int]] = None) -> List[Tuple[int, int]]:
+def chunk_offsets(
+    text: str, size: int, overlap: int, sentence_starts: Optional[List[int]] = None
+) -> List[Tuple[int, int]]:
     """Character windows of at most ``size`` chars covering ``text``, cut at sentence ends where
     possible (else at whitespace), each starting ``overlap`` chars (rounded to a boundary) before
     the end of the previous one. ``size <= 0`` means one chunk."""
@@ -362,7 +400,17 @@ if _llm_registry is not None:
         take a plain prompt instead of the chat messages the textanon models build. ``floor_labels``: labels
         of the textanon rules masked whatever the model says."""
         template = open(template_path, encoding="utf8").read() if template_path else None
-        return AnonymizeTask(design=design, template=template, spans_key=spans_key, label=label,
-                             replacement=replacement, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-                             fallback=fallback, fallback_spans_key=fallback_spans_key, mask_target=mask_target,
-                             chat_markers=chat_markers, floor_labels=floor_labels)
+        return AnonymizeTask(
+            design=design,
+            template=template,
+            spans_key=spans_key,
+            label=label,
+            replacement=replacement,
+            chunk_size=chunk_size,
+            chunk_overlap=chunk_overlap,
+            fallback=fallback,
+            fallback_spans_key=fallback_spans_key,
+            mask_target=mask_target,
+            chat_markers=chat_markers,
+            floor_labels=floor_labels,
+        )

@@ -6,9 +6,10 @@ LM Studio, or OpenAI itself. It POSTs ``{base_url}/v1/chat/completions`` with th
 environment variable *named* in the config (``api_key_env``), never from a file or the config
 itself. Errors raise :class:`LLMRequestError` whose message holds only the HTTP status or the error
 type — never the request or response body (which may contain the document).
-Replies are :class:`~textanon.llm.parsing.LLMReply` strings carrying the server's ``finish_reason``
+Replies are :class:`~textanon.llm_anonymizer.parsing.LLMReply` strings carrying the server's ``finish_reason``
 (``length`` when ``max_tokens`` cut the answer: the task then treats the reply as incomplete).
 """
+
 import ipaddress
 import json
 import logging
@@ -88,8 +89,13 @@ class OpenAICompatible:
 
     def complete(self, prompt: str) -> LLMReply:
         messages = split_messages(prompt) if self.chat else [{"role": "user", "content": to_plain_text(prompt)}]
-        body = {"model": self.model, "messages": messages, "temperature": self.temperature,
-                "max_tokens": self.max_tokens, **self.extra_body}
+        body = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            **self.extra_body,
+        }
         data = json.dumps(body).encode("utf8")
         headers = self._headers()
         start = time.perf_counter()
@@ -162,10 +168,19 @@ if _llm_registry is not None:
         context_length: Optional[int] = None,
     ) -> OpenAICompatible:
         """OpenAI-compatible chat endpoint (vLLM, llama.cpp server, Ollama, OpenAI)."""
-        return OpenAICompatible(model=model, base_url=base_url, api_key_env=api_key_env, timeout=timeout,
-                                max_tries=max_tries, interval=interval, max_tokens=max_tokens,
-                                temperature=temperature, extra_body=extra_body, chat=chat,
-                                context_length=context_length)
+        return OpenAICompatible(
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            timeout=timeout,
+            max_tries=max_tries,
+            interval=interval,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            extra_body=extra_body,
+            chat=chat,
+            context_length=context_length,
+        )
 
 
 __all__: List[str] = ["OpenAICompatible", "LLMRequestError", "chat_completions_url"]

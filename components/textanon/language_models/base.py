@@ -4,6 +4,7 @@ Every backend returns natural-log probabilities (nats) of the sub-word tokens th
 make up character spans of a text, so callers can reduce them with ``sum`` (span
 log-probability, used for risk) or ``min`` (least likely token, used for TPI).
 """
+
 from abc import ABC, abstractmethod
 from typing import List, Optional, Sequence, Tuple
 

@@ -1,20 +1,39 @@
 """WikiActors TRIR benchmark: run the attack, compare with the published TRIR, write JSON + markdown.
 
-``python -m textanon.evaluation.trir.bench DATA --output metrics/x.json --markdown metrics/x.md``
+``python -m textanon.benchmarks.trir DATA --output metrics/x.json --markdown metrics/x.md``
 """
+
 import argparse
 import json
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from .attack import TrirSettings, run_trir
-from .data import load_wikiactors
+from ..evaluation.trir.attack import TrirSettings, run_trir
+from ..evaluation.trir.data import load_wikiactors
 
 #: Manzanares-Salor et al. (2024), WikiActors 50_eval, distilbert-base-uncased, default settings (GPU).
-PUBLISHED_50_EVAL = {"original": 100, "ner3": 70, "ner4": 60, "ner7": 88, "presidio": 74, "spacy": 70,
-                     "word2vec_t=0.5": 48, "word2vec_t=0.25": 26, "manual": 10}
-LABELS = {"original": "Original", "ner3": "NER3", "ner4": "NER4", "ner7": "NER7", "presidio": "Presidio",
-          "spacy": "spaCy", "word2vec_t=0.5": "Word2Vec t=0.5", "word2vec_t=0.25": "Word2Vec t=0.25", "manual": "Manual"}
+PUBLISHED_50_EVAL = {
+    "original": 100,
+    "ner3": 70,
+    "ner4": 60,
+    "ner7": 88,
+    "presidio": 74,
+    "spacy": 70,
+    "word2vec_t=0.5": 48,
+    "word2vec_t=0.25": 26,
+    "manual": 10,
+}
+LABELS = {
+    "original": "Original",
+    "ner3": "NER3",
+    "ner4": "NER4",
+    "ner7": "NER7",
+    "presidio": "Presidio",
+    "spacy": "spaCy",
+    "word2vec_t=0.5": "Word2Vec t=0.5",
+    "word2vec_t=0.25": "Word2Vec t=0.25",
+    "manual": "Manual",
+}
 
 
 def _ranks(values: List[float]) -> List[float]:
@@ -43,9 +62,13 @@ def spearman(a: List[float], b: List[float]) -> float:
 
 def compare(trir: Dict[str, float], published: Dict[str, float]) -> dict:
     common = [m for m in published if m in trir]
-    return {"methods": common, "spearman": round(spearman([published[m] for m in common], [trir[m] for m in common]), 3)
-            if len(common) > 2 else None,
-            "abs_diff": {m: round(trir[m] - published[m], 2) for m in common}}
+    return {
+        "methods": common,
+        "spearman": round(spearman([published[m] for m in common], [trir[m] for m in common]), 3)
+        if len(common) > 2
+        else None,
+        "abs_diff": {m: round(trir[m] - published[m], 2) for m in common},
+    }
 
 
 def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = None) -> str:
@@ -69,28 +92,51 @@ def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = N
         lines += ["", f"Mean ± sample sd over the attack seeds {s['seed']} (`trir_by_seed` in the JSON)."]
     lines.append("")
     if cmp and cmp["spearman"] is not None:
-        lines.append(f"Spearman rank correlation with the published TRIR ({len(cmp['methods'])} methods): **{cmp['spearman']}**")
-    lines += [f"Upper bound (protected individuals present in the background knowledge): {result['upper_bound']}%", "",
-              "## Settings", "",
-              f"- model: `{s['model_label']}` ({s['model_id']}), device {s['device']}, torch threads {s['torch_threads']}",
-              f"- {s['individuals']} individuals, {s['train_windows']} training windows (BD ∪ BD′), {s['dev_documents']} dev documents",
-              f"- window {s['window']} / overlap {s['overlap']}, batch {s['batch_size']}, lr {s['lr']}, epochs ≤ {s['epochs']}, "
-              f"patience {s['patience']}, MLM pretraining epochs {s['pretrain_epochs']}; ran {s['epochs_run']} epochs, selected epoch {s['selected_epoch']} (dev accuracy, then dev loss)",
-              f"- mask marks {'kept' if s['keep_mask_marks'] else 'removed'}, curation {'on' if s['curate'] else 'off'}, "
-              f"BD′ {'on' if s['anonymize_background'] else 'off'}, max BK chars {s['max_bk_chars']}, seed {s['seed']}", "",
-              "## Wall time (s) and memory", "",
-              "| stage | seconds |", "|---|---:|"]
+        lines.append(
+            f"Spearman rank correlation with the published TRIR ({len(cmp['methods'])} methods): **{cmp['spearman']}**"
+        )
+    lines += [
+        f"Upper bound (protected individuals present in the background knowledge): {result['upper_bound']}%",
+        "",
+        "## Settings",
+        "",
+        f"- model: `{s['model_label']}` ({s['model_id']}), device {s['device']}, torch threads {s['torch_threads']}",
+        f"- {s['individuals']} individuals, {s['train_windows']} training windows (BD ∪ BD′), {s['dev_documents']} dev documents",
+        f"- window {s['window']} / overlap {s['overlap']}, batch {s['batch_size']}, lr {s['lr']}, epochs ≤ {s['epochs']}, "
+        f"patience {s['patience']}, MLM pretraining epochs {s['pretrain_epochs']}; ran {s['epochs_run']} epochs, selected epoch {s['selected_epoch']} (dev accuracy, then dev loss)",
+        f"- mask marks {'kept' if s['keep_mask_marks'] else 'removed'}, curation {'on' if s['curate'] else 'off'}, "
+        f"BD′ {'on' if s['anonymize_background'] else 'off'}, max BK chars {s['max_bk_chars']}, seed {s['seed']}",
+        "",
+        "## Wall time (s) and memory",
+        "",
+        "| stage | seconds |",
+        "|---|---:|",
+    ]
     lines += [f"| {k} | {v} |" for k, v in t.items()]
-    lines += ["", f"Peak RSS: {result['peak_rss_mb']} MB" + (f"; peak GPU memory {result['peak_gpu_mb']} MB" if "peak_gpu_mb" in result else ""), ""]
+    lines += [
+        "",
+        f"Peak RSS: {result['peak_rss_mb']} MB"
+        + (f"; peak GPU memory {result['peak_gpu_mb']} MB" if "peak_gpu_mb" in result else ""),
+        "",
+    ]
     hist = result.get("epochs") or []
     if hist:
         methods = [k for k in hist[0] if k.startswith("acc:")]
-        lines += ["## Per epoch (method accuracies are logged only; selection uses the dev set)", "",
-                  "| epoch | train loss | dev acc | dev loss | " + " | ".join(LABELS.get(m[4:], m[4:]) for m in methods) + " | s |",
-                  "|" + "---:|" * (5 + len(methods))]
+        lines += [
+            "## Per epoch (method accuracies are logged only; selection uses the dev set)",
+            "",
+            "| epoch | train loss | dev acc | dev loss | "
+            + " | ".join(LABELS.get(m[4:], m[4:]) for m in methods)
+            + " | s |",
+            "|" + "---:|" * (5 + len(methods)),
+        ]
         for r in hist:
-            lines.append(f"| {r['epoch']} | {r['train_loss']:.3f} | {r.get('dev_accuracy', float('nan')):.0f} | "
-                         f"{r.get('dev_loss', float('nan')):.3f} | " + " | ".join(f"{r[m]:.0f}" for m in methods) + f" | {r['epoch_s']} |")
+            lines.append(
+                f"| {r['epoch']} | {r['train_loss']:.3f} | {r.get('dev_accuracy', float('nan')):.0f} | "
+                f"{r.get('dev_loss', float('nan')):.3f} | "
+                + " | ".join(f"{r[m]:.0f}" for m in methods)
+                + f" | {r['epoch_s']} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -107,20 +153,48 @@ def main(argv=None) -> dict:
     p.add_argument("--threads", type=int)
     p.add_argument("--pretreat-only", action="store_true")
     p.add_argument("--quiet", action="store_true")
-    for name, typ in (("epochs", int), ("patience", int), ("window", int), ("overlap", int), ("batch_size", int),
-                      ("lr", float), ("pretrain_epochs", int), ("seed", int), ("max_bk_chars", int), ("device", str)):
+    for name, typ in (
+        ("epochs", int),
+        ("patience", int),
+        ("window", int),
+        ("overlap", int),
+        ("batch_size", int),
+        ("lr", float),
+        ("pretrain_epochs", int),
+        ("seed", int),
+        ("max_bk_chars", int),
+        ("device", str),
+    ):
         p.add_argument("--" + name.replace("_", "-"), type=typ, default=getattr(TrirSettings, name))
     p.add_argument("--keep-mask-marks", action="store_true")
     p.add_argument("--no-dev", action="store_true", help="No dev set: keep the last epoch")
     p.add_argument("--no-monitor", action="store_true", help="Do not score every method after each epoch")
     a = p.parse_args(argv)
-    settings = TrirSettings(model=a.model, epochs=a.epochs, patience=a.patience, window=a.window, overlap=a.overlap,
-                            batch_size=a.batch_size, lr=a.lr, pretrain_epochs=a.pretrain_epochs, seed=a.seed,
-                            max_bk_chars=a.max_bk_chars, device=a.device, keep_mask_marks=a.keep_mask_marks,
-                            monitor=not a.no_monitor, use_dev=not a.no_dev)
+    settings = TrirSettings(
+        model=a.model,
+        epochs=a.epochs,
+        patience=a.patience,
+        window=a.window,
+        overlap=a.overlap,
+        batch_size=a.batch_size,
+        lr=a.lr,
+        pretrain_epochs=a.pretrain_epochs,
+        seed=a.seed,
+        max_bk_chars=a.max_bk_chars,
+        device=a.device,
+        keep_mask_marks=a.keep_mask_marks,
+        monitor=not a.no_monitor,
+        use_dev=not a.no_dev,
+    )
     inputs = load_wikiactors(a.data, max_bk_chars=a.max_bk_chars)
-    result = run_trir(inputs, settings, Path(a.cache_dir) if a.cache_dir else None, progress=not a.quiet,
-                      threads=a.threads, pretreat_only=a.pretreat_only)
+    result = run_trir(
+        inputs,
+        settings,
+        Path(a.cache_dir) if a.cache_dir else None,
+        progress=not a.quiet,
+        threads=a.threads,
+        pretreat_only=a.pretreat_only,
+    )
     if a.pretreat_only:
         print(json.dumps(result))
         return result
@@ -130,12 +204,14 @@ def main(argv=None) -> dict:
     if published:
         result["published"] = published
         result["comparison"] = compare(result["trir"], published)
-    from ..provenance import write_metrics
+    from ..evaluation.provenance import write_metrics
 
     write_metrics(a.output, result)
     if a.markdown:
         Path(a.markdown).write_text(markdown(result, a.title, published), encoding="utf-8")
-    print(json.dumps({"trir": result["trir"], "comparison": result.get("comparison"), "timings_s": result["timings_s"]}))
+    print(
+        json.dumps({"trir": result["trir"], "comparison": result.get("comparison"), "timings_s": result["timings_s"]})
+    )
     return result
 
 

@@ -1,4 +1,5 @@
 """TPI runtime benchmark (``bench-tpi``): IC of every original document with N-TA and S-TA."""
+
 import os
 import platform
 import tempfile
@@ -7,8 +8,8 @@ from typing import Optional
 
 import numpy as np
 
-from .corpus import Corpus, masks_of
-from .tpi import InformationContent, build_passes, is_masked, tpi_corpus
+from ..evaluation.corpus import Corpus, masks_of
+from ..evaluation.tpi import InformationContent, build_passes, is_masked, tpi_corpus
 
 PUBLISHED = {
     "source": "Manzanares-Salor et al. 2025 (TPI), 50 WikiActors abstracts, bert-base-uncased on a T4 GPU",
@@ -55,7 +56,7 @@ def _random_bert_base(folder: str) -> str:
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
 
-    from ..lm import minilm_path
+    from ..language_models import minilm_path
 
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
     torch.manual_seed(0)
@@ -70,7 +71,15 @@ def _compare(a: dict, b: dict) -> dict:
     return {m: round(abs(a["tpi"][m] - b["tpi"][m]) / b["tpi"][m], 4) for m in a["tpi"] if b["tpi"].get(m)}
 
 
-def bench(corpus: Corpus, model=None, n: int = 6, random_bert_base: bool = False, bert_limit: Optional[int] = None, path: str = "", device: str = "cpu") -> dict:
+def bench(
+    corpus: Corpus,
+    model=None,
+    n: int = 6,
+    random_bert_base: bool = False,
+    bert_limit: Optional[int] = None,
+    path: str = "",
+    device: str = "cpu",
+) -> dict:
     import torch
 
     ids = list(corpus.originals)
@@ -89,7 +98,7 @@ def bench(corpus: Corpus, model=None, n: int = 6, random_bert_base: bool = False
     if random_bert_base:
         with tempfile.TemporaryDirectory() as tmp:
             folder = _random_bert_base(tmp)
-            from ..lm import MaskedLM
+            from ..language_models import MaskedLM
 
             bert = MaskedLM(folder, window=512, batch_size=8, device=device)
             sub = ids[:bert_limit] if bert_limit else ids

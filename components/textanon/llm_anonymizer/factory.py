@@ -19,6 +19,7 @@ spacy-llm logs every prompt and reply (the document's text) at DEBUG level on th
 the component drops those records (:class:`TextFreeLogFilter`), so no document text reaches a log even
 when an application turns DEBUG logging on.
 """
+
 import atexit
 import hashlib
 import logging
@@ -38,7 +39,7 @@ from . import local_model, openai_compatible  # noqa: F401 - register the models
 from .prompts import DEFAULT_DESIGN
 from .task import AnonymizeTask, _new_stats
 
-DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2.v1", "max_new_tokens": 256}
+DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256}
 
 
 @Language.factory(
@@ -86,12 +87,31 @@ def make_llm_anonymizer(
     validate_types: bool,
 ) -> "LLMAnonymizer":
     template = Path(template_path).read_text(encoding="utf8") if template_path else None
-    task = AnonymizeTask(design=design, template=template, spans_key=spans_key, label=label,
-                         replacement=replacement, chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-                         fallback=fallback, fallback_spans_key=fallback_spans_key, mask_target=mask_target,
-                         chat_markers=chat_markers, component_name=name, floor_labels=floor_labels)
-    return LLMAnonymizer(nlp, name, task, model, cache_dir=cache_dir, cache_batch_size=cache_batch_size,
-                         save_io=save_io, validate_types=validate_types)
+    task = AnonymizeTask(
+        design=design,
+        template=template,
+        spans_key=spans_key,
+        label=label,
+        replacement=replacement,
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        fallback=fallback,
+        fallback_spans_key=fallback_spans_key,
+        mask_target=mask_target,
+        chat_markers=chat_markers,
+        component_name=name,
+        floor_labels=floor_labels,
+    )
+    return LLMAnonymizer(
+        nlp,
+        name,
+        task,
+        model,
+        cache_dir=cache_dir,
+        cache_batch_size=cache_batch_size,
+        save_io=save_io,
+        validate_types=validate_types,
+    )
 
 
 class TextFreeLogFilter(logging.Filter):
@@ -111,9 +131,18 @@ def silence_text_logging(logger_name: str = "spacy_llm") -> None:
 class LLMAnonymizer(Pipe):
     """spacy-llm ``LLMWrapper`` + textanon's fail-closed error handling and cache flushing."""
 
-    def __init__(self, nlp: Language, name: str, task: AnonymizeTask, model: Callable, *,
-                 cache_dir: Optional[str] = None, cache_batch_size: int = 16, save_io: bool = False,
-                 validate_types: bool = True):
+    def __init__(
+        self,
+        nlp: Language,
+        name: str,
+        task: AnonymizeTask,
+        model: Callable,
+        *,
+        cache_dir: Optional[str] = None,
+        cache_batch_size: int = 16,
+        save_io: bool = False,
+        validate_types: bool = True,
+    ):
         from spacy_llm.pipeline.llm import LLMWrapper
         from spacy_llm.ty import validate_type_consistency
 
@@ -131,8 +160,7 @@ class LLMAnonymizer(Pipe):
         with warnings.catch_warnings():
             # the task chunks documents by characters itself: spacy-llm's context-length warning is noise
             warnings.filterwarnings("ignore", message="Task supports sharding")
-            self.llm = LLMWrapper(name=name, vocab=nlp.vocab, task=task, model=model, cache=self.cache,
-                                  save_io=save_io)
+            self.llm = LLMWrapper(name=name, vocab=nlp.vocab, task=task, model=model, cache=self.cache, save_io=save_io)
         if path is not None:
             ref = weakref.ref(self)
             atexit.register(lambda: ref() is not None and ref().flush_cache())
@@ -211,8 +239,7 @@ def model_identity(model: Any) -> str:
             values[f"closure{i}"] = cell.cell_contents
         except ValueError:  # empty cell
             continue
-    simple = {k: _simple(v) for k, v in sorted(values.items())
-              if not _SECRET_RE.search(k) and _simple(v) is not None}
+    simple = {k: _simple(v) for k, v in sorted(values.items()) if not _SECRET_RE.search(k) and _simple(v) is not None}
     return f"{name}:{simple}"
 
 
@@ -223,8 +250,11 @@ def _simple(value: Any, depth: int = 0) -> Any:
     if isinstance(value, (str, int, float, bool)):
         return value
     if isinstance(value, dict) and depth < 2:
-        out = {str(k): _simple(v, depth + 1) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
-               if not _SECRET_RE.search(str(k))}
+        out = {
+            str(k): _simple(v, depth + 1)
+            for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))
+            if not _SECRET_RE.search(str(k))
+        }
         return {k: v for k, v in out.items() if v is not None}
     if isinstance(value, (list, tuple)) and depth < 2:
         return [_simple(v, depth + 1) for v in value]

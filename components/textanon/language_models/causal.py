@@ -1,4 +1,5 @@
 """Causal-LM backend: log p(token | left context) with sliding windows, one pass per window."""
+
 from collections import OrderedDict
 from typing import List, Optional, Sequence, Tuple
 
@@ -83,7 +84,9 @@ class CausalLM(LanguageModel):
                 input_ids[r, : len(row)] = torch.tensor(row)
                 mask[r, : len(row)] = 1
             with torch.inference_mode():
-                hidden = head(input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device)).last_hidden_state
+                hidden = head(
+                    input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device)
+                ).last_hidden_state
                 for r, (s, ss, se) in enumerate(batch):
                     offset = 1 if s == 0 else 0  # position of token ids[s] in the row
                     first = ss - s + offset  # row position of the first scored token

