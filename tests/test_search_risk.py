@@ -1,4 +1,5 @@
 """textanon_search_risk: population and targeted risk on a tiny index, fail closed, serialization."""
+
 import json
 
 import pytest
@@ -14,8 +15,10 @@ from textanon.search.source import LocalIndex
 from textanon.search_risk import SearchRisk
 
 FIXTURE = "tests/fixtures/search_public.json"
-TEXT = ("Milo Castraven is an Irish actor who grew up in Cork and played a lawyer for the BBC. "
-        "He married the writer Ann Dowell.")
+TEXT = (
+    "Milo Castraven is an Irish actor who grew up in Cork and played a lawyer for the BBC. "
+    "He married the writer Ann Dowell."
+)
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +28,11 @@ def index_path(tmp_path_factory):
     return path
 
 
-def make_doc(text=TEXT, mentions=(("Irish", "DEM", "E_irish"), ("Cork", "LOC", "E_cork"), ("BBC", "ORG", "E_bbc")),
-             target="Milo Castraven"):
+def make_doc(
+    text=TEXT,
+    mentions=(("Irish", "DEM", "E_irish"), ("Cork", "LOC", "E_cork"), ("BBC", "ORG", "E_bbc")),
+    target="Milo Castraven",
+):
     doc = spacy.blank("en").make_doc(text)
     spans = []
     for surface, label, eid in mentions:
@@ -41,11 +47,13 @@ def make_doc(text=TEXT, mentions=(("Irish", "DEM", "E_irish"), ("Cork", "LOC", "
 
 def counter(table):
     """A conjunctive count over a table {phrase: set of documents}."""
+
     def count(phrases):
         docs = None
         for p in phrases:
             docs = set(table.get(p, set())) if docs is None else docs & table.get(p, set())
         return len(docs or ())
+
     return count
 
 
@@ -79,8 +87,11 @@ def test_population_risk_on_the_index(index_path):
 
 
 def test_index_ic_is_the_cost_rare_costs_more(index_path):
-    doc = make_doc(text="He studied at the University of Oslo and in Cork.",
-                   mentions=(("University of Oslo", "ORG", "E_uni"), ("Cork", "LOC", "E_cork")), target=None)
+    doc = make_doc(
+        text="He studied at the University of Oslo and in Cork.",
+        mentions=(("University of Oslo", "ORG", "E_uni"), ("Cork", "LOC", "E_cork")),
+        target=None,
+    )
     doc = SearchRisk(LocalIndex(index_path), k=1, candidates=False)(doc)
     ic = {s._.entity_id: s._.ic for s in doc.spans["pii"]}
     assert ic["E_cork"] > ic["E_uni"]  # Cork: 1 document, University of Oslo: 3
@@ -100,14 +111,21 @@ def test_targeted_risk_pushes_the_target_out_of_the_top_ranks(index_path):
 
 def test_targeted_risk_then_the_optimizer_masks_what_it_decided(index_path):
     nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_search_risk", config={"index": {"@misc": "textanon.LocalIndex.v1", "path": str(index_path)},
-                                                 "k": 1, "k_rank": 2, "candidates": False})
+    nlp.add_pipe(
+        "textanon_search_risk",
+        config={
+            "index": {"@misc": "textanon.LocalIndex.v1", "path": str(index_path)},
+            "k": 1,
+            "k_rank": 2,
+            "candidates": False,
+        },
+    )
     nlp.add_pipe("textanon_optimizer")
     doc = make_doc()
     for _, proc in nlp.pipeline:
         doc = proc(doc)
-    from textanon.search.targeted import target_rank
     from textanon.search.backends import open_index
+    from textanon.search.targeted import target_rank
     from textanon.search.terms import query_words
 
     index = open_index(index_path)
@@ -133,7 +151,7 @@ def test_candidates_beyond_entities_are_kept_when_informative(index_path):
 def test_propose_titles_numbers_and_phrases():
     nlp = spacy.blank("en")
     doc = nlp('She starred in "Glass Harbour" in 1960 and earned 2,000 zloty as a young nurse.')
-    got = {(doc.text[c.start:c.end], c.kind, c.label) for c in propose(doc, taken=[])}
+    got = {(doc.text[c.start : c.end], c.kind, c.label) for c in propose(doc, taken=[])}
     assert ("Glass Harbour", "title", "MISC") in got
     assert ("1960", "number", "DATETIME") in got and ("2,000", "number", "QUANTITY") in got
     assert ("earned", "phrase", "MISC") in got and ("young nurse", "phrase", "MISC") in got
@@ -175,6 +193,7 @@ def test_index_failing_mid_document_fails_closed(index_path):
 
                 def search(self, words, limit):
                     raise OSError("disk gone")
+
             return Failing()
 
     doc = SearchRisk(Broken(index_path), k=1, k_rank=2, candidates=False)(make_doc())
@@ -184,8 +203,10 @@ def test_index_failing_mid_document_fails_closed(index_path):
 
 def test_serialization_keeps_the_index_path_not_the_index(index_path, tmp_path):
     nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_search_risk", config={"index": {"@misc": "textanon.LocalIndex.v1", "path": str(index_path)},
-                                                 "k": 4, "k_rank": 2})
+    nlp.add_pipe(
+        "textanon_search_risk",
+        config={"index": {"@misc": "textanon.LocalIndex.v1", "path": str(index_path)}, "k": 4, "k_rank": 2},
+    )
     nlp.to_disk(tmp_path / "pipe")
     saved = json.loads((tmp_path / "pipe" / "textanon_search_risk" / "cfg.json").read_text())
     assert saved["index"] == {"path": str(index_path)} and saved["k"] == 4
@@ -203,3 +224,30 @@ def test_default_pipeline_config_has_no_search_risk():
     from spacy.util import load_config
 
     assert "textanon_search_risk" not in load_config("configs/textanon.cfg")["nlp"]["pipeline"]
+
+
+def test_words_of_an_entity_around_the_name_are_not_made_spans_again(index_path):
+    """Words of a detected span that holds the protected name are masked with it (the optimizer masks that
+    entity): the attacker loop must neither propose them again nor name ids that have no mention."""
+    doc = make_doc(
+        text="The Irish actor Milo Castraven grew up in Cork.",
+        mentions=(("Irish actor Milo Castraven", "PERSON", "E_person"), ("Cork", "LOC", "E_cork")),
+    )
+    doc = SearchRisk(LocalIndex(index_path), k=1, k_rank=8, candidates=False)(doc)
+    ids = {s._.entity_id for s in doc.spans["pii"]}
+    assert all(e in ids for combo in doc._.risky_combinations for e in combo)
+    assert not any("could not be made spans" in w for w in doc._.anonymization_warnings or [])
+    assert ["E_person"] not in doc._.risky_combinations  # "Irish", "actor" were never loose words
+    assert doc._.reid_rank["steps"] >= 1  # the loop ran (Cork)
+
+
+def test_unseen_words_are_candidates_only_when_asked(index_path):
+    doc = make_doc(text="Milo Castraven once kept a pet iguana in Cork.", mentions=(("Cork", "LOC", "E_cork"),))
+    kept = SearchRisk(LocalIndex(index_path), k=2, candidate_unseen=True)(doc)
+    added = {s.text for s in kept.spans["pii"] if (s._.source or "").startswith("candidate:")}
+    assert "iguana" in added and [next(s._.entity_id for s in kept.spans["pii"] if s.text == "iguana")] in (
+        kept._.risky_combinations
+    )  # never indexed: fewer than k documents
+    doc = make_doc(text="Milo Castraven once kept a pet iguana in Cork.", mentions=(("Cork", "LOC", "E_cork"),))
+    default = SearchRisk(LocalIndex(index_path), k=2)(doc)
+    assert "iguana" not in {s.text for s in default.spans["pii"]}

@@ -25,6 +25,7 @@ Fail closed: when the index is missing, incompatible or fails while a document i
 candidate is proposed unfiltered, every entity is a risk on its own and a warning says so. The component
 keeps the index *source* (its path), never the index: ``to_disk`` writes only settings.
 """
+
 import logging
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
@@ -60,33 +61,72 @@ Char = Tuple[int, int]
         "candidate_max_df": 0.25,
         "candidate_rare_df": 0.02,
         "candidate_max_words": 4,
+        "candidate_unseen": False,
         "ic_from_index": True,
     },
     assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
     requires=["span._.entity_id"],
 )
-def make_search_risk(nlp: Language, name: str, index: IndexSource, spans_key: str, k: int,
-                     max_combination_size: int, max_queries: int, k_rank: int, candidates: bool,
-                     candidate_max_df: float, candidate_rare_df: float, candidate_max_words: int,
-                     ic_from_index: bool) -> "SearchRisk":
-    return SearchRisk(index, name, spans_key, k, max_combination_size, max_queries, k_rank, candidates,
-                      candidate_max_df, candidate_rare_df, candidate_max_words, ic_from_index)
+def make_search_risk(
+    nlp: Language,
+    name: str,
+    index: IndexSource,
+    spans_key: str,
+    k: int,
+    max_combination_size: int,
+    max_queries: int,
+    k_rank: int,
+    candidates: bool,
+    candidate_max_df: float,
+    candidate_rare_df: float,
+    candidate_max_words: int,
+    candidate_unseen: bool,
+    ic_from_index: bool,
+) -> "SearchRisk":
+    return SearchRisk(
+        index,
+        name,
+        spans_key,
+        k,
+        max_combination_size,
+        max_queries,
+        k_rank,
+        candidates,
+        candidate_max_df,
+        candidate_rare_df,
+        candidate_max_words,
+        candidate_unseen,
+        ic_from_index,
+    )
 
 
 class SearchRisk:
     """Population and targeted re-identification risk from a public-knowledge index (module docstring)."""
 
-    def __init__(self, index: IndexSource, name: str = "textanon_search_risk", spans_key: str = "pii", k: int = 2,
-                 max_combination_size: int = 2, max_queries: int = 20000, k_rank: int = 30, candidates: bool = True,
-                 candidate_max_df: float = 0.25, candidate_rare_df: float = 0.02, candidate_max_words: int = 4,
-                 ic_from_index: bool = True):
+    def __init__(
+        self,
+        index: IndexSource,
+        name: str = "textanon_search_risk",
+        spans_key: str = "pii",
+        k: int = 2,
+        max_combination_size: int = 2,
+        max_queries: int = 20000,
+        k_rank: int = 30,
+        candidates: bool = True,
+        candidate_max_df: float = 0.25,
+        candidate_rare_df: float = 0.02,
+        candidate_max_words: int = 4,
+        candidate_unseen: bool = False,
+        ic_from_index: bool = True,
+    ):
         register_extensions()
         if k < 1 or k_rank < 1 or max_combination_size < 1:
             raise ValueError("k, k_rank and max_combination_size must be >= 1")
         self.index, self.name, self.spans_key = index, name, spans_key
         self.k, self.max_combination_size, self.max_queries, self.k_rank = k, max_combination_size, max_queries, k_rank
         self.candidates, self.candidate_max_df, self.candidate_rare_df = candidates, candidate_max_df, candidate_rare_df
-        self.candidate_max_words, self.ic_from_index = candidate_max_words, ic_from_index
+        self.candidate_max_words, self.candidate_unseen = candidate_max_words, candidate_unseen
+        self.ic_from_index = ic_from_index
 
     def __call__(self, doc: Doc) -> Doc:
         try:
@@ -119,8 +159,13 @@ class SearchRisk:
                 for span in mentions:
                     if span._.ic is None:
                         span._.ic = index_ic(count([span.text]), n_docs)
-        population = population_risk(count, {e: [m.text for m in ms] for e, ms in entities.items()}, self.k,
-                                     self.max_combination_size, self.max_queries)
+        population = population_risk(
+            count,
+            {e: [m.text for m in ms] for e, ms in entities.items()},
+            self.k,
+            self.max_combination_size,
+            self.max_queries,
+        )
         reasons: Dict[str, List[str]] = {}
         combos: List[List[str]] = []
         for eid in population.singles:
@@ -130,13 +175,18 @@ class SearchRisk:
             combos.append(ids)
             for eid in ids:
                 others = ", ".join(e for e in ids if e != eid)
-                reasons.setdefault(eid, []).append(f"population: in {hits} indexed documents with {others} (k={self.k})")
+                reasons.setdefault(eid, []).append(
+                    f"population: in {hits} indexed documents with {others} (k={self.k})"
+                )
         for eid in population.bounded:
             combos.append([eid])
             reasons.setdefault(eid, []).append(f"population: combinations past the bound of {self.max_queries} queries")
         if population.bounded:
-            add_warning(doc, f"{self.name}: more than {self.max_queries} index queries for combinations; "
-                             f"{len(population.bounded)} entities left unexamined are masked")
+            add_warning(
+                doc,
+                f"{self.name}: more than {self.max_queries} index queries for combinations; "
+                f"{len(population.bounded)} entities left unexamined are masked",
+            )
         forced = set(population.singles) | set(population.bounded)
         doc._.reid_rank = self._targeted(doc, index, count, entities, names, target_docs, forced, combos, reasons)
         for eid, mentions in entities.items():
@@ -145,9 +195,18 @@ class SearchRisk:
         doc._.risky_combinations = list(doc._.risky_combinations or []) + combos
         return doc
 
-    def _targeted(self, doc: Doc, index: SearchIndex, count, entities: Dict[str, List[Span]], names: List[Char],
-                  target_docs: List[int], forced: Set[str], combos: List[List[str]],
-                  reasons: Dict[str, List[str]]) -> Optional[dict]:
+    def _targeted(
+        self,
+        doc: Doc,
+        index: SearchIndex,
+        count,
+        entities: Dict[str, List[Span]],
+        names: List[Char],
+        target_docs: List[int],
+        forced: Set[str],
+        combos: List[List[str]],
+        reasons: Dict[str, List[str]],
+    ) -> Optional[dict]:
         """Greedy unlinking against the BM25 attacker; ``doc._.reid_rank`` (None without target documents)."""
         if not target_docs:
             return None
@@ -158,8 +217,11 @@ class SearchRisk:
             return {i for i, (s, e, _) in enumerate(occurrences) if any(a < e and s < b for a, b in chars)}
 
         in_entities = {(m.start_char, m.end_char) for ms in entities.values() for m in ms}
-        protected = [(s.start_char, s.end_char) for s in doc.spans.get(self.spans_key, [])
-                     if (s.start_char, s.end_char) not in in_entities]
+        protected = [
+            (s.start_char, s.end_char)
+            for s in doc.spans.get(self.spans_key, [])
+            if (s.start_char, s.end_char) not in in_entities
+        ]
         name_words = covering(names)  # the name, and the entities around it (the optimizer masks both)
         entity_words = {eid: sorted(covering([(m.start_char, m.end_char) for m in ms])) for eid, ms in entities.items()}
         limit = self.k_rank + len(target_docs) + 10
@@ -183,8 +245,9 @@ class SearchRisk:
         result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank)
         for n, step in enumerate(result.steps, start=1):
             if step.entity in word_ids:
-                made, inside = self._add_word_spans(doc, step.entity, [occurrences[i][:2] for i in candidates[step.entity]],
-                                                    costs[step.entity])
+                made, inside = self._add_word_spans(
+                    doc, step.entity, [occurrences[i][:2] for i in candidates[step.entity]], costs[step.entity]
+                )
                 for eid in sorted(inside):  # an occurrence inside a detected span: that entity is masked
                     combos.append([eid])
                     reasons.setdefault(eid, []).append(f"targeted: step {n}, holds a word to mask")
@@ -193,17 +256,27 @@ class SearchRisk:
             combos.append([step.entity])
             reasons.setdefault(step.entity, []).append(
                 f"targeted: step {n}, the target's BM25 rank {_rank_str(step.rank_before)} -> "
-                f"{_rank_str(step.rank_after)} (k_rank={self.k_rank})")
+                f"{_rank_str(step.rank_after)} (k_rank={self.k_rank})"
+            )
             for span in doc.spans[self.spans_key]:
                 if span._.entity_id == step.entity:
                     entities.setdefault(step.entity, [])
                     if span not in entities[step.entity]:
                         entities[step.entity].append(span)
         if result.exhausted:
-            add_warning(doc, f"{self.name}: the target's documents still rank {_rank_str(result.rank_after)} (within "
-                             f"the top {self.k_rank}) once every candidate that lowers their score is masked")
-        return {"before": before, "after": result.rank_after, "k_rank": self.k_rank, "ranked": limit,
-                "target_documents": len(target_docs), "steps": len(result.steps)}
+            add_warning(
+                doc,
+                f"{self.name}: the target's documents still rank {_rank_str(result.rank_after)} (within "
+                f"the top {self.k_rank}) once every candidate that lowers their score is masked",
+            )
+        return {
+            "before": before,
+            "after": result.rank_after,
+            "k_rank": self.k_rank,
+            "ranked": limit,
+            "target_documents": len(target_docs),
+            "steps": len(result.steps),
+        }
 
     def _add_word_spans(self, doc: Doc, eid: str, chars: List[Char], cost: float) -> Tuple[int, Set[str]]:
         """Spans (label MISC, source ``candidate:word``) for the occurrences of a word the targeted risk masks:
@@ -224,10 +297,12 @@ class SearchRisk:
             taken[(span.start_char, span.end_char)] = eid
             new.append(span)
         if lost:
-            add_warning(doc, f"{self.name}: {lost} occurrences of a word to mask could not be made spans; they may "
-                             "stay visible")
-        doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key,
-                                              spans=sorted(spans + new, key=lambda s: (s.start, s.end)))
+            add_warning(
+                doc, f"{self.name}: {lost} occurrences of a word to mask could not be made spans; they may stay visible"
+            )
+        doc.spans[self.spans_key] = SpanGroup(
+            doc, name=self.spans_key, spans=sorted(spans + new, key=lambda s: (s.start, s.end))
+        )
         return len(new), inside
 
     def _entities(self, doc: Doc, names: List[Char]) -> Dict[str, List[Span]]:
@@ -235,31 +310,37 @@ class SearchRisk:
         entities: Dict[str, List[Span]] = {}
         for i, span in enumerate(doc.spans.get(self.spans_key, [])):
             entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
-        return {eid: ms for eid, ms in entities.items()
-                if not any(m._.source == "target" or any(m.start_char < e and s < m.end_char for s, e in names)
-                           for m in ms)}
+        return {
+            eid: ms
+            for eid, ms in entities.items()
+            if not any(m._.source == "target" or any(m.start_char < e and s < m.end_char for s, e in names) for m in ms)
+        }
 
-    def _add_candidates(self, doc: Doc, index: Optional[SearchIndex], count, names: List[Char],
-                        target_docs: List[int]) -> int:
+    def _add_candidates(
+        self, doc: Doc, index: Optional[SearchIndex], count, names: List[Char], target_docs: List[int]
+    ) -> int:
         """Add the informative candidates (all of them when ``index`` is None) to the span group."""
         spans = list(doc.spans.get(self.spans_key, []))
         taken = [(s.start_char, s.end_char) for s in spans] + list(names)
         proposed = propose(doc, taken, self.candidate_max_words)
         n_docs = index.n_docs if index is not None else 0
 
-        def keep(start: int, end: int) -> bool:
+        def keep(start: int, end: int, word: bool) -> bool:
             if index is None:
                 return True
             phrase = doc.text[start:end]
+            df = count([phrase])
+            if df == 0:  # the index cannot tell: a single word the index never saw is rare (candidate_unseen)
+                return word and self.candidate_unseen
             in_target = bool(index.term_scores(phrase, target_docs)) if target_docs else None
-            return informative(count([phrase]), n_docs, in_target, self.candidate_max_df, self.candidate_rare_df)
+            return informative(df, n_docs, in_target, self.candidate_max_df, self.candidate_rare_df)
 
         kept: List[Tuple[int, int, Candidate]] = []
         for cand in proposed:
-            if keep(cand.start, cand.end):
+            if keep(cand.start, cand.end, len(cand.words) <= 1):
                 kept.append((cand.start, cand.end, cand))
             elif len(cand.words) > 1:
-                kept += [(s, e, cand) for s, e in cand.words if keep(s, e)]
+                kept += [(s, e, cand) for s, e in cand.words if keep(s, e, True)]
         ids = {fold(" ".join(s.text.split())): s._.entity_id for s in spans if s._.entity_id}
         new = []
         for start, end, cand in kept:
@@ -291,11 +372,20 @@ class SearchRisk:
 
     # -- serialization -------------------------------------------------------------------------
     def _cfg(self) -> dict:
-        return {"index": self.index.settings(), "spans_key": self.spans_key, "k": self.k,
-                "max_combination_size": self.max_combination_size, "max_queries": self.max_queries,
-                "k_rank": self.k_rank, "candidates": self.candidates, "candidate_max_df": self.candidate_max_df,
-                "candidate_rare_df": self.candidate_rare_df, "candidate_max_words": self.candidate_max_words,
-                "ic_from_index": self.ic_from_index}
+        return {
+            "index": self.index.settings(),
+            "spans_key": self.spans_key,
+            "k": self.k,
+            "max_combination_size": self.max_combination_size,
+            "max_queries": self.max_queries,
+            "k_rank": self.k_rank,
+            "candidates": self.candidates,
+            "candidate_max_df": self.candidate_max_df,
+            "candidate_rare_df": self.candidate_rare_df,
+            "candidate_max_words": self.candidate_max_words,
+            "candidate_unseen": self.candidate_unseen,
+            "ic_from_index": self.ic_from_index,
+        }
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
         """Settings only (the index path, never the index): the pipeline config holds them too."""

@@ -64,9 +64,12 @@ def anonymize(
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
-    index: Optional[Path] = typer.Option(None, "--index",
-                                         help="Search index folder (`index build`): the search risk decides "
-                                              "(in place of the language-model risk); see docs/search.md"),
+    index: Optional[Path] = typer.Option(
+        None,
+        "--index",
+        help="Search index folder (`index build`): the search risk decides "
+        "(in place of the language-model risk); see docs/search.md",
+    ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm

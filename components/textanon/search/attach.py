@@ -1,4 +1,5 @@
 """Pointing a loaded pipeline at a search index (``python -m textanon anonymize --index DIR``)."""
+
 from pathlib import Path
 from typing import Union
 

@@ -1,4 +1,5 @@
 """The embedded backends by name, and opening an index folder with the backend that built it."""
+
 from pathlib import Path
 from typing import Dict, Tuple, Union
 
@@ -37,6 +38,8 @@ def open_index(path: Union[str, Path]) -> SearchIndex:
     meta = read_meta(path)
     backend = meta.get("backend")
     if backend not in BACKENDS:
-        raise IndexIncompatible(f"search index at {path} was built by an unknown backend {backend!r}; rebuild it with "
-                                "`python -m textanon index build`")
+        raise IndexIncompatible(
+            f"search index at {path} was built by an unknown backend {backend!r}; rebuild it with "
+            "`python -m textanon index build`"
+        )
     return _classes(backend)[1](Path(path))

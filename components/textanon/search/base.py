@@ -15,6 +15,7 @@ Every index folder has a ``meta.json`` (:data:`META_FILE`) recording the backend
 and the tokenizer; :func:`read_meta` checks them and raises :class:`IndexMissing` or
 :class:`IndexIncompatible` with a message that says how to rebuild.
 """
+
 import json
 from pathlib import Path
 from typing import Dict, List, Protocol, Sequence, Tuple, Union, runtime_checkable
@@ -76,8 +77,10 @@ def read_meta(path: Union[str, Path], backend: str = None) -> dict:
     path = Path(path)
     meta_path = path / META_FILE
     if not meta_path.is_file():
-        raise IndexMissing(f"no search index at {path} (no {META_FILE}); build one with "
-                           "`python -m textanon index build INPUT --output DIR`")
+        raise IndexMissing(
+            f"no search index at {path} (no {META_FILE}); build one with "
+            "`python -m textanon index build INPUT --output DIR`"
+        )
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
@@ -92,8 +95,10 @@ def read_meta(path: Union[str, Path], backend: str = None) -> dict:
     if backend is not None and meta.get("backend") != backend:
         problems.append(f"backend {meta.get('backend')!r}, expected {backend!r}")
     if problems:
-        raise IndexIncompatible(f"incompatible search index at {path}: {'; '.join(problems)}; rebuild it with "
-                                "`python -m textanon index build`")
+        raise IndexIncompatible(
+            f"incompatible search index at {path}: {'; '.join(problems)}; rebuild it with "
+            "`python -m textanon index build`"
+        )
     return meta
 
 

@@ -15,6 +15,7 @@ With a pipeline (``--pipeline``, one with ``textanon_search_risk``), the compone
 same documents, processed up to the component before it (untimed), then the search risk with each backend
 (``risk_ms_per_doc``), and whether both backends take the same decisions (``same_decisions``).
 """
+
 import random
 import tempfile
 import time
@@ -53,13 +54,23 @@ def _latencies(fn, queries) -> Dict[str, float]:
         t0 = time.perf_counter()
         fn(q)
         times.append((time.perf_counter() - t0) * 1000)
-    return {"p50_ms": round(float(np.percentile(times, 50)), 3), "p95_ms": round(float(np.percentile(times, 95)), 3),
-            "mean_ms": round(float(np.mean(times)), 3), "queries": len(times)}
+    return {
+        "p50_ms": round(float(np.percentile(times, 50)), 3),
+        "p95_ms": round(float(np.percentile(times, 95)), 3),
+        "mean_ms": round(float(np.mean(times)), 3),
+        "queries": len(times),
+    }
 
 
-def bench_backends(input_path: Path, backends: Sequence[str] = tuple(BACKENDS), n_queries: int = 300,
-                   seed: int = 0, work_dir: Optional[Path] = None, nlp=None,
-                   documents: Sequence[Tuple[str, str]] = ()) -> dict:
+def bench_backends(
+    input_path: Path,
+    backends: Sequence[str] = tuple(BACKENDS),
+    n_queries: int = 300,
+    seed: int = 0,
+    work_dir: Optional[Path] = None,
+    nlp=None,
+    documents: Sequence[Tuple[str, str]] = (),
+) -> dict:
     """Build an index of ``input_path`` with each backend and time the seeded queries on each; with ``nlp``,
     time its search risk on ``documents`` (``(text, target)``) with each backend too."""
     prepared = _prepare(nlp, documents) if nlp is not None else []
@@ -73,17 +84,19 @@ def bench_backends(input_path: Path, backends: Sequence[str] = tuple(BACKENDS), 
             meta = build_index(input_path, folder, backend=backend, progress=False)
             build_s = time.perf_counter() - t0
             index = open_index(folder)
-            rows.append({
-                "backend": backend,
-                "documents": meta["documents"],
-                "build_s": round(build_s, 3),
-                "index_bytes": folder_bytes(folder),
-                "index_mb": round(folder_bytes(folder) / 2**20, 2),
-                "count": _latencies(index.count, queries["count"]),
-                "bm25": _latencies(lambda q: index.search(q, 10), queries["bm25"]),
-                "term_scores": _latencies(lambda q: index.term_scores(*q), queries["term_scores"]),
-                "agreement_count_hits": [index.count(q) for q in queries["count"][:20]],
-            })
+            rows.append(
+                {
+                    "backend": backend,
+                    "documents": meta["documents"],
+                    "build_s": round(build_s, 3),
+                    "index_bytes": folder_bytes(folder),
+                    "index_mb": round(folder_bytes(folder) / 2**20, 2),
+                    "count": _latencies(index.count, queries["count"]),
+                    "bm25": _latencies(lambda q: index.search(q, 10), queries["bm25"]),
+                    "term_scores": _latencies(lambda q: index.term_scores(*q), queries["term_scores"]),
+                    "agreement_count_hits": [index.count(q) for q in queries["count"][:20]],
+                }
+            )
             if prepared:
                 rows[-1].update(_time_component(nlp, folder, prepared))
             index.close()
@@ -92,10 +105,17 @@ def bench_backends(input_path: Path, backends: Sequence[str] = tuple(BACKENDS), 
     for r in rows:
         r.pop("agreement_count_hits")
         r.pop("decisions", None)
-    return {"data": str(input_path), "documents": len(texts), "seed": seed, "queries_per_kind": n_queries,
-            "count_answers_agree": same_counts, "risk_documents": len(prepared), "same_decisions": same_decisions,
-            "backends": rows,
-            "method": __doc__.split("\n\n", 1)[1].strip()}
+    return {
+        "data": str(input_path),
+        "documents": len(texts),
+        "seed": seed,
+        "queries_per_kind": n_queries,
+        "count_answers_agree": same_counts,
+        "risk_documents": len(prepared),
+        "same_decisions": same_decisions,
+        "backends": rows,
+        "method": __doc__.split("\n\n", 1)[1].strip(),
+    }
 
 
 def _prepare(nlp, documents: Sequence[Tuple[str, str]]) -> list:
@@ -126,16 +146,24 @@ def _time_component(nlp, folder: Path, prepared: list) -> dict:
         risk(doc)
         times.append((time.perf_counter() - t0) * 1000)
         decisions.append(sorted(map(sorted, doc._.risky_combinations or [])))
-    return {"risk_ms_per_doc": {"p50_ms": round(float(np.percentile(times, 50)), 3),
-                                "p95_ms": round(float(np.percentile(times, 95)), 3),
-                                "mean_ms": round(float(np.mean(times)), 3)}, "decisions": decisions}
+    return {
+        "risk_ms_per_doc": {
+            "p50_ms": round(float(np.percentile(times, 50)), 3),
+            "p95_ms": round(float(np.percentile(times, 95)), 3),
+            "mean_ms": round(float(np.mean(times)), 3),
+        },
+        "decisions": decisions,
+    }
 
 
 def markdown(result: dict) -> str:
     """A table of the measurement."""
     timed = any("risk_ms_per_doc" in r for r in result["backends"])
-    lines = ["| backend | build s | size MB | count p50/p95 ms | BM25 top-10 p50/p95 ms | term scores p50/p95 ms |"
-             + (" search risk ms/doc p50/p95 |" if timed else ""), "|---|---|---|---|---|---|" + ("---|" if timed else "")]
+    lines = [
+        "| backend | build s | size MB | count p50/p95 ms | BM25 top-10 p50/p95 ms | term scores p50/p95 ms |"
+        + (" search risk ms/doc p50/p95 |" if timed else ""),
+        "|---|---|---|---|---|---|" + ("---|" if timed else ""),
+    ]
     for r in result["backends"]:
         cells = [f"{r[k]['p50_ms']} / {r[k]['p95_ms']}" for k in ("count", "bm25", "term_scores")]
         if "risk_ms_per_doc" in r:

@@ -9,6 +9,7 @@ Inputs (:func:`read_documents`):
 Records without text are skipped and counted. The folder gets the backend's files and ``meta.json``
 (backend, schema version, tokenizer, documents, persons, build time).
 """
+
 import json
 import time
 from pathlib import Path
@@ -35,7 +36,11 @@ def read_documents(path: Union[str, Path]) -> Iterator[Document]:
                 if line.strip():
                     obj = json.loads(line)
                     person = obj.get("name", obj.get("target"))
-                    yield str(obj.get("id") if obj.get("id") is not None else f"line{n}"), _text(obj.get("text")), person
+                    yield (
+                        str(obj.get("id") if obj.get("id") is not None else f"line{n}"),
+                        _text(obj.get("text")),
+                        person,
+                    )
         return
     data = json.loads(path.read_text(encoding="utf-8-sig"))
     if not isinstance(data, list):
@@ -53,8 +58,9 @@ def _text(value) -> Optional[str]:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def build_index(input_path: Union[str, Path], output: Union[str, Path], backend: str = DEFAULT_BACKEND,
-                progress: bool = True) -> dict:
+def build_index(
+    input_path: Union[str, Path], output: Union[str, Path], backend: str = DEFAULT_BACKEND, progress: bool = True
+) -> dict:
     """Index every document of ``input_path`` into the folder ``output``; returns the written meta."""
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
@@ -73,9 +79,16 @@ def build_index(input_path: Union[str, Path], output: Union[str, Path], backend:
     writer.close()
     from ..about import __version__
 
-    meta = {"backend": backend, "documents": n_docs, "persons": len(persons), "skipped_records": skipped,
-            "source": Path(input_path).name, "build_seconds": round(time.perf_counter() - t0, 3),
-            "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "textanon_version": __version__}
+    meta = {
+        "backend": backend,
+        "documents": n_docs,
+        "persons": len(persons),
+        "skipped_records": skipped,
+        "source": Path(input_path).name,
+        "build_seconds": round(time.perf_counter() - t0, 3),
+        "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "textanon_version": __version__,
+    }
     write_meta(output, meta)
     return meta
 

@@ -11,6 +11,7 @@ each with its ``words`` alternative: the phrase's content words one by one (used
 is not informative). The risk component keeps the candidates the index says are informative about the
 person (:func:`informative`); masking them is then the risk's decision, not the proposal's.
 """
+
 import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
@@ -102,4 +103,3 @@ def informative(df: int, n_docs: int, in_target: Optional[bool], max_df: float, 
         return False
     share = df / n_docs
     return bool(in_target and share <= max_df) or share <= rare_df
-

@@ -1,4 +1,5 @@
 """Information content read from the index: how surprising a phrase is among the indexed documents."""
+
 import math
 
 

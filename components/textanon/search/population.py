@@ -8,6 +8,7 @@ its most informative mention (the one with the fewest hits). Combinations are ex
 At most ``max_queries`` combinations are looked up: past the bound, every entity of a combination left
 unexamined is disclosive on its own (fail closed) and ``bounded`` says so.
 """
+
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
@@ -26,8 +27,13 @@ class PopulationRisk:
     queries: int = 0
 
 
-def population_risk(count: Callable[[Sequence[str]], int], mentions: Dict[str, Sequence[str]], k: int,
-                    max_size: int = 2, max_queries: int = 20000) -> PopulationRisk:
+def population_risk(
+    count: Callable[[Sequence[str]], int],
+    mentions: Dict[str, Sequence[str]],
+    k: int,
+    max_size: int = 2,
+    max_queries: int = 20000,
+) -> PopulationRisk:
     """Algorithm 1 over ``mentions`` (entity id -> its mentions' surface forms); ``count(phrases)`` is the
     index's conjunctive document count. See the module docstring."""
     result = PopulationRisk()

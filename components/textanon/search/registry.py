@@ -3,6 +3,7 @@
 ``textanon.LocalIndex.v1`` (``path``): an index folder built by ``python -m textanon index build``, with
 whichever embedded backend built it (SQLite FTS5 or tantivy, read from its ``meta.json``).
 """
+
 from spacy.util import registry
 
 from .source import IndexSource, LocalIndex

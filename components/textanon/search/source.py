@@ -6,6 +6,7 @@ settings (the index path) in its config, and a missing or broken index at run ti
 fail-closed decision (every candidate is a risk, with a warning), not a crash at load time. A search
 server can be added later as another source with the same :meth:`IndexSource.open`.
 """
+
 import os
 from pathlib import Path
 from typing import Optional, Protocol, Union, runtime_checkable

@@ -5,6 +5,7 @@ itself is not stored) tokenized by ``unicode61 remove_diacritics 2`` over text a
 :func:`textanon.search.terms.index_text`; their ids and persons into a plain table. FTS5's ``bm25()``
 (k1 1.2, b 0.75) is negated so that higher is better.
 """
+
 import sqlite3
 from pathlib import Path
 from typing import Dict, List, Sequence
@@ -34,17 +35,21 @@ class SQLiteWriter:
         self.conn = sqlite3.connect(str(db))
         self.conn.execute("PRAGMA journal_mode=OFF")
         self.conn.execute("PRAGMA synchronous=OFF")
-        self.conn.execute(f"CREATE VIRTUAL TABLE fts USING fts5(text, content='', detail=full, "
-                          f"tokenize='{FTS_TOKENIZER}')")
-        self.conn.execute("CREATE TABLE docs (num INTEGER PRIMARY KEY, id TEXT NOT NULL, person TEXT, "
-                          "person_key TEXT, chars INTEGER)")
+        self.conn.execute(
+            f"CREATE VIRTUAL TABLE fts USING fts5(text, content='', detail=full, tokenize='{FTS_TOKENIZER}')"
+        )
+        self.conn.execute(
+            "CREATE TABLE docs (num INTEGER PRIMARY KEY, id TEXT NOT NULL, person TEXT, person_key TEXT, chars INTEGER)"
+        )
         self.conn.execute("CREATE INDEX docs_person ON docs(person_key)")
 
     def add(self, num: int, doc_id: str, text: str, person: str = None) -> None:
         """Index one document under the integer ``num``."""
         self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (num, index_text(text)))
-        self.conn.execute("INSERT INTO docs VALUES (?, ?, ?, ?, ?)",
-                          (num, doc_id, person, person_key(person) if person else None, len(text)))
+        self.conn.execute(
+            "INSERT INTO docs VALUES (?, ?, ?, ?, ?)",
+            (num, doc_id, person, person_key(person) if person else None, len(text)),
+        )
 
     def close(self) -> None:
         """Commit and merge the FTS5 segments (smaller, faster index)."""
@@ -67,8 +72,9 @@ class SQLiteIndex:
             self.conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, check_same_thread=False)
             self._n = int(self.conn.execute("SELECT count(*) FROM docs").fetchone()[0])
         except sqlite3.Error as err:
-            raise IndexIncompatible(f"unreadable search index at {self.path} ({type(err).__name__}); "
-                                    "rebuild it") from None
+            raise IndexIncompatible(
+                f"unreadable search index at {self.path} ({type(err).__name__}); rebuild it"
+            ) from None
 
     @property
     def n_docs(self) -> int:
@@ -85,8 +91,10 @@ class SQLiteIndex:
         parts = list(dict.fromkeys(fts_phrase(ws) for ws in map(phrase_words, words) if ws))
         if not parts:
             return []
-        rows = self.conn.execute("SELECT rowid, bm25(fts) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ?",
-                                 (" OR ".join(parts), int(limit)))
+        rows = self.conn.execute(
+            "SELECT rowid, bm25(fts) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ?",
+            (" OR ".join(parts), int(limit)),
+        )
         return [(int(num), -float(s)) for num, s in rows]
 
     def term_scores(self, word: str, docs: Sequence[int]) -> Dict[int, float]:
@@ -94,8 +102,10 @@ class SQLiteIndex:
         if not ws or not docs:
             return {}
         marks = ",".join("?" * len(docs))
-        rows = self.conn.execute(f"SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
-                                 (fts_phrase(ws), *map(int, docs)))
+        rows = self.conn.execute(
+            f"SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
+            (fts_phrase(ws), *map(int, docs)),
+        )
         return {int(num): -float(s) for num, s in rows}
 
     def documents_of(self, person: str) -> List[int]:
@@ -104,4 +114,3 @@ class SQLiteIndex:
 
     def close(self) -> None:
         self.conn.close()
-

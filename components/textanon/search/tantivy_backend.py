@@ -5,6 +5,7 @@ Schema: ``num`` (integer, the document number), ``person`` (raw string: the fold
 :func:`textanon.search.terms.index_text`; positions indexed for phrase queries, text not stored). Queries
 are built from words, never parsed, so no word is read as an operator. tantivy's BM25: k1 1.2, b 0.75.
 """
+
 from pathlib import Path
 from typing import Dict, List, Sequence
 
@@ -63,16 +64,18 @@ class TantivyIndex:
         try:
             import tantivy
         except ImportError:
-            raise IndexIncompatible(f"the search index at {self.path} needs the tantivy package: "
-                                    "pip install tantivy") from None
+            raise IndexIncompatible(
+                f"the search index at {self.path} needs the tantivy package: pip install tantivy"
+            ) from None
         self._t = tantivy
         try:
             self.index = tantivy.Index.open(str(self.path / FOLDER))
             self.index.reload()
             self.searcher = self.index.searcher()
         except (OSError, ValueError) as err:
-            raise IndexIncompatible(f"unreadable tantivy index at {self.path} ({type(err).__name__}); "
-                                    "rebuild it") from None
+            raise IndexIncompatible(
+                f"unreadable tantivy index at {self.path} ({type(err).__name__}); rebuild it"
+            ) from None
         self.schema = self.index.schema
 
     @property
@@ -105,8 +108,9 @@ class TantivyIndex:
         ws = phrase_words(word)
         if not ws or not docs:
             return {}
-        only = self._t.Query.const_score_query(self._t.Query.term_set_query(self.schema, "num", list(map(int, docs))),
-                                               0.0)
+        only = self._t.Query.const_score_query(
+            self._t.Query.term_set_query(self.schema, "num", list(map(int, docs))), 0.0
+        )
         query = self._t.Query.boolean_query([(self._t.Occur.Must, self._phrase(ws)), (self._t.Occur.Must, only)])
         return dict(self._nums(self.searcher.search(query, limit=len(docs), count=False).hits))
 

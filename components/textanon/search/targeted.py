@@ -14,6 +14,7 @@ lowers the target's own score most per unit of cost is taken. Then the attacker 
 is left (the real ranking, not the estimate), and so on. It stops when the target is out of the top
 ``k_rank`` or when no candidate lowers the target's score (``exhausted``: the caller warns).
 """
+
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -68,8 +69,16 @@ class _Contributions:
         return {w: {d: self.cache[w][(w, d)] for d in docs} for w in words}
 
 
-def unlink(index: SearchIndex, words: Sequence[str], entity_words: Dict[str, Sequence[int]], masked: Set[int],
-           costs: Dict[str, float], targets: Sequence[int], k_rank: int, extra: int = 10) -> Unlinking:
+def unlink(
+    index: SearchIndex,
+    words: Sequence[str],
+    entity_words: Dict[str, Sequence[int]],
+    masked: Set[int],
+    costs: Dict[str, float],
+    targets: Sequence[int],
+    k_rank: int,
+    extra: int = 10,
+) -> Unlinking:
     """Greedy masking against the BM25 attacker (see the module docstring).
 
     words: the text's query-word occurrences in order; entity_words: candidate entity id -> indices of the

@@ -4,6 +4,7 @@ A word is a run of letters or digits, lower-cased with diacritics folded (``Ren√
 everything else separates words. Query words are those words minus English stop words (spaCy's list),
 as the BM25 attackers of :mod:`textanon.tuning.bm25` use them.
 """
+
 import re
 from typing import List, Tuple
 
