@@ -53,7 +53,7 @@ Char = Tuple[int, int]
     "textanon_search_risk",
     default_config={
         "spans_key": "pii",
-        "k": 2,
+        "k": 5,
         "max_combination_size": 2,
         "max_queries": 20000,
         "k_rank": 30,
@@ -108,7 +108,7 @@ class SearchRisk:
         index: IndexSource,
         name: str = "textanon_search_risk",
         spans_key: str = "pii",
-        k: int = 2,
+        k: int = 5,
         max_combination_size: int = 2,
         max_queries: int = 20000,
         k_rank: int = 30,
