@@ -19,7 +19,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .terms import Term, protected_terms
-from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent
+from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent, corpus_ics
 
 Mask = Tuple[int, int, str]
 
@@ -140,12 +140,7 @@ def tps_corpus(
     from .embeddings import default_encoder
 
     encoder = encoder or default_encoder()
-    for method, by_id in masks.items():
-        for doc_id in by_id:
-            if doc_id not in originals:
-                raise EvaluationError(f"record {doc_id!r} of method {method!r} has no original document")
-    needed = sorted({d for by_id in masks.values() for d in by_id}, key=list(originals).index)
-    ics = dict(zip(needed, ic.many([originals[d] for d in needed], needed, progress=progress)))
+    ics = corpus_ics(ic, originals, masks, progress)
     result = CorpusResult()
     for method, by_id in tqdm(masks.items(), desc="TPS", unit="method", disable=not progress):
         values, num, den = {}, 0.0, 0.0

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..evaluation.ner_eval import score_tokens, token_labels
-from ..evaluation.tab_corpus import GoldDocument
+from ..datasets.tab import GoldDocument
 from ..labels import CODE, DEM, MISC, PERSON, TAB_LABELS
 from .gold import folds, gold_training_docs, label_counts, split_ids, write_split
 
