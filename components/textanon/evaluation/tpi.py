@@ -31,9 +31,10 @@ text once, so alternation does not apply; the settings record that.
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -50,6 +51,18 @@ HEADLINE_MODEL = "wordfreq"
 #: Bad evaluation input (empty document, unknown record id, ...); the message names the record. The same
 #: type as the readers' errors, so that one ``except`` covers a bad file and a bad record.
 EvaluationError = DatasetError
+
+
+@contextmanager
+def naming_record(where: str, what: str) -> Iterator[None]:
+    """Turn any failure inside the block into an :class:`EvaluationError` naming the record (``where``) and the
+    step (``what``), instead of crashing anonymously mid-corpus; an EvaluationError passes unchanged."""
+    try:
+        yield
+    except EvaluationError:
+        raise
+    except Exception as err:
+        raise EvaluationError(f"{where}: {what} failed ({type(err).__name__}: {err})") from err
 
 
 # ---------------------------------------------------------------------------- passes
@@ -262,14 +275,8 @@ class InformationContent:
 
             docs = self.nlp.pipe([texts[i] for i, _, _ in todo], batch_size=16)
             for (i, key, h), doc in tqdm(zip(todo, docs), total=len(todo), desc=desc, unit="doc", disable=not progress):
-                try:
+                with naming_record(f"record {ids[i]!r}", "information content"):
                     dic = self._score(doc, h)
-                except EvaluationError:
-                    raise
-                except Exception as err:  # name the record instead of crashing anonymously mid-corpus
-                    raise EvaluationError(
-                        f"record {ids[i]!r}: information content failed ({type(err).__name__}: {err})"
-                    ) from err
                 self.lm_calls += 1
                 self._memory[key] = results[i] = dic
                 self._write_disk(key, dic)

@@ -19,7 +19,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .terms import Term, protected_terms
-from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent, corpus_ics
+from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent, corpus_ics, naming_record
 
 Mask = Tuple[int, int, str]
 
@@ -145,14 +145,8 @@ def tps_corpus(
     for method, by_id in tqdm(masks.items(), desc="TPS", unit="method", disable=not progress):
         values, num, den = {}, 0.0, 0.0
         for d, m in by_id.items():
-            try:
+            with naming_record(f"record {d!r} of method {method!r}", "TPS"):
                 v = tps_document(originals[d], ics[d], m, encoder, d)
-            except EvaluationError:
-                raise
-            except Exception as err:  # name the record instead of crashing anonymously mid-corpus
-                raise EvaluationError(
-                    f"record {d!r} of method {method!r}: TPS failed ({type(err).__name__}: {err})"
-                ) from err
             values[d] = v
             num += v * ics[d].tic
             den += ics[d].tic
