@@ -1,4 +1,5 @@
 """``index build`` and ``anonymize --index`` end to end, offline, on a tiny index and configs/textanon_search.cfg."""
+
 import json
 import subprocess
 import sys
@@ -6,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import spacy
+from offline import without_network
 
 import textanon.testing.faults  # noqa: F401  (textanon.testing.FailingLM.v1)
-from offline import without_network
 from textanon.search.attach import use_index
 from textanon.search.base import IndexMissing
 
@@ -40,13 +41,20 @@ def test_index_build_writes_meta(built):
 
 
 def test_anonymize_with_index_end_to_end(built, tmp_path):
-    rows = [{"id": "milo", "text": "Milo Castraven is an Irish actor who grew up in Cork and played a lawyer for "
-                                   "the BBC. Castraven married the writer Ann Dowell.", "target": "Milo Castraven"},
-            {"id": "nobody", "text": "A quiet day in Lyon.", "target": "Someone Else"}]
+    rows = [
+        {
+            "id": "milo",
+            "text": "Milo Castraven is an Irish actor who grew up in Cork and played a lawyer for "
+            "the BBC. Castraven married the writer Ann Dowell.",
+            "target": "Milo Castraven",
+        },
+        {"id": "nobody", "text": "A quiet day in Lyon.", "target": "Someone Else"},
+    ]
     (tmp_path / "in.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     out = tmp_path / "out.jsonl"
-    result = run_cli("anonymize", tmp_path / "in.jsonl", "--output", out, "--model", built / "pipe",
-                     "--index", built / "idx")
+    result = run_cli(
+        "anonymize", tmp_path / "in.jsonl", "--output", out, "--model", built / "pipe", "--index", built / "idx"
+    )
     assert result.returncode == 0, result.stderr
     records = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
     milo = records["milo"]
@@ -59,8 +67,16 @@ def test_anonymize_with_index_end_to_end(built, tmp_path):
 
 def test_anonymize_with_a_missing_index_stops_with_a_clear_error(built, tmp_path):
     (tmp_path / "in.jsonl").write_text(json.dumps({"id": "a", "text": "Mr Ion Rusu."}) + "\n")
-    result = run_cli("anonymize", tmp_path / "in.jsonl", "--output", tmp_path / "out.jsonl", "--model",
-                     built / "pipe", "--index", tmp_path / "nothing")
+    result = run_cli(
+        "anonymize",
+        tmp_path / "in.jsonl",
+        "--output",
+        tmp_path / "out.jsonl",
+        "--model",
+        built / "pipe",
+        "--index",
+        tmp_path / "nothing",
+    )
     assert result.returncode == 1
     assert "Cannot use the search index" in result.stdout + result.stderr
     assert "index build" in result.stdout + result.stderr

@@ -1,4 +1,5 @@
 """The public-knowledge index: build, open, clear errors, hit counts and BM25 ranking, for each backend."""
+
 import json
 
 import pytest
@@ -71,8 +72,9 @@ def test_missing_index_is_a_clear_error(tmp_path):
         open_index(tmp_path / "nothing")
 
 
-@pytest.mark.parametrize("change", [{"schema_version": SCHEMA_VERSION + 1}, {"tokenizer": "whitespace"},
-                                    {"backend": "elasticsearch"}])
+@pytest.mark.parametrize(
+    "change", [{"schema_version": SCHEMA_VERSION + 1}, {"tokenizer": "whitespace"}, {"backend": "elasticsearch"}]
+)
 def test_incompatible_index_is_a_clear_error(tmp_path, change):
     build_index(FIXTURE, tmp_path / "idx", progress=False)
     meta = json.loads((tmp_path / "idx" / META_FILE).read_text())
@@ -89,8 +91,11 @@ def test_unreadable_meta_is_incompatible(tmp_path):
 
 
 def test_jsonl_and_text_folder_inputs(tmp_path):
-    rows = [{"id": "a", "text": "Ann Dowell wrote a novel about Cork.", "name": "Ann Dowell"},
-            {"id": "b", "text": "A report on the harbour of Cork."}, {"id": "c", "text": ""}]
+    rows = [
+        {"id": "a", "text": "Ann Dowell wrote a novel about Cork.", "name": "Ann Dowell"},
+        {"id": "b", "text": "A report on the harbour of Cork."},
+        {"id": "c", "text": ""},
+    ]
     (tmp_path / "in.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     meta = build_index(tmp_path / "in.jsonl", tmp_path / "idx", progress=False)
     assert (meta["documents"], meta["persons"], meta["skipped_records"]) == (2, 1, 1)
