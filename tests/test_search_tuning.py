@@ -1,4 +1,5 @@
 """Tuning data of the search risk: the defender never indexes a pseudo-abstract; the judge ranks groups."""
+
 import json
 
 from textanon.tuning.search import GroupJudge, tuning_documents

@@ -3,14 +3,14 @@
 Inputs (:func:`read_documents`):
 
 * a WikiActors-format ``.json`` list: each record's ``public_knowledge`` is a document about ``name``;
-* a ``.jsonl`` file: ``{"id", "text", "name"?}`` per line (``target`` is read as ``name`` too);
+* a ``.jsonl`` file: ``{"id", "text", "name"?}`` per line (``target`` is read as ``name`` too), or a
+  ``{id: text}`` / TAB-style ``.json`` (:func:`textanon.datasets.records.read_records`);
 * a folder of ``.txt`` files: one document each, id = file name, no person.
 
 Records without text are skipped and counted. The folder gets the backend's files and ``meta.json``
 (backend, schema version, tokenizer, documents, persons, build time).
 """
 
-import json
 import time
 from pathlib import Path
 from typing import Iterator, Optional, Tuple, Union
@@ -24,34 +24,30 @@ Document = Tuple[str, Optional[str], Optional[str]]  # (id, text, person); text 
 
 
 def read_documents(path: Union[str, Path]) -> Iterator[Document]:
-    """Yield ``(id, text, person)`` for every document of ``path`` (see the module docstring)."""
+    """Yield ``(id, text, person)`` for every document of ``path`` (see the module docstring), read through
+    :mod:`textanon.datasets`; a record that cannot be read or has no text gives ``text`` None (skipped)."""
+    from ..datasets.base import read_json
+    from ..datasets.records import Record, read_records
+    from ..datasets.wikiactors import BACKGROUND, read_wikiactors
+
     path = Path(path)
     if path.is_dir():
-        for file in sorted(path.glob("*.txt")):
-            yield file.stem, file.read_text(encoding="utf-8-sig"), None
-        return
-    if path.suffix.lower() == ".jsonl":
-        with path.open(encoding="utf-8-sig") as f:
-            for n, line in enumerate(f, start=1):
-                if line.strip():
-                    obj = json.loads(line)
-                    person = obj.get("name", obj.get("target"))
-                    yield (
-                        str(obj.get("id") if obj.get("id") is not None else f"line{n}"),
-                        _text(obj.get("text")),
-                        person,
-                    )
-        return
-    data = json.loads(path.read_text(encoding="utf-8-sig"))
-    if not isinstance(data, list):
-        raise ValueError(f"{path}: expected a JSON list of records with 'name' and 'public_knowledge'")
-    for i, rec in enumerate(data):
-        if not isinstance(rec, dict):
-            yield f"doc{i}", None, None
-            continue
-        text = rec.get("public_knowledge", rec.get("text"))
-        person = rec.get("name", rec.get("target"))
-        yield str(rec.get("id", person if person else f"doc{i}")), _text(text), person
+        files = sorted(path.glob("*.txt"))
+    elif path.suffix.lower() == ".json":
+        data = read_json(path, "index input")
+        if isinstance(data, list) and any(isinstance(r, dict) and BACKGROUND in r for r in data):
+            for rec in read_wikiactors(data, name=str(path)):
+                yield (rec.name or f"doc{rec.index}"), _text(rec.background), rec.name
+            return
+        files = [path]
+    else:
+        files = [path]
+    for file in files:
+        for item in read_records(file):
+            if isinstance(item, Record):
+                yield item.id, _text(item.text), item.target
+            else:
+                yield item.id, None, None
 
 
 def _text(value) -> Optional[str]:

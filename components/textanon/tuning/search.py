@@ -15,7 +15,6 @@ chosen: the setting with the highest TPI among those whose re-identification rat
 of the grid's lowest (:func:`textanon.tuning.threshold.choose`, privacy first).
 """
 
-import json
 import random
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -39,11 +38,13 @@ def tuning_documents(
     """Records ``{"id", "text", "name"}`` to index for tuning, built like ``WikiActors_500_random_BK25.json``
     (the first ``share`` of each body): for a non-evaluated actor, the first ``share`` of the body once the
     pseudo-abstract's lead is cut out of it; for an evaluated actor (a distractor), the first ``share`` of the body."""
-    excluded = {r["name"] for r in json.loads(Path(exclude_path).read_text(encoding="utf-8"))}
+    from ..datasets.wikiactors import read_wikiactors
+
+    excluded = {r.name for r in read_wikiactors(exclude_path)}
     out = []
-    for rec in json.loads(Path(background_path).read_text(encoding="utf-8")):
-        name, body = rec.get("name"), rec.get("public_knowledge")
-        if not name or not isinstance(body, str):
+    for rec in read_wikiactors(background_path):
+        name, body = rec.name, rec.background
+        if not name or body is None:
             continue
         text = body if name in excluded else split_lead(body, min_chars)[1]
         text = text[: int(len(text) * share)]
