@@ -18,6 +18,8 @@ house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"I
 import re
 from typing import Iterator, List, Optional, Pattern, Tuple
 
+from .target import NAME_LIKE_WORDS, RULE_TITLES, fold
+
 MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
@@ -27,16 +29,19 @@ CURRENCY_CODES = (
 )
 CURRENCY_WORDS = (
     r"(?:euros?|dollars?|pounds?(?: sterling)?|francs?|lira|liras|lire|roubles?|rubles?|zlotys?|"
-    r"hryvnias?|marks?|drachmas?|pesetas?|schillings?|kroner|kronor|forints?|lei|levs?|korunas?|kunas?|tolars?|US dollars)"
+    r"hryvnias?|marks?|drachmas?|pesetas?|schillings?|kroner|kronor|forints?|lei|levs?|korunas?|kunas?|tolars?|"
+    r"US dollars)"
 )
 NUMBER = r"\d{1,3}(?:[,. ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 #: upper-case letters, ASCII and Latin-1/Latin Extended-A/B ("Ștefan", "Łukasz", "Émile")
 UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper() and c.lower() != c)
 NAME_WORD = rf"[{UPPER}][\w'’]*(?:-[{UPPER}][\w'’]*)?"
 ANY_WORD = r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?"
+#: a title before a name (:data:`textanon.target.RULE_TITLES`), capitalized, or in upper case for the usual four
 NAME_TITLES = (
-    r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev"
-    r"|MR|MRS|MS|DR)"
+    "(?:"
+    + "|".join(sorted({t.capitalize() for t in RULE_TITLES} | {"MR", "MRS", "MS", "DR"}, key=lambda t: (-len(t), t)))
+    + ")"
 )
 #: one space, or one line break, between two words of a name
 NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
@@ -230,8 +235,6 @@ def _titled_name_end(text: str, m) -> Optional[int]:
     name, :data:`textanon.target.NAME_LIKE_WORDS`): "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope
     summers" stays whole; None if no word qualifies."""
     from spacy.lang.en.stop_words import STOP_WORDS
-
-    from .target import NAME_LIKE_WORDS, fold
 
     def is_function_word(word: str) -> bool:
         return fold(word) in STOP_WORDS and fold(word) not in NAME_LIKE_WORDS

@@ -13,12 +13,12 @@ Every problem raises :class:`EvaluationError` naming the document, annotator, me
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Union
 
+from ..masking import Mask
 from .tpi import EvaluationError
 
 IDENTIFIER_TYPES = ("DIRECT", "QUASI", "NO_MASK")
-Mask = Tuple[int, int, Optional[str]]
 Source = Union[str, Path, list, dict]
 
 

@@ -287,12 +287,12 @@ def iter_wordnet_entries(
         return any(
             s.lexname() == "noun.location" and s.instance_hypernyms()
             for s in wn.synsets(lemma_name, "n")
-            if lemma_name.lower() in (l.name().lower() for l in s.lemmas())
+            if lemma_name.lower() in (lemma.name().lower() for lemma in s.lemmas())
         )
 
     def lemma_elsewhere(term: str) -> bool:
         key = term.lower().replace(" ", "_")
-        return any(s not in accepted for s in wn.synsets(key) if key in (l.name().lower() for l in s.lemmas()))
+        return any(s not in accepted for s in wn.synsets(key) if key in (lemma.name().lower() for lemma in s.lemmas()))
 
     def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool, weight: int = 0):
         reason = stop_reason(term)
