@@ -83,12 +83,8 @@ class EntityLinker(SettingsRecord):
         link_currencies=True,
     ):
         register_extensions()
-        self.name, self.spans_key = name, spans_key
-        self.link_person_variants, self.link_acronyms, self.link_currencies = (
-            link_person_variants,
-            link_acronyms,
-            link_currencies,
-        )
+        self.name, self.spans_key, self.link_person_variants = name, spans_key, link_person_variants
+        self.link_acronyms, self.link_currencies = link_acronyms, link_currencies
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
