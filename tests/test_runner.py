@@ -8,8 +8,8 @@ import spacy
 from spacy.language import Language
 
 import textanon  # noqa: F401  (extensions)
+from textanon.datasets.records import Record, RecordError
 from textanon.output import doc_to_record
-from textanon.records import Record, RecordError
 from textanon.runner import anonymize_records
 
 PARENT = os.getpid()

@@ -19,8 +19,8 @@ from typing import Deque, Dict, Iterable, Iterator, List, Optional, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .datasets.records import Item, Record, RecordError
 from .output import doc_to_record
-from .records import Item, Record, RecordError
 
 logger = logging.getLogger(__name__)
 

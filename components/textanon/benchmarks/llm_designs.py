@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from ..datasets.wikiactors import WikiActor, evaluated, read_wikiactors
 from ..evaluation.provenance import write_metrics
 from ..llm_anonymizer.prompts import prompt_names
 
@@ -22,7 +23,7 @@ DEFAULT_TABLE = Path("metrics/llm_designs.md")
 
 
 def run_design(
-    records: List[Dict],
+    records: List[WikiActor],
     design: str,
     max_new_tokens: int = 128,
     num_threads: Optional[int] = 1,
@@ -55,8 +56,8 @@ def run_design(
     per_doc, texts = [], {}
     for i, record in enumerate(records):
         before = dict(usage) if usage is not None else {}
-        doc = nlp.make_doc(record["original_abstract"])
-        doc._.target = record["name"]
+        doc = nlp.make_doc(record.original)
+        doc._.target = record.name
         start = time.perf_counter()
         doc = nlp(doc)
         seconds = time.perf_counter() - start
@@ -90,7 +91,7 @@ def run_design(
             row["completion_tokens"] = usage["completion_tokens"] - before.get("completion_tokens", 0)
             row["model_calls"] = usage["calls"] - before.get("calls", 0)
         per_doc.append(row)
-        texts[record["name"]] = doc._.anonymized_text
+        texts[record.name] = doc._.anonymized_text
         log(
             f"[{design}] {i + 1}/{len(records)} {seconds:.1f}s returned={row['returned']} "
             f"hallucinated={row['hallucinated']} masked={row['masked_chars']}/{row['text_chars']}"
@@ -139,7 +140,7 @@ def run_bench(
     model: Optional[Dict] = None,
 ) -> Dict[str, Dict]:
     """Run each design; write ``output`` (or metrics/llm_<design>.json) and update ``anonymizations``."""
-    records = [r for r in json.loads(Path(input_path).read_text(encoding="utf8")) if r.get("original_abstract")]
+    records = evaluated(read_wikiactors(input_path))
     if limit:
         records = records[:limit]
     if list(designs) == ["all"]:

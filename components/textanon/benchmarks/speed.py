@@ -1,12 +1,14 @@
 """Throughput and peak memory of the pipeline on WikiActors abstracts and echr-dev court cases."""
 
-import json
 import resource
 import time
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from tqdm import tqdm
+
+from ..datasets.tab import load_tab
+from ..datasets.wikiactors import evaluated, read_wikiactors
 
 
 def peak_rss_mb() -> float:
@@ -16,13 +18,12 @@ def peak_rss_mb() -> float:
 
 def load_wikiactors(path: Path) -> List[Tuple[str, str, Optional[str]]]:
     """(id, original abstract, target name) for every record that has an abstract."""
-    rows = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(r["name"], r["original_abstract"], r["name"]) for r in rows if r.get("original_abstract")]
+    return [(r.name, r.original, r.name) for r in evaluated(read_wikiactors(path))]
 
 
 def load_echr(path: Path) -> List[Tuple[str, str, Optional[str]]]:
-    rows = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(r["doc_id"], r["text"], None) for r in rows]
+    """(id, text, no target) for every court case of a TAB file (e.g. the echr-dev entity layer)."""
+    return [(g.doc_id, g.text, None) for g in load_tab(path, require_identifiers=False)]
 
 
 def time_corpus(nlp, docs: List[Tuple[str, str, Optional[str]]], name: str) -> Dict:
@@ -85,7 +86,8 @@ def to_markdown(results: Dict) -> str:
     ]
     for name, r in results["corpora"].items():
         lines.append(
-            f"| {name} | {r['docs']} | {r['tokens']} | {r['seconds']} | {r['docs_per_s']} | {r['tokens_per_s']} | {r['peak_rss_mb']} |"
+            f"| {name} | {r['docs']} | {r['tokens']} | {r['seconds']} | {r['docs_per_s']} | {r['tokens_per_s']} "
+            f"| {r['peak_rss_mb']} |"
         )
     lines.append("")
     lines.append(

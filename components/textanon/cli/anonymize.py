@@ -67,8 +67,8 @@ def anonymize(
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
 
+    from ..datasets.records import read_records
     from ..output import masks_by_doc
-    from ..records import read_records
 
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None

@@ -41,8 +41,9 @@ def evaluate_tab(
     model: Optional[str] = typer.Option(None, "--model", "-m", help=IC_MODEL_HELP),
 ) -> None:
     """TAB recall / precision metrics of masked spans (Pilán et al., 2022)."""
+    from ..datasets.tab import load_tab
     from ..evaluation.tab import TabEvaluator, lm_information_content
-    from ..evaluation.tab_corpus import load_masks, load_tab, overlapping_pairs
+    from ..evaluation.tab_corpus import load_masks, overlapping_pairs
 
     def run():
         gold = load_tab(gold_path)
@@ -100,8 +101,8 @@ def evaluate_ner_cmd(
     """Token-level P/R/F1 per TAB type of a pipeline's entities against a gold entity layer."""
     import spacy
 
+    from ..datasets.tab import load_tab
     from ..evaluation.ner_eval import DISABLE_FOR_NER, evaluate_ner
-    from ..evaluation.tab_corpus import load_tab
 
     if source not in ("auto", "spans", "ents"):
         msg.fail(f"--source must be auto, spans or ents, not {source!r}", exits=1)

@@ -21,13 +21,9 @@ def _inputs(
     max_bk_chars: Optional[int],
     methods: Optional[str],
 ):
-    from ..evaluation.trir import TrirError, TrirInputs, load_anonymized, load_background, load_dict, load_wikiactors
+    from ..evaluation.trir import TrirError, load_anonymized, load_dict, load_inputs
 
-    raw = json.loads(data.read_text(encoding="utf-8")) if data.suffix == ".json" else None
-    if isinstance(raw, list):
-        inputs = load_wikiactors(data, bk_key=bk_column, max_bk_chars=max_bk_chars)
-    else:
-        inputs = TrirInputs(load_background(data, max_bk_chars), {})
+    inputs = load_inputs(data, bk_key=bk_column, max_bk_chars=max_bk_chars)
     if methods:
         keep = [m.strip() for m in methods.split(",") if m.strip()]
         unknown = [m for m in keep if m not in inputs.anonymized and m not in inputs.empty]

@@ -77,7 +77,7 @@ def _gold_corpus(
 
     import spacy
 
-    from ..evaluation.tab_corpus import load_tab
+    from ..datasets.tab import load_tab
     from ..training.gold import gold_training_docs, label_counts, split_ids, write_split
 
     try:
@@ -203,7 +203,7 @@ def cv_ner_cmd(
 
     import spacy
 
-    from ..evaluation.tab_corpus import load_tab
+    from ..datasets.tab import load_tab
     from ..training.crossval import cross_validate, markdown
 
     golds = load_tab(gold, require_identifiers=False)

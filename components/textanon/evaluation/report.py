@@ -20,6 +20,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..datasets.wikiactors import method_name
 from .corpus import Corpus, load_corpus, masks_of
 from .provenance import write_metrics
 from .tpi import HEADLINE_MODEL, EvaluationError, InformationContent
@@ -106,9 +107,11 @@ def nmi_result(
         "settings": corpus_settings(corpus, path)
         | {
             "encoder": encoder.name,
-            "clustering": "k-means (sklearn, n_init=10) on L2-normalised embeddings; k chosen by the best mean silhouette of the originals; NMI of same-seed clusterings, mean over seeds",
+            "clustering": "k-means (sklearn, n_init=10) on L2-normalised embeddings; k chosen by the best mean "
+            "silhouette of the originals; NMI of same-seed clusterings, mean over seeds",
             "originals_self_nmi": round(next(iter(res.values()))["originals_self_nmi"], 4) if res else None,
-            "originals_self_nmi_note": "mean NMI between clusterings of the ORIGINALS with different seeds: the stability of the clustering itself",
+            "originals_self_nmi_note": "mean NMI between clusterings of the ORIGINALS with different seeds: the "
+            "stability of the clustering itself",
             "ks": list(ks),
             "seeds": seeds,
             "k": next(iter(res.values()))["k"] if res else None,
@@ -125,8 +128,7 @@ def nmi_result(
 
 
 def _norm_method(name: str) -> str:
-    name = "_".join(name.lower().split())  # "Word2Vec t=0.5" -> "word2vec_t=0.5"
-    return name[: -len("_abstract")] if name.endswith("_abstract") else name
+    return method_name("_".join(name.lower().split()))  # "Word2Vec t=0.5" -> "word2vec_t=0.5"
 
 
 def read_trir(path) -> Optional[Dict[str, float]]:
@@ -322,14 +324,16 @@ def run_report(
         f"TPI (LM) beside it: `{lm_settings.get('model', '-')}`, alternation: {lm_settings.get('alternation', '-')}; "
         "textanon's optimizer minimizes the information removed as scored by this LM, so this column favours "
         "textanon by construction.",
-        "TPS similarity: all-MiniLM-L6-v2 cosine; NMI: k-means on all-MiniLM-L6-v2 embeddings, k by silhouette, mean over seeds.",
+        "TPS similarity: all-MiniLM-L6-v2 cosine; NMI: k-means on all-MiniLM-L6-v2 embeddings, k by silhouette, "
+        "mean over seeds.",
         f"Privacy column used in the plot: {privacy_label}.",
     ]
     if "nmi" in results:
         ns = results["nmi"]["settings"]
         notes.append(
-            f"NMI: k = {ns['k']} (best silhouette of the originals: {max(ns['silhouette'].values(), default=float('nan')):.3f}); "
-            f"the originals' own clusterings agree across seeds with NMI {ns['originals_self_nmi']}, a ceiling for reading the NMI column."
+            f"NMI: k = {ns['k']} (best silhouette of the originals: "
+            f"{max(ns['silhouette'].values(), default=float('nan')):.3f}); the originals' own clusterings agree "
+            f"across seeds with NMI {ns['originals_self_nmi']}, a ceiling for reading the NMI column."
         )
     md = markdown_table(ordered, columns, f"Utility evaluation: {name}", notes)
     md_path = out_dir / f"evaluate_{name}.md"
