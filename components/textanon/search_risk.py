@@ -29,10 +29,8 @@ keeps the index *source* (its path), never the index: ``to_disk`` writes only se
 import logging
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import ensure_path
 
 from .extensions import add_warning, register_extensions
 from .labels import MISC
@@ -43,6 +41,7 @@ from .search.population import population_risk
 from .search.source import IndexSource
 from .search.targeted import target_rank, unlink
 from .search.terms import query_word_spans
+from .serialization import SettingsRecord
 from .target import find_target_mentions, fold
 
 logger = logging.getLogger(__name__)
@@ -100,8 +99,22 @@ def make_search_risk(
     )
 
 
-class SearchRisk:
+class SearchRisk(SettingsRecord):
     """Population and targeted re-identification risk from a public-knowledge index (module docstring)."""
+
+    SETTINGS = (
+        "spans_key",
+        "k",
+        "max_combination_size",
+        "max_queries",
+        "k_rank",
+        "candidates",
+        "candidate_max_df",
+        "candidate_rare_df",
+        "candidate_max_words",
+        "candidate_unseen",
+        "ic_from_index",
+    )
 
     def __init__(
         self,
@@ -372,30 +385,8 @@ class SearchRisk:
 
     # -- serialization -------------------------------------------------------------------------
     def _cfg(self) -> dict:
-        return {
-            "index": self.index.settings(),
-            "spans_key": self.spans_key,
-            "k": self.k,
-            "max_combination_size": self.max_combination_size,
-            "max_queries": self.max_queries,
-            "k_rank": self.k_rank,
-            "candidates": self.candidates,
-            "candidate_max_df": self.candidate_max_df,
-            "candidate_rare_df": self.candidate_rare_df,
-            "candidate_max_words": self.candidate_max_words,
-            "candidate_unseen": self.candidate_unseen,
-            "ic_from_index": self.ic_from_index,
-        }
-
-    def to_disk(self, path, *, exclude=tuple()) -> None:
-        """Settings only (the index path, never the index): the pipeline config holds them too."""
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self._cfg())
-
-    def from_disk(self, path, *, exclude=tuple()) -> "SearchRisk":
-        """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
-        return self
+        """The settings and the index source's (its path): never the index."""
+        return {"index": self.index.settings(), **super()._cfg()}
 
 
 def _memo_count(index: SearchIndex):

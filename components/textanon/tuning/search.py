@@ -21,8 +21,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
 
-from ..benchmarks.harness import apply_masks
-from ..benchmarks.systems import merge_spans
+from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from .bm25 import BM25
 from .threshold import pseudo_abstracts, reidentification_rate, split_lead
 
@@ -74,7 +73,7 @@ def run_settings(
                 doc = nlp.make_doc(it["abstract"])
                 doc._.target = it["name"]
                 doc = nlp(doc)
-                masks.append(merge_spans((s, e) for s, e, _ in doc._.masks))
+                masks.append(merge_offsets(doc._.masks))
             out[label(setting)] = masks
         finally:
             for k, v in saved.items():
@@ -130,7 +129,7 @@ def tune(
     rows = []
     for n, setting in enumerate(grid):
         ms = per[label(setting)]
-        texts = [apply_masks(it["abstract"], m) for it, m in zip(items, ms)]
+        texts = [apply_offsets(it["abstract"], m, SUPPRESSION) for it, m in zip(items, ms)]
         chars = sum(e - b for m in ms for b, e in m)
         rows.append(
             {
@@ -149,7 +148,7 @@ def tune(
     baselines = {
         "original (nothing masked)": [it["abstract"] for it in items],
         "target name only": [
-            apply_masks(it["abstract"], find_target_mentions(it["abstract"], it["name"])) for it in items
+            apply_offsets(it["abstract"], find_target_mentions(it["abstract"], it["name"]), SUPPRESSION) for it in items
         ],
     }
     baselines = {k: {"reid_rate": round(judge.rate(items, v), 4)} for k, v in baselines.items()}
