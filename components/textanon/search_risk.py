@@ -36,8 +36,8 @@ from .extensions import add_warning, register_extensions
 from .labels import MISC
 from .search.base import IndexUnavailable, SearchIndex
 from .search.candidates import Candidate, informative, propose
-from .search.information import index_ic
-from .search.population import population_risk
+from .search.information import bm25_idf, index_ic
+from .search.population import PopulationRisk, population_risk
 from .search.source import IndexSource
 from .search.targeted import target_rank, unlink
 from .search.terms import query_word_spans
@@ -62,6 +62,9 @@ Char = Tuple[int, int]
         "candidate_max_words": 4,
         "candidate_unseen": False,
         "ic_from_index": True,
+        "assume_unindexed": 0.0,
+        "population_risk": True,
+        "targeted_risk": True,
     },
     assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
     requires=["span._.entity_id"],
@@ -81,6 +84,9 @@ def make_search_risk(
     candidate_max_words: int,
     candidate_unseen: bool,
     ic_from_index: bool,
+    assume_unindexed: float,
+    population_risk: bool,
+    targeted_risk: bool,
 ) -> "SearchRisk":
     return SearchRisk(
         index,
@@ -96,6 +102,9 @@ def make_search_risk(
         candidate_max_words,
         candidate_unseen,
         ic_from_index,
+        assume_unindexed,
+        population_risk,
+        targeted_risk,
     )
 
 
@@ -114,6 +123,9 @@ class SearchRisk(SettingsRecord):
         "candidate_max_words",
         "candidate_unseen",
         "ic_from_index",
+        "assume_unindexed",
+        "population_risk",
+        "targeted_risk",
     )
 
     def __init__(
@@ -131,15 +143,22 @@ class SearchRisk(SettingsRecord):
         candidate_max_words: int = 4,
         candidate_unseen: bool = False,
         ic_from_index: bool = True,
+        assume_unindexed: float = 0.0,
+        population_risk: bool = True,
+        targeted_risk: bool = True,
     ):
         register_extensions()
         if k < 1 or k_rank < 1 or max_combination_size < 1:
             raise ValueError("k, k_rank and max_combination_size must be >= 1")
+        if assume_unindexed < 0:
+            raise ValueError("assume_unindexed must be >= 0")
         self.index, self.name, self.spans_key = index, name, spans_key
         self.k, self.max_combination_size, self.max_queries, self.k_rank = k, max_combination_size, max_queries, k_rank
         self.candidates, self.candidate_max_df, self.candidate_rare_df = candidates, candidate_max_df, candidate_rare_df
         self.candidate_max_words, self.candidate_unseen = candidate_max_words, candidate_unseen
         self.ic_from_index = ic_from_index
+        self.assume_unindexed = assume_unindexed
+        self.population_risk, self.targeted_risk = population_risk, targeted_risk
 
     def __call__(self, doc: Doc) -> Doc:
         try:
@@ -172,12 +191,16 @@ class SearchRisk(SettingsRecord):
                 for span in mentions:
                     if span._.ic is None:
                         span._.ic = index_ic(count([span.text]), n_docs)
-        population = population_risk(
-            count,
-            {e: [m.text for m in ms] for e, ms in entities.items()},
-            self.k,
-            self.max_combination_size,
-            self.max_queries,
+        population = (
+            population_risk(
+                count,
+                {e: [m.text for m in ms] for e, ms in entities.items()},
+                self.k,
+                self.max_combination_size,
+                self.max_queries,
+            )
+            if self.population_risk
+            else PopulationRisk()
         )
         reasons: Dict[str, List[str]] = {}
         combos: List[List[str]] = []
@@ -201,7 +224,10 @@ class SearchRisk(SettingsRecord):
                 f"{len(population.bounded)} entities left unexamined are masked",
             )
         forced = set(population.singles) | set(population.bounded)
-        doc._.reid_rank = self._targeted(doc, index, count, entities, names, target_docs, forced, combos, reasons)
+        if self.targeted_risk:
+            doc._.reid_rank = self._targeted(doc, index, count, entities, names, target_docs, forced, combos, reasons)
+        else:
+            doc._.reid_rank = None
         for eid, mentions in entities.items():
             for span in mentions:
                 span._.risk_reasons = reasons.get(eid)
@@ -255,7 +281,11 @@ class SearchRisk(SettingsRecord):
         for wid, w in word_ids.items():
             candidates[wid] = loose[w]
             costs[wid] = index_ic(count([w]), index.n_docs) * len(loose[w])
-        result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank)
+        prior = None
+        if self.assume_unindexed > 0:
+            weight, n_docs = self.assume_unindexed, index.n_docs
+            prior = lambda w: weight * bm25_idf(count([w]), n_docs)  # noqa: E731
+        result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank, prior=prior)
         for n, step in enumerate(result.steps, start=1):
             if step.entity in word_ids:
                 made, inside = self._add_word_spans(

@@ -13,11 +13,18 @@ query only when none of its occurrences stays visible). When no candidate lowers
 lowers the target's own score most per unit of cost is taken. Then the attacker queries again with what
 is left (the real ranking, not the estimate), and so on. It stops when the target is out of the top
 ``k_rank`` or when no candidate lowers the target's score (``exhausted``: the caller warns).
+
+**A stronger attacker than the index** (``prior``): the index holds only part of what is public about the
+target (e.g. a quarter of each body), while the attacker may know all of it — and a document about a
+person mostly repeats what their public record says. With a ``prior``, every visible query word that none
+of the target's indexed documents contains is assumed to be in them anyway, contributing ``prior(word)``
+(e.g. a share of its BM25 weight at one occurrence) to the target's score; the target's rank is then
+computed from those pessimistic scores against the other documents' real ones.
 """
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from .base import Hit, SearchIndex
 
@@ -78,12 +85,14 @@ def unlink(
     targets: Sequence[int],
     k_rank: int,
     extra: int = 10,
+    prior: Optional[Callable[[str], float]] = None,
 ) -> Unlinking:
     """Greedy masking against the BM25 attacker (see the module docstring).
 
     words: the text's query-word occurrences in order; entity_words: candidate entity id -> indices of the
     occurrences its mentions cover; masked: indices already masked (the target's name, entities masked
-    anyway); costs: entity id -> information lost by masking it (> 0); targets: the target's documents."""
+    anyway); costs: entity id -> information lost by masking it (> 0); targets: the target's documents;
+    prior: word -> its assumed contribution to a target document that does not contain it (None: none)."""
     targets_set, masked = set(targets), set(masked)
     limit = k_rank + len(targets_set) + extra
     contributions = _Contributions(index)
@@ -95,14 +104,34 @@ def unlink(
     def ranking(counts: Counter) -> List[Hit]:
         return index.search(list(counts), limit) if counts else []
 
+    def scored(counts: Counter, docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
+        contrib = contributions.get(list(counts), docs)
+        if prior is not None:
+            for w in counts:
+                for t in targets_set:
+                    if contrib[w][t] <= 0.0:
+                        contrib[w][t] = prior(w)
+        return contrib
+
+    def rank_of(counts: Counter, hits: List[Hit]) -> Optional[int]:
+        if prior is None:
+            return target_rank(hits, targets_set)
+        if not counts:
+            return None
+        contrib = scored(counts, sorted(targets_set))
+        best = max(sum(contrib[w][t] for w in counts) for t in targets_set)
+        above = sum(1 for d, s in hits if d not in targets_set and s > best)
+        others = sum(1 for d, _ in hits if d not in targets_set)
+        return None if best <= 0.0 or (above == others and len(hits) >= limit) else 1 + above
+
     counts = visible()
     hits = ranking(counts)
-    result = Unlinking(target_rank(hits, targets_set), None, queries=1)
+    result = Unlinking(rank_of(counts, hits), None, queries=1)
     rank = result.rank_before
     while rank is not None and rank <= k_rank:
         others = [d for d, _ in hits if d not in targets_set][: k_rank + extra]
         docs = sorted(targets_set) + others
-        contrib = contributions.get(list(counts), docs)
+        contrib = scored(counts, docs)
         score = {d: sum(contrib[w][d] for w in counts) for d in docs}
         margin_now = _margin(score, targets_set, others, k_rank)
         best_key: Optional[Tuple[int, float]] = None
@@ -130,7 +159,7 @@ def unlink(
         counts = visible()
         hits = ranking(counts)
         result.queries += 1
-        new_rank = target_rank(hits, targets_set)
+        new_rank = rank_of(counts, hits)
         result.steps.append(Step(eid, rank, new_rank))
         rank = new_rank
     result.rank_after = rank

@@ -22,8 +22,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from tqdm import tqdm
 
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
-from .bm25 import BM25
-from .threshold import pseudo_abstracts, reidentification_rate, split_lead
+from .threshold import pseudo_abstracts, split_lead
 
 #: settings of ``textanon_search_risk`` swept: k x k_rank x candidate_unseen
 DEFAULT_GRID: Tuple[Dict[str, object], ...] = tuple(
@@ -32,20 +31,32 @@ DEFAULT_GRID: Tuple[Dict[str, object], ...] = tuple(
 
 
 def tuning_documents(
-    background_path: Path, exclude_path: Path, share: float = 0.25, min_chars: int = 300
+    background_path: Path,
+    exclude_path: Path,
+    share: float = 0.25,
+    min_chars: int = 300,
+    pool: Optional[Sequence[dict]] = None,
 ) -> List[dict]:
     """Records ``{"id", "text", "name"}`` to index for tuning, built like ``WikiActors_500_random_BK25.json``
     (the first ``share`` of each body): for a non-evaluated actor, the first ``share`` of the body once the
-    pseudo-abstract's lead is cut out of it; for an evaluated actor (a distractor), the first ``share`` of the body."""
+    pseudo-abstract is cut out of it (``pool``: the tuning pool's ``{"name", "body"}``, the rest of each body;
+    None: the lead paragraphs of ``min_chars`` are cut out); for an evaluated actor (a distractor), the first
+    ``share`` of the body."""
     from ..datasets.wikiactors import read_wikiactors
 
     excluded = {r.name for r in read_wikiactors(exclude_path)}
+    rests = {p["name"]: p["body"] for p in pool} if pool is not None else None
     out = []
     for rec in read_wikiactors(background_path):
         name, body = rec.name, rec.background
         if not name or body is None:
             continue
-        text = body if name in excluded else split_lead(body, min_chars)[1]
+        if name in excluded:
+            text = body
+        elif rests is not None:
+            text = rests.get(name, body)
+        else:
+            text = split_lead(body, min_chars)[1]
         text = text[: int(len(text) * share)]
         if text.strip():
             out.append({"id": name, "text": text, "name": name})
@@ -82,25 +93,48 @@ def run_settings(
 
 
 class GroupJudge:
-    """The BM25 judge over groups of ``size`` pseudo-abstracts, each ranking only its group's bodies (as the
-    evaluation ranks the bodies of its 50 evaluated people); ``size`` None: one judge over the whole ``pool``."""
+    """The judges over groups of about ``size`` pseudo-abstracts, each ranking only its group's bodies (as the
+    evaluation ranks the bodies of its 50 evaluated people); ``size`` None: one group over the whole ``pool``.
+    Judges (:mod:`textanon.evaluation.retrieval_attack`): BM25, and with ``dense`` the MiniLM attacker."""
 
-    def __init__(self, items: Sequence[dict], pool: Sequence[dict], size: Optional[int] = None):
+    def __init__(
+        self,
+        items: Sequence[dict],
+        pool: Sequence[dict],
+        size: Optional[int] = None,
+        dense: bool = False,
+        cache_dir: Optional[Path] = None,
+    ):
+        import numpy as np
+
+        from ..evaluation.retrieval_attack import DenseAttack, LexicalAttack
+
         bodies = {p["name"]: p["body"] for p in pool}
-        step = size or len(items)
+        n_groups = max(1, round(len(items) / size)) if size else 1
         self.groups = []
-        for i in range(0, len(items), max(1, step)):
-            members = list(range(i, min(i + step, len(items))))
+        for members in np.array_split(np.arange(len(items)), n_groups):
+            members = [int(j) for j in members]
             names = [p["name"] for p in pool] if size is None else [items[j]["name"] for j in members]
-            self.groups.append((members, BM25([bodies[n] for n in names]), names))
+            group = {n: bodies[n] for n in names}
+            judges = {"bm25": LexicalAttack(group)}
+            if dense:
+                judges["dense"] = DenseAttack(group, cache_dir=cache_dir)
+            self.groups.append((members, judges, names))
+
+    def rates(self, items: Sequence[dict], texts: Sequence[str]) -> Dict[str, float]:
+        """Share of ``texts`` whose own body ranks first in their group, per judge."""
+        from ..evaluation.retrieval_attack import reidentification
+
+        hits: Dict[str, int] = {}
+        for members, judges, _ in self.groups:
+            for kind, judge in judges.items():
+                found = reidentification(judge, {items[j]["name"]: texts[j] for j in members})["reidentified"]
+                hits[kind] = hits.get(kind, 0) + len(found)
+        return {kind: n / len(items) for kind, n in hits.items()} if items else {}
 
     def rate(self, items: Sequence[dict], texts: Sequence[str]) -> float:
-        """Share of ``texts`` whose own body ranks first in their group."""
-        hits = sum(
-            reidentification_rate(index, names, [items[j] for j in members], [texts[j] for j in members]) * len(members)
-            for members, index, names in self.groups
-        )
-        return hits / len(items) if items else float("nan")
+        """Share of ``texts`` whose own body ranks first in their group (BM25)."""
+        return self.rates(items, texts).get("bm25", float("nan"))
 
 
 def tune(
@@ -111,13 +145,19 @@ def tune(
     tolerance: float = 0.02,
     ic_model: str = "wordfreq",
     judge_pool: Optional[int] = 50,
+    dense: bool = True,
+    max_masked_share: Optional[float] = None,
+    cache_dir: Optional[Path] = None,
 ) -> dict:
     """Sweep ``grid`` on ``items`` (pseudo-abstracts), judged over their full remaining bodies (in groups of
-    ``judge_pool``, see :class:`GroupJudge`)."""
+    ``judge_pool``, see :class:`GroupJudge`). Privacy of a setting: its highest re-identification rate over
+    the judges (every judge must be beaten); only settings masking at most ``max_masked_share`` of the
+    tokens compete (all of them when none does)."""
+    from ..benchmarks.scoring import token_flags
     from ..evaluation.tpi import InformationContent, tpi_corpus
     from .threshold import choose
 
-    judge = GroupJudge(items, pool, judge_pool)
+    judge = GroupJudge(items, pool, judge_pool, dense=dense, cache_dir=cache_dir)
     per = run_settings(nlp, items, grid)
     originals = {it["name"]: it["abstract"] for it in items}
     tpi = tpi_corpus(
@@ -126,21 +166,26 @@ def tune(
         {name: {it["name"]: m for it, m in zip(items, ms)} for name, ms in per.items()},
         progress=False,
     ).mean()
+    n_tokens = sum(len(token_flags(it["abstract"], [])) for it in items)
     rows = []
     for n, setting in enumerate(grid):
         ms = per[label(setting)]
         texts = [apply_offsets(it["abstract"], m, SUPPRESSION) for it, m in zip(items, ms)]
-        chars = sum(e - b for m in ms for b, e in m)
+        rates = judge.rates(items, texts)
         rows.append(
             {
                 **setting,
                 "threshold": -n,  # choose()'s last tie-break (larger wins): the earlier setting of the grid
-                "reid_rate": round(judge.rate(items, texts), 4),
+                "reid_rate": round(max(rates.values()), 4),
+                **{f"reid_{kind}": round(v, 4) for kind, v in rates.items()},
                 "tpi": round(float(tpi[label(setting)]), 4),
-                "masked_char_share": round(chars / sum(len(it["abstract"]) for it in items), 4),
+                "masked_share": round(
+                    sum(int(token_flags(it["abstract"], m).sum()) for it, m in zip(items, ms)) / max(1, n_tokens), 4
+                ),
             }
         )
-    chosen = choose(rows, tolerance)
+    allowed = [r for r in rows if max_masked_share is None or r["masked_share"] <= max_masked_share] or rows
+    chosen = choose(allowed, tolerance)
     for r in rows:
         r.pop("threshold")
     from ..target import find_target_mentions
@@ -151,20 +196,43 @@ def tune(
             apply_offsets(it["abstract"], find_target_mentions(it["abstract"], it["name"]), SUPPRESSION) for it in items
         ],
     }
-    baselines = {k: {"reid_rate": round(judge.rate(items, v), 4)} for k, v in baselines.items()}
+    baselines = {
+        k: {f"reid_{kind}": round(v, 4) for kind, v in judge.rates(items, texts).items()}
+        for k, texts in baselines.items()
+    }
+    judges = "BM25 top-1" + (" and MiniLM (max cosine of chunks) top-1" if dense else "")
     return {
         "selected": {k: chosen[k] for k in grid[0]},
         "sweep": rows,
         "baselines": baselines,
         "tolerance": tolerance,
-        "judge": f"BM25 top-1 over the full remaining bodies of groups of {judge_pool} pseudo-abstracts"
+        "max_masked_share": max_masked_share,
+        "judge": f"{judges} over the full remaining bodies of groups of about {judge_pool} pseudo-abstracts"
         if judge_pool
-        else "BM25 top-1 over the whole pool",
+        else f"{judges} over the whole pool",
         "documents": len(items),
         "pool": len(pool),
-        "criterion": f"highest headline TPI ({ic_model}) among settings whose BM25 re-identification rate is "
-        f"within {tolerance:g} of the grid's lowest (privacy first)",
+        "criterion": f"highest headline TPI ({ic_model}) among settings whose re-identification rate (the highest "
+        f"over the judges) is within {tolerance:g} of the grid's lowest (privacy first)"
+        + (f", among those masking at most {max_masked_share:g} of the tokens" if max_masked_share else ""),
     }
+
+
+#: how the tuning pseudo-abstracts are made: ``summary`` (sentences from across the body,
+#: :mod:`textanon.tuning.summaries`) or ``lead`` (the lead paragraphs, :func:`textanon.tuning.threshold.pseudo_abstracts`)
+DEV_SETS = ("summary", "lead")
+
+
+def dev_pool(background_path: Path, exclude_path: Path, dev: str = "summary", min_chars: int = 300) -> List[dict]:
+    """The tuning pool ``[{"name", "abstract", "body", "eligible"}]`` of the non-evaluated actors (``dev``: one
+    of :data:`DEV_SETS`)."""
+    if dev == "summary":
+        from .summaries import summary_pseudo_abstracts
+
+        return summary_pseudo_abstracts(background_path, exclude_path)
+    if dev == "lead":
+        return pseudo_abstracts(background_path, exclude_path, min_chars)
+    raise ValueError(f"unknown tuning set {dev!r}; expected one of {', '.join(DEV_SETS)}")
 
 
 def select_search_settings(
@@ -177,12 +245,27 @@ def select_search_settings(
     tolerance: float = 0.02,
     min_chars: int = 300,
     judge_pool: Optional[int] = 50,
+    pool: Optional[Sequence[dict]] = None,
+    dense: bool = True,
+    max_masked_share: Optional[float] = None,
+    cache_dir: Optional[Path] = None,
 ) -> dict:
-    """Seeded ``n`` pseudo-abstracts of non-evaluated actors, then :func:`tune` (the index is ``nlp``'s)."""
-    pool = pseudo_abstracts(background_path, exclude_path, min_chars)
+    """Seeded ``n`` pseudo-abstracts of non-evaluated actors (of ``pool``, default the lead paragraphs), then
+    :func:`tune` (the index is ``nlp``'s)."""
+    pool = list(pool) if pool is not None else pseudo_abstracts(background_path, exclude_path, min_chars)
     eligible = [p for p in pool if p["eligible"]]
     items = random.Random(seed).sample(eligible, n) if n and n < len(eligible) else list(eligible)
-    result = tune(nlp, items, pool, grid, tolerance, judge_pool=judge_pool)
+    result = tune(
+        nlp,
+        items,
+        pool,
+        grid,
+        tolerance,
+        judge_pool=judge_pool,
+        dense=dense,
+        max_masked_share=max_masked_share,
+        cache_dir=cache_dir,
+    )
     result.update(
         {
             "background": str(background_path),
