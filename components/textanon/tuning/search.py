@@ -219,7 +219,8 @@ def tune(
 
 
 #: how the tuning pseudo-abstracts are made: ``summary`` (sentences from across the body,
-#: :mod:`textanon.tuning.summaries`) or ``lead`` (the lead paragraphs, :func:`textanon.tuning.threshold.pseudo_abstracts`)
+#: :mod:`textanon.tuning.summaries`) or ``lead`` (the lead paragraphs,
+#: :func:`textanon.tuning.threshold.pseudo_abstracts`)
 DEV_SETS = ("summary", "lead")
 
 
