@@ -251,3 +251,41 @@ def test_unseen_words_are_candidates_only_when_asked(index_path):
     doc = make_doc(text="Milo Castraven once kept a pet iguana in Cork.", mentions=(("Cork", "LOC", "E_cork"),))
     default = SearchRisk(LocalIndex(index_path), k=2)(doc)
     assert "iguana" not in {s.text for s in default.spans["pii"]}
+
+
+def _loose_masked(doc):
+    return {
+        s.text
+        for s in doc.spans["pii"]
+        if s._.source == "candidate:word" and [s._.entity_id] in doc._.risky_combinations
+    }
+
+
+def test_a_stronger_attacker_assumes_the_target_record_holds_what_the_index_lacks(index_path):
+    """The index holds none of these words in Milo Castraven's document (each is in another person's): an
+    attacker with the index alone cannot link them to him, one who knows more of his public record may.
+    With ``assume_unindexed`` the defender counts them in his score and masks until he leaves the top k_rank."""
+    text = "Milo Castraven trained as a surgeon and an architect before serving as a lieutenant."
+    index_only = SearchRisk(LocalIndex(index_path), k=1, k_rank=1, candidates=False)(make_doc(text, mentions=()))
+    assert index_only._.reid_rank["steps"] == 0 and not _loose_masked(index_only)
+    stronger = SearchRisk(LocalIndex(index_path), k=1, k_rank=1, candidates=False, assume_unindexed=1.0)(
+        make_doc(text, mentions=())
+    )
+    assert stronger._.reid_rank["steps"] >= 1
+    assert _loose_masked(stronger) & {"surgeon", "architect", "lieutenant"}
+    assert stronger._.reid_rank["after"] is None or stronger._.reid_rank["after"] > 1
+
+
+def test_population_and_targeted_risk_can_be_switched_off(index_path):
+    both = SearchRisk(LocalIndex(index_path), k=2, k_rank=2, candidates=False)(make_doc())
+    assert ["E_cork"] in both._.risky_combinations and both._.reid_rank is not None
+    no_population = SearchRisk(LocalIndex(index_path), k=2, k_rank=2, candidates=False, population_risk=False)(
+        make_doc()
+    )
+    reasons = [r for s in no_population.spans["pii"] for r in s._.risk_reasons or []]
+    assert reasons and not any(r.startswith("population") for r in reasons)
+    no_targeted = SearchRisk(LocalIndex(index_path), k=2, k_rank=2, candidates=False, targeted_risk=False)(make_doc())
+    assert no_targeted._.reid_rank is None and ["E_cork"] in no_targeted._.risky_combinations
+    assert not any(r.startswith("targeted") for s in no_targeted.spans["pii"] for r in s._.risk_reasons or [])
+    with pytest.raises(ValueError, match="assume_unindexed"):
+        SearchRisk(LocalIndex(index_path), assume_unindexed=-0.1)

@@ -253,15 +253,24 @@ def benchmark(
     texts_out: Optional[Path] = None,
     trir_values: Optional[Dict[str, object]] = None,
     trir_seeds: Sequence[int] = (42,),
+    search=None,
+    judges: bool = True,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
-    input of ``evaluate-trir --anonymized``)."""
+    input of ``evaluate-trir --anonymized``); ``search``: the search-risk rows
+    (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the retrieval judges' columns
+    (:mod:`textanon.benchmarks.judges`)."""
+    from .judges import add_judge_columns
+    from .search import search_systems
+
     t0 = time.perf_counter()
     records = load_records(data, limit)
     systems = run_systems(records, thresholds, model, trained_model, include_presidio)
+    systems.update(search_systems(records, search) if search else {})
     systems.update(text_columns(records, llm_file))
     give_target_knowledge(records, systems)
     rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds)
+    judged = add_judge_columns(records, systems, rows) if judges else None
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
         Path(texts_out).write_text(
@@ -294,6 +303,8 @@ def benchmark(
             "precision_recall": "token level (\\w+) against manual_abstract aligned to original_abstract",
             "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, "
             "same documents",
+            "judges": judged,
+            "search": search.settings() if search else None,
             "wall_s": round(time.perf_counter() - t0, 1),
         },
     }
@@ -313,7 +324,10 @@ def markdown(result: dict) -> str:
         "load_s",
         "peak_rss_mb",
     ]
+    if any(r.get("bm25_reid") is not None for r in result["rows"]):
+        cols[3:3] = ["bm25_reid", "dense_reid"]
     titles = {"trir": "TRIR % (mean ± sd)", "tpi": "TPI (wordfreq)", "tpi_lm": "TPI (SmolLM2)"}
+    titles.update(bm25_reid="BM25 judge %", dense_reid="MiniLM judge %")
     lines = ["| " + " | ".join(titles.get(c, c) for c in cols) + " |", "|" + "---|" * len(cols)]
     for r in result["rows"]:
         cells = [
@@ -337,7 +351,10 @@ def markdown(result: dict) -> str:
             else f"TRIR: {result['settings'].get('trir', 'not run')}."
         ),
     ]
-    return "\n".join(lines) + "\n"
+    from .judges import note
+    from .search import markdown as search_markdown
+
+    return "\n".join(lines) + "\n" + note(result) + search_markdown(result)
 
 
 def plot(result: dict, path: Path) -> None:

@@ -100,11 +100,48 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
     return out
 
 
+def textanon_search(
+    model: str = "training/en_textanon_search", index: str = "corpus/index_bk25", variants: Sequence[dict] = ({},)
+) -> Callable[[Sequence[Doc]], dict]:
+    """The search-risk pipeline over the index at ``index``, once per settings dict of ``variants`` (changes to
+    the component's settings; ``{}`` = as configured), each timed apart (after a warm-up document):
+    ``{"runs": [{"masks", "seconds"}, ...]}`` in the order of ``variants``."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    from ..search.attach import configure, use_index
+
+    nlp = spacy.load(model)
+    use_index(nlp, index)
+    warm = nlp.make_doc("Warm-up: Mr Ion Rusu lives in Balti.")
+    warm._.target = "Ion Rusu"
+    nlp(warm)
+
+    def run(docs: Sequence[Doc]) -> dict:
+        runs = []
+        for settings in variants:
+            saved = configure(nlp, dict(settings)) if settings else {}
+            t0 = time.perf_counter()
+            masks: Masks = {}
+            for doc_id, text, target in docs:
+                doc = nlp.make_doc(text)
+                doc._.target = target
+                masks[doc_id] = merge_offsets(nlp(doc)._.masks)
+            runs.append({"masks": masks, "seconds": time.perf_counter() - t0})
+            if saved:
+                configure(nlp, saved)
+        return {"runs": runs}
+
+    return run
+
+
 SYSTEMS: Dict[str, Callable] = {
     "presidio": presidio,
     "spacy_ner": spacy_ner,
     "textanon_mask_all": textanon_mask_all,
     "textanon_risk": textanon_risk,
+    "textanon_search": textanon_search,
 }
 
 

@@ -44,6 +44,15 @@ def benchmark_cmd(
         "42,1,2", help="Comma-separated attack seeds: one attack trained per seed, TRIR = mean ± sd"
     ),
     merge_only: bool = typer.Option(False, help="Only fill --trir-from into the existing --output result (no re-run)"),
+    search_pipeline: Optional[str] = typer.Option(
+        None, help="A pipeline with textanon_search_risk: adds the search-risk rows (needs --index)"
+    ),
+    index: List[str] = typer.Option(
+        [], help="LABEL=DIR, repeatable: a search-risk row per index; the first is the headline (ablation, sweep)"
+    ),
+    search_ablation: bool = typer.Option(True, help="The search-risk ablation rows on the headline index"),
+    search_sweep: bool = typer.Option(True, help="The k / k_rank / assume_unindexed sweep on the headline index"),
+    judges: bool = typer.Option(True, help="The BM25 and MiniLM retrieval judges' columns for every row"),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
     from ..benchmarks.harness import benchmark, fill_trir, markdown, plot
@@ -55,6 +64,15 @@ def benchmark_cmd(
     if not seeds:
         msg.fail("--trir-seeds: give at least one seed", exits=1)
     trir_values = json.loads(trir_from.read_text(encoding="utf8"))["trir"] if trir_from else None
+    search = None
+    if search_pipeline or index:
+        from ..benchmarks.search import DEFAULT_SWEEP, SearchBench
+
+        if not (search_pipeline and index) or any("=" not in i for i in index):
+            msg.fail("the search rows need --search-pipeline and at least one --index LABEL=DIR", exits=1)
+        indexes = dict(i.split("=", 1) for i in index)
+        sweep = DEFAULT_SWEEP if search_sweep else ()
+        search = SearchBench(search_pipeline, indexes, sweep, search_ablation)
     if merge_only:
         if not (trir_values and output.exists()):
             msg.fail("--merge-only needs --trir-from and an existing --output result", exits=1)
@@ -74,6 +92,8 @@ def benchmark_cmd(
             texts_out,
             trir_values,
             seeds,
+            search,
+            judges,
         )
     from ..evaluation.provenance import write_metrics
 
@@ -86,5 +106,9 @@ def benchmark_cmd(
     elif output.with_suffix(".png").exists():  # a plot of an earlier run would contradict the new table
         output.with_suffix(".png").unlink()
         msg.warn(f"No TRIR in this run: removed the earlier plot {output.with_suffix('.png')}")
+    if any(r.get("bm25_reid") is not None for r in result["rows"]):
+        from ..benchmarks.judges import plot as plot_judges
+
+        plot_judges(result, output.with_name(output.stem + "_judges.png"))
     msg.good(f"Wrote {output} (+ .md{', .png' if has_trir else ''})")
     print(table)

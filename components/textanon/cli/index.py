@@ -24,6 +24,12 @@ def build(
     ),
     output: Path = typer.Option(..., "--output", "-o", help="Index folder (created; an index there is replaced)"),
     backend: str = typer.Option(None, "--backend", help="sqlite-fts5 (default) or tantivy"),
+    exclude: Optional[Path] = typer.Option(
+        None,
+        exists=True,
+        dir_okay=False,
+        help="WikiActors JSON: documents about its people are left out (e.g. an index without the evaluated people)",
+    ),
 ) -> None:
     """Index every document of INPUT_PATH into the folder --output."""
     from ..search.backends import DEFAULT_BACKEND
@@ -32,12 +38,18 @@ def build(
     if output.exists() and not output.is_dir():
         msg.fail(f"Output {output} is a file; give a folder.", exits=1)
     try:
-        meta = build_index(input_path, output, backend=backend or DEFAULT_BACKEND)
+        left_out = set()
+        if exclude:
+            from ..datasets.wikiactors import read_wikiactors
+
+            left_out = {r.name for r in read_wikiactors(exclude) if r.name}
+        meta = build_index(input_path, output, backend=backend or DEFAULT_BACKEND, exclude_persons=left_out)
     except (ValueError, ImportError) as err:
         msg.fail(f"Cannot build the index: {err}", exits=1)
     msg.good(
         f"Indexed {meta['documents']} documents ({meta['persons']} persons, {meta['skipped_records']} records "
-        f"without text skipped) with {meta['backend']} in {meta['build_seconds']} s -> {output}"
+        f"without text skipped, {meta['excluded_documents']} left out) with {meta['backend']} in "
+        f"{meta['build_seconds']} s -> {output}"
     )
 
 

@@ -1,7 +1,7 @@
 """Pointing a loaded pipeline at a search index (``python -m textanon anonymize --index DIR``)."""
 
 from pathlib import Path
-from typing import Union
+from typing import Dict, Union
 
 from spacy.language import Language
 
@@ -24,9 +24,7 @@ def use_index(nlp: Language, path: Union[str, Path]) -> str:
     n_docs = index.n_docs
     source = {"@misc": "textanon.LocalIndex.v1", "path": str(path)}
     if COMPONENT in nlp.pipe_names:
-        config = dict(nlp.get_pipe_config(COMPONENT), index=source)
-        config.pop("factory", None)
-        nlp.replace_pipe(COMPONENT, COMPONENT, config=config)
+        configure(nlp, {"index": source})
         return f"search risk over {path} ({n_docs} documents)"
     if "textanon_optimizer" not in nlp.pipe_names:
         raise ValueError("the pipeline has no textanon_optimizer: the search risk's decisions would not be applied")
@@ -36,3 +34,13 @@ def use_index(nlp: Language, path: Union[str, Path]) -> str:
     nlp.add_pipe(COMPONENT, before="textanon_optimizer", config={"index": source})
     how = "in place of the language-model risk" if replaced else "added before the optimizer"
     return f"search risk over {path} ({n_docs} documents) {how}"
+
+
+def configure(nlp: Language, settings: Dict[str, object]) -> Dict[str, object]:
+    """Replace ``nlp``'s search risk by one with ``settings`` changed (its other settings, its index source and
+    its place kept); returns the settings it had before (to restore them the same way)."""
+    config = dict(nlp.get_pipe_config(COMPONENT))
+    config.pop("factory", None)
+    before = {k: config.get(k) for k in settings}
+    nlp.replace_pipe(COMPONENT, COMPONENT, config=dict(config, **settings))
+    return before

@@ -13,7 +13,7 @@ Records without text are skipped and counted. The folder gets the backend's file
 
 import time
 from pathlib import Path
-from typing import Iterator, Optional, Tuple, Union
+from typing import Collection, Iterator, Optional, Tuple, Union
 
 from tqdm import tqdm
 
@@ -55,18 +55,27 @@ def _text(value) -> Optional[str]:
 
 
 def build_index(
-    input_path: Union[str, Path], output: Union[str, Path], backend: str = DEFAULT_BACKEND, progress: bool = True
+    input_path: Union[str, Path],
+    output: Union[str, Path],
+    backend: str = DEFAULT_BACKEND,
+    progress: bool = True,
+    exclude_persons: Collection[str] = (),
 ) -> dict:
-    """Index every document of ``input_path`` into the folder ``output``; returns the written meta."""
+    """Index every document of ``input_path`` into the folder ``output``; returns the written meta.
+    ``exclude_persons``: documents about these people are left out (counted in ``excluded_documents``)."""
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     (output / META_FILE).unlink(missing_ok=True)  # a half-built index must not look valid
     t0 = time.perf_counter()
     writer = writer_class(backend)(output)
-    n_docs, skipped, persons = 0, 0, set()
+    n_docs, skipped, excluded, persons = 0, 0, 0, set()
+    leave_out = set(exclude_persons)
     for doc_id, text, person in tqdm(read_documents(input_path), desc="index", unit="doc", disable=not progress):
         if text is None:
             skipped += 1
+            continue
+        if person and person in leave_out:
+            excluded += 1
             continue
         writer.add(n_docs, doc_id, text, person)
         n_docs += 1
@@ -80,6 +89,7 @@ def build_index(
         "documents": n_docs,
         "persons": len(persons),
         "skipped_records": skipped,
+        "excluded_documents": excluded,
         "source": Path(input_path).name,
         "build_seconds": round(time.perf_counter() - t0, 3),
         "built_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -68,17 +68,15 @@ def label(setting: Dict[str, object]) -> str:
     return " ".join(f"{k}={v}" for k, v in setting.items())
 
 
-def run_settings(
-    nlp, items: Sequence[dict], settings: Iterable[Dict[str, object]], component: str = "textanon_search_risk"
-) -> Dict[str, List[List[List[int]]]]:
-    """Masked character spans of every pseudo-abstract for every setting (attributes of the component), by label."""
-    risk = nlp.get_pipe(component)
+def run_settings(nlp, items: Sequence[dict], settings: Iterable[Dict[str, object]]) -> Dict[str, List[List[List[int]]]]:
+    """Masked character spans of every pseudo-abstract for every setting of the search risk, by label (the
+    component is rebuilt with each setting, :func:`textanon.search.attach.configure`, then restored)."""
+    from ..search.attach import configure
+
     out: Dict[str, List[List[List[int]]]] = {}
     for setting in settings:
-        saved = {k: getattr(risk, k) for k in setting}
+        saved = configure(nlp, setting)
         try:
-            for k, v in setting.items():
-                setattr(risk, k, v)
             masks = []
             for it in tqdm(items, desc=label(setting), unit="doc"):
                 doc = nlp.make_doc(it["abstract"])
@@ -87,8 +85,7 @@ def run_settings(
                 masks.append(merge_offsets(doc._.masks))
             out[label(setting)] = masks
         finally:
-            for k, v in saved.items():
-                setattr(risk, k, v)
+            configure(nlp, saved)
     return out
 
 
