@@ -122,8 +122,14 @@ def tune(
         help="The judge ranks the bodies of groups of this many pseudo-abstracts "
         "(the evaluation's 50); 0 = all non-evaluated bodies",
     ),
+    dev: str = typer.Option(
+        "summary", help="Pseudo-abstracts: summary (sentences from across the body) or lead (lead paragraphs)"
+    ),
+    dense: bool = typer.Option(True, help="Judge with the MiniLM attacker too (privacy = the highest rate)"),
+    max_masked_share: Optional[float] = typer.Option(None, help="Only settings masking at most this token share"),
+    min_tpi: Optional[float] = typer.Option(None, help="Only settings keeping at least this headline TPI"),
 ) -> None:
-    """Choose k, k_rank and candidate_unseen on pseudo-abstracts of non-evaluated actors (docs/search.md)."""
+    """Choose the search risk's settings on pseudo-abstracts of non-evaluated actors (docs/search.md)."""
     import tempfile
 
     import spacy
@@ -131,21 +137,32 @@ def tune(
     from ..evaluation.provenance import write_metrics
     from ..search.attach import use_index
     from ..search.builder import build_index
-    from ..tuning.search import select_search_settings, tuning_documents
+    from ..tuning.search import DEV_SETS, dev_pool, select_search_settings, tuning_documents
 
+    if dev not in DEV_SETS:
+        msg.fail(f"--dev must be one of {', '.join(DEV_SETS)}", exits=1)
+    pool = dev_pool(background, exclude, dev)
     with tempfile.TemporaryDirectory() as tmp:
         docs = Path(tmp) / "documents.jsonl"
-        docs.write_text(
-            "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in tuning_documents(background, exclude, share)),
-            encoding="utf-8",
-        )
+        indexed = tuning_documents(background, exclude, share, pool=pool)
+        docs.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in indexed), encoding="utf-8")
         meta = build_index(docs, Path(tmp) / "index")
         nlp = spacy.load(pipeline)
         msg.info(use_index(nlp, Path(tmp) / "index"))
         result = select_search_settings(
-            nlp, background, exclude, n or None, seed, tolerance=tolerance, judge_pool=judge_pool or None
+            nlp,
+            background,
+            exclude,
+            n or None,
+            seed,
+            tolerance=tolerance,
+            judge_pool=judge_pool or None,
+            pool=pool,
+            dense=dense,
+            max_masked_share=max_masked_share,
+            min_tpi=min_tpi,
         )
-    result.update({"pipeline": pipeline, "indexed_share": share, "indexed_documents": meta["documents"]})
+    result.update({"pipeline": pipeline, "dev": dev, "indexed_share": share, "indexed_documents": meta["documents"]})
     write_metrics(output, result)
     chosen = ", ".join(f"{k} = {v}" for k, v in result["selected"].items())
     msg.good(f"{chosen} -> {output}")

@@ -1,18 +1,23 @@
-"""Choosing the search risk's settings (k, k_rank, candidate_unseen) on data that is never evaluated.
+"""Choosing the search risk's settings on data that is never evaluated.
 
-Tuning data: the pseudo-abstracts of :mod:`textanon.tuning.threshold` — the lead paragraphs of the bodies of
-actors who are NOT evaluated, cut out of their bodies. The defender's index holds the first quarter of each
-body once the pseudo-abstract's lead is cut out (:func:`tuning_documents`, as ``WikiActors_500_random_BK25.json``
-holds the first 25 % of the bodies of the evaluated file), so no pseudo-abstract is found verbatim in the
-index. The judge is the BM25 attacker of :mod:`textanon.tuning.bm25` over the **full** remaining bodies (more
-than the defender indexed), in groups of 50 pseudo-abstracts each ranking its group's bodies, as the
-evaluation's judge ranks the bodies of its 50 people (a small pool is the attacker's advantage: the
-defender's index holds 10 times more people); utility is the headline TPI (word-frequency IC, not the
-index's IC).
+Tuning data (``dev``): pseudo-abstracts of actors who are NOT evaluated, cut out of their bodies —
+``summary`` (default): sentences drawn from across the body (:mod:`textanon.tuning.summaries`), which
+resemble the evaluated abstracts (a summary of the whole article); ``lead``: the lead paragraphs
+(:func:`textanon.tuning.threshold.pseudo_abstracts`), much harder to re-identify than the evaluated abstracts.
+The defender's index holds the first quarter of each body once the pseudo-abstract is cut out
+(:func:`tuning_documents`, as ``WikiActors_500_random_BK25.json`` holds the first 25 % of the bodies of the
+evaluated file), so no pseudo-abstract is found verbatim in the index. The judges are the retrieval attackers
+of :mod:`textanon.evaluation.retrieval_attack` (BM25, and MiniLM chunk embeddings) over the **full** remaining
+bodies (more than the defender indexed), in groups of about 50 pseudo-abstracts each ranking its group's
+bodies, as the evaluation's judges rank the bodies of its 50 people (a small pool is the attacker's
+advantage: the defender's index holds 10 times more people); utility is the headline TPI (word-frequency IC,
+not the index's IC).
 
 For every setting of the grid the pseudo-abstracts run through the pipeline (target = the actor's name);
-chosen: the setting with the highest TPI among those whose re-identification rate is within ``tolerance``
-of the grid's lowest (:func:`textanon.tuning.threshold.choose`, privacy first).
+privacy of a setting = its highest re-identification rate over the judges. Chosen: among the settings that
+mask at most ``max_masked_share`` of the tokens and keep a TPI of at least ``min_tpi`` (all settings when
+none does), the one with the highest TPI among those whose privacy is within ``tolerance`` of the lowest
+(:func:`textanon.tuning.threshold.choose`, privacy first).
 """
 
 import random
@@ -24,9 +29,10 @@ from tqdm import tqdm
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from .threshold import pseudo_abstracts, split_lead
 
-#: settings of ``textanon_search_risk`` swept: k x k_rank x candidate_unseen
+#: settings of ``textanon_search_risk`` swept: assume_unindexed (the stronger attacker's prior); k 5, k_rank 30
 DEFAULT_GRID: Tuple[Dict[str, object], ...] = tuple(
-    {"k": k, "k_rank": r, "candidate_unseen": u} for u in (False, True) for k in (2, 3, 5) for r in (1, 3, 10, 30)
+    {"k": 5, "k_rank": 30, "candidate_unseen": False, "assume_unindexed": a}
+    for a in (0.0, 0.05, 0.075, 0.1, 0.125, 0.15)
 )
 
 
@@ -54,7 +60,7 @@ def tuning_documents(
         if name in excluded:
             text = body
         elif rests is not None:
-            text = rests.get(name, body)
+            text = rests.get(name, "")  # not in the pool: nothing left once its pseudo-abstract is cut out
         else:
             text = split_lead(body, min_chars)[1]
         text = text[: int(len(text) * share)]
@@ -145,11 +151,12 @@ def tune(
     dense: bool = True,
     max_masked_share: Optional[float] = None,
     cache_dir: Optional[Path] = None,
+    min_tpi: Optional[float] = None,
 ) -> dict:
     """Sweep ``grid`` on ``items`` (pseudo-abstracts), judged over their full remaining bodies (in groups of
     ``judge_pool``, see :class:`GroupJudge`). Privacy of a setting: its highest re-identification rate over
     the judges (every judge must be beaten); only settings masking at most ``max_masked_share`` of the
-    tokens compete (all of them when none does)."""
+    tokens and keeping a TPI of at least ``min_tpi`` compete (all of them when none does)."""
     from ..benchmarks.scoring import token_flags
     from ..evaluation.tpi import InformationContent, tpi_corpus
     from .threshold import choose
@@ -181,7 +188,12 @@ def tune(
                 ),
             }
         )
-    allowed = [r for r in rows if max_masked_share is None or r["masked_share"] <= max_masked_share] or rows
+    allowed = [
+        r
+        for r in rows
+        if (max_masked_share is None or r["masked_share"] <= max_masked_share)
+        and (min_tpi is None or r["tpi"] >= min_tpi)
+    ] or rows
     chosen = choose(allowed, tolerance)
     for r in rows:
         r.pop("threshold")
@@ -204,6 +216,7 @@ def tune(
         "baselines": baselines,
         "tolerance": tolerance,
         "max_masked_share": max_masked_share,
+        "min_tpi": min_tpi,
         "judge": f"{judges} over the full remaining bodies of groups of about {judge_pool} pseudo-abstracts"
         if judge_pool
         else f"{judges} over the whole pool",
@@ -211,7 +224,8 @@ def tune(
         "pool": len(pool),
         "criterion": f"highest headline TPI ({ic_model}) among settings whose re-identification rate (the highest "
         f"over the judges) is within {tolerance:g} of the grid's lowest (privacy first)"
-        + (f", among those masking at most {max_masked_share:g} of the tokens" if max_masked_share else ""),
+        + (f", among those masking at most {max_masked_share:g} of the tokens" if max_masked_share else "")
+        + (f" with a TPI of at least {min_tpi:g}" if min_tpi else ""),
     }
 
 
@@ -247,6 +261,7 @@ def select_search_settings(
     dense: bool = True,
     max_masked_share: Optional[float] = None,
     cache_dir: Optional[Path] = None,
+    min_tpi: Optional[float] = None,
 ) -> dict:
     """Seeded ``n`` pseudo-abstracts of non-evaluated actors (of ``pool``, default the lead paragraphs), then
     :func:`tune` (the index is ``nlp``'s)."""
@@ -263,6 +278,7 @@ def select_search_settings(
         dense=dense,
         max_masked_share=max_masked_share,
         cache_dir=cache_dir,
+        min_tpi=min_tpi,
     )
     result.update(
         {
