@@ -22,7 +22,7 @@ from typing import Dict, List, Sequence, Tuple, Union
 #: settings of the sweep on the headline index (changes to the pipeline's configured settings)
 DEFAULT_SWEEP: Tuple[Dict[str, object], ...] = tuple(
     {"k": k, "k_rank": r} for k in (2, 5, 10) for r in (10, 30, 100)
-) + tuple({"assume_unindexed": a} for a in (0.0, 0.05, 0.2))
+) + tuple({"assume_unindexed": a} for a in (0.0, 0.05, 0.15, 0.2))
 
 ALL_CANDIDATES = 1_000_000  # k above any index size: every entity and candidate is a population risk
 
