@@ -20,11 +20,16 @@ default), which favours textanon by construction. TRIR is the mean ± sample sd 
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..evaluation.alignment import masked_spans
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
 from .systems import merge_spans, run_isolated
+
+
+class BenchmarkError(ValueError):
+    """Settings the benchmark cannot run with (the message says which)."""
+
 
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
 
@@ -297,13 +302,72 @@ def benchmark(
             "has the target's name masked everywhere (textanon.target.find_target_mentions); "
             "published columns are fixed texts, scored as published",
             "precision_recall": "token level (\\w+) against manual_abstract aligned to original_abstract",
-            "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, same documents",
+            "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, "
+            "same documents",
             "wall_s": round(time.perf_counter() - t0, 1),
         },
     }
 
 
+def run_benchmark(
+    data: Path,
+    output: Path,
+    thresholds: Sequence[float],
+    model: str = "en_textanon",
+    trained_model: Optional[str] = None,
+    llm_file: Optional[Path] = None,
+    limit: Optional[int] = None,
+    skip_trir: bool = False,
+    include_presidio: bool = True,
+    texts_out: Optional[Path] = None,
+    trir_from: Optional[Path] = None,
+    trir_seeds: Sequence[int] = (42,),
+    merge_only: bool = False,
+    warn: Callable[[str], None] = print,
+) -> Tuple[str, bool]:
+    """``benchmark``: :func:`benchmark` (or, with ``merge_only``, the TRIR of ``trir_from`` filled into the
+    existing ``output`` result), written to ``output`` (JSON with provenance), its :func:`markdown` table
+    (``.md``) and, when it has TRIR values, the TPI-vs-TRIR :func:`plot` (``.png``; a plot of an earlier run is
+    removed, with a ``warn``ing). ``trir_from``: ``{"trir": {system: % or [% per seed]}}``, used instead of
+    running the attack. Returns (table, whether the result has TRIR values)."""
+    from ..evaluation.provenance import write_metrics
+
+    trir_values = json.loads(Path(trir_from).read_text(encoding="utf8"))["trir"] if trir_from else None
+    if merge_only:
+        if not (trir_values and Path(output).exists()):
+            raise BenchmarkError("--merge-only needs --trir-from and an existing --output result")
+        result = json.loads(Path(output).read_text(encoding="utf8"))
+        fill_trir(result["rows"], trir_values)
+        result["settings"]["trir"] = f"from {trir_from}"
+    else:
+        result = benchmark(
+            data,
+            thresholds,
+            model,
+            trained_model,
+            llm_file,
+            limit,
+            skip_trir,
+            include_presidio,
+            texts_out,
+            trir_values,
+            trir_seeds,
+        )
+    write_metrics(output, result)
+    table = markdown(result)
+    png = Path(output).with_suffix(".png")
+    Path(output).with_suffix(".md").write_text(table, encoding="utf8")
+    has_trir = any(r["trir"] is not None for r in result["rows"])
+    if has_trir:
+        plot(result, png)
+    elif png.exists():  # a plot of an earlier run would contradict the new table
+        png.unlink()
+        warn(f"No TRIR in this run: removed the earlier plot {png}")
+    return table, has_trir
+
+
 def markdown(result: dict) -> str:
+    """The benchmark table (one row per system) with the notes on throughput, target knowledge, TPI and TRIR."""
     cols = [
         "system",
         "target_known",

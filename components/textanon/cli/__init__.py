@@ -23,6 +23,7 @@ from . import (  # noqa: E402
     pipeline,  # noqa: F401
     reliability,  # noqa: F401
     train,  # noqa: F401
+    tune,  # noqa: F401
 )
 
 

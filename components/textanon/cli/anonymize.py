@@ -1,6 +1,5 @@
 """``anonymize`` and ``demo`` commands."""
 
-import json
 from pathlib import Path
 from typing import IO, Optional
 
@@ -67,42 +66,21 @@ def anonymize(
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
 
-    from ..output import masks_by_doc
+    from ..output import OutputError, write_output
     from ..records import read_records
 
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
     nlp = load_pipeline(model, replacement)
-    kept, n_ok, n_err = [], 0, 0
+    records = anonymize_records(
+        nlp, read_records(input_path), target=target, n_process=n_process, batch_size=batch_size, max_chars=max_chars
+    )
     try:
-        records = anonymize_records(
-            nlp,
-            read_records(input_path),
-            target=target,
-            n_process=n_process,
-            batch_size=batch_size,
-            max_chars=max_chars,
+        n_ok, n_err = write_output(
+            tqdm(records, desc="anonymize", unit="doc"), out, masks_file, on_error=lambda r: msg.warn(r["error"])
         )
-        for record in tqdm(records, desc="anonymize", unit="doc"):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            out.flush()
-            if "error" in record:
-                n_err += 1
-                msg.warn(record["error"])
-            else:
-                n_ok += 1
-                kept.append({"id": record["id"], "masks": record["masks"]})
-        out.close()
-        if masks_file:
-            json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
-            masks_file.close()
-    except OSError as err:
-        msg.fail(
-            f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
-            f"({err.filename or output}).",
-            f"{output} is incomplete.",
-            exits=1,
-        )
+    except OutputError as err:
+        msg.fail(f"{err} ({err.error.filename or output}).", f"{output} is incomplete.", exits=1)
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
 
 
@@ -115,28 +93,19 @@ def demo(
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
 
+    from ..output import DECISION_HEADER, decision_rows
+    from ..records import Record
+    from ..runner import pipe_docs
+
     nlp = load_pipeline(model)
-    doc = nlp.make_doc(input_path.read_text(encoding="utf-8"))
-    doc._.target = target
-    doc = nlp(doc)
+    record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
+    doc = next(pipe_docs(nlp, [record]))
     msg.divider("Anonymized text")
     print(doc._.anonymized_text)
     msg.divider("Decisions")
-    rows = [
-        (
-            s.text[:40],
-            s.label_,
-            s._.entity_id,
-            s._.source,
-            "-" if s._.ic is None else f"{s._.ic:.1f}",
-            "masked" if s._.masked else "kept",
-        )
-        for s in doc.spans["pii"]
-    ]
-    print(table(rows, header=("span", "label", "entity", "source", "IC (nats)", "decision"), divider=True))
-    masked = sum(1 for s in doc.spans["pii"] if s._.masked)
-    msg.info(
-        f"{masked}/{len(doc.spans['pii'])} mentions masked; {len(doc._.risky_combinations or [])} risky combinations"
-    )
+    rows = decision_rows(doc)
+    print(table(rows, header=DECISION_HEADER, divider=True))
+    masked = sum(1 for row in rows if row[-1] == "masked")
+    msg.info(f"{masked}/{len(rows)} mentions masked; {len(doc._.risky_combinations or [])} risky combinations")
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)
