@@ -18,7 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import ensure_path
 
-from .extensions import register_extensions
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import PERSON, QUANTITY
 from .target import SUFFIXES
 
@@ -30,7 +30,12 @@ CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|fr
 
 @Language.factory(
     "textanon_entity_linker",
-    default_config={"spans_key": "pii", "link_person_variants": True, "link_acronyms": True, "link_currencies": True},
+    default_config={
+        "spans_key": DEFAULT_SPANS_KEY,
+        "link_person_variants": True,
+        "link_acronyms": True,
+        "link_currencies": True,
+    },
     assigns=["span._.entity_id"],
     requires=["doc.spans"],
 )
@@ -87,7 +92,7 @@ class EntityLinker:
     def __init__(
         self,
         name="textanon_entity_linker",
-        spans_key="pii",
+        spans_key=DEFAULT_SPANS_KEY,
         link_person_variants=True,
         link_acronyms=True,
         link_currencies=True,

@@ -21,7 +21,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
-from .extensions import register_extensions
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
 from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
 
@@ -86,7 +86,7 @@ TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", 
 @Language.factory(
     "textanon_entity_recognizer",
     default_config={
-        "spans_key": "pii",
+        "spans_key": DEFAULT_SPANS_KEY,
         "label_map": dict(ONTONOTES_TO_TAB),
         "use_ner": True,
         "use_gazetteer": True,
@@ -121,7 +121,7 @@ class EntityRecognizer:
         self,
         nlp,
         name="textanon_entity_recognizer",
-        spans_key="pii",
+        spans_key=DEFAULT_SPANS_KEY,
         label_map=None,
         use_ner=True,
         use_gazetteer=True,

@@ -16,7 +16,7 @@
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -106,9 +106,11 @@ def nmi_result(
         "settings": corpus_settings(corpus, path)
         | {
             "encoder": encoder.name,
-            "clustering": "k-means (sklearn, n_init=10) on L2-normalised embeddings; k chosen by the best mean silhouette of the originals; NMI of same-seed clusterings, mean over seeds",
+            "clustering": "k-means (sklearn, n_init=10) on L2-normalised embeddings; k chosen by the best mean "
+            "silhouette of the originals; NMI of same-seed clusterings, mean over seeds",
             "originals_self_nmi": round(next(iter(res.values()))["originals_self_nmi"], 4) if res else None,
-            "originals_self_nmi_note": "mean NMI between clusterings of the ORIGINALS with different seeds: the stability of the clustering itself",
+            "originals_self_nmi_note": "mean NMI between clusterings of the ORIGINALS with different seeds: "
+            "the stability of the clustering itself",
             "ks": list(ks),
             "seeds": seeds,
             "k": next(iter(res.values()))["k"] if res else None,
@@ -119,6 +121,58 @@ def nmi_result(
             "runtime_s": round(time.perf_counter() - t0, 2),
         },
     }
+
+
+def load_and_report_missing(
+    input_path,
+    limit: Optional[int] = None,
+    extra: Sequence = (),
+    offsets: Sequence[str] = (),
+    columns: Optional[Sequence[str]] = None,
+    split_tags: bool = True,
+    warn: Callable[[str], None] = print,
+) -> Corpus:
+    """:func:`load_corpus`, then one ``warn`` line per anonymization column with records that have no
+    anonymization (left out of that column's average)."""
+    corpus = load_corpus(input_path, limit, extra, offsets, columns, split_tags=split_tags)
+    for method, ids in corpus.missing.items():
+        if ids:
+            shown = ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            warn(f"column {method!r}: no anonymization (empty or null) for record(s) {shown}: left out of its average")
+    return corpus
+
+
+def evaluate_metric(
+    metric: str,
+    input_path,
+    output,
+    model=None,
+    alternation: str = "n",
+    n: int = 6,
+    limit: Optional[int] = None,
+    extra: Sequence = (),
+    offsets: Sequence[str] = (),
+    columns: Optional[Sequence[str]] = None,
+    split_tags: bool = True,
+    cache_dir=None,
+    seeds: int = 10,
+    ks: Sequence[int] = tuple(range(2, 11)),
+    warn: Callable[[str], None] = print,
+) -> dict:
+    """``evaluate-tpi`` / ``evaluate-tps`` / ``evaluate-nmi``: one metric (``tpi``, ``tps`` or ``nmi``) of every
+    anonymization column of ``input_path``, written to ``output`` (JSON with provenance). ``model``,
+    ``alternation``, ``n``, ``cache_dir``: the information-content model (TPI, TPS); ``seeds``, ``ks``: the
+    clusterings (NMI). Returns the result (its ``metric`` key maps each method to its value)."""
+    if metric not in ("tpi", "tps", "nmi"):
+        raise EvaluationError(f"unknown metric {metric!r}: choose among tpi, tps, nmi")
+    corpus = load_and_report_missing(input_path, limit, extra, offsets, columns, split_tags, warn)
+    if metric == "nmi":
+        result = nmi_result(corpus, seeds, ks, path=input_path)
+    else:
+        ic = InformationContent(model, alternation, n, cache_dir)
+        result = (tpi_result if metric == "tpi" else tps_result)(corpus, ic, path=input_path)
+    write_metrics(output, result)
+    return result
 
 
 # ---------------------------------------------------------------------------- privacy
@@ -322,14 +376,16 @@ def run_report(
         f"TPI (LM) beside it: `{lm_settings.get('model', '-')}`, alternation: {lm_settings.get('alternation', '-')}; "
         "textanon's optimizer minimizes the information removed as scored by this LM, so this column favours "
         "textanon by construction.",
-        "TPS similarity: all-MiniLM-L6-v2 cosine; NMI: k-means on all-MiniLM-L6-v2 embeddings, k by silhouette, mean over seeds.",
+        "TPS similarity: all-MiniLM-L6-v2 cosine; NMI: k-means on all-MiniLM-L6-v2 embeddings, k by silhouette, "
+        "mean over seeds.",
         f"Privacy column used in the plot: {privacy_label}.",
     ]
     if "nmi" in results:
         ns = results["nmi"]["settings"]
         notes.append(
-            f"NMI: k = {ns['k']} (best silhouette of the originals: {max(ns['silhouette'].values(), default=float('nan')):.3f}); "
-            f"the originals' own clusterings agree across seeds with NMI {ns['originals_self_nmi']}, a ceiling for reading the NMI column."
+            f"NMI: k = {ns['k']} (best silhouette of the originals: "
+            f"{max(ns['silhouette'].values(), default=float('nan')):.3f}); the originals' own clusterings agree "
+            f"across seeds with NMI {ns['originals_self_nmi']}, a ceiling for reading the NMI column."
         )
     md = markdown_table(ordered, columns, f"Utility evaluation: {name}", notes)
     md_path = out_dir / f"evaluate_{name}.md"
