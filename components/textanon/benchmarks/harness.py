@@ -20,7 +20,7 @@ default), which favours textanon by construction. TRIR is the mean ± sample sd 
 import json
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence
 
 from ..evaluation.alignment import masked_spans
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
@@ -263,9 +263,11 @@ def benchmark(
     texts_out: Optional[Path] = None,
     trir_values: Optional[Dict[str, object]] = None,
     trir_seeds: Sequence[int] = (42,),
+    output: Optional[Path] = None,
+    warn: Callable[[str], None] = print,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
-    input of ``evaluate-trir --anonymized``)."""
+    input of ``evaluate-trir --anonymized``); ``output``: the result written there (:func:`write_result`)."""
     t0 = time.perf_counter()
     records = load_records(data, limit)
     systems = run_systems(records, thresholds, model, trained_model, include_presidio)
@@ -277,7 +279,7 @@ def benchmark(
         Path(texts_out).write_text(
             json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n", encoding="utf8"
         )
-    return {
+    result = {
         "rows": rows,
         "throughput_ratio_vs_presidio": throughput_ratio(rows),
         "settings": {
@@ -307,63 +309,47 @@ def benchmark(
             "wall_s": round(time.perf_counter() - t0, 1),
         },
     }
+    if output:
+        write_result(output, result, warn)
+    return result
 
 
-def run_benchmark(
-    data: Path,
-    output: Path,
-    thresholds: Sequence[float],
-    model: str = "en_textanon",
-    trained_model: Optional[str] = None,
-    llm_file: Optional[Path] = None,
-    limit: Optional[int] = None,
-    skip_trir: bool = False,
-    include_presidio: bool = True,
-    texts_out: Optional[Path] = None,
-    trir_from: Optional[Path] = None,
-    trir_seeds: Sequence[int] = (42,),
-    merge_only: bool = False,
-    warn: Callable[[str], None] = print,
-) -> Tuple[str, bool]:
-    """``benchmark``: :func:`benchmark` (or, with ``merge_only``, the TRIR of ``trir_from`` filled into the
-    existing ``output`` result), written to ``output`` (JSON with provenance), its :func:`markdown` table
-    (``.md``) and, when it has TRIR values, the TPI-vs-TRIR :func:`plot` (``.png``; a plot of an earlier run is
-    removed, with a ``warn``ing). ``trir_from``: ``{"trir": {system: % or [% per seed]}}``, used instead of
-    running the attack. Returns (table, whether the result has TRIR values)."""
+def merge_trir(output: Path, trir_from: Path, warn: Callable[[str], None] = print) -> dict:
+    """``benchmark --merge-only``: the TRIR of ``trir_from`` (``{"trir": {system: % or [% per seed]}}``) filled into
+    the result already in ``output``, written again (:func:`write_result`). Returns the result."""
+    trir_values = read_trir_values(trir_from)
+    if not (trir_values and Path(output).exists()):
+        raise BenchmarkError("--merge-only needs --trir-from and an existing --output result")
+    result = json.loads(Path(output).read_text(encoding="utf8"))
+    fill_trir(result["rows"], trir_values)
+    result["settings"]["trir"] = f"from {trir_from}"
+    write_result(output, result, warn)
+    return result
+
+
+def read_trir_values(path: Optional[Path]) -> Optional[Dict[str, object]]:
+    """``{system: % or [% per seed]}`` of a TRIR file ``{"trir": {...}}`` (e.g. ``evaluate-trir`` output)."""
+    return json.loads(Path(path).read_text(encoding="utf8"))["trir"] if path else None
+
+
+def write_result(output: Path, result: dict, warn: Callable[[str], None] = print) -> None:
+    """``output`` (JSON with provenance), its :func:`markdown` table (``.md``) and, when it has TRIR values, the
+    TPI-vs-TRIR :func:`plot` (``.png``; a plot of an earlier run is removed, with a ``warn``ing)."""
     from ..evaluation.provenance import write_metrics
 
-    trir_values = json.loads(Path(trir_from).read_text(encoding="utf8"))["trir"] if trir_from else None
-    if merge_only:
-        if not (trir_values and Path(output).exists()):
-            raise BenchmarkError("--merge-only needs --trir-from and an existing --output result")
-        result = json.loads(Path(output).read_text(encoding="utf8"))
-        fill_trir(result["rows"], trir_values)
-        result["settings"]["trir"] = f"from {trir_from}"
-    else:
-        result = benchmark(
-            data,
-            thresholds,
-            model,
-            trained_model,
-            llm_file,
-            limit,
-            skip_trir,
-            include_presidio,
-            texts_out,
-            trir_values,
-            trir_seeds,
-        )
     write_metrics(output, result)
-    table = markdown(result)
     png = Path(output).with_suffix(".png")
-    Path(output).with_suffix(".md").write_text(table, encoding="utf8")
-    has_trir = any(r["trir"] is not None for r in result["rows"])
-    if has_trir:
+    Path(output).with_suffix(".md").write_text(markdown(result), encoding="utf8")
+    if has_trir(result):
         plot(result, png)
     elif png.exists():  # a plot of an earlier run would contradict the new table
         png.unlink()
         warn(f"No TRIR in this run: removed the earlier plot {png}")
-    return table, has_trir
+
+
+def has_trir(result: dict) -> bool:
+    """Whether any row of the benchmark ``result`` has a TRIR value."""
+    return any(r["trir"] is not None for r in result["rows"])
 
 
 def markdown(result: dict) -> str:

@@ -8,6 +8,7 @@ from wasabi import msg
 
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from . import app
+from ._util import input_file
 
 DEFAULT_PIPELINE = "en_textanon"
 
@@ -47,9 +48,7 @@ def open_output(path: Path) -> IO[str]:
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"
-    ),
+    input_path: Path = input_file(".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
     output: Path = typer.Option(
         ..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"
     ),
@@ -86,7 +85,7 @@ def anonymize(
 
 @app.command("demo")
 def demo(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A .txt document"),
+    input_path: Path = input_file("A .txt document"),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m"),
     target: Optional[str] = typer.Option(None, "--target"),
 ) -> None:

@@ -7,16 +7,12 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("benchmark")
 def benchmark_cmd(
-    data: Path = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)",
-    ),
+    data: Path = input_file("WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)"),
     output: Path = typer.Option(
         Path("metrics/benchmark_wikiactors.json"), help="JSON; .md and .png are written beside it"
     ),
@@ -45,7 +41,7 @@ def benchmark_cmd(
     merge_only: bool = typer.Option(False, help="Only fill --trir-from into the existing --output result (no re-run)"),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
-    from ..benchmarks.harness import BenchmarkError, run_benchmark
+    from ..benchmarks.harness import BenchmarkError, benchmark, has_trir, markdown, merge_trir, read_trir_values
 
     try:
         seeds = [int(x) for x in trir_seeds.split(",") if x.strip()]
@@ -53,10 +49,14 @@ def benchmark_cmd(
         msg.fail(f"--trir-seeds expects comma-separated integers, got {trir_seeds!r}", exits=1)
     if not seeds:
         msg.fail("--trir-seeds: give at least one seed", exits=1)
-    try:
-        table, has_trir = run_benchmark(
+    if merge_only:
+        try:
+            result = merge_trir(output, trir_from, warn=msg.warn)
+        except BenchmarkError as err:
+            msg.fail(str(err), exits=1)
+    else:
+        result = benchmark(
             data,
-            output,
             threshold,
             model,
             trained_model,
@@ -65,12 +65,10 @@ def benchmark_cmd(
             skip_trir,
             not no_presidio,
             texts_out,
-            trir_from,
+            read_trir_values(trir_from),
             seeds,
-            merge_only,
+            output=output,
             warn=msg.warn,
         )
-    except BenchmarkError as err:
-        msg.fail(str(err), exits=1)
-    msg.good(f"Wrote {output} (+ .md{', .png' if has_trir else ''})")
-    print(table)
+    msg.good(f"Wrote {output} (+ .md{', .png' if has_trir(result) else ''})")
+    print(markdown(result))

@@ -8,6 +8,7 @@ from wasabi import msg
 
 from ..extensions import DEFAULT_SPANS_KEY
 from . import app
+from ._util import input_file
 
 IC_MODEL_HELP = (
     "Language model for IC weights (with --weighted): textanon.SmolLM2Scorer.v1 (default), "
@@ -26,10 +27,8 @@ def _fail_on_bad_input(fn):
 
 @app.command("evaluate-tab")
 def evaluate_tab(
-    gold_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="TAB-format gold JSON (multi-annotator)"),
-    masks_path: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help="Masks {doc_id: [[start, end(, replacement)], ...]}"
-    ),
+    gold_path: Path = input_file("TAB-format gold JSON (multi-annotator)"),
+    masks_path: Path = input_file("Masks {doc_id: [[start, end(, replacement)], ...]}"),
     output: Path = typer.Option(Path("metrics/tab.json"), "--output", "-o"),
     weighted: bool = typer.Option(False, "--weighted", help="Also IC-weighted token/mention precision"),
     model: Optional[str] = typer.Option(None, "--model", "-m", help=IC_MODEL_HELP),
@@ -50,9 +49,7 @@ def evaluate_tab(
 
 @app.command("evaluate-ner")
 def evaluate_ner_cmd(
-    gold_path: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help="TAB-format JSON or entity layer (e.g. echr-dev)"
-    ),
+    gold_path: Path = input_file("TAB-format JSON or entity layer (e.g. echr-dev)"),
     model: str = typer.Option("en_textanon", "--model", "-m", help="spaCy pipeline: package name or path"),
     output: Path = typer.Option(Path("metrics/ner.json"), "--output", "-o"),
     annotator: Optional[str] = typer.Option(

@@ -10,16 +10,14 @@ from wasabi import msg
 
 from ..benchmarks.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
 from . import app
+from ._util import input_file
 
 
 @app.command("evaluate-trir")
 def evaluate_trir(
-    data: Path = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors JSON (records: name, public_knowledge, *_abstract, dev_abstract) "
-        "or background knowledge JSON {individual: text}",
+    data: Path = input_file(
+        "WikiActors JSON (records: name, public_knowledge, *_abstract, dev_abstract) "
+        "or background knowledge JSON {individual: text}"
     ),
     output: Path = typer.Option(Path("metrics/trir.json"), "--output", "-o"),
     anonymized: List[str] = typer.Option(

@@ -8,6 +8,7 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 MODEL_HELP = (
     "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "
@@ -68,9 +69,7 @@ def _ic_metric_command(metric: str, summary: str):
     """The ``evaluate-tpi`` / ``evaluate-tps`` command (same options): ``report.evaluate_metric(metric, ...)``."""
 
     def command(
-        input_path: Path = typer.Argument(
-            ..., exists=True, dir_okay=False, help="WikiActors-style JSON (name, original_abstract, *_abstract columns)"
-        ),
+        input_path: Path = input_file("WikiActors-style JSON (name, original_abstract, *_abstract columns)"),
         output: Path = typer.Option(Path(f"metrics/{metric}.json"), "--output", "-o"),
         alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
         n: int = typer.Option(6, "--n", help="N of N-term alternation"),
@@ -128,7 +127,7 @@ app.command("evaluate-tps")(
 
 @app.command("evaluate-nmi")
 def evaluate_nmi(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
+    input_path: Path = input_file("WikiActors-style JSON"),
     output: Path = typer.Option(Path("metrics/nmi.json"), "--output", "-o"),
     limit: Optional[int] = typer.Option(None, "--limit"),
     extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False),
@@ -161,7 +160,7 @@ def evaluate_nmi(
 
 @app.command("evaluate")
 def evaluate(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
+    input_path: Path = input_file("WikiActors-style JSON"),
     out_dir: Path = typer.Option(Path("metrics"), "--out-dir"),
     name: str = typer.Option("wikiactors", "--name", help="Corpus name used in the output file names"),
     extra: List[Path] = typer.Option(
@@ -227,7 +226,7 @@ def evaluate(
 
 @app.command("bench-tpi")
 def bench_tpi(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
+    input_path: Path = input_file("WikiActors-style JSON"),
     output: Path = typer.Option(Path("metrics/tpi_speed.json"), "--output", "-o"),
     model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
     n: int = typer.Option(6, "--n"),

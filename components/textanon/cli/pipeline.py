@@ -7,11 +7,12 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("build-pipeline")
 def build_pipeline(
-    config: Path = typer.Argument(..., exists=True, dir_okay=False, help="Pipeline config (configs/textanon.cfg)"),
+    config: Path = input_file("Pipeline config (configs/textanon.cfg)"),
     output: Path = typer.Argument(..., help="Folder to write the pipeline to"),
     gazetteer: Optional[Path] = typer.Option(None, exists=True, dir_okay=False, help="Gazetteer JSONL"),
 ) -> None:

@@ -7,15 +7,13 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("silver")
 def silver_cmd(
-    inputs: List[Path] = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab",
+    inputs: List[Path] = input_file(
+        "WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab"
     ),
     output_dir: Path = typer.Option(
         Path("corpus"), help="Folder for <prefix>-train.spacy, <prefix>-dev.spacy, <prefix>-stats.json"
@@ -81,7 +79,7 @@ def silver_cmd(
 @app.command("train-ner", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def train_ner_cmd(
     ctx: typer.Context,
-    config: Path = typer.Argument(..., exists=True, dir_okay=False, help="configs/ner_cpu.cfg or configs/ner_trf.cfg"),
+    config: Path = input_file("configs/ner_cpu.cfg or configs/ner_trf.cfg"),
     output: Path = typer.Option(..., help="Output folder (model-best / model-last)"),
     train: Path = typer.Option(Path("corpus/silver-train.spacy"), exists=True),
     dev: Path = typer.Option(Path("corpus/silver-dev.spacy"), exists=True),
@@ -120,7 +118,7 @@ def compare_ner_cmd(
 
 @app.command("train-court")
 def train_court_cmd(
-    gold: List[Path] = typer.Argument(..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases"),
+    gold: List[Path] = input_file("TAB-format JSON with annotated cases"),
     output: Path = typer.Option(Path("training/ner_court"), help="Output folder (model-best / model-last)"),
     base_model: Path = typer.Option(
         Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to start from"
@@ -145,9 +143,7 @@ def train_court_cmd(
 
 @app.command("cv-ner")
 def cv_ner_cmd(
-    gold: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases (e.g. echr-dev)"
-    ),
+    gold: Path = input_file("TAB-format JSON with annotated cases (e.g. echr-dev)"),
     folds: int = typer.Option(3, help="Number of folds (split by document)"),
     base_model: Path = typer.Option(
         Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to fine-tune"

@@ -6,15 +6,13 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("select-threshold")
 def select_threshold_cmd(
-    background: Path = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json",
+    background: Path = input_file(
+        "WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json"
     ),
     exclude: Path = typer.Option(
         ...,

@@ -21,8 +21,9 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .corpus import Corpus, load_corpus, masks_of
+from .errors import EvaluationError
 from .provenance import write_metrics
-from .tpi import HEADLINE_MODEL, EvaluationError, InformationContent
+from .tpi import HEADLINE_MODEL, InformationContent
 
 REFERENCE_METHOD = "manual"
 METRICS = ("tpi", "tpi_lm", "tps", "nmi")
@@ -43,27 +44,20 @@ def corpus_settings(corpus: Corpus, path) -> dict:
 
 
 def tpi_result(corpus: Corpus, ic: InformationContent, masks=None, progress: bool = True, path="") -> dict:
+    """TPI of every anonymization column of ``corpus`` (``masks``: precomputed masked spans per method)."""
     from .tpi import tpi_corpus
 
     t0 = time.perf_counter()
     masks = masks if masks is not None else masks_of(corpus, progress)
     res = tpi_corpus(ic, corpus.originals, masks, progress)
-    return {
-        "tpi": _round(res.mean()),
-        "tpi_micro": _round(res.micro),
-        "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings
-        | corpus_settings(corpus, path)
-        | {
-            "aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)",
-            "runtime_s": round(time.perf_counter() - t0, 2),
-        },
-    }
+    notes = {"aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)"}
+    return _corpus_result("tpi", res, ic.settings | corpus_settings(corpus, path) | notes, t0)
 
 
 def tps_result(
     corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path=""
 ) -> dict:
+    """TPS of every anonymization column of ``corpus`` (``masks``: masked spans with replacements per method)."""
     from .embeddings import default_encoder
     from .tps import tps_corpus
 
@@ -71,17 +65,21 @@ def tps_result(
     encoder = encoder or default_encoder()
     masks = masks if masks is not None else masks_of(corpus, progress, with_replacements=True)
     res = tps_corpus(ic, corpus.originals, masks, encoder, progress)
+    notes = {
+        "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
+        "replacements": "anonymized text between the aligned kept stretches around each masked span",
+    }
+    return _corpus_result("tps", res, ic.settings | corpus_settings(corpus, path) | notes, t0)
+
+
+def _corpus_result(key: str, res, settings: dict, started: float) -> dict:
+    """``{key: mean per method, key_micro, per_document, settings}`` of a TPI/TPS corpus result (rounded), the
+    seconds since ``started`` in the settings."""
     return {
-        "tps": _round(res.mean()),
-        "tps_micro": _round(res.micro),
+        key: _round(res.mean()),
+        f"{key}_micro": _round(res.micro),
         "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings
-        | corpus_settings(corpus, path)
-        | {
-            "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
-            "replacements": "anonymized text between the aligned kept stretches around each masked span",
-            "runtime_s": round(time.perf_counter() - t0, 2),
-        },
+        "settings": settings | {"runtime_s": round(time.perf_counter() - started, 2)},
     }
 
 

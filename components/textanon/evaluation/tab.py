@@ -285,7 +285,7 @@ def lm_information_content(model=None) -> ICFunction:
     and a span's weight is ``-log`` of its least probable sub-word token (0 if no token).
     With a causal LM each token is scored from its left context, nothing is masked.
     """
-    from .tpi import resolve_model
+    from ..language_models.resolve import resolve_model
 
     lm = resolve_model(model)
 

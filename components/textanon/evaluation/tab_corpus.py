@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .tpi import EvaluationError
+from .errors import EvaluationError
 
 IDENTIFIER_TYPES = ("DIRECT", "QUASI", "NO_MASK")
 Mask = Tuple[int, int, Optional[str]]
