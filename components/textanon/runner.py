@@ -38,7 +38,7 @@ DEFAULT_MAX_CHARS = 5_000_000
 
 Job = Tuple[int, Record]
 #: what a processed document becomes: an output record (``anonymize_records``) or the Doc (``pipe_records``)
-Finish = Callable[[Doc, Record], Union[dict, Doc]]
+Finish = Callable[[Doc, Record, dict], Union[dict, Doc]]
 _WORKER: dict = {}
 
 
