@@ -7,12 +7,14 @@ from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
 
 from textanon.benchmarks import harness
 from textanon.benchmarks.scoring import format_mean_sd, mean_sd, prf, token_flags
+from textanon.datasets.wikiactors import read_wikiactors
 
 ORIGINAL = "Mr Igor Munteanu was born in Balti in 1961. Munteanu is a veterinary surgeon."
 #            0         1         2         3         4         5         6         7
 #            0123456789012345678901234567890123456789012345678901234567890123456789012345678
 MANUAL = "Mr *** was born in *** in ***. *** is a veterinary surgeon."
-RECORDS = [{"name": "Igor Munteanu", "original_abstract": ORIGINAL, "manual_abstract": MANUAL}]
+RECORD = {"name": "Igor Munteanu", "original_abstract": ORIGINAL, "manual_abstract": MANUAL}
+RECORDS = read_wikiactors([RECORD])
 
 
 def _span(word, nth=0):
@@ -137,7 +139,7 @@ def test_run_attack_trains_once_per_seed(monkeypatch):
         return {"trir": {m: float(settings.seed) for m in inputs.anonymized}}
 
     monkeypatch.setattr(attack, "run_trir", fake_run_trir)
-    records = [dict(RECORDS[0], public_knowledge="Igor Munteanu is a vet from Balti.")]
+    records = read_wikiactors([dict(RECORD, public_knowledge="Igor Munteanu is a vet from Balti.")])
     systems = {"x": {"texts": {"Igor Munteanu": "*** is a vet."}}}
     out = harness.run_attack(records, systems, seeds=(42, 1, 2))
     assert seen == [42, 1, 2]

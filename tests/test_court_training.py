@@ -9,11 +9,12 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from textanon.cli import app
+from textanon.datasets.tab import GoldDocument, Mention
+from textanon.datasets.tab import gold_to_ents_doc as gold_doc
 from textanon.entity_recognizer import EntityRecognizer
 from textanon.evaluation.ner_eval import token_labels
-from textanon.evaluation.tab_corpus import GoldDocument, Mention
 from textanon.labels import TAB_LABELS
-from textanon.training.gold import folds, gold_doc, paragraphs, split_ids
+from textanon.training.gold import folds, paragraphs, split_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 SILVER_FIXTURE = Path(__file__).parent / "fixtures" / "wikiactors_tiny.json"

@@ -1,6 +1,6 @@
 import json
 
-from textanon.records import Record, RecordError, read_records
+from textanon.datasets.records import Record, RecordError, read_records
 
 
 def test_jsonl_bad_lines_become_error_records(tmp_path):

@@ -8,8 +8,8 @@ import spacy
 from spacy.language import Language
 
 import textanon  # noqa: F401  (extensions)
+from textanon.datasets.records import Record, RecordError
 from textanon.output import doc_to_record
-from textanon.records import Record, RecordError
 from textanon.runner import anonymize_records
 
 PARENT = os.getpid()
@@ -92,7 +92,8 @@ def test_masked_flag_agrees_with_the_masks_applied():
 
 
 def test_public_api_is_exported_from_textanon():
-    from textanon import records, runner
+    from textanon import runner
+    from textanon.datasets import records
 
     assert textanon.anonymize_records is runner.anonymize_records
     assert textanon.pipe_records is runner.pipe_records and textanon.redecide is runner.redecide

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from textanon.datasets.tab import load_tab
 from textanon.evaluation.tab import TabEvaluator
-from textanon.evaluation.tab_corpus import EvaluationError, load_masks, load_tab, write_masks
+from textanon.evaluation.tab_corpus import EvaluationError, load_masks, write_masks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 GOLD = json.loads((FIXTURES / "tab_small.json").read_text(encoding="utf-8"))

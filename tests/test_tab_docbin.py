@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from textanon.corpora import convert, doc_to_gold, gold_to_json, read_docbin
-from textanon.corpora.tokenize import make_doc
+from textanon.datasets.docbin import convert, read_docbin
+from textanon.datasets.tab import doc_to_gold, gold_to_json
+from textanon.datasets.tokenize import make_doc
 from textanon.evaluation.tab_corpus import EvaluationError
 
 FIXTURES = Path(__file__).parent / "fixtures"

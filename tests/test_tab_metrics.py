@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from textanon.datasets.tab import load_tab
 from textanon.evaluation.tab import TabEvaluator, build_entities
-from textanon.evaluation.tab_corpus import load_masks, load_tab
+from textanon.evaluation.tab_corpus import load_masks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -9,9 +9,9 @@ The public API (see README, "From Python"):
 """
 
 from .about import __version__
+from .datasets.records import read_records
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import TAB_LABELS
-from .records import read_records
 from .runner import anonymize_records, pipe_records, redecide
 
 register_extensions()

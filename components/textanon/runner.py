@@ -27,9 +27,9 @@ from typing import Callable, Deque, Dict, Iterable, Iterator, List, Optional, Se
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .datasets.records import Item, Record, RecordError
 from .extensions import DEFAULT_SPANS_KEY
 from .output import doc_to_record
-from .records import Item, Record, RecordError
 
 logger = logging.getLogger(__name__)
 

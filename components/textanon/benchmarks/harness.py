@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
+from ..datasets.wikiactors import SUFFIX, WikiActor, evaluated, read_wikiactors
 from ..evaluation.alignment import masked_spans
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
 from .systems import merge_spans, run_isolated
@@ -32,10 +33,12 @@ class BenchmarkError(ValueError):
 
 
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
+MANUAL = "manual_abstract"  # the reference anonymization of precision / recall
 
 
-def load_records(path: Path, limit: Optional[int] = None) -> List[dict]:
-    records = [r for r in json.loads(Path(path).read_text(encoding="utf8")) if r.get("original_abstract")]
+def load_records(path: Path, limit: Optional[int] = None) -> List[WikiActor]:
+    """The WikiActors records with an original abstract (the first ``limit``)."""
+    records = evaluated(read_wikiactors(path))
     return records[:limit] if limit else records
 
 
@@ -48,14 +51,14 @@ def apply_masks(text: str, spans: Sequence[Sequence[int]], mark: str = "***") ->
 
 
 def run_systems(
-    records: List[dict],
+    records: List[WikiActor],
     thresholds: Sequence[float],
     model: str,
     trained_model: Optional[str],
     include_presidio: bool = True,
 ) -> Dict[str, dict]:
     """``{system: {"masks": {id: spans}, "seconds", "peak_rss_mb", "texts"?}}`` for systems run here."""
-    docs = [(r["name"], r["original_abstract"], r["name"]) for r in records]
+    docs = [(r.name, r.original, r.name) for r in records]
     runs: Dict[str, dict] = {}
     plan = [("spacy_ner", "spacy_ner", {}), ("textanon_mask_all", "textanon_mask_all", {"model": model})]
     if include_presidio:
@@ -72,13 +75,13 @@ def run_systems(
     return runs
 
 
-def give_target_knowledge(records: List[dict], systems: Dict[str, dict]) -> None:
+def give_target_knowledge(records: List[WikiActor], systems: Dict[str, dict]) -> None:
     """Mask the protected person's name everywhere for every system run here (in place): mask systems get
     the name's mentions in the original added to their masks; text systems (LLM designs) get them replaced
     by ``***`` in their own output. Published columns (``published`` set) are left as published."""
     from ..target import find_target_mentions
 
-    originals = {r["name"]: r["original_abstract"] for r in records}
+    originals = {r.name: r.original for r in records}
     for s in systems.values():
         if s.get("published"):
             s["target_known"] = "as published"
@@ -110,15 +113,15 @@ def _checked(label: str, result: dict) -> dict:
     return result
 
 
-def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dict]:
+def text_columns(records: List[WikiActor], llm_file: Optional[Path]) -> Dict[str, dict]:
     """Published columns and LLM designs: ``{system: {"texts": {id: text}}}`` (empty ones skipped;
     placeholder tags glued to neighbouring words are split first, as in ``evaluate-tpi``)."""
     from ..evaluation.corpus import placeholder_tags, split_glued_tags
 
     out: Dict[str, dict] = {}
-    originals = [r["original_abstract"] for r in records]
+    originals = [r.original for r in records]
     for col in PUBLISHED:
-        texts = {r["name"]: r[f"{col}_abstract"] for r in records if r.get(f"{col}_abstract")}
+        texts = {r.name: r.abstracts[f"{col}{SUFFIX}"] for r in records if r.abstracts.get(f"{col}{SUFFIX}")}
         tags = placeholder_tags(list(texts.values()), originals)  # repair tags glued to words ("SSENSITIVEin")
         texts = {n: split_glued_tags(t, tags)[0] for n, t in texts.items()}
         if texts:
@@ -132,7 +135,7 @@ def text_columns(records: List[dict], llm_file: Optional[Path]) -> Dict[str, dic
 
 
 def score(
-    records: List[dict],
+    records: List[WikiActor],
     systems: Dict[str, dict],
     trir_settings=None,
     tpi_model=None,
@@ -149,12 +152,11 @@ def score(
     (default SmolLM2), skipped when ``tpi_lm`` is False."""
     from ..evaluation.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
 
-    originals = {r["name"]: r["original_abstract"] for r in records}
+    originals = {r.name: r.original for r in records}
     gold = {
-        n: token_flags(t, masked_spans(t, r["manual_abstract"]))
+        r.name: token_flags(r.original, masked_spans(r.original, r.abstracts[MANUAL]))
         for r in records
-        for n, t in [(r["name"], r["original_abstract"])]
-        if r.get("manual_abstract")
+        if r.abstracts.get(MANUAL)
     }
     for sysname, s in systems.items():
         if "masks" not in s:
@@ -216,7 +218,7 @@ def fill_trir(rows: List[dict], values: Dict[str, object]) -> None:
 
 
 def run_attack(
-    records: List[dict], systems: Dict[str, dict], settings=None, seeds: Sequence[int] = (42,)
+    records: List[WikiActor], systems: Dict[str, dict], settings=None, seeds: Sequence[int] = (42,)
 ) -> Dict[str, List[float]]:
     """TRIR (%) of every system for every seed: one attack trained per seed on the file's background
     knowledge (cached per seed), predictions for all systems. ``{system: [TRIR per seed]}``."""
@@ -225,10 +227,10 @@ def run_attack(
     from ..evaluation.trir.attack import TrirSettings, run_trir
     from ..evaluation.trir.data import TrirInputs
 
-    background = {r["name"]: r["public_knowledge"] for r in records if r.get("public_knowledge")}
-    dev = {r["name"]: r["dev_abstract"] for r in records if r.get("dev_abstract")}
+    background = {r.name: r.background for r in records if r.background}
+    dev = {r.name: r.dev for r in records if r.dev}
     anonymized = {name: dict(s["texts"]) for name, s in systems.items()}
-    anonymized["original"] = {r["name"]: r["original_abstract"] for r in records}
+    anonymized["original"] = {r.name: r.original for r in records}
     out: Dict[str, List[float]] = {}
     for seed in seeds:
         result = run_trir(TrirInputs(background, anonymized, dev), replace(settings or TrirSettings(), seed=int(seed)))

@@ -13,10 +13,11 @@ import statistics
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from ..datasets.records import Record
+from ..datasets.wikiactors import WikiActor, evaluated, read_wikiactors
 from ..evaluation.provenance import write_metrics
 from ..extensions import LLM_SPANS_KEY
 from ..llm_anonymizer.prompts import prompt_names
-from ..records import Record
 from ..runner import pipe_docs
 
 DEFAULT_ANONYMIZATIONS = Path("corpus/llm_anonymizations_wikiactors_50.json")
@@ -24,7 +25,7 @@ DEFAULT_TABLE = Path("metrics/llm_designs.md")
 
 
 def run_design(
-    records: List[Dict],
+    records: List[WikiActor],
     design: str,
     max_new_tokens: int = 128,
     num_threads: Optional[int] = 1,
@@ -57,7 +58,7 @@ def run_design(
     usage = getattr(component.model, "usage", None)
     per_doc, texts = [], {}
     timings: Dict[str, float] = {}  # seconds in the component, summed over the documents done so far
-    inputs = [Record(id=r["name"], text=r["original_abstract"], target=r["name"]) for r in records]
+    inputs = [Record(id=r.name, text=r.original, target=r.name) for r in records]
     docs = pipe_docs(nlp, inputs, batch_size=1, timings=timings)
     for i, record in enumerate(records):
         before = dict(usage) if usage is not None else {}
@@ -94,7 +95,7 @@ def run_design(
             row["completion_tokens"] = usage["completion_tokens"] - before.get("completion_tokens", 0)
             row["model_calls"] = usage["calls"] - before.get("calls", 0)
         per_doc.append(row)
-        texts[record["name"]] = doc._.anonymized_text
+        texts[record.name] = doc._.anonymized_text
         log(
             f"[{design}] {i + 1}/{len(records)} {seconds:.1f}s returned={row['returned']} "
             f"hallucinated={row['hallucinated']} masked={row['masked_chars']}/{row['text_chars']}"
@@ -143,7 +144,7 @@ def run_bench(
     model: Optional[Dict] = None,
 ) -> Dict[str, Dict]:
     """Run each design; write ``output`` (or metrics/llm_<design>.json) and update ``anonymizations``."""
-    records = [r for r in json.loads(Path(input_path).read_text(encoding="utf8")) if r.get("original_abstract")]
+    records = evaluated(read_wikiactors(input_path))
     if limit:
         records = records[:limit]
     if list(designs) == ["all"]:

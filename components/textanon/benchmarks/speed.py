@@ -1,6 +1,5 @@
 """Throughput and peak memory of the pipeline on WikiActors abstracts and echr-dev court cases."""
 
-import json
 import resource
 import time
 from pathlib import Path
@@ -8,7 +7,9 @@ from typing import Dict, List, Optional, Tuple
 
 from tqdm import tqdm
 
-from ..records import Record
+from ..datasets.records import Record
+from ..datasets.tab import load_tab
+from ..datasets.wikiactors import evaluated, read_wikiactors
 from ..runner import pipe_docs
 
 
@@ -19,14 +20,12 @@ def peak_rss_mb() -> float:
 
 def load_wikiactors(path: Path) -> List[Tuple[str, str, Optional[str]]]:
     """(id, original abstract, target name) for every record that has an abstract."""
-    rows = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(r["name"], r["original_abstract"], r["name"]) for r in rows if r.get("original_abstract")]
+    return [(r.name, r.original, r.name) for r in evaluated(read_wikiactors(path))]
 
 
 def load_echr(path: Path) -> List[Tuple[str, str, Optional[str]]]:
-    """(doc_id, text, no target) for every echr-dev case."""
-    rows = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [(r["doc_id"], r["text"], None) for r in rows]
+    """(id, text, no target) for every court case of a TAB file (e.g. the echr-dev entity layer)."""
+    return [(g.doc_id, g.text, None) for g in load_tab(path, require_identifiers=False)]
 
 
 def time_corpus(nlp, docs: List[Tuple[str, str, Optional[str]]], name: str) -> Dict:

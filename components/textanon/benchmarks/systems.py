@@ -11,8 +11,8 @@ import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..datasets.records import Record
 from ..extensions import DEFAULT_SPANS_KEY
-from ..records import Record
 from ..runner import pipe_docs
 
 Doc = Tuple[str, str, Optional[str]]

@@ -65,8 +65,8 @@ def anonymize(
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
 
+    from ..datasets.records import read_records
     from ..output import OutputError, write_output
-    from ..records import read_records
 
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
@@ -92,8 +92,8 @@ def demo(
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
 
+    from ..datasets.records import Record
     from ..output import DECISION_HEADER, decision_rows
-    from ..records import Record
     from ..runner import pipe_docs
 
     nlp = load_pipeline(model)

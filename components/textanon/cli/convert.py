@@ -16,7 +16,7 @@ def convert_cmd(
     fmt: str = typer.Option(..., "--format", "-f", help="tab | echr | wikiactors | jsonl"),
 ) -> None:
     """Convert a corpus to a spaCy DocBin (gold spans in doc.spans; see docs/evaluation_tab.md)."""
-    from ..corpora import convert
+    from ..datasets.docbin import convert
 
     try:
         n = convert(input_path, output_path, fmt)

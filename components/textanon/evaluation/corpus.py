@@ -7,22 +7,14 @@
 * Offset files: ``{name: [[start, end, replacement], ...]}`` (``anonymize --masks-out``).
 """
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..datasets.base import read_json
+from ..datasets.wikiactors import ORIGINAL, SUFFIX, WikiActor, method_name, read_wikiactors
 from .tpi import EvaluationError
-
-ID_KEY = "name"
-ORIGINAL_KEY = "original_abstract"
-SKIP_COLUMNS = {ORIGINAL_KEY, "dev_abstract"}
-SUFFIX = "_abstract"
-
-
-def method_name(column: str) -> str:
-    return column[: -len(SUFFIX)] if column.endswith(SUFFIX) else column
 
 
 @dataclass
@@ -38,47 +30,37 @@ class Corpus:
         return list(self.anonymized) + [m for m in self.offsets if m not in self.anonymized]
 
 
-def _read_json(path) -> object:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except ValueError as err:
-        raise EvaluationError(f"{path}: not valid JSON ({err})") from err
-
-
-def load_wikiactors(path, limit: Optional[int] = None, columns: Optional[Sequence[str]] = None) -> Corpus:
-    """Originals and string anonymizations of a WikiActors-style file."""
-    data = _read_json(path)
-    if not isinstance(data, list):
-        raise EvaluationError(f"{path}: expected a JSON list of records")
+def wikiactors_corpus(
+    records: Sequence[WikiActor], path, limit: Optional[int] = None, columns: Optional[Sequence[str]] = None
+) -> Corpus:
+    """Originals and string anonymizations of WikiActors records (read from ``path``), the first ``limit``
+    evaluated ones; ``columns`` restricts the anonymization columns (names with or without ``_abstract``)."""
     originals: Dict[str, str] = {}
     anonymized: Dict[str, Dict[str, str]] = {}
     missing: Dict[str, List[str]] = {}
-    for i, rec in enumerate(data):
-        if not isinstance(rec, dict):
-            raise EvaluationError(f"{path}: record #{i} is not an object")
-        doc_id = rec.get(ID_KEY) or f"#{i}"
-        orig = rec.get(ORIGINAL_KEY)
-        if orig is None and not any(k.endswith(SUFFIX) and k not in SKIP_COLUMNS and rec.get(k) for k in rec):
+    for rec in records:
+        i = rec.index
+        doc_id = rec.name or f"#{i}"
+        orig = rec.original
+        if orig is None and not any(rec.anonymizations.values()):
             continue  # background-only record (no evaluated abstract)
-        if not isinstance(orig, str) or not orig.strip():
-            raise EvaluationError(f"record {doc_id!r} (#{i}) of {path}: empty or missing {ORIGINAL_KEY!r}")
+        if not orig or not orig.strip():
+            raise EvaluationError(f"record {doc_id!r} (#{i}) of {path}: empty or missing {ORIGINAL!r}")
         if doc_id in originals:
             raise EvaluationError(f"record {doc_id!r} (#{i}) of {path}: duplicate id")
         originals[doc_id] = orig
-        for key, value in rec.items():
-            if not key.endswith(SUFFIX) or key in SKIP_COLUMNS:
-                continue
+        for key, value in rec.anonymizations.items():
             method = method_name(key)
             if columns and key not in columns and method not in columns:
                 continue
-            if isinstance(value, str) and value.strip():
+            if value and value.strip():
                 anonymized.setdefault(method, {})[doc_id] = value
             else:
                 missing.setdefault(method, []).append(doc_id)
         if limit and len(originals) >= limit:
             break
     if not originals:
-        raise EvaluationError(f"{path}: no record with an {ORIGINAL_KEY!r}")
+        raise EvaluationError(f"{path}: no record with an {ORIGINAL!r}")
     for method, by_id in anonymized.items():  # records without the column at all
         absent = [d for d in originals if d not in by_id and d not in missing.get(method, [])]
         missing.setdefault(method, []).extend(absent)
@@ -87,7 +69,8 @@ def load_wikiactors(path, limit: Optional[int] = None, columns: Optional[Sequenc
         unknown = [c for c in columns if method_name(c) not in known]
         if unknown:
             raise EvaluationError(
-                f"{path}: column {unknown[0]!r} not found in any record (columns: {', '.join(sorted(k + SUFFIX for k in known))})"
+                f"{path}: column {unknown[0]!r} not found in any record "
+                f"(columns: {', '.join(sorted(k + SUFFIX for k in known))})"
             )
     for method in list(missing):
         if not missing[method]:
@@ -100,7 +83,7 @@ def add_extra(corpus: Corpus, path) -> List[str]:
 
     Unknown ids (not in the corpus file at all) are an error naming the record.
     """
-    data = _read_json(path)
+    data = read_json(path, "")
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise EvaluationError(f"{path}: expected {{column: {{name: anonymized_text}}}}")
     added = []
@@ -110,12 +93,8 @@ def add_extra(corpus: Corpus, path) -> List[str]:
             method = f"{method} ({Path(path).stem})"
         texts = {}
         for doc_id, text in by_id.items():
-            if doc_id not in corpus.originals:
-                if corpus_limit_hides(corpus, doc_id):
-                    continue
-                raise EvaluationError(
-                    f"record {doc_id!r} of column {column!r} in {path}: unknown id (not in the corpus)"
-                )
+            if not in_corpus(corpus, doc_id, f"record {doc_id!r} of column {column!r} in {path}"):
+                continue
             if isinstance(text, str) and text.strip():
                 texts[doc_id] = text
             else:
@@ -130,17 +109,25 @@ def corpus_limit_hides(corpus: Corpus, doc_id: str) -> bool:
     return doc_id in getattr(corpus, "_all_ids", ())
 
 
+def in_corpus(corpus: Corpus, doc_id: str, where: str) -> bool:
+    """Whether ``doc_id`` is one of the corpus' records: False for a record cut by ``--limit``, an error
+    (``where``: the record and the file) for an id the corpus file does not have at all."""
+    if doc_id in corpus.originals:
+        return True
+    if corpus_limit_hides(corpus, doc_id):
+        return False
+    raise EvaluationError(f"{where}: unknown id (not in the corpus)")
+
+
 def load_offsets(corpus: Corpus, method: str, path) -> None:
     """Add a method given as an offset file ``{id: [[start, end, replacement?], ...]}``."""
-    data = _read_json(path)
+    data = read_json(path, "")
     if not isinstance(data, dict):
         raise EvaluationError(f"{path}: expected {{id: [[start, end, replacement], ...]}}")
     masks = {}
     for doc_id, items in data.items():
-        if doc_id not in corpus.originals:
-            if corpus_limit_hides(corpus, doc_id):
-                continue
-            raise EvaluationError(f"record {doc_id!r} in {path}: unknown id (not in the corpus)")
+        if not in_corpus(corpus, doc_id, f"record {doc_id!r} in {path}"):
+            continue
         n = len(corpus.originals[doc_id])
         spans = []
         for item in items:
@@ -164,9 +151,10 @@ def load_corpus(
 
     split_tags: repair placeholder tags glued to their neighbours (:func:`repair_glued_tags`).
     """
-    corpus = load_wikiactors(path, limit, columns)
+    records = read_wikiactors(path)
+    corpus = wikiactors_corpus(records, path, limit, columns)
     if limit:
-        corpus._all_ids = set(load_wikiactors(path, None, columns).originals)  # type: ignore[attr-defined]
+        corpus._all_ids = set(wikiactors_corpus(records, path, None, columns).originals)  # type: ignore[attr-defined]
     for p in extra:
         add_extra(corpus, p)
     for spec in offsets:

@@ -11,9 +11,9 @@ With ``org_loc_interchangeable`` ORG and LOC match each other.
 import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..datasets.tab import GoldDocument
 from ..extensions import DEFAULT_SPANS_KEY
 from ..labels import ONTONOTES_TO_TAB
-from .tab_corpus import GoldDocument
 
 WORD = re.compile(r"\w+")
 Labeled = Tuple[int, int, str]
@@ -40,23 +40,23 @@ def _prf(tp_p: int, n_pred: int, tp_r: int, n_gold: int) -> Dict[str, float]:
     return {"precision": p, "recall": r, "f1": f, "gold_tokens": n_gold, "predicted_tokens": n_pred}
 
 
+def _tally(counts: Dict[str, List[int]], untyped: List[int], tokens: Dict, other: Dict, at: int, org_loc: bool):
+    """Count ``tokens`` in slot ``at + 1`` and those with a matching label in ``other`` in slot ``at``."""
+    for tok, label in tokens.items():
+        c = counts.setdefault(label, [0, 0, 0, 0])
+        c[at + 1] += 1
+        c[at] += tok in other and _same(other[tok], label, org_loc)
+        untyped[at + 1] += 1
+        untyped[at] += tok in other
+
+
 def score_tokens(pairs: Sequence[Tuple[Dict, Dict]], org_loc_interchangeable: bool = False) -> Dict[str, object]:
     """Scores from ``[(gold token labels, predicted token labels), ...]`` (one pair per document)."""
     counts: Dict[str, List[int]] = {}  # label -> [tp_precision, n_pred, tp_recall, n_gold]
     untyped = [0, 0, 0, 0]
     for gold, pred in pairs:
-        for tok, label in gold.items():
-            c = counts.setdefault(label, [0, 0, 0, 0])
-            c[3] += 1
-            c[2] += tok in pred and _same(pred[tok], label, org_loc_interchangeable)
-            untyped[3] += 1
-            untyped[2] += tok in pred
-        for tok, label in pred.items():
-            c = counts.setdefault(label, [0, 0, 0, 0])
-            c[1] += 1
-            c[0] += tok in gold and _same(gold[tok], label, org_loc_interchangeable)
-            untyped[1] += 1
-            untyped[0] += tok in gold
+        _tally(counts, untyped, gold, pred, 2, org_loc_interchangeable)  # recall: gold tokens found
+        _tally(counts, untyped, pred, gold, 0, org_loc_interchangeable)  # precision: predicted tokens right
     totals = [sum(c[i] for c in counts.values()) for i in range(4)]
     return {
         "micro": _prf(*totals),
@@ -92,7 +92,7 @@ def evaluate_ner(
 ) -> Dict[str, object]:
     """Run ``nlp`` on the gold texts (:func:`textanon.runner.pipe_docs`) and score its entities against one
     annotator's mentions."""
-    from ..records import Record
+    from ..datasets.records import Record
     from ..runner import pipe_docs
 
     pairs = []
@@ -127,8 +127,8 @@ def evaluate_ner_model(
 
     import spacy
 
+    from ..datasets.tab import load_tab
     from .provenance import write_metrics
-    from .tab_corpus import load_tab
 
     gold = load_tab(gold_path, require_identifiers=False)[:limit]
     nlp = spacy.load(model)

@@ -20,6 +20,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..datasets.wikiactors import method_name
 from .corpus import Corpus, load_corpus, masks_of
 from .errors import EvaluationError
 from .provenance import write_metrics
@@ -107,8 +108,8 @@ def nmi_result(
             "clustering": "k-means (sklearn, n_init=10) on L2-normalised embeddings; k chosen by the best mean "
             "silhouette of the originals; NMI of same-seed clusterings, mean over seeds",
             "originals_self_nmi": round(next(iter(res.values()))["originals_self_nmi"], 4) if res else None,
-            "originals_self_nmi_note": "mean NMI between clusterings of the ORIGINALS with different seeds: "
-            "the stability of the clustering itself",
+            "originals_self_nmi_note": "mean NMI between clusterings of the ORIGINALS with different seeds: the "
+            "stability of the clustering itself",
             "ks": list(ks),
             "seeds": seeds,
             "k": next(iter(res.values()))["k"] if res else None,
@@ -177,8 +178,7 @@ def evaluate_metric(
 
 
 def _norm_method(name: str) -> str:
-    name = "_".join(name.lower().split())  # "Word2Vec t=0.5" -> "word2vec_t=0.5"
-    return name[: -len("_abstract")] if name.endswith("_abstract") else name
+    return method_name("_".join(name.lower().split()))  # "Word2Vec t=0.5" -> "word2vec_t=0.5"
 
 
 def read_trir(path) -> Optional[Dict[str, float]]:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .tab_corpus import GoldDocument
+from ..datasets.tab import GoldDocument
 
 CharSpan = Tuple[int, int]
 ICFunction = Callable[[str, List[CharSpan]], Sequence[float]]
@@ -49,7 +49,7 @@ class Entity:
 
 def build_entities(doc: GoldDocument) -> List[Entity]:
     """Entities of all annotators of ``doc`` (see module docstring)."""
-    from .tab_corpus import EvaluationError
+    from .errors import EvaluationError
 
     entities: Dict[str, Entity] = {}
     for annotator, mentions in doc.annotations.items():
@@ -156,7 +156,7 @@ class TabEvaluator:
         return self._pos_nlp
 
     def _prepared(self, masks: Dict[str, Sequence[Sequence]]):
-        from .tab_corpus import EvaluationError
+        from .errors import EvaluationError
 
         out = []
         for doc_id, spans in masks.items():
@@ -253,8 +253,9 @@ def evaluate_masks(
     spans, documents without masks; ``info``: the IC model and the time taken. Bad input raises ValueError."""
     import time
 
+    from ..datasets.tab import load_tab
     from .provenance import write_metrics
-    from .tab_corpus import load_masks, load_tab, overlapping_pairs
+    from .tab_corpus import load_masks, overlapping_pairs
 
     gold = load_tab(gold_path)
     masks = load_masks(masks_path, {g.doc_id: g.text for g in gold})

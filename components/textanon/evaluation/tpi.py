@@ -31,9 +31,10 @@ text once, so alternation does not apply; the settings record that.
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -45,6 +46,18 @@ CharSpan = Tuple[int, int]
 ALTERNATIONS = ("n", "s")
 #: the headline IC model of ``evaluate`` and ``benchmark``: independent of the anonymizer's language model
 HEADLINE_MODEL = "wordfreq"
+
+
+@contextmanager
+def naming_record(where: str, what: str) -> Iterator[None]:
+    """Turn any failure inside the block into an :class:`EvaluationError` naming the record (``where``) and the
+    step (``what``), instead of crashing anonymously mid-corpus; an EvaluationError passes unchanged."""
+    try:
+        yield
+    except EvaluationError:
+        raise
+    except Exception as err:
+        raise EvaluationError(f"{where}: {what} failed ({type(err).__name__}: {err})") from err
 
 
 # ---------------------------------------------------------------------------- passes
@@ -224,14 +237,8 @@ class InformationContent:
 
             docs = self.nlp.pipe([texts[i] for i, _, _ in todo], batch_size=16)
             for (i, key, h), doc in tqdm(zip(todo, docs), total=len(todo), desc=desc, unit="doc", disable=not progress):
-                try:
+                with naming_record(f"record {ids[i]!r}", "information content"):
                     dic = self._score(doc, h)
-                except EvaluationError:
-                    raise
-                except Exception as err:  # name the record instead of crashing anonymously mid-corpus
-                    raise EvaluationError(
-                        f"record {ids[i]!r}: information content failed ({type(err).__name__}: {err})"
-                    ) from err
                 self.lm_calls += 1
                 self._memory[key] = results[i] = dic
                 self._write_disk(key, dic)
@@ -295,6 +302,19 @@ class CorpusResult:
         return {m: float(np.mean(list(v.values()))) if v else float("nan") for m, v in self.per_document.items()}
 
 
+def corpus_ics(
+    ic: InformationContent, originals: Dict[str, str], masks: Dict[str, Dict[str, Sequence]], progress: bool = True
+) -> Dict[str, DocumentIC]:
+    """Information content of every original that ``masks`` (method -> id -> masks) refers to, in the order of
+    ``originals``; an id without an original is an error naming the record and the method."""
+    for method, by_id in masks.items():
+        for doc_id in by_id:
+            if doc_id not in originals:
+                raise EvaluationError(f"record {doc_id!r} of method {method!r} has no original document")
+    needed = sorted({d for by_id in masks.values() for d in by_id}, key=list(originals).index)
+    return dict(zip(needed, ic.many([originals[d] for d in needed], needed, progress=progress)))
+
+
 def tpi_corpus(
     ic: InformationContent,
     originals: Dict[str, str],
@@ -306,12 +326,7 @@ def tpi_corpus(
     originals: id -> original text; masks: method -> id -> masked character spans of
     the original. Every id of ``masks`` must be in ``originals``.
     """
-    for method, by_id in masks.items():
-        for doc_id in by_id:
-            if doc_id not in originals:
-                raise EvaluationError(f"record {doc_id!r} of method {method!r} has no original document")
-    needed = sorted({d for by_id in masks.values() for d in by_id}, key=list(originals).index)
-    ics = dict(zip(needed, ic.many([originals[d] for d in needed], needed, progress=progress)))
+    ics = corpus_ics(ic, originals, masks, progress)
     result = CorpusResult()
     for method, by_id in masks.items():
         values = {d: tpi_document(ics[d], spans, d) for d, spans in by_id.items()}

@@ -19,7 +19,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .terms import Term, protected_terms
-from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent
+from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent, corpus_ics, naming_record
 
 Mask = Tuple[int, int, str]
 
@@ -140,24 +140,13 @@ def tps_corpus(
     from .embeddings import default_encoder
 
     encoder = encoder or default_encoder()
-    for method, by_id in masks.items():
-        for doc_id in by_id:
-            if doc_id not in originals:
-                raise EvaluationError(f"record {doc_id!r} of method {method!r} has no original document")
-    needed = sorted({d for by_id in masks.values() for d in by_id}, key=list(originals).index)
-    ics = dict(zip(needed, ic.many([originals[d] for d in needed], needed, progress=progress)))
+    ics = corpus_ics(ic, originals, masks, progress)
     result = CorpusResult()
     for method, by_id in tqdm(masks.items(), desc="TPS", unit="method", disable=not progress):
         values, num, den = {}, 0.0, 0.0
         for d, m in by_id.items():
-            try:
+            with naming_record(f"record {d!r} of method {method!r}", "TPS"):
                 v = tps_document(originals[d], ics[d], m, encoder, d)
-            except EvaluationError:
-                raise
-            except Exception as err:  # name the record instead of crashing anonymously mid-corpus
-                raise EvaluationError(
-                    f"record {d!r} of method {method!r}: TPS failed ({type(err).__name__}: {err})"
-                ) from err
             values[d] = v
             num += v * ics[d].tic
             den += ics[d].tic

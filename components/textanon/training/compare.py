@@ -1,4 +1,5 @@
 """Comparison table of entity recognizers: ``evaluate-ner`` results side by side (+ silver held-out)."""
+
 import json
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -32,9 +33,13 @@ def silver_scores(model_dir: Path) -> Optional[dict]:
     if not meta.exists():
         return None
     perf = json.loads(meta.read_text(encoding="utf8")).get("performance", {})
-    by_type = {k: {"precision": v["p"], "recall": v["r"], "f1": v["f"]} for k, v in perf.get("ents_per_type", {}).items()}
-    return {"micro": {"precision": perf.get("ents_p"), "recall": perf.get("ents_r"), "f1": perf.get("ents_f")},
-            "by_type": by_type}
+    by_type = {
+        k: {"precision": v["p"], "recall": v["r"], "f1": v["f"]} for k, v in perf.get("ents_per_type", {}).items()
+    }
+    return {
+        "micro": {"precision": perf.get("ents_p"), "recall": perf.get("ents_r"), "f1": perf.get("ents_f")},
+        "by_type": by_type,
+    }
 
 
 def table(results: Dict[str, dict], metric: str = "f1") -> str:

@@ -7,13 +7,14 @@ a model is fine-tuned on the other folds (a slice of them is its early-stopping 
 held-out fold is tagged by the hybrid pipeline (``configs/textanon_trained.cfg``). Every recognizer
 variant of :data:`VARIANTS` is scored on the same held-out predictions, token level, pooled over folds.
 """
+
 import json
 import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
+from ..datasets.tab import GoldDocument
 from ..evaluation.ner_eval import score_tokens, token_labels
-from ..evaluation.tab_corpus import GoldDocument
 from ..labels import CODE, DEM, MISC, PERSON, TAB_LABELS
 from .gold import folds, gold_training_docs, label_counts, split_ids, write_split
 
@@ -24,22 +25,36 @@ VARIANTS: Dict[str, dict] = {
     "trained model alone": {"model_spans_key": "model", "use_ner": False, "use_gazetteer": False, "use_rules": False},
     "hybrid (model: all types)": {"model_spans_key": "model", "model_labels": list(TAB_LABELS)},
     "hybrid (model: DEM, MISC, CODE)": {"model_spans_key": "model", "model_labels": [DEM, MISC, CODE]},
-    "hybrid (model: all types, no gazetteer)": {"model_spans_key": "model", "model_labels": list(TAB_LABELS),
-                                                "use_gazetteer": False},
-    "hybrid (model: DEM, MISC, CODE; no gazetteer)": {"model_spans_key": "model", "model_labels": [DEM, MISC, CODE],
-                                                      "use_gazetteer": False},
-    "hybrid (model: PERSON, DEM, MISC, CODE; no gazetteer)": {"model_spans_key": "model", "use_gazetteer": False,
-                                                              "model_labels": [PERSON, DEM, MISC, CODE]},
+    "hybrid (model: all types, no gazetteer)": {
+        "model_spans_key": "model",
+        "model_labels": list(TAB_LABELS),
+        "use_gazetteer": False,
+    },
+    "hybrid (model: DEM, MISC, CODE; no gazetteer)": {
+        "model_spans_key": "model",
+        "model_labels": [DEM, MISC, CODE],
+        "use_gazetteer": False,
+    },
+    "hybrid (model: PERSON, DEM, MISC, CODE; no gazetteer)": {
+        "model_spans_key": "model",
+        "use_gazetteer": False,
+        "model_labels": [PERSON, DEM, MISC, CODE],
+    },
 }
 
 
-def finetune(config: Path, output: Path, train: Path, dev: Path, base_model: Path,
-             overrides: Optional[Dict[str, object]] = None) -> Path:
+def finetune(
+    config: Path, output: Path, train: Path, dev: Path, base_model: Path, overrides: Optional[Dict[str, object]] = None
+) -> Path:
     """``spacy train`` of ``config`` from ``base_model``; returns ``output/model-best``."""
     from spacy.cli.train import train as spacy_train
 
-    settings = {"paths.train": str(train), "paths.dev": str(dev), "paths.base_model": str(base_model),
-                **(overrides or {})}
+    settings = {
+        "paths.train": str(train),
+        "paths.dev": str(dev),
+        "paths.base_model": str(base_model),
+        **(overrides or {}),
+    }
     spacy_train(config, output, use_gpu=-1, overrides=settings)
     return output / "model-best"
 
@@ -51,11 +66,14 @@ def detection_pipeline(pipeline_config: Path, model: Path, gazetteer: Optional[P
     return assemble(pipeline_config, gazetteer, {"paths.ner_model": str(model)}, last_component=RECOGNIZER)
 
 
-def tag_variants(nlp, golds: Sequence[GoldDocument], annotator: Optional[str] = None,
-                 variants: Dict[str, dict] = VARIANTS) -> Dict[str, List[tuple]]:
+def tag_variants(
+    nlp, golds: Sequence[GoldDocument], annotator: Optional[str] = None, variants: Dict[str, dict] = VARIANTS
+) -> Dict[str, List[tuple]]:
     """``{variant: [(gold token labels, predicted token labels) per document]}``; the models run once."""
     recognizer = nlp.get_pipe(RECOGNIZER)
-    base = {k: getattr(recognizer, k) for k in ("use_ner", "use_gazetteer", "use_rules", "model_spans_key", "model_labels")}
+    base = {
+        k: getattr(recognizer, k) for k in ("use_ner", "use_gazetteer", "use_rules", "model_spans_key", "model_labels")
+    }
     docs = list(nlp.pipe([g.text for g in golds]))
     gold_labels = []
     for g in golds:
@@ -68,7 +86,9 @@ def tag_variants(nlp, golds: Sequence[GoldDocument], annotator: Optional[str] = 
                 setattr(recognizer, key, value)
             for g, doc, gold in zip(golds, docs, gold_labels):
                 recognizer(doc)
-                pred = token_labels(g.text, [(s.start_char, s.end_char, s.label_) for s in doc.spans[recognizer.spans_key]])
+                pred = token_labels(
+                    g.text, [(s.start_char, s.end_char, s.label_) for s in doc.spans[recognizer.spans_key]]
+                )
                 out[name].append((gold, pred))
     finally:
         for key, value in base.items():
@@ -76,10 +96,22 @@ def tag_variants(nlp, golds: Sequence[GoldDocument], annotator: Optional[str] = 
     return out
 
 
-def cross_validate(nlp_blank, golds: Sequence[GoldDocument], *, k: int, train_config: Path, pipeline_config: Path,
-                   base_model: Path, gazetteer: Optional[Path], work_dir: Path, annotator: Optional[str] = None,
-                   dev_share: float = 0.15, seed: int = 0, overrides: Optional[Dict[str, object]] = None,
-                   log: Callable[[str], None] = print) -> dict:
+def cross_validate(
+    nlp_blank,
+    golds: Sequence[GoldDocument],
+    *,
+    k: int,
+    train_config: Path,
+    pipeline_config: Path,
+    base_model: Path,
+    gazetteer: Optional[Path],
+    work_dir: Path,
+    annotator: Optional[str] = None,
+    dev_share: float = 0.15,
+    seed: int = 0,
+    overrides: Optional[Dict[str, object]] = None,
+    log: Callable[[str], None] = print,
+) -> dict:
     """k-fold CV of court fine-tuning (see the module docstring); also scores the un-tuned ``base_model``."""
     docs_by_id = gold_training_docs(nlp_blank, golds, annotator)
     by_id = {g.doc_id: g for g in golds}
@@ -97,16 +129,31 @@ def cross_validate(nlp_blank, golds: Sequence[GoldDocument], *, k: int, train_co
         nlp = detection_pipeline(pipeline_config, model, gazetteer)
         for name, pairs in tag_variants(nlp, [by_id[d] for d in test_ids], annotator).items():
             pooled.setdefault(f"court-tuned: {name}", []).extend(pairs)
-        runs.append({"fold": i, "train": train_ids, "dev": dev_ids, "test": test_ids, "train_seconds": round(seconds, 1),
-                     "train_entities": label_counts(docs_by_id, train_ids), "model_meta": _meta(model)})
+        runs.append(
+            {
+                "fold": i,
+                "train": train_ids,
+                "dev": dev_ids,
+                "test": test_ids,
+                "train_seconds": round(seconds, 1),
+                "train_entities": label_counts(docs_by_id, train_ids),
+                "model_meta": _meta(model),
+            }
+        )
     log("silver model without court fine-tuning, all cases")
     nlp = detection_pipeline(pipeline_config, base_model, gazetteer)
     for name, pairs in tag_variants(nlp, list(golds), annotator).items():
         if name != "NER + gazetteer + rules":
             pooled[f"silver only: {name}"] = pairs
     scores = {name: score_tokens(pairs, org_loc_interchangeable=True) for name, pairs in pooled.items()}
-    return {"k": k, "seed": seed, "documents": len(golds), "folds": runs, "scores": scores,
-            "org_loc_interchangeable": True}
+    return {
+        "k": k,
+        "seed": seed,
+        "documents": len(golds),
+        "folds": runs,
+        "scores": scores,
+        "org_loc_interchangeable": True,
+    }
 
 
 def _meta(model: Path) -> dict:
@@ -120,10 +167,20 @@ def markdown(result: dict) -> str:
     from .compare import table
 
     scores = result["scores"]
-    lines = [f"## {result['k']}-fold cross-validation on {result['documents']} annotated court cases "
-             "(token F1, ORG/LOC interchangeable)", "",
-             "Each case is scored by a model that never saw it; folds by document.", "",
-             table(scores), "### Precision", "", table(scores, "precision"), "### Recall", "", table(scores, "recall")]
+    lines = [
+        f"## {result['k']}-fold cross-validation on {result['documents']} annotated court cases "
+        "(token F1, ORG/LOC interchangeable)",
+        "",
+        "Each case is scored by a model that never saw it; folds by document.",
+        "",
+        table(scores),
+        "### Precision",
+        "",
+        table(scores, "precision"),
+        "### Recall",
+        "",
+        table(scores, "recall"),
+    ]
     times = [r["train_seconds"] for r in result["folds"]]
     lines.append(f"- fine-tuning time per fold: {', '.join(f'{t:.0f} s' for t in times)}")
     return "\n".join(lines) + "\n"
@@ -169,8 +226,8 @@ def cv_ner(
     provenance) and its :func:`markdown` table beside it (``.md``). Returns the table."""
     import spacy
 
+    from ..datasets.tab import load_tab
     from ..evaluation.provenance import write_metrics
-    from ..evaluation.tab_corpus import load_tab
 
     golds = load_tab(gold, require_identifiers=False)
     overrides = {"training.max_steps": max_steps} if max_steps else None

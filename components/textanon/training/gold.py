@@ -4,34 +4,17 @@ One annotator's mentions become the entities (overlaps resolved longest-first), 
 cut into paragraphs at newline tokens (never inside an entity) so that batches stay small. Documents
 are kept apart by ``doc_id`` so that train/dev/test splits and cross-validation folds never share a case.
 """
+
 import random
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc, DocBin
-from spacy.util import filter_spans
+from spacy.tokens import Doc
 
-from ..evaluation.tab_corpus import GoldDocument
+from ..datasets.docbin import write_docbin
+from ..datasets.tab import GoldDocument, gold_to_ents_doc
 from ..labels import TAB_LABELS
-
-
-def gold_doc(nlp: Language, gold: GoldDocument, annotator: Optional[str] = None) -> Doc:
-    """The whole case as one Doc with the annotator's mentions as ``doc.ents``."""
-    ann = annotator if annotator is not None else next(iter(gold.annotations), None)
-    if ann is not None and ann not in gold.annotations:
-        raise ValueError(f"document {gold.doc_id!r} has no annotator {ann!r} (has {sorted(gold.annotations)})")
-    doc = nlp.make_doc(gold.text)
-    spans = []
-    for m in gold.annotations.get(ann, []) if ann is not None else []:
-        if m.entity_type not in TAB_LABELS:
-            raise ValueError(f"document {gold.doc_id!r}: mention {m.start}-{m.end} has label {m.entity_type!r}, "
-                             f"not one of the 8 TAB types")
-        span = doc.char_span(m.start, m.end, label=m.entity_type, alignment_mode="expand")
-        if span is not None and len(span):
-            spans.append(span)
-    doc.ents = filter_spans(spans)
-    return doc
 
 
 def paragraphs(doc: Doc, min_tokens: int = 3) -> List[Doc]:
@@ -47,10 +30,11 @@ def paragraphs(doc: Doc, min_tokens: int = 3) -> List[Doc]:
     return out
 
 
-def gold_training_docs(nlp: Language, golds: Sequence[GoldDocument], annotator: Optional[str] = None
-                       ) -> Dict[str, List[Doc]]:
+def gold_training_docs(
+    nlp: Language, golds: Sequence[GoldDocument], annotator: Optional[str] = None
+) -> Dict[str, List[Doc]]:
     """``{doc_id: [paragraph Docs with ents]}`` in input order."""
-    return {g.doc_id: paragraphs(gold_doc(nlp, g, annotator)) for g in golds}
+    return {g.doc_id: paragraphs(gold_to_ents_doc(nlp, g, annotator)) for g in golds}
 
 
 def split_ids(doc_ids: Sequence[str], dev_share: float, seed: int = 0) -> Tuple[List[str], List[str]]:
@@ -70,22 +54,13 @@ def folds(doc_ids: Sequence[str], k: int, seed: int = 0) -> List[List[str]]:
     return [sorted(ids[i::k]) for i in range(k)]
 
 
-def docbin(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str]) -> DocBin:
-    """A DocBin with the paragraphs of ``ids``."""
-    out = DocBin(store_user_data=False)
-    for doc_id in ids:
-        for doc in docs_by_id[doc_id]:
-            out.add(doc)
-    return out
-
-
-def write_split(docs_by_id: Dict[str, List[Doc]], train_ids: Sequence[str], dev_ids: Sequence[str], folder: Path,
-                prefix: str) -> Dict[str, Path]:
-    """``<prefix>-train.spacy`` and ``<prefix>-dev.spacy`` in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
+def write_split(
+    docs_by_id: Dict[str, List[Doc]], train_ids: Sequence[str], dev_ids: Sequence[str], folder: Path, prefix: str
+) -> Dict[str, Path]:
+    """``<prefix>-train.spacy`` and ``<prefix>-dev.spacy`` (the paragraphs of those ids) in ``folder``."""
     paths = {"train": folder / f"{prefix}-train.spacy", "dev": folder / f"{prefix}-dev.spacy"}
-    docbin(docs_by_id, train_ids).to_disk(paths["train"])
-    docbin(docs_by_id, dev_ids).to_disk(paths["dev"])
+    for split, ids in (("train", train_ids), ("dev", dev_ids)):
+        write_docbin((doc for i in ids for doc in docs_by_id[i]), paths[split], store_user_data=False)
     return paths
 
 
@@ -113,7 +88,7 @@ def gold_corpus(
 
     import spacy
 
-    from ..evaluation.tab_corpus import load_tab
+    from ..datasets.tab import load_tab
 
     golds = [g for path in inputs for g in load_tab(path, require_identifiers=False)]
     docs_by_id = gold_training_docs(spacy.blank("en"), golds, annotator)

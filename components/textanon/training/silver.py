@@ -8,6 +8,7 @@ longest first) into DocBin train/dev files. Individuals listed in ``exclude`` â€
 abstract is evaluated â€” are left out entirely. Train/dev are split by individual, so no biography is in
 both.
 """
+
 import json
 import random
 from collections import Counter
@@ -18,6 +19,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 from spacy.util import filter_spans
 
+from ..datasets.docbin import write_docbin
+from ..datasets.wikiactors import read_wikiactors
 from ..extensions import DEFAULT_SPANS_KEY
 from ..labels import TAB_LABELS
 
@@ -27,12 +30,12 @@ def read_bodies(paths: Sequence[Path], exclude_evaluated: bool = True) -> List[T
 
     With ``exclude_evaluated``, an individual with an ``original_abstract`` in ANY of the files is
     dropped (their abstract is an evaluation document)."""
-    records = [r for p in paths for r in json.loads(Path(p).read_text(encoding="utf8"))]
-    evaluated: Set[str] = {r["name"] for r in records if exclude_evaluated and r.get("original_abstract")}
+    records = [r for p in paths for r in read_wikiactors(p)]
+    evaluated: Set[str] = {r.name for r in records if exclude_evaluated and r.original}
     seen: Set[str] = set()
     bodies = []
     for r in records:
-        name, body = r.get("name"), r.get("public_knowledge")
+        name, body = r.name, r.background
         if not name or not body or name in seen or name in evaluated:
             continue
         seen.add(name)
@@ -60,8 +63,9 @@ def spans_to_ents(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY) -> Doc:
     return doc
 
 
-def build_silver(nlp: Language, bodies: List[Tuple[str, str]], dev_share: float = 0.1, seed: int = 0,
-                 progress=None) -> Dict[str, object]:
+def build_silver(
+    nlp: Language, bodies: List[Tuple[str, str]], dev_share: float = 0.1, seed: int = 0, progress=None
+) -> Dict[str, object]:
     """Annotate ``bodies`` and return ``{"train": DocBin, "dev": DocBin, "stats": {...}}``."""
     names = [name for name, _ in bodies]
     rng = random.Random(seed)
@@ -100,9 +104,7 @@ def write_silver(result: Dict[str, object], output_dir: Path, prefix: str = "sil
     output_dir.mkdir(parents=True, exist_ok=True)
     paths = {}
     for split in ("train", "dev"):
-        path = output_dir / f"{prefix}-{split}.spacy"
-        result[split].to_disk(path)
-        paths[split] = str(path)
+        paths[split] = str(write_docbin(result[split], output_dir / f"{prefix}-{split}.spacy"))
     stats_path = output_dir / f"{prefix}-stats.json"
     stats_path.write_text(json.dumps(result["stats"], indent=2) + "\n", encoding="utf8")
     paths["stats"] = str(stats_path)

@@ -20,7 +20,6 @@ Annotation-free criterion, privacy first:
   ties go to the lower (more masking) rate, then the higher t.
 """
 
-import json
 import random
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -30,7 +29,8 @@ from tqdm import tqdm
 
 from ..benchmarks.harness import apply_masks
 from ..benchmarks.systems import merge_spans
-from ..records import Record
+from ..datasets.records import Record
+from ..datasets.wikiactors import read_wikiactors
 from ..runner import pipe_docs, redecide
 from .bm25 import BM25
 
@@ -52,11 +52,11 @@ def pseudo_abstracts(
     """``[{"name", "abstract", "body", "eligible"}]`` for every background actor not in ``exclude_path`` (the
     evaluated file) whose body keeps some text once its lead is cut out (all are attack candidates);
     ``eligible``: the lead has ``min_chars`` and the rest ``min_rest_chars`` characters (tuning documents)."""
-    excluded = {r["name"] for r in json.loads(Path(exclude_path).read_text(encoding="utf-8"))}
+    excluded = {r.name for r in read_wikiactors(exclude_path)}
     out = []
-    for rec in json.loads(Path(background_path).read_text(encoding="utf-8")):
-        name, body = rec.get("name"), rec.get("public_knowledge")
-        if not name or name in excluded or not isinstance(body, str):
+    for rec in read_wikiactors(background_path):
+        name, body = rec.name, rec.background
+        if not name or name in excluded or body is None:
             continue
         lead, rest = split_lead(body, min_chars)
         if rest:

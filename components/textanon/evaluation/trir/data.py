@@ -1,21 +1,23 @@
 """TRIR inputs: loading, validation, background-knowledge anonymization (BD′) and curation."""
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
+
+from ...datasets.base import DatasetError, read_json
+from ...datasets.wikiactors import BACKGROUND, DEV, NAME, method_name, read_wikiactors
 
 
 class TrirError(ValueError):
     """Invalid input for the re-identification attack (a clear message, no traceback)."""
 
 
-SUFFIX = "_abstract"
-BK_KEY, NAME_KEY, DEV_KEY = "public_knowledge", "name", "dev_abstract"
+BK_KEY, NAME_KEY, DEV_KEY = BACKGROUND, NAME, DEV
 OFFSET_MARK = "SENSITIVE"  # what masked offsets are replaced with
 
-#: Mask marks of common anonymizers: spaCy / Stanford / Presidio types, manual SENSITIVE, textanon ``***`` / ``[PERSON_1]``.
+#: Mask marks of common anonymizers: spaCy / Stanford / Presidio types, manual SENSITIVE, textanon ``***`` /
+#: ``[PERSON_1]``.
 MARK_WORDS = (
     "WORK OF ART",
     "WORK_OF_ART",
@@ -91,65 +93,62 @@ class TrirInputs:
 
 
 def _read(path) -> object:
-    def no_dupes(pairs):
-        seen = {}
-        for key, value in pairs:
-            if key in seen:
-                raise TrirError(f"{path}: duplicate key {key!r}")
-            seen[key] = value
-        return seen
-
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=no_dupes)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise TrirError(f"{path}: cannot read JSON ({err})") from err
+        return read_json(path, "", unique_keys=True)
+    except DatasetError as err:
+        raise TrirError(str(err)) from err
 
 
 def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
-def method_name(column: str) -> str:
-    return column[: -len(SUFFIX)] if column.endswith(SUFFIX) else column
-
-
 def load_wikiactors(
     path, bk_key: str = BK_KEY, dev_key: Optional[str] = DEV_KEY, max_bk_chars: Optional[int] = None
 ) -> TrirInputs:
-    """A WikiActors-style list of records: ``name``, background column, ``*_abstract`` columns."""
-    data = _read(path)
-    if not isinstance(data, list) or not all(isinstance(r, dict) for r in data):
-        raise TrirError(f"{path}: expected a JSON list of records (objects)")
+    """A WikiActors file (:mod:`textanon.datasets.wikiactors`): every record needs a unique ``name``; the
+    ``bk_key`` column is the background knowledge, ``*_abstract`` columns the anonymized documents."""
+    try:
+        records = read_wikiactors(path)
+    except DatasetError as err:
+        raise TrirError(str(err)) from err
     background: Dict[str, str] = {}
     anonymized: Dict[str, Dict[str, str]] = {}
     empty: Dict[str, List[str]] = {}
     dev: Dict[str, str] = {}
     seen = set()
-    for i, rec in enumerate(data):
-        name = rec.get(NAME_KEY)
-        if not isinstance(name, str) or not name.strip():
-            raise TrirError(f"{path}: record #{i} has no {NAME_KEY!r}")
+    for rec in records:
+        name = rec.name
+        if name is None or not name.strip():
+            raise TrirError(f"{path}: record #{rec.index} has no {NAME_KEY!r}")
         if name in seen:
-            raise TrirError(f"{path}: duplicate individual {name!r} (record #{i})")
+            raise TrirError(f"{path}: duplicate individual {name!r} (record #{rec.index})")
         seen.add(name)
-        bk = _text(rec.get(bk_key)).strip()
+        bk = _text(rec.text(bk_key)).strip()
         if bk:
             background[name] = bk[:max_bk_chars] if max_bk_chars else bk
-        for key, value in rec.items():
+        if dev_key is not None and _text(rec.text(dev_key)).strip():
+            dev[name] = rec.text(dev_key)
+        for key, value in rec.abstracts.items():
             if key == dev_key:
-                if _text(value).strip():
-                    dev[name] = value
-            elif key.endswith(SUFFIX):
-                method = method_name(key)
-                if _text(value).strip():
-                    anonymized.setdefault(method, {})[name] = value
-                else:
-                    empty.setdefault(method, []).append(name)
+                continue
+            method = method_name(key)
+            if _text(value).strip():
+                anonymized.setdefault(method, {})[name] = value
+            else:
+                empty.setdefault(method, []).append(name)
     # records without the method at all are not "empty documents": keep only those with some text elsewhere
     empty = {m: [n for n in names if any(n in docs for docs in anonymized.values())] for m, names in empty.items()}
-    if bk_key not in {k for r in data for k in r}:
+    if not any(bk_key in rec.fields for rec in records):
         raise TrirError(f"{path}: no record has the background column {bk_key!r}")
     return TrirInputs(background, anonymized, dev, empty)
+
+
+def load_inputs(path, bk_key: str = BK_KEY, max_bk_chars: Optional[int] = None) -> TrirInputs:
+    """A WikiActors file (a JSON list, :func:`load_wikiactors`) or background knowledge ``{individual: text}``."""
+    if Path(path).suffix == ".json" and isinstance(_read(path), list):
+        return load_wikiactors(path, bk_key=bk_key, max_bk_chars=max_bk_chars)
+    return TrirInputs(load_background(path, max_bk_chars), {})
 
 
 def load_background(path, max_bk_chars: Optional[int] = None) -> Dict[str, str]:
@@ -178,7 +177,8 @@ def apply_offsets(text: str, spans: Iterable, mark: str = OFFSET_MARK) -> str:
 
 
 def load_anonymized(path, originals: Optional[Dict[str, str]] = None) -> Tuple[Dict[str, str], List[str]]:
-    """(individual -> anonymized text, empty ones) from ``{individual: text}`` or offsets ``{individual: [[s, e], ...]}``."""
+    """(individual -> anonymized text, empty ones) from ``{individual: text}`` or offsets
+    ``{individual: [[s, e], ...]}``."""
     data = _read(path)
     if not isinstance(data, dict):
         raise TrirError(f"{path}: expected {{individual: anonymized_text}} or {{individual: [[start, end], ...]}}")

@@ -1,14 +1,13 @@
 """``evaluate-trir``: the re-identification attack on given anonymizations, over one or more seeds, written to
 a metrics JSON (and a markdown report)."""
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional, Sequence
 
 from ...benchmarks.scoring import combine_seeds
 from .attack import TrirSettings, run_trir
-from .data import TrirError, TrirInputs, load_anonymized, load_background, load_dict, load_wikiactors
+from .data import TrirError, TrirInputs, load_anonymized, load_dict, load_inputs
 
 
 def trir_inputs(
@@ -19,15 +18,11 @@ def trir_inputs(
     bk_column: str,
     max_bk_chars: Optional[int],
     methods: Optional[str],
-):
+) -> TrirInputs:
     """The attack's inputs: a WikiActors records file (its ``*_abstract`` columns, ``methods`` a comma-separated
     subset of them) or a background-knowledge file ``{individual: text}``; plus ``anonymized`` files
     (``NAME=PATH``: texts, or offsets into ``originals``) and a ``dev`` set. Bad input raises TrirError."""
-    raw = json.loads(data.read_text(encoding="utf-8")) if data.suffix == ".json" else None
-    if isinstance(raw, list):
-        inputs = load_wikiactors(data, bk_key=bk_column, max_bk_chars=max_bk_chars)
-    else:
-        inputs = TrirInputs(load_background(data, max_bk_chars), {})
+    inputs = load_inputs(data, bk_key=bk_column, max_bk_chars=max_bk_chars)
     if methods:
         keep = [m.strip() for m in methods.split(",") if m.strip()]
         unknown = [m for m in keep if m not in inputs.anonymized and m not in inputs.empty]

@@ -1,4 +1,6 @@
-"""Converters from evaluation corpora to spaCy DocBin (``python -m textanon convert``).
+"""spaCy DocBin files: writing, reading, and converting corpora to them (``python -m textanon convert``).
+
+Formats of :func:`convert` (each converter lives with its format's reader):
 
 * ``tab``: TAB JSON -> ``doc.spans[annotator]`` per annotator, gold attributes as span extensions;
 * ``echr``: an entity layer (e.g. echr-dev) -> ``doc.spans["gold"]``;
@@ -7,13 +9,14 @@
 """
 
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable, Dict, Iterable, List, Union
 
 from spacy.tokens import Doc, DocBin
 
-from .extensions import GOLD_SPAN_EXTENSIONS, MENTIONS_KEY, register_gold_extensions
-from .simple import jsonl_to_docs, wikiactors_to_docs
-from .tab import doc_to_gold, entity_layer_to_docs, gold_to_doc, gold_to_json, tab_to_docs
+from .extensions import register_gold_extensions
+from .records import jsonl_to_docs
+from .tab import entity_layer_to_docs, tab_to_docs
+from .wikiactors import wikiactors_to_docs
 
 CONVERTERS: Dict[str, Callable[..., List[Doc]]] = {
     "tab": tab_to_docs,
@@ -32,33 +35,29 @@ def convert(input_path, output_path, fmt: str) -> int:
     return len(docs)
 
 
-def write_docbin(docs: List[Doc], path) -> None:
-    db = DocBin(store_user_data=True)
-    for doc in docs:
-        db.add(doc)
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+def write_docbin(docs: Union[DocBin, Iterable[Doc]], path, store_user_data: bool = True) -> Path:
+    """Write ``docs`` (or a ready DocBin) to ``path``, creating its folder; returns the path.
+
+    store_user_data: keep ``doc.user_data`` (ids, gold attributes); training corpora leave it out.
+    """
+    if isinstance(docs, DocBin):
+        db = docs
+    else:
+        db = DocBin(store_user_data=store_user_data)
+        for doc in docs:
+            db.add(doc)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     db.to_disk(path)
+    return path
 
 
 def read_docbin(path, vocab=None) -> List[Doc]:
+    """The Docs of a ``.spacy`` file (gold span extensions registered)."""
     from .tokenize import blank_nlp
 
     register_gold_extensions()
     return list(DocBin().from_disk(path).get_docs(vocab or blank_nlp().vocab))
 
 
-__all__ = [
-    "CONVERTERS",
-    "convert",
-    "write_docbin",
-    "read_docbin",
-    "tab_to_docs",
-    "entity_layer_to_docs",
-    "wikiactors_to_docs",
-    "jsonl_to_docs",
-    "gold_to_doc",
-    "doc_to_gold",
-    "gold_to_json",
-    "GOLD_SPAN_EXTENSIONS",
-    "MENTIONS_KEY",
-]
+__all__ = ["CONVERTERS", "convert", "write_docbin", "read_docbin"]

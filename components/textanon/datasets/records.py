@@ -1,4 +1,7 @@
-"""Reading input records (.txt, .jsonl, TAB-style .json) without losing any: bad ones become error records.
+"""Input records (.txt, .jsonl, TAB-style .json): the one place where they are read.
+
+:func:`read_records` loses none: bad ones become error records (the input of ``anonymize``);
+:func:`jsonl_to_docs` is the strict converter of a JSONL file to Docs (``convert --format jsonl``).
 
 * A UTF-8 byte-order mark at the start of a file is skipped (offsets refer to the text after it).
 * ``"id": null`` (or no id) gives the default id: ``line<N>`` (JSONL), ``doc<I>`` (JSON), the file stem (TXT).
@@ -9,7 +12,12 @@
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+from .base import DatasetError
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 BOM = b"\xef\xbb\xbf"
 
@@ -96,7 +104,9 @@ def _read_txt(path: Path) -> Item:
         return RecordError(id=path.stem, error=str(err), source=str(path))
 
 
-def _read_jsonl(path: Path) -> Iterator[Item]:
+def _jsonl_lines(path: Path) -> Iterator[Tuple[int, bytes, Optional[object], Optional[str]]]:
+    """``(line number, raw line, parsed object or None, error or None)`` for every non-blank line of a JSONL file
+    (a byte-order mark at the start skipped; errors name the line and the byte offset of bad UTF-8)."""
     offset = 0
     with path.open("rb") as f:
         for n, raw in enumerate(f, start=1):
@@ -105,21 +115,30 @@ def _read_jsonl(path: Path) -> Iterator[Item]:
                 raw, line_start = raw[len(BOM) :], len(BOM)
             if not raw.strip():
                 continue
-            rid = f"line{n}"
             try:
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as err:
-                    raise ValueError(f"invalid UTF-8 at byte offset {line_start + err.start} (line {n})") from None
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise ValueError(f"malformed JSON on line {n}, column {err.colno}: {err.msg}") from None
-                record = _record_from_obj(obj, rid, f"line {n}")
-                record.source, record.line = str(path), n
-                yield record
-            except ValueError as err:
-                yield RecordError(id=_peek_id(raw) or rid, error=f"{path}: {err}", source=str(path), line=n)
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                yield n, raw, None, f"invalid UTF-8 at byte offset {line_start + err.start} (line {n})"
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as err:
+                yield n, raw, None, f"malformed JSON on line {n}, column {err.colno}: {err.msg}"
+                continue
+            yield n, raw, obj, None
+
+
+def _read_jsonl(path: Path) -> Iterator[Item]:
+    for n, raw, obj, error in _jsonl_lines(path):
+        rid = f"line{n}"
+        try:
+            if error is not None:
+                raise ValueError(error)
+            record = _record_from_obj(obj, rid, f"line {n}")
+            record.source, record.line = str(path), n
+            yield record
+        except ValueError as err:
+            yield RecordError(id=_peek_id(raw) or rid, error=f"{path}: {err}", source=str(path), line=n)
 
 
 def _read_json(path: Path) -> Iterator[Item]:
@@ -172,3 +191,30 @@ def _peek_id(raw: bytes) -> Optional[str]:
         return _record_id(obj, "") or None if isinstance(obj, dict) else None
     except ValueError:
         return None
+
+
+def jsonl_to_docs(path: Union[str, Path], nlp=None) -> List["Doc"]:
+    """Strict JSONL, one ``{"id": ..., "text": ...}`` per line -> Docs (``doc.user_data["id"]``, the id as given).
+
+    Unlike :func:`read_records` (which turns bad records into error records), any bad line is a
+    :class:`DatasetError` naming the file and the line: malformed JSON, no ``id`` or ``text``, an empty text,
+    a repeated id (``convert --format jsonl``).
+    """
+    from .tokenize import make_doc
+
+    path = Path(path)
+    docs, seen = [], set()
+    for n, _, rec, error in _jsonl_lines(path):
+        if error is not None:
+            raise DatasetError(f"{path.name}: {error}")
+        if not isinstance(rec, dict) or "id" not in rec or "text" not in rec:
+            raise DatasetError(f"{path.name} line {n}: expected an object with 'id' and 'text'")
+        if not isinstance(rec["text"], str) or not rec["text"].strip():
+            raise DatasetError(f"{path.name} line {n} (id {rec['id']!r}): field 'text' is empty")
+        if rec["id"] in seen:
+            raise DatasetError(f"{path.name} line {n}: duplicate id {rec['id']!r}")
+        seen.add(rec["id"])
+        doc = make_doc(rec["text"], (), nlp)
+        doc.user_data["id"] = rec["id"]
+        docs.append(doc)
+    return docs
