@@ -26,7 +26,7 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = DEFAULT_SPANS_KEY) -> 
     A span's ``masked`` is read from the masks actually applied (``doc._.masks``): true only if every
     character of the span is masked, whatever the optimizer decided."""
     masks = [list(m) for m in (doc._.masks or [])]
-    applied = merge(tuple(m) for m in masks)
+    applied = merge(masks)
     spans = [
         {
             "start": s.start_char,

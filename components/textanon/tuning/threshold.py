@@ -27,10 +27,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from tqdm import tqdm
 
-from ..benchmarks.harness import apply_masks
-from ..benchmarks.systems import merge_spans
 from ..datasets.records import Record
 from ..datasets.wikiactors import read_wikiactors
+from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from ..runner import pipe_docs, redecide
 from .bm25 import BM25
 
@@ -82,7 +81,7 @@ def decide(nlp, docs: Sequence, thresholds: Sequence[float]) -> Dict[float, List
     """Masked character spans of every doc for every threshold, re-decided from the stored IC values."""
     out = {}
     for t in tqdm(thresholds, desc="thresholds"):
-        out[float(t)] = [merge_spans((s, e) for s, e, _ in doc._.masks) for doc in redecide(nlp, docs, t)]
+        out[float(t)] = [merge_offsets(doc._.masks) for doc in redecide(nlp, docs, t)]
     return out
 
 
@@ -129,7 +128,7 @@ def select_threshold(
     tpi = tpi_corpus(ic, originals, masks, progress=False).mean()
     rows = []
     for t, ms in per_t.items():
-        texts = [apply_masks(it["abstract"], m) for it, m in zip(items, ms)]
+        texts = [apply_offsets(it["abstract"], m, SUPPRESSION) for it, m in zip(items, ms)]
         chars = sum(e - s for m in ms for s, e in m)
         rows.append(
             {
@@ -148,7 +147,10 @@ def select_threshold(
         "target name only": {
             "reid_rate": round(
                 reidentification_rate(
-                    index, pool_names, items, [apply_masks(it["abstract"], target_only[it["name"]]) for it in items]
+                    index,
+                    pool_names,
+                    items,
+                    [apply_offsets(it["abstract"], target_only[it["name"]], SUPPRESSION) for it in items],
                 ),
                 4,
             ),
