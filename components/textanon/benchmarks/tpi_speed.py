@@ -8,7 +8,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..evaluation.corpus import Corpus, masks_of
+from ..evaluation.corpus import Corpus, load_corpus, masks_of
 from ..evaluation.tpi import InformationContent, build_passes, is_masked, tpi_corpus
 
 PUBLISHED = {
@@ -85,9 +85,9 @@ def bench_tpi(
     """``bench-tpi``: load the corpus (``warn``: columns with missing anonymizations), :func:`bench`, write the
     result to ``output`` (JSON with provenance). Returns the result."""
     from ..evaluation.provenance import write_metrics
-    from ..evaluation.report import load_and_report_missing
+    from ..evaluation.report import report_missing
 
-    corpus = load_and_report_missing(input_path, limit, warn=warn)
+    corpus = report_missing(load_corpus(input_path, limit), warn)
     result = bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device)
     write_metrics(output, result)
     return result

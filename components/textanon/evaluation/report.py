@@ -122,18 +122,9 @@ def nmi_result(
     }
 
 
-def load_and_report_missing(
-    input_path,
-    limit: Optional[int] = None,
-    extra: Sequence = (),
-    offsets: Sequence[str] = (),
-    columns: Optional[Sequence[str]] = None,
-    split_tags: bool = True,
-    warn: Callable[[str], None] = print,
-) -> Corpus:
-    """:func:`load_corpus`, then one ``warn`` line per anonymization column with records that have no
-    anonymization (left out of that column's average)."""
-    corpus = load_corpus(input_path, limit, extra, offsets, columns, split_tags=split_tags)
+def report_missing(corpus: Corpus, warn: Callable[[str], None] = print) -> Corpus:
+    """One ``warn`` line per anonymization column of ``corpus`` with records that have no anonymization (left
+    out of that column's average); returns ``corpus``."""
     for method, ids in corpus.missing.items():
         if ids:
             shown = ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
@@ -164,7 +155,7 @@ def evaluate_metric(
     clusterings (NMI). Returns the result (its ``metric`` key maps each method to its value)."""
     if metric not in ("tpi", "tps", "nmi"):
         raise EvaluationError(f"unknown metric {metric!r}: choose among tpi, tps, nmi")
-    corpus = load_and_report_missing(input_path, limit, extra, offsets, columns, split_tags, warn)
+    corpus = report_missing(load_corpus(input_path, limit, extra, offsets, columns, split_tags), warn)
     if metric == "nmi":
         result = nmi_result(corpus, seeds, ks, path=input_path)
     else:
