@@ -80,6 +80,9 @@ def bench(
     path: str = "",
     device: str = "cpu",
 ) -> dict:
+    """Time the IC of every original with N-TA and S-TA (and a random-weights BERT-base if asked).
+
+    Returns the runs, their relative TPI differences, the published reference and the machine."""
     import torch
 
     ids = list(corpus.originals)
@@ -123,7 +126,8 @@ def bench(
             "device": device if random_bert_base else "cpu",
             "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         },
-        "timing": "seconds = term segmentation (spaCy) + LM scoring of all documents, no IC cache, model already loaded",
+        "timing": "seconds = term segmentation (spaCy) + LM scoring of all documents, no IC cache, "
+        "model already loaded",
         "notes": notes,
         "mean_terms_per_document": float(np.mean([r["terms"] / r["documents"] for r in runs[:1]])),
     }

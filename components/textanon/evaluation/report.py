@@ -34,6 +34,7 @@ def _round(d: Dict[str, float], digits: int = 4) -> Dict[str, float]:
 
 
 def corpus_settings(corpus: Corpus, path) -> dict:
+    """The corpus part of a result's settings: path, document count, missing anonymizations, alignment."""
     return {
         "corpus": str(path),
         "documents": len(corpus.originals),
@@ -43,28 +44,35 @@ def corpus_settings(corpus: Corpus, path) -> dict:
     }
 
 
+def _corpus_result(metric: str, res, ic: InformationContent, corpus: Corpus, path, t0: float, notes: dict) -> dict:
+    """``{metric, metric_micro, per_document, settings}`` of a TPI/TPS corpus result; the settings end with
+    ``notes`` and the runtime since ``t0``."""
+    return {
+        metric: _round(res.mean()),
+        f"{metric}_micro": _round(res.micro),
+        "per_document": {m: _round(v) for m, v in res.per_document.items()},
+        "settings": ic.settings
+        | corpus_settings(corpus, path)
+        | notes
+        | {"runtime_s": round(time.perf_counter() - t0, 2)},
+    }
+
+
 def tpi_result(corpus: Corpus, ic: InformationContent, masks=None, progress: bool = True, path="") -> dict:
+    """TPI of every method (mean and micro), per document, with its settings (``masks`` default: the corpus's)."""
     from .tpi import tpi_corpus
 
     t0 = time.perf_counter()
     masks = masks if masks is not None else masks_of(corpus, progress)
     res = tpi_corpus(ic, corpus.originals, masks, progress)
-    return {
-        "tpi": _round(res.mean()),
-        "tpi_micro": _round(res.micro),
-        "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings
-        | corpus_settings(corpus, path)
-        | {
-            "aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)",
-            "runtime_s": round(time.perf_counter() - t0, 2),
-        },
-    }
+    notes = {"aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)"}
+    return _corpus_result("tpi", res, ic, corpus, path, t0, notes)
 
 
 def tps_result(
     corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path=""
 ) -> dict:
+    """TPS of every method (mean and micro), per document, with its settings (``encoder`` default: MiniLM)."""
     from .embeddings import default_encoder
     from .tps import tps_corpus
 
@@ -72,18 +80,11 @@ def tps_result(
     encoder = encoder or default_encoder()
     masks = masks if masks is not None else masks_of(corpus, progress, with_replacements=True)
     res = tps_corpus(ic, corpus.originals, masks, encoder, progress)
-    return {
-        "tps": _round(res.mean()),
-        "tps_micro": _round(res.micro),
-        "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings
-        | corpus_settings(corpus, path)
-        | {
-            "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
-            "replacements": "anonymized text between the aligned kept stretches around each masked span",
-            "runtime_s": round(time.perf_counter() - t0, 2),
-        },
+    notes = {
+        "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
+        "replacements": "anonymized text between the aligned kept stretches around each masked span",
     }
+    return _corpus_result("tps", res, ic, corpus, path, t0, notes)
 
 
 def nmi_result(
@@ -94,6 +95,7 @@ def nmi_result(
     progress: bool = True,
     path="",
 ) -> dict:
+    """NMI of every method with all documents anonymized, k chosen by silhouette over ``ks``, over ``seeds``."""
     from .embeddings import default_encoder
     from .nmi import nmi_corpus
 
@@ -207,6 +209,7 @@ def _fmt(v) -> str:
 def markdown_table(
     methods: List[str], columns: List[Tuple[str, Dict[str, float]]], title: str, notes: Sequence[str] = ()
 ) -> str:
+    """Markdown table, one row per method and one column per ``(title, method -> value)``, then ``notes``."""
     lines = [f"# {title}", ""]
     lines.append("| method | " + " | ".join(c for c, _ in columns) + " |")
     lines.append("|---|" + "---:|" * len(columns))
@@ -217,6 +220,7 @@ def markdown_table(
 
 
 def plot(path, utility: Dict[str, Dict[str, float]], privacy: Dict[str, float], privacy_label: str, title: str) -> None:
+    """Write a PNG with one utility-vs-privacy scatter per utility metric to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
