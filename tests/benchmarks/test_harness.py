@@ -3,7 +3,7 @@ share, the TPI columns, equal target knowledge and TRIR mean ± sd (no model run
 
 import numpy as np
 import pytest
-from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
+from fake_models import LENGTH_LM
 
 from textanon.benchmarks import harness
 from textanon.benchmarks.scoring import format_mean_sd, mean_sd, prf, token_flags
@@ -73,7 +73,7 @@ def test_score_rows_precision_recall_masked_share_tpi_columns_and_trir_mean_sd(t
     trir = {"name only": [40.0, 50.0, 60.0], "everything": [2.0, 2.0, 2.0], "manual (published)": 20.0}
     rows = {
         r["system"]: r
-        for r in harness.score(RECORDS, systems, tpi_model="test.LengthLM.v1", cache_dir=tmp_path, trir_values=trir)
+        for r in harness.score(RECORDS, systems, tpi_model=LENGTH_LM, cache_dir=tmp_path, trir_values=trir)
     }
     name = rows["name only"]
     assert name["precision"] == 1.0 and name["recall"] == pytest.approx(3 / 5, abs=1e-4)

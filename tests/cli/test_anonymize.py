@@ -1,23 +1,15 @@
 """The anonymize command: every input record yields an output or an error record."""
 
 import json
-import subprocess
-import sys
 
 import pytest
-from offline import without_network
+from cli_runner import one_line, run_textanon
+from input_files import write_jsonl
 
 pytestmark = pytest.mark.slow
 
 
-def run_cli(*args, offline=True):
-    """``python -m textanon ARGS``, in a network namespace where available (see tests/offline.py)."""
-    cmd = [sys.executable, "-m", "textanon", *map(str, args)]
-    return subprocess.run(without_network(cmd) if offline else cmd, capture_output=True, text=True)
-
-
 def test_anonymize_jsonl_with_bad_records(tmp_path):
-    path = tmp_path / "in.jsonl"
     rows = [
         json.dumps(
             {"id": "ok", "text": "The applicant, Mr Ion Rusu (no. 12345/06), lives in Balti.", "target": "Ion Rusu"}
@@ -27,22 +19,10 @@ def test_anonymize_jsonl_with_bad_records(tmp_path):
         json.dumps({"id": "empty", "text": ""}),
         json.dumps({"id": "unknown-target", "text": "Andrei Petrescu met Ion Rusu.", "target": "Nobody Here"}),
     ]
-    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    path = write_jsonl(tmp_path / "in.jsonl", rows)
     out, masks = tmp_path / "out.jsonl", tmp_path / "masks.json"
-    result = run_cli(
-        "anonymize",
-        path,
-        "--output",
-        out,
-        "--masks-out",
-        masks,
-        "--replacement",
-        "numbered",
-        "--n-process",
-        "2",
-        "--batch-size",
-        "2",
-    )
+    options = ["--replacement", "numbered", "--n-process", 2, "--batch-size", 2]
+    result = run_textanon("anonymize", path, "--output", out, "--masks-out", masks, *options)
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     by_id = {r["id"]: r for r in records}
@@ -74,7 +54,7 @@ def test_huge_record_bad_line_and_duplicate_id_keep_input_order(tmp_path):
     ]
     path.write_bytes(b"\xef\xbb\xbf" + "\n".join(rows).encode("utf-8"))
     out, masks = tmp_path / "out.jsonl", tmp_path / "masks.json"
-    result = run_cli("anonymize", path, "--output", out, "--masks-out", masks)
+    result = run_textanon("anonymize", path, "--output", out, "--masks-out", masks)
     assert result.returncode == 0, result.stderr[-2000:]
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in records] == ["a", "big", "line3", "c", "a"]
@@ -86,21 +66,21 @@ def test_huge_record_bad_line_and_duplicate_id_keep_input_order(tmp_path):
 
 
 def test_full_disk_is_an_error_not_a_partial_success(tmp_path):
-    path = tmp_path / "in.jsonl"
-    path.write_text(json.dumps({"id": "a", "text": "Mr Ion Rusu lives in Balti."}) + "\n")
-    result = run_cli("anonymize", path, "--output", "/dev/full")
+    path = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": "Mr Ion Rusu lives in Balti."}])
+    result = run_textanon("anonymize", path, "--output", "/dev/full")
     assert result.returncode != 0
-    assert "No space left on device" in " ".join((result.stdout + result.stderr).split())
+    assert "No space left on device" in one_line(result.stdout + result.stderr)
     assert "documents anonymized" not in result.stdout
-    assert "Traceback" not in result.stderr and "I/O error after" in " ".join(result.stdout.split())
+    assert "Traceback" not in result.stderr and "I/O error after" in one_line(result.stdout)
 
 
 def test_output_folder_is_checked_before_any_work(tmp_path):
-    path = tmp_path / "in.jsonl"
-    path.write_text(json.dumps({"id": "a", "text": "x"}) + "\n")
-    result = run_cli("anonymize", path, "--output", tmp_path / "missing" / "out.jsonl", "--model", tmp_path / "nope")
-    said = " ".join(result.stdout.split())
+    path = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": "x"}])
+    result = run_textanon(
+        "anonymize", path, "--output", tmp_path / "missing" / "out.jsonl", "--model", tmp_path / "nope"
+    )
+    said = one_line(result.stdout)
     assert result.returncode == 1
     assert "does not exist" in said and "Cannot load pipeline" not in said
-    result = run_cli("anonymize", path, "--output", tmp_path, "--model", tmp_path / "nope")
-    assert result.returncode == 1 and "is a directory" in " ".join(result.stdout.split())
+    result = run_textanon("anonymize", path, "--output", tmp_path, "--model", tmp_path / "nope")
+    assert result.returncode == 1 and "is a directory" in one_line(result.stdout)

@@ -1,63 +1,37 @@
 """CLI: evaluate-tab, evaluate-ner (tiny rule-based pipeline), convert."""
 
 import json
-from pathlib import Path
 
 import pytest
 import spacy
-from typer.testing import CliRunner
+from cli_runner import invoke, one_line
+from input_files import write_json
+from tab_fixture import TAB_METRIC_KEYS, TAB_SMALL, TAB_SMALL_MASKS
 
-from textanon.cli import app
 from textanon.evaluation.ner_eval import score_tokens, token_labels
-
-FIXTURES = Path(__file__).parent / "fixtures"
-runner = CliRunner()
-KEYS = {
-    "token_recall",
-    "token_recall_by_type",
-    "mention_recall",
-    "recall_all_entities",
-    "recall_direct_entities",
-    "recall_quasi_entities",
-    "token_precision",
-    "mention_precision",
-}
 
 
 def test_evaluate_tab_cli(tmp_path):
     out = tmp_path / "metrics.json"
-    res = runner.invoke(
-        app,
-        [
-            "evaluate-tab",
-            str(FIXTURES / "tab_small.json"),
-            str(FIXTURES / "tab_small_masks.json"),
-            "--output",
-            str(out),
-        ],
-    )
+    res = invoke("evaluate-tab", TAB_SMALL, TAB_SMALL_MASKS, "--output", out)
     assert res.exit_code == 0, res.output
     metrics = json.loads(out.read_text())
-    assert set(metrics) == KEYS | {"provenance"}
+    assert set(metrics) == TAB_METRIC_KEYS | {"provenance"}
     assert metrics["token_recall"] == pytest.approx(24 / 27)
     assert "1 gold document(s) have no entry" in res.output
 
 
 def test_evaluate_tab_cli_scores_overlapping_masks_with_a_warning(tmp_path):
-    masks, out = tmp_path / "m.json", tmp_path / "metrics.json"
-    masks.write_text(json.dumps({"d2": [[0, 8], [5, 22]]}))
-    res = runner.invoke(app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(masks), "--output", str(out)])
+    masks, out = write_json(tmp_path / "m.json", {"d2": [[0, 8], [5, 22]]}), tmp_path / "metrics.json"
+    res = invoke("evaluate-tab", TAB_SMALL, masks, "--output", out)
     assert res.exit_code == 0, res.output
-    assert "1 overlapping span(s) in 1 document(s)" in " ".join(res.output.split())
+    assert "1 overlapping span(s) in 1 document(s)" in one_line(res.output)
     assert json.loads(out.read_text())["token_precision"] == pytest.approx(5 / 6)
 
 
 def test_evaluate_tab_cli_bad_masks(tmp_path):
-    masks = tmp_path / "m.json"
-    masks.write_text(json.dumps({"d1": [[10, 5]]}))
-    res = runner.invoke(
-        app, ["evaluate-tab", str(FIXTURES / "tab_small.json"), str(masks), "-o", str(tmp_path / "o.json")]
-    )
+    masks = write_json(tmp_path / "m.json", {"d1": [[10, 5]]})
+    res = invoke("evaluate-tab", TAB_SMALL, masks, "-o", tmp_path / "o.json")
     assert res.exit_code == 1 and "reversed or empty span [10, 5]" in res.output
 
 
@@ -98,11 +72,9 @@ def ruler_model(tmp_path):
 
 @pytest.mark.parametrize("org_loc", [False, True])
 def test_evaluate_ner_cli(tmp_path, ruler_model, org_loc):
-    gold = tmp_path / "gold.json"
-    gold.write_text(json.dumps(GOLD))
-    out = tmp_path / "ner.json"
-    args = ["evaluate-ner", str(gold), "--model", str(ruler_model), "--output", str(out)]
-    res = runner.invoke(app, args + (["--org-loc-interchangeable"] if org_loc else []))
+    gold, out = write_json(tmp_path / "gold.json", GOLD), tmp_path / "ner.json"
+    flags = ["--org-loc-interchangeable"] if org_loc else []
+    res = invoke("evaluate-ner", gold, "--model", ruler_model, "--output", out, *flags)
     assert res.exit_code == 0, res.output
     r = json.loads(out.read_text())
     # gold tokens: Jane Roe (PERSON) Acme Corp (ORG) Oslo (LOC) 2001 (DATETIME); predicted:
@@ -127,9 +99,9 @@ def test_token_labels_first_mention_wins():
 
 def test_convert_cli(tmp_path):
     out = tmp_path / "tab.spacy"
-    res = runner.invoke(app, ["convert", str(FIXTURES / "tab_small.json"), str(out), "--format", "tab"])
+    res = invoke("convert", TAB_SMALL, out, "--format", "tab")
     assert res.exit_code == 0 and out.exists(), res.output
-    bad = runner.invoke(app, ["convert", str(FIXTURES / "tab_small_masks.json"), str(out), "--format", "tab"])
+    bad = invoke("convert", TAB_SMALL_MASKS, out, "--format", "tab")
     assert bad.exit_code == 1 and "expected a JSON list" in bad.output
 
 
@@ -140,18 +112,8 @@ def test_evaluate_tab_cli_weighted(tmp_path, monkeypatch):
         tab, "lm_information_content", lambda model=None: lambda text, spans: [float(e - s) for s, e in spans]
     )
     out = tmp_path / "w.json"
-    res = runner.invoke(
-        app,
-        [
-            "evaluate-tab",
-            str(FIXTURES / "tab_small.json"),
-            str(FIXTURES / "tab_small_masks.json"),
-            "--weighted",
-            "--output",
-            str(out),
-        ],
-    )
+    res = invoke("evaluate-tab", TAB_SMALL, TAB_SMALL_MASKS, "--weighted", "--output", out)
     assert res.exit_code == 0, res.output
     metrics = json.loads(out.read_text())
-    assert set(metrics) == KEYS | {"weighted_token_precision", "weighted_mention_precision", "provenance"}
+    assert set(metrics) == TAB_METRIC_KEYS | {"weighted_token_precision", "weighted_mention_precision", "provenance"}
     assert metrics["weighted_token_precision"] == pytest.approx(0.8)

@@ -3,14 +3,13 @@
 import json
 
 import pytest
-from test_tpi import LengthLM  # noqa: F401  (registers "test.LengthLM.v1")
-from test_tps_nmi import WordOverlapEncoder
-from typer.testing import CliRunner
+from cli_runner import invoke, one_line
+from fake_models import LENGTH_LM, LengthLM, WordOverlapEncoder
+from input_files import write_json
 
-from textanon.cli import app
 from textanon.evaluation import embeddings
 
-MODEL = ["--model", "test.LengthLM.v1", "--no-cache"]
+MODEL = ["--model", LENGTH_LM, "--no-cache"]
 RECORDS = [
     {
         "name": "Tom Hanks",
@@ -33,8 +32,6 @@ RECORDS = [
     },
 ]
 
-runner = CliRunner()
-
 
 @pytest.fixture(autouse=True)
 def fake_encoder(monkeypatch):
@@ -42,23 +39,12 @@ def fake_encoder(monkeypatch):
 
 
 def _corpus(tmp_path, records=RECORDS, name="actors.json"):
-    path = tmp_path / name
-    path.write_text(json.dumps(records), encoding="utf-8")
-    return path
-
-
-def _run(*args):
-    return runner.invoke(app, [str(a) for a in args])
-
-
-def _text(res) -> str:
-    """CLI output with line wrapping undone."""
-    return " ".join(res.output.split())
+    return write_json(tmp_path / name, records)
 
 
 def test_evaluate_tpi_writes_one_value_per_column(tmp_path):
     out = tmp_path / "tpi.json"
-    res = _run("evaluate-tpi", _corpus(tmp_path), "--output", out, *MODEL)
+    res = invoke("evaluate-tpi", _corpus(tmp_path), "--output", out, *MODEL)
     assert res.exit_code == 0, res.output
     data = json.loads(out.read_text())
     assert set(data["tpi"]) == {"ner", "manual"}  # dev_abstract is another person's text
@@ -70,7 +56,7 @@ def test_evaluate_tpi_writes_one_value_per_column(tmp_path):
 def test_evaluate_tpi_identity_column_is_one_and_columns_option(tmp_path):
     recs = [dict(r, copy_abstract=r["original_abstract"].lower()) for r in RECORDS]
     out = tmp_path / "tpi.json"
-    res = _run("evaluate-tpi", _corpus(tmp_path, recs), "--output", out, "--columns", "copy_abstract,ner", *MODEL)
+    res = invoke("evaluate-tpi", _corpus(tmp_path, recs), "--output", out, "--columns", "copy_abstract,ner", *MODEL)
     assert res.exit_code == 0, res.output
     data = json.loads(out.read_text())
     assert set(data["tpi"]) == {"copy", "ner"}
@@ -79,22 +65,22 @@ def test_evaluate_tpi_identity_column_is_one_and_columns_option(tmp_path):
 
 def test_alternation_options_recorded(tmp_path):
     out = tmp_path / "tpi.json"
-    assert _run("evaluate-tpi", _corpus(tmp_path), "--output", out, "--alternation", "s", *MODEL).exit_code == 0
+    assert invoke("evaluate-tpi", _corpus(tmp_path), "--output", out, "--alternation", "s", *MODEL).exit_code == 0
     assert "S-TA" in json.loads(out.read_text())["settings"]["alternation"]
-    res = _run("evaluate-tpi", _corpus(tmp_path), "--output", out, "--alternation", "x", *MODEL)
-    assert res.exit_code == 1 and "alternation" in _text(res)
+    res = invoke("evaluate-tpi", _corpus(tmp_path), "--output", out, "--alternation", "x", *MODEL)
+    assert res.exit_code == 1 and "alternation" in one_line(res.output)
 
 
 def test_evaluate_tps_and_nmi(tmp_path):
     path = _corpus(tmp_path)
     tpi, tps, nmi = tmp_path / "tpi.json", tmp_path / "tps.json", tmp_path / "nmi.json"
-    assert _run("evaluate-tpi", path, "--output", tpi, *MODEL).exit_code == 0
-    res = _run("evaluate-tps", path, "--output", tps, *MODEL)
+    assert invoke("evaluate-tpi", path, "--output", tpi, *MODEL).exit_code == 0
+    res = invoke("evaluate-tps", path, "--output", tps, *MODEL)
     assert res.exit_code == 0, res.output
     for method, value in json.loads(tps.read_text())["tps"].items():
         assert json.loads(tpi.read_text())["tpi"][method] - 1e-6 <= value <= 1.0
     recs = RECORDS + [dict(r, name=r["name"] + " II") for r in RECORDS]  # NMI needs more documents than clusters
-    res = _run("evaluate-nmi", _corpus(tmp_path, recs, "six.json"), "--output", nmi, "--seeds", "2", "--k-max", "4")
+    res = invoke("evaluate-nmi", _corpus(tmp_path, recs, "six.json"), "--output", nmi, "--seeds", "2", "--k-max", "4")
     assert res.exit_code == 0, res.output
     assert set(json.loads(nmi.read_text())["nmi"]) == {"ner", "manual"}
 
@@ -103,10 +89,8 @@ def test_evaluate_report(tmp_path):
     recs = RECORDS + [dict(r, name=r["name"] + " II") for r in RECORDS]
     out_dir = tmp_path / "metrics"
     out_dir.mkdir()
-    (out_dir / "trir_toy_50_eval.json").write_text(
-        json.dumps({"trir": {"NER": 70.0, "Manual": 10.0, "Original": 100.0}})
-    )
-    res = _run("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--name", "toy", "--seeds", "2", *MODEL)
+    write_json(out_dir / "trir_toy_50_eval.json", {"trir": {"NER": 70.0, "Manual": 10.0, "Original": 100.0}})
+    res = invoke("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--name", "toy", "--seeds", "2", *MODEL)
     assert res.exit_code == 0, res.output
     for f in ("tpi_toy.json", "tps_toy.json", "nmi_toy.json", "evaluate_toy.md", "evaluate_toy.png"):
         assert (out_dir / f).stat().st_size > 0, f
@@ -125,11 +109,11 @@ def test_evaluate_report(tmp_path):
     assert {"cpu", "cores", "gpu", "torch", "platform"} <= set(headline["provenance"]["machine"])
     # without a TRIR file the plot falls back to recall of the manual masks, and says so
     (out_dir / "trir_toy_50_eval.json").unlink()
-    res = _run("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--name", "toy", "--metrics", "tpi", *MODEL)
+    res = invoke("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--name", "toy", "--metrics", "tpi", *MODEL)
     assert res.exit_code == 0, res.output
     assert "recall of manual masks" in (out_dir / "evaluate_toy.md").read_text()
-    res = _run("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--metrics", "tpi,bleu", *MODEL)
-    assert res.exit_code == 1 and "'bleu'" in _text(res)
+    res = invoke("evaluate", _corpus(tmp_path, recs), "--out-dir", out_dir, "--metrics", "tpi,bleu", *MODEL)
+    assert res.exit_code == 1 and "'bleu'" in one_line(res.output)
 
 
 # ---------------------------------------------------------------- bad input: errors name the record and field
@@ -146,25 +130,24 @@ def test_evaluate_report(tmp_path):
     ],
 )
 def test_bad_records_fail_with_a_named_error(tmp_path, records, expected):
-    res = _run("evaluate-tpi", _corpus(tmp_path, records), "--output", tmp_path / "o.json", *MODEL)
+    res = invoke("evaluate-tpi", _corpus(tmp_path, records), "--output", tmp_path / "o.json", *MODEL)
     assert res.exit_code == 1
     for word in expected:
-        assert word in _text(res)
+        assert word in one_line(res.output)
     assert not (tmp_path / "o.json").exists()
 
 
 def test_missing_column_and_unknown_ids(tmp_path):
     path = _corpus(tmp_path)
-    res = _run("evaluate-tpi", path, "--output", tmp_path / "o.json", "--columns", "ner3_abstract", *MODEL)
-    assert res.exit_code == 1 and "'ner3_abstract'" in _text(res) and "not found" in _text(res)
-    extra = tmp_path / "extra.json"
-    extra.write_text(json.dumps({"llm_abstract": {"Tom Hanks": "PERSON is an actor.", "Nobody": "x"}}))
-    res = _run("evaluate-tpi", path, "--output", tmp_path / "o.json", "--extra", extra, *MODEL)
-    assert res.exit_code == 1 and "'Nobody'" in _text(res) and "llm_abstract" in _text(res)
+    res = invoke("evaluate-tpi", path, "--output", tmp_path / "o.json", "--columns", "ner3_abstract", *MODEL)
+    assert res.exit_code == 1 and "'ner3_abstract'" in one_line(res.output) and "not found" in one_line(res.output)
+    extra = write_json(tmp_path / "extra.json", {"llm_abstract": {"Tom Hanks": "PERSON is an actor.", "Nobody": "x"}})
+    res = invoke("evaluate-tpi", path, "--output", tmp_path / "o.json", "--extra", extra, *MODEL)
+    assert res.exit_code == 1 and "'Nobody'" in one_line(res.output) and "llm_abstract" in one_line(res.output)
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    res = _run("evaluate-tpi", bad, "--output", tmp_path / "o.json", *MODEL)
-    assert res.exit_code == 1 and "not valid JSON" in _text(res)
+    res = invoke("evaluate-tpi", bad, "--output", tmp_path / "o.json", *MODEL)
+    assert res.exit_code == 1 and "not valid JSON" in one_line(res.output)
 
 
 def test_empty_anonymization_is_left_out_with_a_warning(tmp_path):
@@ -174,9 +157,9 @@ def test_empty_anonymization_is_left_out_with_a_warning(tmp_path):
         {k: v for k, v in RECORDS[2].items() if k != "ner_abstract"},
     ]
     out = tmp_path / "tpi.json"
-    res = _run("evaluate-tpi", _corpus(tmp_path, recs), "--output", out, *MODEL)
+    res = invoke("evaluate-tpi", _corpus(tmp_path, recs), "--output", out, *MODEL)
     assert res.exit_code == 0, res.output
-    assert "Meryl Streep" in _text(res) and "Jackie Chan" in _text(res)
+    assert "Meryl Streep" in one_line(res.output) and "Jackie Chan" in one_line(res.output)
     data = json.loads(out.read_text())
     assert set(data["per_document"]["ner"]) == {"Tom Hanks"}
     assert data["settings"]["missing"] == {"ner": ["Meryl Streep", "Jackie Chan"]}
@@ -194,17 +177,17 @@ def test_lm_failure_names_the_record(tmp_path):
             return super().span_token_logprobs(text, spans, passes)
 
     registry.misc.register("test.Exploding.v1", func=lambda: Exploding())
-    res = _run(
+    res = invoke(
         "evaluate-tpi", _corpus(tmp_path), "--output", tmp_path / "o.json", "--model", "test.Exploding.v1", "--no-cache"
     )
-    assert res.exit_code == 1 and "'Meryl Streep'" in _text(res) and "boom" in _text(res)
+    assert res.exit_code == 1 and "'Meryl Streep'" in one_line(res.output) and "boom" in one_line(res.output)
 
 
 def test_unknown_model_is_a_clean_error(tmp_path):
-    res = _run(
+    res = invoke(
         "evaluate-tpi", _corpus(tmp_path), "--output", tmp_path / "o.json", "--model", "no.such.model.v1", "--no-cache"
     )
-    assert res.exit_code == 1 and "unknown language model" in _text(res)
+    assert res.exit_code == 1 and "unknown language model" in one_line(res.output)
 
 
 def test_glued_placeholder_tags_are_split_before_alignment(tmp_path):
@@ -227,5 +210,5 @@ def test_glued_placeholder_tags_are_split_before_alignment(tmp_path):
     assert load_corpus(path).repaired == {"manual": 1}
     assert load_corpus(path, split_tags=False).repaired is None
     out = tmp_path / "tpi.json"
-    assert _run("evaluate-tpi", path, "--output", out, "--no-split-tags", *MODEL).exit_code == 0
+    assert invoke("evaluate-tpi", path, "--output", out, "--no-split-tags", *MODEL).exit_code == 0
     assert json.loads(out.read_text())["settings"]["glued_tags_split"] == "off"

@@ -1,22 +1,22 @@
 """Corpus -> DocBin converters: exact offsets, per-annotator attributes, round trips."""
 
 import json
-from pathlib import Path
 
 import pytest
+from input_files import write_json
+from tab_fixture import TAB_SMALL
 
 from textanon.datasets.docbin import convert, read_docbin
 from textanon.datasets.tab import doc_to_gold, gold_to_json
 from textanon.datasets.tokenize import make_doc
 from textanon.evaluation.tab_corpus import EvaluationError
 
-FIXTURES = Path(__file__).parent / "fixtures"
-GOLD = json.loads((FIXTURES / "tab_small.json").read_text(encoding="utf-8"))
+GOLD = json.loads(TAB_SMALL.read_text(encoding="utf-8"))
 
 
 def test_tab_roundtrip(tmp_path):
     out = tmp_path / "tab.spacy"
-    assert convert(FIXTURES / "tab_small.json", out, "tab") == 3
+    assert convert(TAB_SMALL, out, "tab") == 3
     docs = read_docbin(out)
     assert [gold_to_json(doc_to_gold(d)) for d in docs] == GOLD
     d1 = docs[0]
@@ -47,8 +47,7 @@ def test_echr_entity_layer(tmp_path):
         }
         for d in GOLD
     ]
-    src = tmp_path / "layer.json"
-    src.write_text(json.dumps(layer), encoding="utf-8")
+    src = write_json(tmp_path / "layer.json", layer)
     docs = read_docbin(tmp_path / "x.spacy") if convert(src, tmp_path / "x.spacy", "echr") else []
     assert [len(d.spans["gold"]) for d in docs] == [7, 4, 2]
     assert [(s.start_char, s.end_char, s.label_) for s in docs[0].spans["gold"]][:2] == [
@@ -71,8 +70,7 @@ def test_wikiactors(tmp_path):
         },
         {"name": "Background only", "public_knowledge": "bio"},
     ]
-    src = tmp_path / "wa.json"
-    src.write_text(json.dumps(records), encoding="utf-8")
+    src = write_json(tmp_path / "wa.json", records)
     convert(src, tmp_path / "wa.spacy", "wikiactors")
     docs = read_docbin(tmp_path / "wa.spacy")
     assert [d.user_data["column"] for d in docs] == ["original_abstract", "ner3_abstract", "manual_abstract"]
@@ -103,4 +101,4 @@ def test_make_doc_splits_tokens_and_whitespace_at_boundaries():
 
 def test_unknown_format(tmp_path):
     with pytest.raises(ValueError, match="unknown format"):
-        convert(FIXTURES / "tab_small.json", tmp_path / "x.spacy", "conll")
+        convert(TAB_SMALL, tmp_path / "x.spacy", "conll")

@@ -2,9 +2,11 @@
 site of the WikiActors format going through the one reader."""
 
 import json
-from pathlib import Path
 
 import pytest
+from core_fixtures import FIXTURES
+from input_files import write_json, write_jsonl
+from tab_fixture import TAB_SMALL
 
 from textanon.datasets import DatasetError
 from textanon.datasets.docbin import read_docbin, write_docbin
@@ -12,15 +14,8 @@ from textanon.datasets.records import Record, jsonl_to_docs, read_records
 from textanon.datasets.tab import GoldDocument, Mention, gold_to_doc, gold_to_ents_doc, load_tab
 from textanon.datasets.wikiactors import WikiActor, evaluated, method_name, read_wikiactors
 
-FIXTURES = Path(__file__).parent / "fixtures"
 TINY = FIXTURES / "wikiactors_tiny.json"  # 1 evaluated actor, 1 with an empty abstract, 2 background-only
 TRIR = FIXTURES / "trir_small.json"  # 5 evaluated actors with a suppressed_abstract column and dev_abstract
-
-
-def _write(tmp_path, data, name="wa.json"):
-    path = tmp_path / name
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return path
 
 
 def test_wikiactors_records_are_typed():
@@ -50,8 +45,8 @@ def test_background_only_records(tmp_path):
     from textanon.evaluation.corpus import load_corpus
     from textanon.training.silver import read_bodies
 
-    path = _write(
-        tmp_path,
+    path = write_json(
+        tmp_path / "wa.json",
         [
             {"name": "Only Bio", "public_knowledge": "Only Bio was born in Oslo.", "original_abstract": None},
             {"name": "Ann Eval", "public_knowledge": "Ann was born.", "original_abstract": "Ann acts."},
@@ -67,7 +62,7 @@ def test_bk25_variant_reads_the_same_individuals_with_shorter_background(tmp_pat
 
     full = json.loads(TRIR.read_text(encoding="utf-8"))
     bk25 = [dict(r, public_knowledge=r["public_knowledge"][: len(r["public_knowledge"]) // 4]) for r in full]
-    path = _write(tmp_path, bk25, "trir_small_BK25.json")
+    path = write_json(tmp_path / "trir_small_BK25.json", bk25)
     short, long = read_wikiactors(path), read_wikiactors(TRIR)
     assert [r.name for r in short] == [r.name for r in long]
     assert [r.abstracts for r in short] == [r.abstracts for r in long]
@@ -89,7 +84,7 @@ def test_bk25_variant_reads_the_same_individuals_with_shorter_background(tmp_pat
     ],
 )
 def test_wikiactors_errors_name_the_file_and_the_record(tmp_path, data, message):
-    path = _write(tmp_path, data)
+    path = write_json(tmp_path / "wa.json", data)
     with pytest.raises(DatasetError, match=message) as err:
         read_wikiactors(path)
     assert str(path) in str(err.value)
@@ -110,7 +105,9 @@ def test_wikiactors_unreadable_files(tmp_path):
 
 def test_errors_never_quote_the_record_text(tmp_path):
     secret = "Edda Varnholt lives at 12 Hidden Lane"
-    path = _write(tmp_path, [{"name": "E", "original_abstract": secret, "manual_abstract": {"text": secret}}])
+    path = write_json(
+        tmp_path / "wa.json", [{"name": "E", "original_abstract": secret, "manual_abstract": {"text": secret}}]
+    )
     with pytest.raises(DatasetError) as err:
         read_wikiactors(path)
     assert "Hidden Lane" not in str(err.value) and "'E' (#0)" in str(err.value)
@@ -125,7 +122,7 @@ def _consumers(tmp_path):
     from textanon.training.silver import read_bodies
     from textanon.tuning.threshold import pseudo_abstracts
 
-    good = _write(tmp_path, [{"name": "Z", "public_knowledge": "Z was born."}], "good.json")
+    good = write_json(tmp_path / "good.json", [{"name": "Z", "public_knowledge": "Z was born."}])
     return {
         "evaluation.corpus": load_corpus,
         "evaluation.trir": trir_inputs,
@@ -140,8 +137,8 @@ def _consumers(tmp_path):
 
 
 def test_every_consumer_reads_wikiactors_through_the_one_reader(tmp_path):
-    bad = _write(
-        tmp_path,
+    bad = write_json(
+        tmp_path / "wa.json",
         [
             {"name": "A", "public_knowledge": "A was born.", "original_abstract": "A acts."},
             {"name": "B", "public_knowledge": "B was born.", "original_abstract": "B acts.", "spacy_abstract": 5},
@@ -157,7 +154,7 @@ def test_every_consumer_reads_wikiactors_through_the_one_reader(tmp_path):
 
 
 def test_tab_documents_are_typed_and_layers_named():
-    docs = load_tab(FIXTURES / "tab_small.json")
+    docs = load_tab(TAB_SMALL)
     assert all(isinstance(d, GoldDocument) for d in docs) and isinstance(docs[0].annotations["a1"][0], Mention)
     name, mentions = docs[0].layer()
     assert name == "a1" and mentions is docs[0].annotations["a1"]
@@ -166,7 +163,7 @@ def test_tab_documents_are_typed_and_layers_named():
 
 
 def test_tab_errors_name_document_annotator_and_mention(tmp_path):
-    data = json.loads((FIXTURES / "tab_small.json").read_text(encoding="utf-8"))
+    data = json.loads(TAB_SMALL.read_text(encoding="utf-8"))
     data[1]["annotations"]["a1"]["entity_mentions"][0]["end_offset"] = 10**6
     with pytest.raises(DatasetError, match=r"document 'd2', annotator 'a1', mention #0: invalid offsets"):
         load_tab(data)
@@ -177,7 +174,7 @@ def test_tab_errors_name_document_annotator_and_mention(tmp_path):
 def test_the_two_tab_docs_hold_the_same_mentions():
     import spacy
 
-    gold = load_tab(FIXTURES / "tab_small.json")[0]
+    gold = load_tab(TAB_SMALL)[0]
     exact = gold_to_doc(gold)  # convert: one SpanGroup per annotator, exact offsets
     ents = gold_to_ents_doc(spacy.blank("en"), gold)  # training: the first annotator's mentions as doc.ents
     spans = {(s.start_char, s.end_char, s.label_) for s in exact.spans["a1"]}
@@ -211,6 +208,4 @@ def test_docbin_round_trip(tmp_path):
 
 
 def _jsonl(tmp_path):
-    path = tmp_path / "two.jsonl"
-    path.write_text('{"id": "a", "text": "Ann acts."}\n{"id": "b", "text": "Bo acts."}\n', encoding="utf-8")
-    return path
+    return write_jsonl(tmp_path / "two.jsonl", [{"id": "a", "text": "Ann acts."}, {"id": "b", "text": "Bo acts."}])

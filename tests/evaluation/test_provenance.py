@@ -2,14 +2,13 @@
 
 import json
 import shlex
-from pathlib import Path
 
 import pytest
 import yaml
+from core_fixtures import ROOT
 
 from textanon.evaluation import provenance
 
-ROOT = Path(__file__).resolve().parents[1]
 MACHINE_KEYS = {"cpu", "cores", "gpu", "torch", "platform"}
 #: metrics files that no project.yml command writes yet, with the reason (keep this list short)
 EXCEPTIONS = {

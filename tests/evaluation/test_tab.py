@@ -15,21 +15,18 @@ Masks: d1 [3,13] [26,30] [36,44] [46,48]"He" [64,80] [87,92]"2001." [93,97]"John
        d2 [0,8] [12,17]"nurse" [23,29].
 """
 
-from pathlib import Path
-
 import pytest
+from tab_fixture import TAB_METRIC_KEYS, TAB_SMALL, TAB_SMALL_MASKS
 
 from textanon.datasets.tab import load_tab
 from textanon.evaluation.tab import TabEvaluator, build_entities
 from textanon.evaluation.tab_corpus import load_masks
 
-FIXTURES = Path(__file__).parent / "fixtures"
-
 
 @pytest.fixture(scope="module")
 def result():
-    gold = load_tab(FIXTURES / "tab_small.json")
-    masks = load_masks(FIXTURES / "tab_small_masks.json", {g.doc_id: g.text for g in gold})
+    gold = load_tab(TAB_SMALL)
+    masks = load_masks(TAB_SMALL_MASKS, {g.doc_id: g.text for g in gold})
     # fake IC: the number of characters of the span
     return TabEvaluator(gold).evaluate(masks, lambda text, spans: [float(e - s) for s, e in spans], weighted=True)
 
@@ -87,32 +84,23 @@ def test_weighted_precision(result):
 
 
 def test_first_mention_decides_direct_and_type():
-    gold = load_tab(FIXTURES / "tab_small.json")
+    gold = load_tab(TAB_SMALL)
     a2 = [e for e in build_entities(gold[0]) if e.entity_id == "d1_a2_e1"][0]
     assert a2.is_direct and a2.need_masking and a2.needs == [True, False]
 
 
 def test_no_masks_gives_zero_and_unweighted_keys():
-    gold = load_tab(FIXTURES / "tab_small.json")
+    gold = load_tab(TAB_SMALL)
     out = TabEvaluator(gold).evaluate({"d1": [], "d2": []})
     # as in the reference, ignorable tokens count as masked even with no mask: Mr, the, a -> 3/27
     assert out["token_recall"] == pytest.approx(3 / 27)
     assert out["mention_recall"] == 0.0 and out["token_precision"] == 0.0
     assert "weighted_token_precision" not in out
-    assert set(out) == {
-        "token_recall",
-        "token_recall_by_type",
-        "mention_recall",
-        "recall_all_entities",
-        "recall_direct_entities",
-        "recall_quasi_entities",
-        "token_precision",
-        "mention_precision",
-    }
+    assert set(out) == TAB_METRIC_KEYS
 
 
 def test_full_masking_gives_full_recall():
-    gold = load_tab(FIXTURES / "tab_small.json")
+    gold = load_tab(TAB_SMALL)
     masks = {g.doc_id: [(0, len(g.text), None)] for g in gold}
     out = TabEvaluator(gold).evaluate(masks)
     assert out["token_recall"] == out["mention_recall"] == out["recall_all_entities"] == 1.0
@@ -147,7 +135,7 @@ def test_overlapping_masks_scored_as_the_official_script():
     mention precision: [0, 8] inside "Jane Roe" 1; [5, 22] inside no mention 0 => 1/2
     token recall: Jane+ Roe+ a+ nurse+ Tromsø- => 4/5; mention recall 2/3; entity recall 2/3, direct 1/1.
     """
-    gold = load_tab(FIXTURES / "tab_small.json")
+    gold = load_tab(TAB_SMALL)
     texts = {g.doc_id: g.text for g in gold}
     masks = load_masks({"d2": [[0, 8], [5, 22]]}, texts)
     out = TabEvaluator(gold).evaluate(masks)

@@ -2,16 +2,15 @@
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
+from tab_fixture import TAB_SMALL, TAB_SMALL_MASKS
 
 from textanon.datasets.tab import load_tab
 from textanon.evaluation.tab import TabEvaluator
 from textanon.evaluation.tab_corpus import EvaluationError, load_masks, write_masks
 
-FIXTURES = Path(__file__).parent / "fixtures"
-GOLD = json.loads((FIXTURES / "tab_small.json").read_text(encoding="utf-8"))
+GOLD = json.loads(TAB_SMALL.read_text(encoding="utf-8"))
 TEXTS = {d["doc_id"]: d["text"] for d in GOLD}
 
 
@@ -100,7 +99,7 @@ def test_bad_json_file(tmp_path):
 
 @pytest.mark.parametrize("replacements", [True, False])
 def test_offsets_roundtrip(tmp_path, replacements):
-    masks = load_masks(FIXTURES / "tab_small_masks.json", TEXTS)
+    masks = load_masks(TAB_SMALL_MASKS, TEXTS)
     path = tmp_path / "out" / "masks.json"
     write_masks(path, masks, replacements=replacements)
     again = load_masks(path, TEXTS)

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 import pytest
-from spacy.util import registry
+from fake_models import LENGTH_LM, LengthLM
 
 from textanon.evaluation.terms import Term, protected_terms, segment_terms
 from textanon.evaluation.tpi import (
@@ -14,27 +14,8 @@ from textanon.evaluation.tpi import (
     tpi_corpus,
     tpi_document,
 )
-from textanon.language_models import LanguageModel
 
 TEXT = "Angelina Jolie was born in Los Angeles. She won an Academy Award in 1999. Her father is an actor."
-
-
-class LengthLM(LanguageModel):
-    """Deterministic stand-in for a causal LM: each word of a span is a token with log p = -len(word)/2."""
-
-    name = "test:length"
-
-    def __init__(self):
-        self.calls = 0
-
-    def span_token_logprobs(self, text, spans, passes=None):
-        self.calls += 1
-        return [np.asarray([-len(w) / 2 for w in text[s:e].split()], dtype=np.float32) for s, e in spans]
-
-
-@registry.misc("test.LengthLM.v1")
-def _length_lm():
-    return LengthLM()
 
 
 def _terms(n_sent=3, per_sent=(4, 7, 2)):
@@ -147,7 +128,7 @@ def test_causal_settings_say_alternation_does_not_apply():
 
 
 def test_registry_model_spec():
-    ic = InformationContent("test.LengthLM.v1")
+    ic = InformationContent(LENGTH_LM)
     assert ic.settings["model"] == "test:length"
     with pytest.raises(ValueError, match="unknown language model"):
         InformationContent("no.such.model.v9").model
@@ -176,29 +157,6 @@ def test_corpus_mean_and_micro():
 
 
 # ---------------------------------------------------------------- real language models (slow)
-
-
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    torch = pytest.importorskip("torch")
-    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
-
-    from textanon.language_models import minilm_path
-
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    BertForMaskedLM(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
 
 
 @pytest.mark.slow
@@ -254,6 +212,6 @@ def test_word_frequency_ic_is_context_free_and_cache_keys_differ(tmp_path):
     a = ic.document_ic("Paris is big.")
     b = ic.document_ic("Paris Paris is big.")
     assert a.ic[0] == pytest.approx(b.ic[0])  # same word, same IC, whatever the context
-    lm = InformationContent("test.LengthLM.v1", cache_dir=tmp_path)
+    lm = InformationContent(LENGTH_LM, cache_dir=tmp_path)
     assert lm._settings_key() != ic._settings_key()
     assert len(list(tmp_path.glob("*.json"))) == 2

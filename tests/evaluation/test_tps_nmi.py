@@ -4,7 +4,8 @@ import json
 
 import numpy as np
 import pytest
-from test_tpi import TEXT, LengthLM
+from fake_models import LengthLM, WordOverlapEncoder
+from input_files import write_json
 
 from textanon.evaluation.corpus import load_corpus
 from textanon.evaluation.nmi import nmi_corpus, nmi_embeddings
@@ -12,25 +13,7 @@ from textanon.evaluation.terms import Term
 from textanon.evaluation.tpi import EvaluationError, InformationContent, tpi_document
 from textanon.evaluation.tps import aligned_replacements, anonymized_term, tps_document
 
-
-class WordOverlapEncoder:
-    """Stand-in encoder: similarity = Jaccard overlap of lower-cased words; vectors from word hashes."""
-
-    name = "test:overlap"
-
-    def similarity(self, a, b):
-        out = []
-        for x, y in zip(a, b):
-            wx, wy = set(x.lower().split()), set(y.lower().split())
-            out.append(len(wx & wy) / len(wx | wy) if wx and wy else 0.0)
-        return out
-
-    def encode(self, texts):
-        vecs = np.zeros((len(texts), 64))
-        for i, t in enumerate(texts):
-            for w in t.lower().split():
-                vecs[i, sum(map(ord, w)) % 64] += 1
-        return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+TEXT = "Angelina Jolie was born in Los Angeles. She won an Academy Award in 1999. Her father is an actor."
 
 
 def test_aligned_replacements_recover_labels():
@@ -106,12 +89,6 @@ def test_nmi_corpus_and_errors():
         nmi_corpus(originals, {"m": dict(originals, zz="x")}, enc, ks=(2, 3), seeds=1, progress=False)
 
 
-def _write(tmp_path, records, name="c.json"):
-    path = tmp_path / name
-    path.write_text(json.dumps(records))
-    return path
-
-
 def test_corpus_loading_and_errors(tmp_path):
     recs = [
         {
@@ -128,21 +105,23 @@ def test_corpus_loading_and_errors(tmp_path):
             "manual_abstract": "SENSITIVE is there.",
         },
     ]
-    corpus = load_corpus(_write(tmp_path, recs))
+    corpus = load_corpus(write_json(tmp_path / "c.json", recs))
     assert list(corpus.originals) == ["A", "B"]
     assert set(corpus.anonymized) == {"ner3", "manual"} and corpus.missing == {"manual": ["A"]}
     extra = tmp_path / "extra.json"
     extra.write_text(json.dumps({"llm_abstract": {"B": "someone is there."}}))
-    assert load_corpus(_write(tmp_path, recs), extra=[extra]).anonymized["llm"] == {"B": "someone is there."}
+    assert load_corpus(write_json(tmp_path / "c.json", recs), extra=[extra]).anonymized["llm"] == {
+        "B": "someone is there."
+    }
     # limit drops known ids silently, unknown ids are errors naming the record
-    assert "llm" in load_corpus(_write(tmp_path, recs), limit=1, extra=[extra]).anonymized
+    assert "llm" in load_corpus(write_json(tmp_path / "c.json", recs), limit=1, extra=[extra]).anonymized
     extra.write_text(json.dumps({"llm_abstract": {"Nobody": "text"}}))
     with pytest.raises(EvaluationError, match="'Nobody'"):
-        load_corpus(_write(tmp_path, recs), extra=[extra])
+        load_corpus(write_json(tmp_path / "c.json", recs), extra=[extra])
     bad = recs + [{"name": "C", "original_abstract": "", "ner3_abstract": "x"}]
     with pytest.raises(EvaluationError, match="'C'"):
-        load_corpus(_write(tmp_path, bad))
+        load_corpus(write_json(tmp_path / "c.json", bad))
     offsets = tmp_path / "off.json"
     offsets.write_text(json.dumps({"A": [[0, 3, "PERSON"]], "B": [[0, 99]]}))
     with pytest.raises(EvaluationError, match="'B'.*outside"):
-        load_corpus(_write(tmp_path, recs), offsets=[f"ours={offsets}"])
+        load_corpus(write_json(tmp_path / "c.json", recs), offsets=[f"ours={offsets}"])

@@ -5,12 +5,11 @@ import os
 from pathlib import Path
 
 import pytest
+from core_fixtures import FIXTURES
 
 from textanon.gazetteer import build_gazetteer, read_gazetteer, write_jsonl
 from textanon.gazetteer.stoplist import stop_reason
 from textanon.gazetteer.wikidata import build_query, iter_property_values
-
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def recorded_fetch(calls):

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import spacy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
 CONFIG = ROOT / "configs" / "textanon.cfg"
 SAMPLE = ROOT / "assets" / "samples" / "court_case.txt"
 SMALL_GAZETTEER = [
@@ -25,3 +26,13 @@ def blank_with_recognizer(**cfg):
     recognizer = nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False, **cfg})
     recognizer.set_gazetteer(SMALL_GAZETTEER)
     return nlp
+
+
+def spans_at(doc, mentions):
+    """Spans of ``doc`` over ``mentions`` = ``[(substring, label)]`` in text order, each found after the one before."""
+    spans, pos = [], 0
+    for sub, label in mentions:
+        start = doc.text.index(sub, pos)
+        pos = start + len(sub)
+        spans.append(doc.char_span(start, pos, label=label))
+    return spans

@@ -47,23 +47,8 @@ def test_causal_lm_scores_spans_and_windows_agree():
 
 
 @pytest.mark.slow
-def test_masked_lm_path_with_a_tiny_random_bert(tmp_path):
-    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
-
-    from textanon.language_models import minilm_path
-
-    tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
-    config = BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    BertForMaskedLM(config).save_pretrained(tmp_path)
-    tokenizer.save_pretrained(tmp_path)
-    lm = MaskedLM(str(tmp_path), window=24, batch_size=3)
+def test_masked_lm_path_with_a_tiny_random_bert(tiny_bert):
+    lm = MaskedLM(str(tiny_bert), window=24, batch_size=3)
     spans = [(4, 13), (TEXT.index("Balti"), TEXT.index("Balti") + 5), (TEXT.index("2004"), TEXT.index("2004") + 4)]
     per_span = lm.span_token_logprobs(TEXT, spans)
     together = lm.span_token_logprobs(TEXT, spans, passes=[[0, 1, 2]])

@@ -1,29 +1,12 @@
 """lm.loading.cached_conversion: one build, atomic, nothing left behind (the 517 MB temp-folder leak)."""
 
 import multiprocessing
-import time
 from pathlib import Path
 
 import pytest
+from spawned import convert_after_barrier
 
 from textanon.language_models.loading import cached_conversion
-
-
-def _slow_build(log: str):
-    def build(tmp: Path) -> None:
-        with open(log, "a") as f:
-            f.write("built\n")
-        for i in range(5):
-            (tmp / f"part{i}.bin").write_bytes(b"x" * 1000)
-            time.sleep(0.05)  # let the other process arrive while this one is converting
-        (tmp / "config.json").write_text("{}")
-
-    return build
-
-
-def _convert(folder: str, log: str, barrier) -> None:
-    barrier.wait()
-    cached_conversion(Path(folder), _slow_build(log))
 
 
 def _leftovers(cache: Path, name: str):
@@ -34,7 +17,7 @@ def test_two_processes_convert_once_and_leave_no_temporary_folder(tmp_path):
     folder, log = tmp_path / "converted" / "model", tmp_path / "log.txt"
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(2)
-    procs = [ctx.Process(target=_convert, args=(str(folder), str(log), barrier)) for _ in range(2)]
+    procs = [ctx.Process(target=convert_after_barrier, args=(str(folder), str(log), barrier)) for _ in range(2)]
     for p in procs:
         p.start()
     for p in procs:

@@ -1,6 +1,6 @@
 """``LocalChatModel`` reports why generation stopped (``LLMReply.finish_reason``), so that a reply cut by
 ``max_new_tokens`` is never taken for the model's complete answer. A scripted tokenizer/model pair stands
-in for the real weights (the real SmolLM2 is exercised in test_llm_local_model.py); the stopping criteria
+in for the real weights (the real SmolLM2 is exercised in test_local_model.py); the stopping criteria
 are textanon's own, called after every token as transformers' ``generate`` does."""
 
 from types import SimpleNamespace

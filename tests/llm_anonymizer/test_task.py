@@ -1,40 +1,19 @@
 """The spacy-llm anonymization task and the ``textanon_llm_anonymizer`` component with canned models."""
 
-from typing import Iterable
-
 import pytest
 import spacy
-from spacy_llm.registry import registry
+from fake_llms import CALLS, CANNED_LLM, CANNED_TEXT
 
 import textanon
 from textanon.llm_anonymizer.prompts import split_messages, to_plain_text
 from textanon.llm_anonymizer.task import STATS_KEY, AnonymizeTask, chunk_offsets
 
-TEXT = (
-    "Ada Quint (born 3 March 1961 in Cork) is an Irish marine engineer. "
-    "Quint designed the tidal turbine Selkie. In 1999 Quint married the poet Rob Hale."
-)
-CALLS = {"n": 0}
-
-
-@registry.llm_models("textanon.test.Canned.v1")
-def canned_model(reply: str = '["Ada Quint", "Quint", "Cork", "1961", "Paris"]', fail: bool = False):
-    def model(prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:
-        for doc_prompts in prompts:
-            replies = []
-            for _prompt in doc_prompts:
-                CALLS["n"] += 1
-                if fail:
-                    raise TimeoutError("model timed out on: " + _prompt[:40])
-                replies.append(reply)
-            yield replies
-
-    return model
+TEXT = CANNED_TEXT
 
 
 def make_nlp(**config):
     nlp = spacy.blank("en")
-    model = {"@llm_models": "textanon.test.Canned.v1"}
+    model = {"@llm_models": CANNED_LLM}
     model.update(config.pop("model", {}))
     nlp.add_pipe("textanon_llm_anonymizer", config={"model": model, **config})
     return nlp
@@ -185,7 +164,7 @@ def test_plain_llm_factory_accepts_the_task():
         "llm",
         config={
             "task": {"@llm_tasks": "textanon.Anonymize.v1", "design": "tokens_zero_shot"},
-            "model": {"@llm_models": "textanon.test.Canned.v1"},
+            "model": {"@llm_models": CANNED_LLM},
         },
     )
     doc = nlp(TEXT)
@@ -225,35 +204,3 @@ def test_llm_spans_feed_the_optimizer_as_must_mask_even_without_an_entity(llm_th
     text = doc._.anonymized_text  # written by the optimizer
     assert "Selkie" not in text and "marine engineer" not in text
     assert all(s._.masked for s in doc.spans["llm_pii"])
-
-
-def test_bench_llm_writes_metrics_table_and_texts(tmp_path, monkeypatch):
-    import json
-
-    from textanon.benchmarks.llm_designs import run_bench
-
-    data = tmp_path / "actors.json"
-    data.write_text(
-        json.dumps(
-            [
-                {"name": "Ada Quint", "original_abstract": TEXT},
-                {"name": "Rob Hale", "original_abstract": "Rob Hale is a poet from Cork."},
-            ]
-        )
-    )
-    monkeypatch.chdir(tmp_path)
-    summary = run_bench(
-        data, ["tokens_zero_shot", "deidentification_one_shot"], model={"@llm_models": "textanon.test.Canned.v1"}
-    )
-    s = summary["tokens_zero_shot"]
-    assert s["docs"] == 2 and s["strings_returned_per_doc"] == 5
-    assert s["hallucinated_share"] == pytest.approx(5 / 10)  # 1 of 5 in TEXT, 4 of 5 in the poet's text
-    assert (s["fallback_chunks"], s["truncated_replies"], s["unmatched_replies"], s["parse_failures"]) == (0, 0, 0, 0)
-    texts = json.loads((tmp_path / "corpus/llm_anonymizations_wikiactors_50.json").read_text())
-    assert set(texts) == {"tokens_zero_shot", "deidentification_one_shot"}
-    assert texts["tokens_zero_shot"]["Rob Hale"] == "*** is a poet from ***."  # target masked, adjacent masks merged
-    table = (tmp_path / "metrics/llm_designs.md").read_text()
-    assert "| tokens_zero_shot | 2 |" in table and "| deidentification_one_shot | 2 |" in table
-    assert "| 0 | 0 | 0 | 0 |" in table.split("| tokens_zero_shot")[1].splitlines()[0]  # failures, cuts, ...
-    metrics = (tmp_path / "metrics/llm_tokens_zero_shot.json").read_text()
-    assert "poet" not in metrics and "Quint" not in metrics  # counts only, no document text

@@ -2,12 +2,11 @@
 fault plugins and pipeline assembly, on tiny cases without a language model."""
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import spacy
+from cli_runner import run_textanon
 
 from textanon.reliability import checks
 from textanon.reliability.inputs import INPUT_CASES, TRIGGER, Expected, fault_records, write_records
@@ -148,28 +147,6 @@ def test_every_input_case_expects_one_output_per_non_blank_line(tmp_path, name):
 
 
 # -- fault plugins and pipelines -------------------------------------------------------------------------------
-def test_fault_components_fire_only_on_the_trigger(tmp_path, monkeypatch):
-    monkeypatch.setenv(faults.MARKERS_ENV, str(tmp_path / "markers"))
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_fault_raise")
-    nlp.add_pipe("textanon_fault_kill")  # in the main process: never kills, records that it was skipped
-    assert nlp("a normal document").text == "a normal document"
-    with pytest.raises(faults.InjectedFault):
-        nlp(f"a document with the {TRIGGER}")
-    nlp.remove_pipe("textanon_fault_raise")
-    nlp(f"a document with the {TRIGGER}")
-    assert faults.markers(tmp_path / "markers") == ["component_exception", "kill_skipped_main_process"]
-
-
-def test_failing_lm_and_scripted_llm():
-    with pytest.raises(faults.InjectedFault):
-        faults.failing_lm().span_logprobs("text", [(0, 4)])
-    model = faults.scripted_llm("obey_injection")
-    assert list(model([["p1", "p2"], ["p3"]])) == [["output []", "output []"], ["output []"]]
-    with pytest.raises(ValueError):
-        faults.scripted_llm("nonsense")
-
-
 def test_derived_pipeline_inserts_a_fault_and_keeps_the_rest(tmp_path):
     base = tmp_path / "base"
     nlp = spacy.blank("en")
@@ -213,7 +190,7 @@ def test_run_case_reports_a_pass_through_leak_and_a_clean_empty_file(tmp_path):
 
 
 def test_the_cli_command_is_registered():
-    out = subprocess.run([sys.executable, "-m", "textanon", "reliability", "--help"], capture_output=True, text=True)
+    out = run_textanon("reliability", "--help", offline=False)
     assert out.returncode == 0 and "--big" in out.stdout
 
 

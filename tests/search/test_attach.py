@@ -1,25 +1,19 @@
 """``index build`` and ``anonymize --index`` end to end, offline, on a tiny index and configs/textanon_search.cfg."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import spacy
-from offline import without_network
+from cli_runner import run_textanon
+from core_fixtures import FIXTURES, ROOT
+from input_files import write_jsonl
 
 import textanon.testing.faults  # noqa: F401  (textanon.testing.FailingLM.v1)
 from textanon.search.attach import use_index
 from textanon.search.base import IndexMissing
 
 pytestmark = pytest.mark.slow
-FIXTURE = "tests/fixtures/search_public.json"
-
-
-def run_cli(*args):
-    cmd = [sys.executable, "-m", "textanon", *map(str, args)]
-    return subprocess.run(without_network(cmd), capture_output=True, text=True)
+FIXTURE = FIXTURES / "search_public.json"
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +22,9 @@ def built(tmp_path_factory):
     from textanon.pipeline import assemble
 
     root = tmp_path_factory.mktemp("cli")
-    result = run_cli("index", "build", FIXTURE, "--output", root / "idx")
+    result = run_textanon("index", "build", FIXTURE, "--output", root / "idx")
     assert result.returncode == 0, result.stderr
-    nlp = assemble(Path("configs/textanon_search.cfg"), overrides={"paths.index": str(root / "elsewhere")})
+    nlp = assemble(ROOT / "configs" / "textanon_search.cfg", overrides={"paths.index": str(root / "elsewhere")})
     nlp.to_disk(root / "pipe")
     return root
 
@@ -50,11 +44,9 @@ def test_anonymize_with_index_end_to_end(built, tmp_path):
         },
         {"id": "nobody", "text": "A quiet day in Lyon.", "target": "Someone Else"},
     ]
-    (tmp_path / "in.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     out = tmp_path / "out.jsonl"
-    result = run_cli(
-        "anonymize", tmp_path / "in.jsonl", "--output", out, "--model", built / "pipe", "--index", built / "idx"
-    )
+    path = write_jsonl(tmp_path / "in.jsonl", rows)
+    result = run_textanon("anonymize", path, "--output", out, "--model", built / "pipe", "--index", built / "idx")
     assert result.returncode == 0, result.stderr
     records = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
     milo = records["milo"]
@@ -66,17 +58,9 @@ def test_anonymize_with_index_end_to_end(built, tmp_path):
 
 
 def test_anonymize_with_a_missing_index_stops_with_a_clear_error(built, tmp_path):
-    (tmp_path / "in.jsonl").write_text(json.dumps({"id": "a", "text": "Mr Ion Rusu."}) + "\n")
-    result = run_cli(
-        "anonymize",
-        tmp_path / "in.jsonl",
-        "--output",
-        tmp_path / "out.jsonl",
-        "--model",
-        built / "pipe",
-        "--index",
-        tmp_path / "nothing",
-    )
+    path = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": "Mr Ion Rusu."}])
+    model = ["--model", built / "pipe", "--index", tmp_path / "nothing"]
+    result = run_textanon("anonymize", path, "--output", tmp_path / "out.jsonl", *model)
     assert result.returncode == 1
     assert "Cannot use the search index" in result.stdout + result.stderr
     assert "index build" in result.stdout + result.stderr

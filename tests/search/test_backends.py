@@ -3,13 +3,15 @@
 import json
 
 import pytest
+from core_fixtures import FIXTURES
+from input_files import write_jsonl
 
 from textanon.search.backends import BACKENDS, open_index
 from textanon.search.base import META_FILE, SCHEMA_VERSION, TOKENIZER, IndexIncompatible, IndexMissing
 from textanon.search.builder import build_index
 from textanon.search.terms import query_words
 
-FIXTURE = "tests/fixtures/search_public.json"
+FIXTURE = FIXTURES / "search_public.json"
 
 
 def _backends():
@@ -96,8 +98,7 @@ def test_jsonl_and_text_folder_inputs(tmp_path):
         {"id": "b", "text": "A report on the harbour of Cork."},
         {"id": "c", "text": ""},
     ]
-    (tmp_path / "in.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    meta = build_index(tmp_path / "in.jsonl", tmp_path / "idx", progress=False)
+    meta = build_index(write_jsonl(tmp_path / "in.jsonl", rows), tmp_path / "idx", progress=False)
     assert (meta["documents"], meta["persons"], meta["skipped_records"]) == (2, 1, 1)
     index = open_index(tmp_path / "idx")
     assert index.count(["Cork"]) == 2 and len(index.documents_of("Ann Dowell")) == 1

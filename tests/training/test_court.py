@@ -5,19 +5,15 @@ from pathlib import Path
 
 import pytest
 import spacy
+from cli_runner import invoke
+from input_files import write_json
 from spacy.tokens import DocBin
-from typer.testing import CliRunner
 
-from textanon.cli import app
 from textanon.datasets.tab import GoldDocument, Mention
 from textanon.datasets.tab import gold_to_ents_doc as gold_doc
-from textanon.entity_recognizer import EntityRecognizer
 from textanon.evaluation.ner_eval import token_labels
 from textanon.labels import TAB_LABELS
 from textanon.training.gold import folds, paragraphs, split_ids
-
-ROOT = Path(__file__).resolve().parents[1]
-SILVER_FIXTURE = Path(__file__).parent / "fixtures" / "wikiactors_tiny.json"
 
 CASE = (
     "PROCEDURE\n"
@@ -106,9 +102,7 @@ def court_json(tmp_path_factory):
                 "annotations": {"annotator1": {"entity_mentions": _mentions(text, fill)}},
             }
         )
-    path = tmp_path_factory.mktemp("court") / "cases.json"
-    path.write_text(json.dumps(records), encoding="utf8")
-    return path
+    return write_json(tmp_path_factory.mktemp("court") / "cases.json", records)
 
 
 def _gold(text, mentions, doc_id="d"):
@@ -153,49 +147,8 @@ def test_folds_and_splits_partition_documents():
         folds(ids, 11)
 
 
-def test_ents_to_spans_moves_the_first_ner_out_of_the_way():
-    nlp = spacy.blank("en")
-    ruler = nlp.add_pipe("entity_ruler")
-    ruler.add_patterns([{"label": "DEM", "pattern": "taxi driver"}])
-    nlp.add_pipe("textanon_ents_to_spans")
-    doc = nlp("He is a taxi driver.")
-    assert doc.ents == ()
-    assert [(s.text, s.label_, s._.source) for s in doc.spans["model"]] == [("taxi driver", "DEM", "model")]
-
-
-def _recognizer_nlp(**settings):
-    nlp = spacy.blank("en")
-    ruler = nlp.add_pipe("entity_ruler", name="model_ruler")
-    ruler.add_patterns([{"label": "DEM", "pattern": "taxi driver"}, {"label": "ORG", "pattern": "Aarhus"}])
-    nlp.add_pipe("textanon_ents_to_spans")
-    generic = nlp.add_pipe("entity_ruler", name="generic_ruler")
-    generic.add_patterns([{"label": "GPE", "pattern": "Aarhus"}])
-    nlp.add_pipe("textanon_entity_recognizer", config={"model_spans_key": "model", **settings})
-    return nlp
-
-
-def test_recognizer_adds_model_spans_for_the_configured_labels_only():
-    doc = _recognizer_nlp(model_labels=["DEM"], use_gazetteer=False)("A taxi driver from Aarhus.")
-    assert [(s.text, s.label_, s._.source) for s in doc.spans["pii"]] == [
-        ("taxi driver", "DEM", "model"),
-        ("Aarhus", "LOC", "ner"),
-    ]
-
-
-def test_model_spans_win_over_generic_ner_at_equal_length_and_settings_survive_serialization(tmp_path):
-    nlp = _recognizer_nlp(use_gazetteer=False)
-    doc = nlp("A taxi driver from Aarhus.")
-    assert [(s.text, s.label_, s._.source) for s in doc.spans["pii"]][-1] == ("Aarhus", "ORG", "model")
-    recognizer: EntityRecognizer = nlp.get_pipe("textanon_entity_recognizer")
-    recognizer.to_disk(tmp_path / "rec")
-    clone = EntityRecognizer(nlp).from_disk(tmp_path / "rec")
-    assert clone.model_spans_key == "model" and clone.model_labels == list(TAB_LABELS)
-
-
 def test_silver_command_reads_tab_json_as_gold(court_json, tmp_path):
-    result = CliRunner().invoke(
-        app, ["silver", str(court_json), "--input-format", "tab", "--output-dir", str(tmp_path), "--dev-share", "0.25"]
-    )
+    result = invoke("silver", court_json, "--input-format", "tab", "--output-dir", tmp_path, "--dev-share", 0.25)
     assert result.exit_code == 0, result.output
     stats = json.loads((tmp_path / "gold-stats.json").read_text())
     assert stats["documents"] == {"train": 3, "dev": 1}
@@ -206,75 +159,23 @@ def test_silver_command_reads_tab_json_as_gold(court_json, tmp_path):
 
 
 def test_silver_command_names_the_bad_record(tmp_path):
-    bad = tmp_path / "bad.json"
-    bad.write_text(
-        json.dumps(
-            [
-                {
-                    "doc_id": "x1",
-                    "text": "Mr Tansky.",
-                    "annotations": {
-                        "a": {
-                            "entity_mentions": [
-                                {"entity_type": "NAME", "start_offset": 3, "end_offset": 9, "span_text": "Tansky"}
-                            ]
-                        }
-                    },
-                }
-            ]
-        )
-    )
-    result = CliRunner().invoke(app, ["silver", str(bad), "--input-format", "tab", "--output-dir", str(tmp_path)])
+    mention = {"entity_type": "NAME", "start_offset": 3, "end_offset": 9, "span_text": "Tansky"}
+    record = {"doc_id": "x1", "text": "Mr Tansky.", "annotations": {"a": {"entity_mentions": [mention]}}}
+    bad = write_json(tmp_path / "bad.json", [record])
+    result = invoke("silver", bad, "--input-format", "tab", "--output-dir", tmp_path)
     assert result.exit_code == 1 and "x1" in result.output and "NAME" in result.output
 
 
 @pytest.fixture(scope="module")
-def base_model(tmp_path_factory):
+def base_model(tmp_path_factory, train_silver):
     """A silver model trained for a few steps on the fictional biographies (the fine-tuning start point)."""
-    from textanon.training.silver import build_silver, read_bodies, write_silver
-
-    folder = tmp_path_factory.mktemp("base")
-    paths = write_silver(build_silver(spacy.load("en_textanon"), read_bodies([SILVER_FIXTURE]), 0.34, 1), folder)
-    result = CliRunner().invoke(
-        app,
-        [
-            "train-ner",
-            str(ROOT / "configs" / "ner_cpu.cfg"),
-            "--output",
-            str(folder / "m"),
-            "--train",
-            paths["train"],
-            "--dev",
-            paths["dev"],
-            "--training.max_steps",
-            "20",
-            "--training.eval_frequency",
-            "10",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return folder / "m" / "model-best"
+    return train_silver(tmp_path_factory.mktemp("base"), "ner_cpu.cfg", 20, 10) / "model-best"
 
 
 def test_cv_ner_scores_every_case_with_a_model_that_never_saw_it(court_json, base_model, tmp_path):
     out = tmp_path / "cv.json"
-    result = CliRunner().invoke(
-        app,
-        [
-            "cv-ner",
-            str(court_json),
-            "--folds",
-            "2",
-            "--base-model",
-            str(base_model),
-            "--work-dir",
-            str(tmp_path / "cv"),
-            "--output",
-            str(out),
-            "--max-steps",
-            "10",
-        ],
-    )
+    options = ["--base-model", base_model, "--max-steps", 10]
+    result = invoke("cv-ner", court_json, "--folds", 2, "--work-dir", tmp_path / "cv", "--output", out, *options)
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     tested = [d for f in report["folds"] for d in f["test"]]
@@ -302,31 +203,12 @@ def test_cv_ner_scores_every_case_with_a_model_that_never_saw_it(court_json, bas
     assert "| DEM |" in out.with_suffix(".md").read_text()
 
 
-def test_train_court_and_hybrid_pipeline_assembly(court_json, base_model, tmp_path):
+def test_train_court_and_hybrid_pipeline_assembly(court_json, base_model, hybrid_pipeline, tmp_path):
     out = tmp_path / "court"
-    result = CliRunner().invoke(
-        app,
-        [
-            "train-court",
-            str(court_json),
-            "--output",
-            str(out),
-            "--base-model",
-            str(base_model),
-            "--dev-share",
-            "0.25",
-            "--max-steps",
-            "10",
-        ],
-    )
+    options = ["--base-model", base_model, "--max-steps", 10]
+    result = invoke("train-court", court_json, "--output", out, "--dev-share", 0.25, *options)
     assert result.exit_code == 0, result.output
-    from textanon.pipeline import assemble
-
-    nlp = assemble(
-        ROOT / "configs" / "textanon_trained.cfg",
-        overrides={"paths.ner_model": str(out / "model-best")},
-        last_component="textanon_entity_recognizer",
-    )
+    nlp = hybrid_pipeline(out / "model-best")
     assert nlp.pipe_names == ["textanon_ner", "textanon_ents_to_spans", "ner", "textanon_entity_recognizer"]
     assert set(nlp.get_pipe("textanon_ner").labels) <= set(TAB_LABELS)
     doc = nlp(CASE.format(**FILLERS[0]))

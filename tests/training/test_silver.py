@@ -3,20 +3,16 @@
 import json
 from pathlib import Path
 
-import pytest
 import spacy
+from cli_runner import invoke
+from core_fixtures import FIXTURES, ROOT
 from spacy.tokens import DocBin
+from tab_fixture import TAB_SMALL
 
 from textanon.labels import TAB_LABELS
 from textanon.training.silver import build_silver, paragraphs, read_bodies, write_silver
 
-FIXTURE = Path(__file__).parent / "fixtures" / "wikiactors_tiny.json"
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def recognizer_nlp():
-    return spacy.load("en_textanon")
+FIXTURE = FIXTURES / "wikiactors_tiny.json"
 
 
 def test_evaluated_individuals_are_excluded():
@@ -48,37 +44,8 @@ def test_silver_corpus_has_tab_entities_and_splits_by_individual(recognizer_nlp,
     assert sum(stats["entities_by_label"]["train"].values()) == sum(len(d.ents) for d in train)
 
 
-def train(recognizer_nlp, tmp_path, config, steps, eval_every):
-    """Silver corpus from the fixture, then ``train-ner`` for a few steps; returns the model-last pipeline."""
-    from typer.testing import CliRunner
-
-    from textanon.cli import app
-
-    paths = write_silver(build_silver(recognizer_nlp, read_bodies([FIXTURE]), dev_share=0.34, seed=1), tmp_path)
-    out = tmp_path / "model"
-    result = CliRunner().invoke(
-        app,
-        [
-            "train-ner",
-            str(ROOT / "configs" / config),
-            "--output",
-            str(out),
-            "--train",
-            paths["train"],
-            "--dev",
-            paths["dev"],
-            "--training.max_steps",
-            str(steps),
-            "--training.eval_frequency",
-            str(eval_every),
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    return spacy.load(out / "model-last")
-
-
-def test_train_ner_runs_end_to_end(recognizer_nlp, tmp_path):
-    nlp = train(recognizer_nlp, tmp_path, "ner_cpu.cfg", 30, 10)
+def test_train_ner_runs_end_to_end(train_silver, tmp_path):
+    nlp = spacy.load(train_silver(tmp_path, "ner_cpu.cfg", 30, 10) / "model-last")
     assert nlp.pipe_names == ["tok2vec", "ner"]
     assert set(nlp.get_pipe("ner").labels) <= set(TAB_LABELS)
     assert len(nlp.get_pipe("ner").labels) >= 4
@@ -89,37 +56,18 @@ def test_packaged_recognizer_labels_are_the_eight_tab_types(recognizer_nlp):
     assert tuple(recognizer_nlp.get_pipe("textanon_entity_recognizer").labels) == TAB_LABELS
 
 
-def test_transformer_config_trains_on_the_local_minilm(recognizer_nlp, tmp_path):
-    nlp = train(recognizer_nlp, tmp_path, "ner_trf.cfg", 4, 2)
+def test_transformer_config_trains_on_the_local_minilm(train_silver, hybrid_pipeline, tmp_path):
+    model = train_silver(tmp_path, "ner_trf.cfg", 4, 2) / "model-last"
+    nlp = spacy.load(model)
     assert nlp.pipe_names == ["transformer", "ner"]
     assert set(nlp.get_pipe("ner").labels) <= set(TAB_LABELS)
     # court fine-tuning of the transformer model, then the hybrid pipeline built around it
-    from typer.testing import CliRunner
-
-    from textanon.cli import app
-    from textanon.pipeline import assemble
-
     court = tmp_path / "court"
-    result = CliRunner().invoke(
-        app,
-        [
-            "train-court",
-            str(Path(__file__).parent / "fixtures" / "tab_small.json"),
-            "--output",
-            str(court),
-            "--base-model",
-            str(tmp_path / "model" / "model-last"),
-            "--config",
-            str(ROOT / "configs" / "ner_court_trf.cfg"),
-            "--max-steps",
-            "2",
-        ],
+    config = ROOT / "configs" / "ner_court_trf.cfg"
+    result = invoke(
+        "train-court", TAB_SMALL, "--output", court, "--base-model", model, "--config", config, "--max-steps", 2
     )
     assert result.exit_code == 0, result.output
-    hybrid = assemble(
-        ROOT / "configs" / "textanon_trained.cfg",
-        overrides={"paths.ner_model": str(court / "model-last")},
-        last_component="textanon_entity_recognizer",
-    )
+    hybrid = hybrid_pipeline(court / "model-last")
     doc = hybrid("Mr John Smith was born in Oslo on 3 May 1970.")
     assert "model" in doc.spans and {s.label_ for s in doc.spans["pii"]} <= set(TAB_LABELS)

@@ -1,6 +1,6 @@
 """Tuning data of the search risk: the defender never indexes a pseudo-abstract; the judge ranks groups."""
 
-import json
+from input_files import write_json
 
 from textanon.tuning.search import GroupJudge, tuning_documents
 from textanon.tuning.threshold import pseudo_abstracts
@@ -13,9 +13,8 @@ def _files(tmp_path):
         {"name": "Ann Vell", "public_knowledge": lead + "\n" + rest},
         {"name": "Bo Lind", "public_knowledge": "Bo Lind is a Swedish actor.\n" + "Bo Lind sang in Malmo. " * 60},
     ]
-    (tmp_path / "bk.json").write_text(json.dumps(records))
-    (tmp_path / "eval.json").write_text(json.dumps([{"name": "Bo Lind", "original_abstract": "x"}]))
-    return tmp_path / "bk.json", tmp_path / "eval.json", lead
+    evaluated = write_json(tmp_path / "eval.json", [{"name": "Bo Lind", "original_abstract": "x"}])
+    return write_json(tmp_path / "bk.json", records), evaluated, lead
 
 
 def test_tuning_index_cuts_the_pseudo_abstract_out(tmp_path):

@@ -1,8 +1,8 @@
 """Threshold tuning on pseudo-abstracts of non-evaluated actors: data split, BM25 attacker, criterion."""
 
-import json
-
 import pytest
+from cli_runner import invoke
+from input_files import write_json
 
 from textanon.tuning.bm25 import BM25, words
 from textanon.tuning.threshold import choose, pseudo_abstracts, reidentification_rate, split_lead
@@ -18,9 +18,9 @@ def test_pseudo_abstracts_never_use_evaluated_actors(tmp_path):
     lead, rest = "x" * 40, "y" * 60
     background = [{"name": n, "public_knowledge": f"{lead} {n}\n{rest}"} for n in ("Ann", "Bob", "Cy", "Evaluated")]
     background.append({"name": "Short", "public_knowledge": "one paragraph only"})
-    (tmp_path / "bk.json").write_text(json.dumps(background))
-    (tmp_path / "eval.json").write_text(json.dumps([{"name": "Evaluated", "original_abstract": "..."}]))
-    pool = pseudo_abstracts(tmp_path / "bk.json", tmp_path / "eval.json", min_chars=30, min_rest_chars=50)
+    bk = write_json(tmp_path / "bk.json", background)
+    evaluated = write_json(tmp_path / "eval.json", [{"name": "Evaluated", "original_abstract": "..."}])
+    pool = pseudo_abstracts(bk, evaluated, min_chars=30, min_rest_chars=50)
     assert [p["name"] for p in pool] == ["Ann", "Bob", "Cy"]  # evaluated and body-less actors left out
     assert all(p["eligible"] and p["abstract"].startswith(lead) and p["body"] == rest for p in pool)
     assert all(p["abstract"] not in p["body"] for p in pool)  # the pseudo-abstract is cut out of its body
@@ -50,10 +50,5 @@ def test_choose_most_useful_threshold_within_tolerance_of_best_privacy():
 
 @pytest.mark.parametrize("n", [0, 3])
 def test_select_threshold_cli_requires_exclude(tmp_path, n):
-    from typer.testing import CliRunner
-
-    from textanon.cli import app
-
-    (tmp_path / "bk.json").write_text("[]")
-    res = CliRunner().invoke(app, ["select-threshold", str(tmp_path / "bk.json"), "--n", str(n)])
+    res = invoke("select-threshold", write_json(tmp_path / "bk.json", []), "--n", n)
     assert res.exit_code != 0 and "exclude" in res.output.lower()

@@ -4,16 +4,15 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import invoke
+from core_fixtures import FIXTURES
+from input_files import write_json
 
-from textanon.benchmarks.trir import spearman
-from textanon.cli import app
 from textanon.evaluation.trir import TrirError, TrirInputs, load_anonymized, load_background, load_wikiactors
 from textanon.evaluation.trir.data import apply_offsets, remove_marks
 from textanon.evaluation.trir.model import windows
 
-FIXTURE = Path(__file__).parent / "fixtures" / "trir_small.json"
-runner = CliRunner()
+FIXTURE = FIXTURES / "trir_small.json"
 
 
 def test_windows_cover_the_sequence_with_overlap():
@@ -36,11 +35,6 @@ def test_offsets_and_mask_marks():
     text = remove_marks("PERSON met [ORG_2] in GPE on *** and a person said SENSITIVE WORK OF ART")
     assert "PERSON" not in text and "ORG" not in text and "GPE" not in text and "***" not in text
     assert "person" in text and "SENSITIVE" not in text and "WORK" not in text
-
-
-def test_spearman():
-    assert spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
-    assert spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
 
 
 def test_input_validation(tmp_path):
@@ -73,29 +67,16 @@ def test_input_validation(tmp_path):
 
 
 def test_cli_errors(tmp_path):
-    bk = tmp_path / "bk.json"
-    bk.write_text(json.dumps({"Only One": "Some background text about a single person."}))
-    anon = tmp_path / "anon.json"
-    anon.write_text(json.dumps({"Only One": "A text."}))
-    res = runner.invoke(
-        app,
-        [
-            "evaluate-trir",
-            str(bk),
-            "--anonymized",
-            f"m={anon}",
-            "-o",
-            str(tmp_path / "o.json"),
-            "--cache-dir",
-            str(tmp_path / "c"),
-        ],
-    )
+    bk = write_json(tmp_path / "bk.json", {"Only One": "Some background text about a single person."})
+    anon = write_json(tmp_path / "anon.json", {"Only One": "A text."})
+    out = tmp_path / "o.json"
+    res = invoke("evaluate-trir", bk, "--anonymized", f"m={anon}", "-o", out, "--cache-dir", tmp_path / "c")
     assert res.exit_code == 1 and "at least 2" in res.output
-    res = runner.invoke(app, ["evaluate-trir", str(bk), "-o", str(tmp_path / "o.json")])
+    res = invoke("evaluate-trir", bk, "-o", out)
     assert res.exit_code == 1 and "no anonymized documents" in res.output
-    res = runner.invoke(app, ["evaluate-trir", str(bk), "--anonymized", "broken", "-o", str(tmp_path / "o.json")])
+    res = invoke("evaluate-trir", bk, "--anonymized", "broken", "-o", out)
     assert res.exit_code == 1 and "NAME=PATH" in res.output
-    res = runner.invoke(app, ["evaluate-trir", str(FIXTURE), "--window", "10", "--overlap", "9"])
+    res = invoke("evaluate-trir", FIXTURE, "--window", "10", "--overlap", "9")
     assert res.exit_code == 1 and "--overlap" in res.output
 
 
@@ -104,38 +85,13 @@ def test_tiny_attack_reidentifies_clear_text_not_suppressed_text(tmp_path):
     records = json.loads(FIXTURE.read_text())
     originals = {r["name"]: r["original_abstract"] for r in records}
     originals["Nobody Known"] = "A person absent from the background knowledge plays the violin."
-    offsets = tmp_path / "offsets.json"  # offset form: mask the names only, plus an unknown individual
-    offsets.write_text(json.dumps({n: [[0, len(n)]] if n in t else [] for n, t in originals.items()}))
-    (tmp_path / "originals.json").write_text(json.dumps(originals))
-    out = tmp_path / "trir.json"
-    res = runner.invoke(
-        app,
-        [
-            "evaluate-trir",
-            str(FIXTURE),
-            "-o",
-            str(out),
-            "--anonymized",
-            f"names_masked={offsets}",
-            "--originals",
-            str(tmp_path / "originals.json"),
-            "--epochs",
-            "3",
-            "--window",
-            "24",
-            "--overlap",
-            "6",
-            "--batch-size",
-            "8",
-            "--lr",
-            "1e-4",
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--threads",
-            "1",
-            "--quiet",
-        ],
-    )
+    names = {n: [[0, len(n)]] if n in t else [] for n, t in originals.items()}
+    offsets = write_json(tmp_path / "offsets.json", names)  # offset form: the names only, and an unknown individual
+    out, cache = tmp_path / "trir.json", tmp_path / "cache"
+    attack = ["--epochs", 3, "--window", 24, "--overlap", 6, "--batch-size", 8, "--lr", "1e-4", "--threads", 1]
+    originals_file = write_json(tmp_path / "originals.json", originals)
+    extra = ["--anonymized", f"names_masked={offsets}", "--originals", originals_file, "--quiet"]
+    res = invoke("evaluate-trir", FIXTURE, "-o", out, *attack, "--cache-dir", cache, *extra)
     assert res.exit_code == 0, res.output
     result = json.loads(out.read_text())
     trir = result["trir"]
@@ -148,32 +104,7 @@ def test_tiny_attack_reidentifies_clear_text_not_suppressed_text(tmp_path):
     assert set(result["timings_s"]) >= {"pretreatment", "finetuning", "prediction", "total"}
     assert result["peak_rss_mb"] > 0
     # second run: every stage comes from the cache
-    res = runner.invoke(
-        app,
-        [
-            "evaluate-trir",
-            str(FIXTURE),
-            "-o",
-            str(out),
-            "--methods",
-            "original",
-            "--epochs",
-            "3",
-            "--window",
-            "24",
-            "--overlap",
-            "6",
-            "--batch-size",
-            "8",
-            "--lr",
-            "1e-4",
-            "--cache-dir",
-            str(tmp_path / "cache"),
-            "--threads",
-            "1",
-            "-q",
-        ],
-    )
+    res = invoke("evaluate-trir", FIXTURE, "-o", out, "--methods", "original", *attack, "--cache-dir", cache, "-q")
     assert res.exit_code == 0, res.output
     again = json.loads(out.read_text())
     assert again["cached"]["finetuning"] and again["cached"]["pretreatment"]
@@ -248,43 +179,5 @@ def test_combine_seeds_mean_sd_and_per_seed_values():
 
 
 def test_cli_bad_seeds(tmp_path):
-    res = runner.invoke(app, ["evaluate-trir", str(FIXTURE), "-o", str(tmp_path / "t.json"), "--seeds", "42,x"])
+    res = invoke("evaluate-trir", FIXTURE, "-o", tmp_path / "t.json", "--seeds", "42,x")
     assert res.exit_code == 1 and "--seeds" in res.output
-
-
-def test_markdown_shows_mean_sd_over_seeds():
-    from textanon.benchmarks.trir import markdown
-
-    settings = {
-        "model_label": "m",
-        "model_id": "m",
-        "device": "cpu",
-        "torch_threads": 1,
-        "individuals": 2,
-        "train_windows": 3,
-        "dev_documents": 0,
-        "window": 100,
-        "overlap": 25,
-        "batch_size": 16,
-        "lr": 5e-5,
-        "epochs": 1,
-        "patience": 5,
-        "pretrain_epochs": 0,
-        "epochs_run": 1,
-        "selected_epoch": 1,
-        "keep_mask_marks": False,
-        "curate": True,
-        "anonymize_background": True,
-        "max_bk_chars": None,
-        "seed": [42, 1, 2],
-    }
-    result = {
-        "trir": {"original": 94.0, "manual": 22.0},
-        "trir_sd": {"original": 4.0, "manual": 2.0},
-        "upper_bound": 100.0,
-        "settings": settings,
-        "timings_s": {},
-        "peak_rss_mb": 1.0,
-    }
-    md = markdown(result, "t", {"original": 100, "manual": 10})
-    assert "| Original | 100 | 94.0 ± 4.0 | -6 |" in md and "[42, 1, 2]" in md
