@@ -26,14 +26,7 @@ def test_normalize_and_acronym():
 def test_person_variants_link_to_the_full_name():
     text = "Mr Galip Yalman met Ms Ayse Kaya. Later Yalman and G. Yalman left; Kaya stayed."
     ids = linked(
-        text,
-        [
-            ("Mr Galip Yalman", "PERSON"),
-            ("Ms Ayse Kaya", "PERSON"),
-            ("Yalman", "PERSON"),
-            ("G. Yalman", "PERSON"),
-            ("Kaya", "PERSON"),
-        ],
+        text, [(name, "PERSON") for name in ("Mr Galip Yalman", "Ms Ayse Kaya", "Yalman", "G. Yalman", "Kaya")]
     )
     by_text = {}
     for (t, _), e in ids.items():

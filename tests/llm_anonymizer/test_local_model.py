@@ -22,19 +22,21 @@ TEXT = (
 )
 
 
+#: greedy SmolLM2 on one thread, at most 40 new tokens; the target is not masked (the model's reply is tested)
+SMOLLM2 = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 40, "num_threads": 1}
+
+
+def smollm2_pipeline(**settings):
+    """A blank pipeline with the LLM anonymizer on :data:`SMOLLM2` and ``settings``."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_llm_anonymizer", config={"mask_target": False, "model": SMOLLM2, **settings})
+    return nlp
+
+
 @pytest.fixture(scope="module")
 def nlp():
     pytest.importorskip("torch")
-    nlp = spacy.blank("en")
-    nlp.add_pipe(
-        "textanon_llm_anonymizer",
-        config={
-            "mask_target": False,
-            "save_io": True,
-            "model": {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 40, "num_threads": 1},
-        },
-    )
-    return nlp
+    return smollm2_pipeline(save_io=True)
 
 
 def _occurs(needle: str, text: str) -> bool:
@@ -70,15 +72,7 @@ def test_real_local_model_masks_every_occurrence_of_what_it_returns(nlp):
 
 def test_real_local_model_is_deterministic_and_cached(nlp, tmp_path):
     first = nlp(TEXT)._.anonymized_text
-    cached = spacy.blank("en")
-    cached.add_pipe(
-        "textanon_llm_anonymizer",
-        config={
-            "mask_target": False,
-            "cache_dir": str(tmp_path),
-            "model": {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 40, "num_threads": 1},
-        },
-    )
+    cached = smollm2_pipeline(cache_dir=str(tmp_path))
     model = cached.get_pipe("textanon_llm_anonymizer").model
     assert [d._.anonymized_text for d in cached.pipe([TEXT])] == [first]  # greedy: same reply
     assert model.usage["calls"] == 1
