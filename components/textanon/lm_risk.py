@@ -48,6 +48,7 @@ def make_lm_risk(
     max_combination_size: int,
     max_combinations: int,
 ) -> "LMRiskScorer":
+    """The ``textanon_lm_risk`` factory: an :class:`LMRiskScorer` with the settings of the config."""
     return LMRiskScorer(model, name, spans_key, threshold, max_combination_size, max_combinations)
 
 
@@ -126,6 +127,7 @@ class LMRiskScorer(SettingsRecord):
         return doc
 
     def pipe(self, docs, batch_size: int = 8):
+        """Score each doc in turn (one language-model call scores all the spans of a doc)."""
         for doc in docs:
             yield self(doc)
 

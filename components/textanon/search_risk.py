@@ -82,6 +82,7 @@ def make_search_risk(
     candidate_unseen: bool,
     ic_from_index: bool,
 ) -> "SearchRisk":
+    """The ``textanon_search_risk`` factory: a :class:`SearchRisk` over ``index`` with the settings of the config."""
     return SearchRisk(
         index,
         name,
@@ -154,6 +155,7 @@ class SearchRisk(SettingsRecord):
             return self._fail_closed(doc, f"search index failed ({type(err).__name__})")
 
     def pipe(self, docs, batch_size: int = 8):
+        """Decide each doc in turn."""
         for doc in docs:
             yield self(doc)
 

@@ -34,6 +34,8 @@ def run_design(
     chunk_size: int = 3000,
     log=print,
 ) -> Dict:
+    """Anonymize ``records`` with the LLM anonymizer on prompt ``design`` (the offline SmolLM2 unless ``model``);
+    returns ``{"design", "summary", "per_doc", "texts"}``: counts and timings per document, never document text."""
     import spacy
 
     from ..llm_anonymizer.task import STATS_KEY
@@ -105,6 +107,8 @@ def run_design(
 
 
 def summarize(rows: Sequence[Dict]) -> Dict:
+    """Means per document (seconds, tokens, strings) and totals (failures, fallbacks) of :func:`run_design` rows."""
+
     def mean(key):
         values = [r[key] for r in rows if r.get(key) is not None]
         return statistics.fmean(values) if values else None
@@ -233,6 +237,7 @@ def write_table(path: Path = DEFAULT_TABLE, metrics_dir: Path = Path("metrics"))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Command line of :func:`run_bench` (``python -m textanon.benchmarks.llm_designs --input FILE``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", required=True, type=Path)
     parser.add_argument("--design", action="append", default=None, help="design name (repeatable) or 'all'")

@@ -29,4 +29,5 @@ from . import (  # noqa: E402
 
 
 def main() -> None:
+    """Entry point of the ``textanon`` console script: every command registered on :data:`app`."""
     app()

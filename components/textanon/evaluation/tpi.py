@@ -93,6 +93,7 @@ def display_name(model) -> str:
 
 
 def is_masked(model) -> bool:
+    """True for a masked language model (scored with term alternation passes), False for a causal one."""
     from ..language_models import MaskedLM
 
     return isinstance(model, MaskedLM)
@@ -111,6 +112,7 @@ class DocumentIC:
 
     @property
     def tic(self) -> float:
+        """Total information content of the original document: the sum over its terms."""
         return float(self.ic.sum())
 
     def preserved(self, masked: Sequence[CharSpan]) -> float:
@@ -119,15 +121,18 @@ class DocumentIC:
         return float(self.ic[~prot].sum()) if len(self.terms) else 0.0
 
     def to_json(self) -> dict:
+        """The cache form: term offsets and sentence indices, IC rounded to 5 decimals (no document text)."""
         return {"terms": [[t.start, t.end, t.sent] for t in self.terms], "ic": [round(float(v), 5) for v in self.ic]}
 
     @classmethod
     def from_json(cls, data: dict, text: str, text_hash: str = "") -> "DocumentIC":
+        """The inverse of :meth:`to_json`, with the term texts taken from ``text``."""
         terms = [Term(s, e, text[s:e], sent) for s, e, sent in data["terms"]]
         return cls(terms, np.asarray(data["ic"], dtype=np.float64), text_hash)
 
 
 def text_hash(text: str) -> str:
+    """SHA-256 of ``text`` (UTF-8), hex: the cache key of a document, never the text itself."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -157,18 +162,22 @@ class InformationContent:
 
     @property
     def model(self):
+        """The language model, resolved from its spec on first use."""
         if self._model is None:
             self._model = resolve_model(self._model_spec)
         return self._model
 
     @property
     def nlp(self):
+        """The spaCy pipeline that segments documents into terms, loaded on first use."""
         if self._nlp is None:
             self._nlp = get_nlp()
         return self._nlp
 
     @property
     def settings(self) -> dict:
+        """What the IC values depend on (segmentation, model, window, alternation), recorded with the results; the
+        cache key is made of it."""
         model = self.model
         base = {
             "segmentation": SEGMENTATION_VERSION,
@@ -299,6 +308,7 @@ class CorpusResult:
     micro: Dict[str, float] = field(default_factory=dict)
 
     def mean(self) -> Dict[str, float]:
+        """Method -> mean of its per-document values (NaN for a method with no document)."""
         return {m: float(np.mean(list(v.values()))) if v else float("nan") for m, v in self.per_document.items()}
 
 

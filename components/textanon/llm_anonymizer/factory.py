@@ -90,6 +90,7 @@ def make_llm_anonymizer(
     save_io: bool,
     validate_types: bool,
 ) -> "LLMAnonymizer":
+    """The ``textanon_llm_anonymizer`` factory: the anonymization task built from the settings, around ``model``."""
     task = AnonymizeTask(
         design=design,
         template_path=template_path,
@@ -121,6 +122,7 @@ class TextFreeLogFilter(logging.Filter):
     """Drops spacy-llm's DEBUG records: they hold prompts, replies and document text."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Keep INFO and above only."""
         return record.levelno > logging.DEBUG
 
 
@@ -173,6 +175,7 @@ class LLMAnonymizer(Pipe):
         return self._process([doc])[0]
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 16) -> Iterator[Doc]:
+        """Process ``stream`` in batches, one model call per doc; the cache is flushed at the end."""
         for batch in minibatch(stream, batch_size):
             yield from self._process(list(batch))
         self.flush_cache()
@@ -201,15 +204,19 @@ class LLMAnonymizer(Pipe):
 
     # -- serialization (nothing learned: the config rebuilds everything) ----------------------
     def to_bytes(self, *, exclude=tuple()) -> bytes:
+        """Nothing to save: the config rebuilds the component."""
         return b""
 
     def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "LLMAnonymizer":
+        """Nothing to load: returns the component unchanged."""
         return self
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
+        """An empty folder: the config rebuilds the component."""
         Path(path).mkdir(parents=True, exist_ok=True)
 
     def from_disk(self, path, *, exclude=tuple()) -> "LLMAnonymizer":
+        """Nothing to load: returns the component unchanged."""
         return self
 
 
@@ -292,6 +299,7 @@ def _make_doc_cache():
 
 
 def DocCache(**kwargs):  # noqa: N802 - a class built lazily (spacy-llm is optional)
+    """spacy-llm's ``BatchCache`` keyed by text and target (:func:`_doc_key`), built with ``kwargs``."""
     return _make_doc_cache()(**kwargs)
 
 

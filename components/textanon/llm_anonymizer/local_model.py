@@ -65,6 +65,7 @@ class LocalChatModel:
 
     @property
     def context_length(self) -> int:
+        """The context length (tokens) spacy-llm may shard prompts to (the task chunks documents itself)."""
         return self._context_length
 
     @property
@@ -92,6 +93,7 @@ class LocalChatModel:
             yield [self.generate(prompt) for prompt in doc_prompts]
 
     def generate(self, prompt: str) -> LLMReply:
+        """Greedy reply to one prompt, with why generation stopped (``finish_reason``); usage counts updated."""
         import torch
 
         tokenizer, model = self._load()

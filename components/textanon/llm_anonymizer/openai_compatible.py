@@ -73,6 +73,7 @@ class OpenAICompatible:
 
     @property
     def context_length(self) -> Optional[int]:
+        """The context length (tokens) spacy-llm may shard prompts to (None: unknown; the task chunks itself)."""
         return self._context_length
 
     def __call__(self, prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:
@@ -89,6 +90,8 @@ class OpenAICompatible:
         return headers
 
     def complete(self, prompt: str) -> LLMReply:
+        """One chat-completions request for ``prompt`` (retried on transient errors) -> the reply and its finish
+        reason; errors name the status or the exception type, never the response body."""
         messages = split_messages(prompt) if self.chat else [{"role": "user", "content": to_plain_text(prompt)}]
         body = {
             "model": self.model,

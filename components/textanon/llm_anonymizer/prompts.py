@@ -74,6 +74,7 @@ class PromptRenderer:
         self._template = env.from_string(template_source)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
+        """The prompt for ``text`` (and the protected person ``target``), role markers in both neutralized."""
         return self._template.render(text=sanitize(text), target=sanitize(target) if target else None).strip()
 
 

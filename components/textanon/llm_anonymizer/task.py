@@ -131,6 +131,7 @@ class AnonymizeTask:
         return repr(settings)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
+        """The prompt for one chunk: role-marked, or plain text when ``chat_markers`` is off."""
         prompt = self._renderer.render(text, target)
         return prompt if self.chat_markers else to_plain_text(prompt)
 
@@ -144,6 +145,7 @@ class AnonymizeTask:
             yield prompts, [doc] * len(prompts)
 
     def parse_responses(self, shards: Iterable[Iterable[Doc]], responses: Iterable[Iterable[str]]) -> Iterable[Doc]:
+        """Each doc with the replies to its chunks applied (:meth:`apply_replies`)."""
         for doc_shards, doc_responses in zip(shards, responses):
             doc = list(doc_shards)[0]
             self.apply_replies(doc, list(doc_responses))
@@ -151,6 +153,7 @@ class AnonymizeTask:
 
     # -- chunking --------------------------------------------------------------------------
     def chunks(self, doc: Doc) -> List[Tuple[int, int]]:
+        """Character ranges of the overlapping chunks of ``doc``, cut at sentence starts where possible."""
         return chunk_offsets(doc.text, self.chunk_size, self.chunk_overlap, _sentence_starts(doc))
 
     # -- annotation -------------------------------------------------------------------------

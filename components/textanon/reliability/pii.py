@@ -91,11 +91,13 @@ class Person:
 
     @property
     def name(self) -> str:
+        """First and last name in the person's case (title, lower or upper)."""
         full = f"{self.first} {self.last}"
         return full.lower() if self.case == "lower" else full.upper() if self.case == "upper" else full
 
     @property
     def surname(self) -> str:
+        """The last name as written in the text."""
         return self.name.split(" ", 1)[1]
 
 
@@ -109,6 +111,7 @@ class PiiRecord:
     pii: List[Dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict:
+        """The input line of the record: id, text and target (the PII list stays with the suite)."""
         out = {"id": self.id, "text": self.text}
         if self.target is not None:
             out["target"] = self.target
