@@ -156,8 +156,6 @@ def test_redecide_gives_the_masks_of_a_fresh_run_at_that_threshold():
 def test_redecide_keeps_the_warnings_of_earlier_stages_and_does_not_pile_up_its_own():
     """A sweep must not erase what the pipeline recorded before the decision (a language-model failure,
     the recognizer's warnings), nor repeat its own warnings once per threshold."""
-    from core_fixtures import blank_with_recognizer
-
     import textanon.testing.faults  # noqa: F401  (registers textanon.testing.FailingLM.v1)
     from textanon.extensions import add_warning
     from textanon.runner import pipe_docs, redecide
