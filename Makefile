@@ -67,7 +67,7 @@ $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.p
 package: $(PKG_STAMP)
 
 demo: $(PKG_STAMP)
-	$(PY) -m textanon demo assets/samples/court_case.txt
+	$(PY) -m textanon demo assets/samples/court_case.txt --html report
 
 test: $(PKG_STAMP)
 	$(PY) -m pytest -q

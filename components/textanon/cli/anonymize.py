@@ -9,6 +9,7 @@ from wasabi import msg
 
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from . import app
+from .report import check_report_folder
 
 DEFAULT_PIPELINE = "en_textanon"
 
@@ -63,27 +64,31 @@ def anonymize(
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
 
     from ..datasets.records import read_records
     from ..output import masks_by_doc
+    from ..review.report import LiveReport
 
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
     nlp = load_pipeline(model, replacement)
+    report = LiveReport(check_report_folder(html), target) if html else None
+    items = report.inputs(read_records(input_path)) if report else read_records(input_path)
     kept, n_ok, n_err = [], 0, 0
     try:
         records = anonymize_records(
             nlp,
-            read_records(input_path),
+            items,
             target=target,
             n_process=n_process,
             batch_size=batch_size,
             max_chars=max_chars,
         )
-        for record in tqdm(records, desc="anonymize", unit="doc"):
+        for record in tqdm(report.records(records) if report else records, desc="anonymize", unit="doc"):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
             if "error" in record:
@@ -104,6 +109,8 @@ def anonymize(
             exits=1,
         )
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
+    if report:
+        msg.good(f"Review report -> {report.close()}")
 
 
 @app.command("demo")
@@ -111,6 +118,7 @@ def demo(
     input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A .txt document"),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m"),
     target: Optional[str] = typer.Option(None, "--target"),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
 ) -> None:
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
@@ -140,3 +148,10 @@ def demo(
     )
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)
+    if html:
+        from ..output import doc_to_record
+        from ..review.report import ReportWriter
+
+        writer = ReportWriter(check_report_folder(html))
+        writer.add(doc_to_record(doc, input_path.stem), doc.text, target)
+        msg.good(f"Review report -> {writer.close()} (open it in a browser)")
