@@ -25,11 +25,12 @@ CHECK_VENV := build/check-wheel-venv
 
 .PHONY: setup demo test package gazetteer debian-deps clean bench-speed check-wheel
 
-## Debian packages: WordNet 3.0 files for the offline gazetteer
+## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
+DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium
 debian-deps:
-	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; \
-	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; fi; \
+	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ] || ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); fi; \
 	fi
 
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
@@ -70,6 +71,7 @@ demo: $(PKG_STAMP)
 	$(PY) -m textanon demo assets/samples/court_case.txt --html report
 
 test: $(PKG_STAMP)
+	$(MAKE) debian-deps
 	$(PY) -m pytest -q
 
 ## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document

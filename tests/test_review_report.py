@@ -59,8 +59,10 @@ def test_reasons_name_each_rule():
     assert any("protected person's name" in r for r in reasons[at["Mr Ion Rusu"]].reasons)
     assert any("missed by the recognizer" in r for r in reasons[at["Rusu"]].reasons)
     assert reasons[at["12 June 2005"]].combinations == [0]
-    assert any("break risky combination #1" in r for r in reasons[at["12 June 2005"]].reasons)
-    assert any("broken by another masked entity" in r for r in reasons[at["5,000 euros"]].reasons)
+    assert "masked to break risky combination #1 (with QUANTITY_1)" in reasons[at["12 June 2005"]].reasons[0]
+    assert reasons[at["5,000 euros"]].reasons == ["kept: risky combination #1 is broken by masking DATETIME_2"]
+    record["risky_combinations"] = [["DATETIME_2"]]
+    assert "risky on its own" in explain(record, TEXT, TARGET)[at["12 June 2005"]].reasons[0]
 
 
 def test_reasons_flag_an_unbroken_combination_and_kept_spans():

@@ -90,26 +90,38 @@ def explain(record: dict, text: Optional[str] = None, target: Optional[str] = No
         member = [k for k, c in enumerate(combos) if eid in c]
         exp = Explanation(masked=bool(s["masked"]), combinations=member, always=bool(always[eid]))
         exp.reasons += always[eid]
-        unbroken = [k for k in member if not (set(combos[k]) - {eid}) & masked_entities]
+        alone = [k for k in member if len(set(combos[k])) == 1]
+        others = {k: sorted(set(combos[k]) - {eid}) for k in member if k not in alone}
+        unbroken = [k for k, rest in others.items() if not set(rest) & masked_entities]
+        broken = [k for k in others if k not in unbroken]
+        also = "also " if exp.always else ""
         if exp.masked:
-            if unbroken:
+            if alone:
                 exp.reasons.append(
-                    "masked to break risky combination " + _list(unbroken) + ", which nothing else breaks"
+                    f"{also}risky on its own: its information content alone passes the risk threshold "
+                    f"(combination {_list(alone)})"
                 )
-            elif member and not exp.always:
-                exp.reasons.append(f"masked; member of risky combination {_list(member)}")
+            for k in unbroken:
+                exp.reasons.append(
+                    f"masked to break risky combination #{k + 1} (with {', '.join(others[k])}), "
+                    "which no other masked entity breaks"
+                )
+            if broken:
+                exp.reasons.append(f"{also}in risky combination {_list(broken)}, also broken by another masked entity")
             if not exp.reasons:
                 exp.reasons.append(
                     "masked: the same text as a masked mention elsewhere, or a fail-closed decision (see the warnings)"
                 )
         else:
-            if unbroken:
+            if alone or unbroken:
                 exp.reasons.append(
-                    f"KEPT although risky combination {_list(unbroken)} has no masked member: check this decision"
+                    f"KEPT although risky combination {_list(alone + unbroken)} has no masked member: "
+                    "check this decision"
                 )
-            elif member:
-                exp.reasons.append(f"kept: risky combination {_list(member)} is broken by another masked entity")
-            else:
+            for k in broken:
+                masked_others = [e for e in others[k] if e in masked_entities]
+                exp.reasons.append(f"kept: risky combination #{k + 1} is broken by masking {', '.join(masked_others)}")
+            if not member:
                 exp.reasons.append("kept: in no risky combination")
             if eid in masked_entities:
                 exp.reasons.append("another mention of this entity is masked")

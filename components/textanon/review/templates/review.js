@@ -64,6 +64,7 @@
     a.addEventListener("click", function (ev) { ev.preventDefault(); show(a.getAttribute("data-n")); });
   });
   panel.querySelector("button").addEventListener("click", function () { panel.hidden = true; });
-  var h = /^#s(\d+)$/.exec(location.hash);
+  // #s12 opens the details of span 12 (and scrolls to it); #panel=12 opens them without scrolling
+  var h = /^#(?:s|panel=)(\d+)$/.exec(location.hash);
   if (h) show(h[1]);
 })();
