@@ -12,6 +12,7 @@ to masked (see :meth:`MaskingOptimizer._direct_identifiers`):
   and a warning says so;
 * every CODE entity: any mention labelled CODE or found by a CODE rule;
 * dates of birth (a DATETIME mention right after "born" or "date of birth");
+* deny-list spans (``span._.source == "deny"``, added by ``textanon_allow_deny``);
 * the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
   union of the span and every entity it overlaps.
 
@@ -42,6 +43,7 @@ logger = logging.getLogger(__name__)
 IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
+DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_deny``): always masked
 #: a DATETIME right after one of these is a date of birth (a direct identifier)
 BIRTH_CONTEXT = re.compile(
     r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
@@ -131,12 +133,7 @@ class MaskingOptimizer:
         recognizer said (see the module docstring). May add target spans to ``doc.spans[spans_key]``."""
         forced: Set[str] = set()
         for eid, mentions in entities.items():
-            if self.mask_codes and any(_is_code(m) for m in mentions):
-                forced.add(eid)
-            elif any(
-                m.label_ == DATETIME and BIRTH_CONTEXT.search(doc.text[max(0, m.start_char - 40) : m.start_char])
-                for m in mentions
-            ):
+            if any(is_direct_identifier(m, self.mask_codes) for m in mentions):
                 forced.add(eid)
         occurrences = self._protected_names(doc, entities)
         forced |= _overlapping(entities, occurrences)
@@ -279,10 +276,24 @@ class MaskingOptimizer:
         return self
 
 
-def _is_code(span: Span) -> bool:
+def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
+    """A mention whose entity is always masked: a CODE mention (``mask_codes``), a date of birth, a deny-list span."""
+    return (
+        (mask_codes and is_code(span.label_, span._.source))
+        or is_birth_date(span.doc.text, span.start_char, span.label_)
+        or span._.source == DENY_SOURCE
+    )
+
+
+def is_code(label: str, source: Optional[str]) -> bool:
     """A CODE mention: labelled CODE, or found by a CODE rule whatever its label."""
-    source = span._.source or ""
-    return span.label_ == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
+    source = source or ""
+    return label == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
+
+
+def is_birth_date(text: str, start: int, label: str) -> bool:
+    """A DATETIME mention starting at ``start`` right after "born", "date of birth"... (:data:`BIRTH_CONTEXT`)."""
+    return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - 40) : start]) is not None
 
 
 def _name_occurrences(text: str, name: str) -> List[Char]:

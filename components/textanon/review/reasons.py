@@ -18,18 +18,14 @@ these into decisions; :func:`explain` states, for every span, which of them appl
 Nothing here logs or returns text beyond what the record already holds.
 """
 
-import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from ..labels import CODE, DATETIME, PERSON
-from ..rules import CODE_RULE_NAMES
+from ..labels import PERSON
+from ..optimizer import DENY_SOURCE, is_birth_date, is_code
 from ..target import find_target_mentions, name_words
 
-#: characters before a DATETIME searched for the optimizer's date-of-birth context (``optimizer.BIRTH_CONTEXT``)
-BIRTH_WINDOW = 40
-TARGET_SOURCE = "target"
-DENY_SOURCE = "deny"
+TARGET_SOURCE = "target"  # span source of a protected-name occurrence the recognizer missed (optimizer)
 
 
 @dataclass
@@ -43,19 +39,11 @@ class Explanation:
     always: bool = False  # masked whatever the risk (direct identifier, protected name, deny list)
 
 
-def is_code(label: str, source: Optional[str]) -> bool:
-    """A CODE mention: labelled CODE, or found by a CODE rule whatever its label (the optimizer's rule)."""
-    source = source or ""
-    return label == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
-
-
 def explain(record: dict, text: Optional[str] = None, target: Optional[str] = None) -> List[Explanation]:
     """One :class:`Explanation` per span of ``record["spans"]``, in order.
 
     text: the original text (for dates of birth and the target's name; without it those rules are not checked
     and the reason falls back to what the record says). target: the protected person, when known."""
-    from ..optimizer import BIRTH_CONTEXT
-
     spans = record.get("spans") or []
     combos = [list(c) for c in (record.get("risky_combinations") or [])]
     warnings = record.get("warnings") or []
@@ -77,7 +65,7 @@ def explain(record: dict, text: Optional[str] = None, target: Optional[str] = No
             reasons.append("the protected person's name, missed by the recognizer: always masked")
         elif target_chars and any(_overlaps(m, target_chars) for m in mentions):
             reasons.append("the protected person's name: always masked")
-        if text and any(m["label"] == DATETIME and _after_birth(text, m["start"], BIRTH_CONTEXT) for m in mentions):
+        if text and any(is_birth_date(text, m["start"], m["label"]) for m in mentions):
             reasons.append("date of birth: always masked")
         if any(m.get("source") == DENY_SOURCE for m in mentions):
             reasons.append("on the deny list: always masked")
@@ -145,10 +133,6 @@ def _entity(span: dict, i: int) -> str:
 
 def _overlaps(span: dict, chars: Sequence[Tuple[int, int]]) -> bool:
     return any(span["start"] < e and s < span["end"] for s, e in chars)
-
-
-def _after_birth(text: str, start: int, pattern: "re.Pattern") -> bool:
-    return bool(pattern.search(text[max(0, start - BIRTH_WINDOW) : start]))
 
 
 def _words(text: Optional[str], span: dict) -> List[str]:
