@@ -68,3 +68,22 @@ def block_network():
     socket.socket.connect = _real_connect
     socket.socket.connect_ex = _real_connect_ex
     socket.getaddrinfo = _real_getaddrinfo
+
+
+@pytest.fixture
+def llm_then_optimizer():
+    """``run(nlp, text) -> Doc``: add the optimizer after the LLM anonymizer of ``nlp`` and run both on ``text``,
+    whose first nine characters ("Ada Quint") are a detected PERSON entity ``P1``, with no risky combination
+    and no target: what the optimizer masks beyond that comes from the LLM spans."""
+
+    def run(nlp, text):
+        nlp.add_pipe("textanon_optimizer")
+        doc = nlp.make_doc(text)
+        ada = doc.char_span(0, 9, label="PERSON")
+        ada._.entity_id = "P1"
+        doc.spans["pii"] = [ada]
+        doc._.risky_combinations = []
+        doc._.target = None
+        return nlp(doc)
+
+    return run

@@ -200,15 +200,8 @@ def test_floor_picks_up_every_code_rule_of_the_rules_module(monkeypatch):
     assert "10.0.0.1" not in doc._.anonymized_text
 
 
-def test_floor_reaches_the_optimizer_output():
-    nlp = make_nlp(reply='["marine engineer"]')
-    nlp.add_pipe("textanon_optimizer")
-    doc = nlp.make_doc(TEXT)
-    ada = doc.char_span(0, 9, label="PERSON")
-    ada._.entity_id = "P1"
-    doc.spans["pii"] = [ada]
-    doc._.risky_combinations = []
-    doc = nlp(doc)
+def test_floor_reaches_the_optimizer_output(llm_then_optimizer):
+    doc = llm_then_optimizer(make_nlp(reply='["marine engineer"]'), TEXT)
     out = doc._.anonymized_text  # written by the optimizer
     assert_identifiers_masked(out)
     assert "marine engineer" not in out

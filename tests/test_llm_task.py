@@ -220,16 +220,8 @@ def test_cache_folder_depends_on_template_and_model_settings(tmp_path):
     )
 
 
-def test_llm_spans_feed_the_optimizer_as_must_mask_even_without_an_entity():
-    nlp = make_nlp(model={"reply": '["Selkie", "marine engineer"]'}, mask_target=False)
-    nlp.add_pipe("textanon_optimizer")
-    doc = nlp.make_doc(TEXT)
-    ada = doc.char_span(0, 9, label="PERSON")
-    ada._.entity_id = "P1"
-    doc.spans["pii"] = [ada]
-    doc._.risky_combinations = []
-    doc._.target = None
-    doc = nlp(doc)
+def test_llm_spans_feed_the_optimizer_as_must_mask_even_without_an_entity(llm_then_optimizer):
+    doc = llm_then_optimizer(make_nlp(model={"reply": '["Selkie", "marine engineer"]'}, mask_target=False), TEXT)
     text = doc._.anonymized_text  # written by the optimizer
     assert "Selkie" not in text and "marine engineer" not in text
     assert all(s._.masked for s in doc.spans["llm_pii"])

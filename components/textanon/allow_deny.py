@@ -5,8 +5,8 @@
   entry matches in full, is removed before linking, risk scoring and the optimizer; it is kept in
   ``doc.spans["allowed"]`` for the review report. Privacy first: an allow entry never un-masks a direct
   identifier: a span labelled CODE or found by a CODE rule, a date of birth, or a span overlapping an occurrence
-  of the protected person's name (``doc._.target``, every variant :func:`textanon.target.find_target_mentions`
-  finds) stays, and a warning counts the matches ignored. (Whatever the allow list, the optimizer masks every
+  of the protected person's name (``doc._.target``, every variant :func:`textanon.target.name_occurrences` finds,
+  as the optimizer) stays, and a warning counts the matches ignored. (Whatever the allow list, the optimizer masks every
   occurrence of the target's name.)
 * **Deny list**: terms that must always be masked. Every occurrence in the text (exact entries on whole words,
   any run of whitespace between words; regex entries anywhere) becomes a span of ``spans_key`` with the entry's
@@ -35,7 +35,7 @@ from spacy.util import ensure_path
 from .extensions import add_warning, register_extensions
 from .labels import check_label
 from .optimizer import DENY_SOURCE, is_direct_identifier
-from .target import find_target_mentions
+from .target import name_occurrences
 
 ALLOWED_KEY = "allowed"  # span group of the spans an allow list removed
 REGEX_PREFIX = "re:"
@@ -184,7 +184,7 @@ class AllowDenyLists:
         return doc
 
     def _apply_allow(self, doc: Doc, spans: List[Span]) -> List[Span]:
-        protected = find_target_mentions(doc.text, doc._.target) if doc._.target else []
+        protected = name_occurrences(doc.text, doc._.target) if doc._.target else []
         kept, allowed, refused = [], [], 0
         for span in spans:
             if not any(e.matches_span(span.text) for e in self._allow):

@@ -13,16 +13,14 @@ import re
 import unicodedata
 from typing import Dict, List
 
-import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.util import ensure_path
 
 from .extensions import register_extensions
 from .labels import PERSON, QUANTITY
-from .target import SUFFIXES
+from .serialization import SettingsRecord
+from .target import COURTESY_TITLES, name_parts
 
-TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
 DETERMINERS = {"the", "a", "an"}
 ACRONYM_STOPWORDS = {"of", "the", "for", "and", "on", "in", "de", "du", "des", "la", "le", "&"}
 CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|lir[ae]s?|roubles?|rubles?)\b", re.I)
@@ -44,19 +42,9 @@ def normalize(text: str) -> str:
     """Lower-cased, NFKC, punctuation-free form without titles or leading determiners."""
     text = unicodedata.normalize("NFKC", text).lower()
     words = re.findall(r"\w+", text)
-    while len(words) > 1 and (words[0] in TITLES or words[0] in DETERMINERS):
+    while len(words) > 1 and (words[0] in COURTESY_TITLES or words[0] in DETERMINERS):
         words = words[1:]
     return " ".join(words)
-
-
-def name_parts(text: str) -> List[str]:
-    """Name words without titles or trailing suffixes: "Mr G. Yalman" -> ["g", "yalman"], "Martin Luther
-    King Jr." -> ["martin", "luther", "king"]."""
-    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower())
-    words = [w for w in words if w not in TITLES] or words
-    while len(words) > 1 and words[-1] in SUFFIXES:
-        words = words[:-1]
-    return words
 
 
 def acronym(text: str) -> str:
@@ -81,8 +69,10 @@ class _UnionFind:
             self.parent[max(ri, rj)] = min(ri, rj)
 
 
-class EntityLinker:
+class EntityLinker(SettingsRecord):
     """Assigns ``span._.entity_id`` to every span of ``doc.spans[spans_key]``."""
+
+    SETTINGS = ("spans_key", "link_person_variants", "link_acronyms", "link_currencies")
 
     def __init__(
         self,
@@ -93,12 +83,8 @@ class EntityLinker:
         link_currencies=True,
     ):
         register_extensions()
-        self.name, self.spans_key = name, spans_key
-        self.link_person_variants, self.link_acronyms, self.link_currencies = (
-            link_person_variants,
-            link_acronyms,
-            link_currencies,
-        )
+        self.name, self.spans_key, self.link_person_variants = name, spans_key, link_person_variants
+        self.link_acronyms, self.link_currencies = link_acronyms, link_currencies
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
@@ -167,23 +153,6 @@ class EntityLinker:
                     and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between)
                 ):
                     uf.union(i, i + 1)
-
-    def to_disk(self, path, *, exclude=tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self._cfg())
-
-    def from_disk(self, path, *, exclude=tuple()) -> "EntityLinker":
-        """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
-        return self
-
-    def _cfg(self) -> dict:
-        return {
-            "spans_key": self.spans_key,
-            "link_person_variants": self.link_person_variants,
-            "link_acronyms": self.link_acronyms,
-            "link_currencies": self.link_currencies,
-        }
 
 
 def _initials_fit(initials: List[str], given_names: List[str]) -> bool:

@@ -24,6 +24,8 @@ from spacy.util import ensure_path
 from .extensions import register_extensions
 from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
 from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
+from .serialization import SettingsRecord
+from .target import COURTESY_TITLES
 
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
@@ -80,7 +82,6 @@ NUMBER_REFERENCE_WORDS = frozenset(
     }
 )
 NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
-TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
 
 
 @Language.factory(
@@ -114,8 +115,19 @@ def make_entity_recognizer(
     )
 
 
-class EntityRecognizer:
+class EntityRecognizer(SettingsRecord):
     """Rule + gazetteer + NER recognizer writing TAB-typed spans to ``doc.spans[spans_key]``."""
+
+    SETTINGS = (
+        "spans_key",
+        "label_map",
+        "use_ner",
+        "use_gazetteer",
+        "use_rules",
+        "extend_titles",
+        "model_spans_key",
+        "model_labels",
+    )
 
     def __init__(
         self,
@@ -214,30 +226,17 @@ class EntityRecognizer:
         while end - start > 1 and doc[start].lower_ in LEADING_DETERMINERS:
             start += 1
         if self.extend_titles and label == PERSON:
-            while start > 0 and (doc[start - 1].lower_.rstrip(".") in TITLES) and doc[start - 1].is_title:
+            while start > 0 and (doc[start - 1].lower_.rstrip(".") in COURTESY_TITLES) and doc[start - 1].is_title:
                 start -= 1
         span = Span(doc, start, end, label=label)
         span._.source = source
         return span
 
     # -- serialization ---------------------------------------------------------------
-    def _cfg(self) -> dict:
-        return {
-            "spans_key": self.spans_key,
-            "label_map": self.label_map,
-            "use_ner": self.use_ner,
-            "use_gazetteer": self.use_gazetteer,
-            "use_rules": self.use_rules,
-            "extend_titles": self.extend_titles,
-            "model_spans_key": self.model_spans_key,
-            "model_labels": self.model_labels,
-        }
-
     def to_disk(self, path, *, exclude=tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self._cfg())
-        srsly.write_jsonl(path / "gazetteer.jsonl", self.gazetteer)
+        """Write the settings (``cfg.json``) and the gazetteer (``gazetteer.jsonl``)."""
+        super().to_disk(path, exclude=exclude)
+        srsly.write_jsonl(ensure_path(path) / "gazetteer.jsonl", self.gazetteer)
 
     def from_disk(self, path, *, exclude=tuple()) -> "EntityRecognizer":
         path = ensure_path(path)

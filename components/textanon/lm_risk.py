@@ -13,14 +13,13 @@ import logging
 import math
 from typing import Dict, Optional
 
-import srsly
 from spacy.language import Language
 from spacy.tokens import Doc
-from spacy.util import ensure_path
 
 from .extensions import add_warning, register_extensions
 from .language_models.base import LanguageModel
 from .risk_combinations import risky_combinations
+from .serialization import SettingsRecord
 
 logger = logging.getLogger(__name__)
 LN10 = math.log(10.0)
@@ -52,11 +51,13 @@ def make_lm_risk(
     return LMRiskScorer(model, name, spans_key, threshold, max_combination_size, max_combinations)
 
 
-class LMRiskScorer:
+class LMRiskScorer(SettingsRecord):
     """Scores entity surprisal with a language model and lists risky combinations.
 
     threshold: log10-probability below which an entity (or a combination) re-identifies.
     """
+
+    SETTINGS = ("spans_key", "threshold", "max_combination_size", "max_combinations")
 
     def __init__(
         self,
@@ -125,23 +126,6 @@ class LMRiskScorer:
     def pipe(self, docs, batch_size: int = 8):
         for doc in docs:
             yield self(doc)
-
-    def _cfg(self) -> dict:
-        return {
-            "spans_key": self.spans_key,
-            "threshold": self.threshold,
-            "max_combination_size": self.max_combination_size,
-            "max_combinations": self.max_combinations,
-        }
-
-    def to_disk(self, path, *, exclude=tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self._cfg())
-
-    def from_disk(self, path, *, exclude=tuple()) -> "LMRiskScorer":
-        """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
-        return self
 
 
 def scored_ic(ic) -> Optional[float]:

@@ -1,15 +1,29 @@
-"""Rendering masking decisions: replacement strings, propagation to every occurrence, masked text."""
+"""Where masks are applied: the mask type, replacement strings, propagation to every occurrence, merging,
+coverage and rendering of the masked text. Every component, benchmark and evaluation that merges or renders
+masks calls the functions here.
+
+A mask is ``(start, end, replacement)``: character offsets into the original text and the string written in
+their place, or ``None`` where only the offsets are known (masks read from an offsets file, benchmark spans):
+such masks are rendered with a ``mark`` (``***``, ``SENSITIVE``) that replaces every one of them. ``(start, end)``
+pairs are accepted wherever masks are, as masks without a replacement.
+"""
 
 import bisect
 import re
-from typing import Dict, Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 REPLACEMENT_STYLES = ("suppression", "label", "numbered")
+SUPPRESSION = "***"  # the default suppression string
 
-Mask = Tuple[int, int, str]
+#: ``(start, end, replacement)``: the one mask type (replacement None where only the offsets are known)
+Mask = Tuple[int, int, Optional[str]]
 
 
-def replacement(style: str, label: str, entity_id: str, suppression: str = "***") -> str:
+class MaskError(ValueError):
+    """Masks that do not fit their text: offsets outside it, reversed, out of order, or no replacement."""
+
+
+def replacement(style: str, label: str, entity_id: str, suppression: str = SUPPRESSION) -> str:
     """``***`` / ``[PERSON]`` / ``[PERSON_1]`` for one masked entity."""
     if style == "suppression":
         return suppression
@@ -55,16 +69,33 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
     return merge(list(masks) + extra)
 
 
-def merge(masks: Iterable[Mask]) -> List[Mask]:
-    """Sort and merge overlapping masks; a merged region keeps the replacement of its first mask."""
+def merge(masks: Iterable[Sequence], adjacent: bool = False, shortest_first: bool = False) -> List[Mask]:
+    """Sort and merge overlapping masks (``adjacent``: touching ones too, ``[0, 3]`` and ``[3, 5]``).
+
+    Masks are taken by start, the longest first (``shortest_first``: the shortest first); a merged region keeps
+    the first replacement that is not None. Empty masks are kept (see :func:`merge_offsets`)."""
+    order = (lambda m: (m[0], m[1])) if shortest_first else (lambda m: (m[0], -m[1]))
     out: List[Mask] = []
-    for start, end, rep in sorted(masks, key=lambda m: (m[0], -m[1])):
-        if out and start < out[-1][1]:
-            if end > out[-1][1]:
-                out[-1] = (out[-1][0], end, out[-1][2])
+    for start, end, *rest in sorted(masks, key=order):
+        rep = rest[0] if rest else None
+        if out and (start < out[-1][1] or (adjacent and start == out[-1][1])):
+            first, last, kept = out[-1]
+            out[-1] = (first, max(last, end), rep if kept is None else kept)
             continue
         out.append((start, end, rep))
     return out
+
+
+def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:
+    """Sorted ``[start, end]`` regions covered by ``spans`` (``[start, end, ...]`` each, any order): overlapping
+    and touching spans merged, empty ones dropped, offsets as ints (the JSON offsets form of benchmark masks).
+
+    ``length``: the text's length; a span outside ``[0, length]`` or reversed raises :class:`MaskError`."""
+    spans = [(int(s[0]), int(s[1])) for s in spans]
+    if length is not None:
+        for start, end in spans:
+            _check(start, end, length)
+    return [[start, end] for start, end, _ in merge(((s, e) for s, e in spans if e > s), adjacent=True)]
 
 
 def covered(masks: Sequence[Sequence], start: int, end: int) -> bool:
@@ -80,15 +111,38 @@ def covered(masks: Sequence[Sequence], start: int, end: int) -> bool:
     return pos >= end
 
 
-def apply(text: str, masks: Sequence[Mask]) -> str:
-    """The text with each (non-overlapping, sorted) mask replaced."""
-    parts, pos = [], 0
-    for start, end, rep in masks:
+def apply(text: str, masks: Iterable[Sequence], mark: Optional[str] = None) -> str:
+    """``text`` with every mask replaced by its replacement, or by ``mark`` when one is given.
+
+    ``masks`` come sorted by start, as :func:`merge` returns them; a mask overlapping an earlier one writes its
+    replacement too but removes only the characters not removed yet (merge first for one replacement per region).
+    Raises :class:`MaskError` for a mask outside the text, reversed or out of order, or without a replacement
+    when no ``mark`` is given."""
+    parts, pos, previous = [], 0, 0
+    for start, end, *rest in masks:
+        _check(start, end, len(text))
+        if start < previous:
+            raise MaskError(f"masks out of order: one starts at {start} after one at {previous}")
+        rep = mark if mark is not None else (rest[0] if rest else None)
+        if rep is None:
+            raise MaskError(f"mask {start}-{end} has no replacement and no mark was given")
         parts.append(text[pos:start])
         parts.append(rep)
-        pos = end
+        pos, previous = max(pos, end), start
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def apply_offsets(text: str, spans: Iterable[Sequence], mark: str) -> str:
+    """``text`` with every region covered by ``spans`` (``[start, end, ...]`` each, any order, may overlap)
+    replaced by one ``mark``: overlapping and touching spans give one mark. Raises :class:`MaskError` for a
+    span outside the text or reversed."""
+    return apply(text, merge_offsets(spans, len(text)), mark)
+
+
+def _check(start: int, end: int, length: int) -> None:
+    if not 0 <= start <= end <= length:
+        raise MaskError(f"span {start}-{end} outside the text (length {length})")
 
 
 def _flexible(form: str) -> str:

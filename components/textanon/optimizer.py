@@ -27,17 +27,16 @@ import logging
 import re
 from typing import Dict, List, Optional, Set, Tuple
 
-import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
-from spacy.util import ensure_path
 
 from .extensions import add_warning, register_extensions
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
 from .rules import CODE_RULE_NAMES
-from .target import find_target_mentions, fold, name_words
+from .serialization import SettingsRecord
+from .target import fold, name_occurrences, name_words
 
 logger = logging.getLogger(__name__)
 IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
@@ -94,8 +93,19 @@ def make_optimizer(
     )
 
 
-class MaskingOptimizer:
+class MaskingOptimizer(SettingsRecord):
     """Chooses which entities to mask and writes the anonymized text."""
+
+    SETTINGS = (
+        "spans_key",
+        "extra_spans_keys",
+        "target",
+        "replacement",
+        "suppression_string",
+        "time_limit_s",
+        "mask_codes",
+        "propagate_mentions",
+    )
 
     def __init__(
         self,
@@ -148,7 +158,7 @@ class MaskingOptimizer:
         """Occurrences of the target's name; without a target (or if it does not occur), of every full
         person name and its surname. Occurrences no entity covers become PERSON spans (``TARGET_ID``)."""
         target = doc._.target or self.target
-        occurrences = _name_occurrences(doc.text, target) if target else []
+        occurrences = name_occurrences(doc.text, target) if target else []
         if target and not occurrences:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -161,9 +171,9 @@ class MaskingOptimizer:
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
                 occurrences += [
-                    (s, e) for s, e in _name_occurrences(doc.text, " ".join(words)) if fold(doc.text[s:e]) not in given
+                    (s, e) for s, e in name_occurrences(doc.text, " ".join(words)) if fold(doc.text[s:e]) not in given
                 ]
-            occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
+            occurrences = [(s, e) for s, e, _ in merge(occurrences)]
             if not target and full_names:
                 add_warning(
                     doc,
@@ -254,27 +264,6 @@ class MaskingOptimizer:
             for span in doc.spans.get(key, []):
                 span._.masked = covered(masks, span.start_char, span.end_char)
 
-    def _cfg(self) -> dict:
-        return {
-            "spans_key": self.spans_key,
-            "extra_spans_keys": self.extra_spans_keys,
-            "target": self.target,
-            "replacement": self.replacement,
-            "suppression_string": self.suppression_string,
-            "time_limit_s": self.time_limit_s,
-            "mask_codes": self.mask_codes,
-            "propagate_mentions": self.propagate_mentions,
-        }
-
-    def to_disk(self, path, *, exclude=tuple()) -> None:
-        path = ensure_path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self._cfg())
-
-    def from_disk(self, path, *, exclude=tuple()) -> "MaskingOptimizer":
-        """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
-        return self
-
 
 def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
     """A mention whose entity is always masked: a CODE mention (``mask_codes``), a date of birth, a deny-list span."""
@@ -294,19 +283,6 @@ def is_code(label: str, source: Optional[str]) -> bool:
 def is_birth_date(text: str, start: int, label: str) -> bool:
     """A DATETIME mention starting at ``start`` right after "born", "date of birth"... (:data:`BIRTH_CONTEXT`)."""
     return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - 40) : start]) is not None
-
-
-def _name_occurrences(text: str, name: str) -> List[Char]:
-    """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
-    the surname in lower case too, even if it is an ordinary word ("summers appealed")."""
-    occurrences = find_target_mentions(text, name)
-    words = name_words(name)
-    if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
-        pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
-        folded = fold(text)
-        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start() : m.end()].islower()]
-        occurrences = [(s, e) for s, e, _ in merge((s, e, "") for s, e in occurrences)]
-    return occurrences
 
 
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:

@@ -13,7 +13,7 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
     A span's ``masked`` is read from the masks actually applied (``doc._.masks``): true only if every
     character of the span is masked, whatever the optimizer decided."""
     masks = [list(m) for m in (doc._.masks or [])]
-    applied = merge(tuple(m) for m in masks)
+    applied = merge(masks)
     spans = [
         {
             "start": s.start_char,
@@ -26,7 +26,10 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
         }
         for s in doc.spans.get(spans_key, [])
     ]
-    return {
+    for span, out in zip(doc.spans.get(spans_key, []), spans):
+        if span._.risk_reasons is not None:  # the search risk's (absent otherwise: default output unchanged)
+            out["risk_reasons"] = list(span._.risk_reasons)
+    record = {
         "id": doc_id,
         "anonymized_text": doc._.anonymized_text,
         "spans": spans,
@@ -34,6 +37,9 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
         "masks": masks,
         "warnings": doc._.anonymization_warnings or [],
     }
+    if doc._.reid_rank is not None:
+        record["reid_rank"] = doc._.reid_rank
+    return record
 
 
 def masks_by_doc(records: List[dict]) -> Dict[str, List[list]]:

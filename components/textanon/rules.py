@@ -18,6 +18,8 @@ house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"I
 import re
 from typing import Iterator, List, Optional, Pattern, Tuple
 
+from .target import NAME_LIKE_WORDS, RULE_TITLES, fold
+
 MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
@@ -27,16 +29,19 @@ CURRENCY_CODES = (
 )
 CURRENCY_WORDS = (
     r"(?:euros?|dollars?|pounds?(?: sterling)?|francs?|lira|liras|lire|roubles?|rubles?|zlotys?|"
-    r"hryvnias?|marks?|drachmas?|pesetas?|schillings?|kroner|kronor|forints?|lei|levs?|korunas?|kunas?|tolars?|US dollars)"
+    r"hryvnias?|marks?|drachmas?|pesetas?|schillings?|kroner|kronor|forints?|lei|levs?|korunas?|kunas?|tolars?|"
+    r"US dollars)"
 )
 NUMBER = r"\d{1,3}(?:[,. ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
 #: upper-case letters, ASCII and Latin-1/Latin Extended-A/B ("Ștefan", "Łukasz", "Émile")
 UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper() and c.lower() != c)
 NAME_WORD = rf"[{UPPER}][\w'’]*(?:-[{UPPER}][\w'’]*)?"
 ANY_WORD = r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?"
+#: a title before a name (:data:`textanon.target.RULE_TITLES`), capitalized, or in upper case for the usual four
 NAME_TITLES = (
-    r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lord|Lady|Mme|Mlle|Madam|Madame|Judge|Rev"
-    r"|MR|MRS|MS|DR)"
+    "(?:"
+    + "|".join(sorted({t.capitalize() for t in RULE_TITLES} | {"MR", "MRS", "MS", "DR"}, key=lambda t: (-len(t), t)))
+    + ")"
 )
 #: one space, or one line break, between two words of a name
 NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
@@ -82,114 +87,95 @@ LEGAL_TEXT_WORDS = frozenset(
     }
 )
 
-RULES: List[Tuple[str, str, str]] = [
-    # CODE: identifiers
-    ("CODE", "application_number", r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)"),
-    ("CODE", "email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"),
-    ("CODE", "url", r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]"),
-    ("CODE", "iban", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"),
-    ("CODE", "phone", r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)"),
+#: CODE rules (identifiers), name -> pattern
+CODE_PATTERNS = {
+    "application_number": r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)",
+    "email": r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
+    "url": r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]",
+    "iban": r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b",
+    "phone": r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)",
     # letters and at least three digits, e.g. passport "AB1234567" (not "COVID-19")
-    ("CODE", "id_number", r"\b(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"),
-    (
-        "CODE",
-        "case_reference",
-        r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)\s*[A-Z0-9][\w./-]*\d[\w./-]*",
+    "id_number": r"\b(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b",
+    "case_reference": (
+        r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)"
+        r"\s*[A-Z0-9][\w./-]*\d[\w./-]*"
     ),
     # a reference with a slash, letters and digits: "2006/SHF/1123", "AB/123"
-    (
-        "CODE",
-        "slash_reference",
+    "slash_reference": (
         r"(?<![\w/.-])(?=[\w/.-]*?[A-Za-z])(?=[\w/.-]*?\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
-        r"(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b",
+        r"(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b"
     ),
     # whatever follows "no."/"number"/"#" and contains a digit ("passport no. 123456789"; see LEGAL_TEXT_WORDS)
-    (
-        "CODE",
-        "number_after_no",
+    "number_after_no": (
         r"(?:\b(?:[Nn]o|NO|[Nn]os|[Nn]r|[Nn]um|[Nn]umber)\b\.?|#)\s*:?\s*"
-        r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")",
+        r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
     ),
-    (
-        "CODE",
-        "labelled_identifier",
+    "labelled_identifier": (
         r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
-        r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")",
+        r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
     ),
-    ("CODE", "card_number", r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b"),
-    ("CODE", "ipv4", r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b"),
-    (
-        "CODE",
-        "ipv6",
+    "card_number": r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b",
+    "ipv4": r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b",
+    "ipv6": (
         rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?"
-        rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])",
+        rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])"
     ),
-    ("CODE", "uk_postcode", r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"),
+    "uk_postcode": r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b",
     # an outward code alone ("NW1") after a town, a street or "postcode"
-    (
-        "CODE",
-        "uk_outward_code",
+    "uk_outward_code": (
         r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|"
         + STREET_WORDS
-        + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b",
+        + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b"
     ),
-    ("CODE", "national_insurance", r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}(?: ?[A-D])?\b"),
+    "national_insurance": r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}(?: ?[A-D])?\b",
     # vehicle plates: UK "AB12 CDE", RO "B 123 ABC", FR/IT "AB-123-CD", ES "1234 BCD", DE "M-AB 1234", NL "12-ABC-3"
-    ("CODE", "plate_uk_ro", r"\b[A-Z]{1,2}[- ]?\d{2,3}[- ]?[A-Z]{3}\b"),
-    ("CODE", "plate_fr_it", r"\b[A-Z]{2}[- ]?\d{3}[- ]?[A-Z]{2}\b"),
-    ("CODE", "plate_es", r"\b\d{4}[- ]?[B-DF-HJ-NP-TV-Z]{3}\b"),
-    ("CODE", "plate_de", r"\b[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?\b"),
-    ("CODE", "plate_nl", r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,3}\b"),
+    "plate_uk_ro": r"\b[A-Z]{1,2}[- ]?\d{2,3}[- ]?[A-Z]{3}\b",
+    "plate_fr_it": r"\b[A-Z]{2}[- ]?\d{3}[- ]?[A-Z]{2}\b",
+    "plate_es": r"\b\d{4}[- ]?[B-DF-HJ-NP-TV-Z]{3}\b",
+    "plate_de": r"\b[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?\b",
+    "plate_nl": r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,3}\b",
     # house and flat numbers: "Flat 3", "Apartment 12B", "12 Baker Street" (the number)
-    (
-        "CODE",
-        "flat_number",
+    "flat_number": (
         r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
-        r"(?P<span>\d+[A-Za-z]?)\b",
+        r"(?P<span>\d+[A-Za-z]?)\b"
     ),
-    (
-        "CODE",
-        "house_number",
-        r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+    "house_number": r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+}
+#: PERSON rules: a name after a title, a maiden name after "née"
+#: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
+PERSON_PATTERNS = {
+    "titled_name": (
+        rf"\b{NAME_TITLES}\.?{NAME_GAP}(?:[A-Z]\.\s*)*(?P<words>{ANY_WORD}(?:{NAME_GAP}{ANY_WORD}){{0,2}})"
     ),
-    # PERSON: a name after a title, a maiden name after "née"
-    # (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
-    (
-        "PERSON",
-        "titled_name",
-        r"\b"
-        + NAME_TITLES
-        + r"\.?"
-        + NAME_GAP
-        + r"(?:[A-Z]\.\s*)*(?P<words>"
-        + ANY_WORD
-        + r"(?:"
-        + NAME_GAP
-        + ANY_WORD
-        + r"){0,2})",
+    "maiden_name": r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")",
+}
+DATETIME_PATTERNS = {
+    "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTHS}(?:\s+\d{{4}})?\b",
+    "month_day_year": rf"\b{MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
+    "month_year": rf"\b{MONTHS}\s+\d{{4}}\b",
+    "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
+    "year": r"\b(?:1[6-9]|20)\d{2}s?\b",
+    "clock_time": r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",
+}
+QUANTITY_PATTERNS = {
+    "money_code_first": rf"\b{CURRENCY_CODES}\s?(?:{NUMBER})(?:\s(?:million|billion))?",
+    "money_amount_first": (
+        rf"(?<![\d.,])(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b"
     ),
-    ("PERSON", "maiden_name", r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")"),
-    # DATETIME
-    ("DATETIME", "day_month_year", rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTHS}(?:\s+\d{{4}})?\b"),
-    ("DATETIME", "month_day_year", rf"\b{MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"),
-    ("DATETIME", "month_year", rf"\b{MONTHS}\s+\d{{4}}\b"),
-    ("DATETIME", "numeric_date", r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b"),
-    ("DATETIME", "year", r"\b(?:1[6-9]|20)\d{2}s?\b"),
-    (
-        "DATETIME",
-        "clock_time",
-        r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",
-    ),
-    # QUANTITY
-    ("QUANTITY", "money_code_first", rf"\b{CURRENCY_CODES}\s?(?:{NUMBER})(?:\s(?:million|billion))?"),
-    (
-        "QUANTITY",
-        "money_amount_first",
-        rf"(?<![\d.,])(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b",
-    ),
-    ("QUANTITY", "money_iso_code", r"\b[A-Z]{3}\s?\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?"),
-    ("QUANTITY", "money_symbol", rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?"),
-    ("QUANTITY", "percent", rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)"),
+    "money_iso_code": r"\b[A-Z]{3}\s?\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?",
+    "money_symbol": rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?",
+    "percent": rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)",
+}
+#: every rule as ``(label, name, pattern)``, CODE first
+RULES: List[Tuple[str, str, str]] = [
+    (label, name, pattern)
+    for label, patterns in (
+        ("CODE", CODE_PATTERNS),
+        ("PERSON", PERSON_PATTERNS),
+        ("DATETIME", DATETIME_PATTERNS),
+        ("QUANTITY", QUANTITY_PATTERNS),
+    )
+    for name, pattern in patterns.items()
 ]
 
 
@@ -230,8 +216,6 @@ def _titled_name_end(text: str, m) -> Optional[int]:
     name, :data:`textanon.target.NAME_LIKE_WORDS`): "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope
     summers" stays whole; None if no word qualifies."""
     from spacy.lang.en.stop_words import STOP_WORDS
-
-    from .target import NAME_LIKE_WORDS, fold
 
     def is_function_word(word: str) -> bool:
         return fold(word) in STOP_WORDS and fold(word) not in NAME_LIKE_WORDS

@@ -17,39 +17,23 @@ without masking every "will" of the text; a lower-case "will power" is still cau
 
 import re
 import unicodedata
-from typing import List, Sequence, Tuple
+from typing import List, Tuple
 
-TITLES = frozenset(
-    {
-        "mr",
-        "mrs",
-        "ms",
-        "miss",
-        "mx",
-        "dr",
-        "prof",
-        "professor",
-        "judge",
-        "sir",
-        "dame",
-        "lord",
-        "lady",
-        "mme",
-        "m",
-        "mlle",
-        "herr",
-        "frau",
-        "sr",
-        "sra",
-        "srta",
-        "don",
-        "doña",
-        "dona",
-        "rev",
-        "fr",
-        "st",
-    }
+from .masking import merge
+
+#: Courtesy and professional titles before a person's name, lower case without the full stop: the recognizer
+#: extends a PERSON span over them, the linker leaves them out when it compares names (:func:`name_parts`).
+COURTESY_TITLES = frozenset(
+    {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
 )
+#: Every title dropped from the front of the protected person's name (:func:`name_words`): the courtesy titles and
+#: foreign or religious ones that elsewhere may be a given name or begin the name of a place ("Don", "St", "Fr").
+TITLES = COURTESY_TITLES | frozenset(
+    {"mx", "mlle", "herr", "frau", "sr", "sra", "srta", "don", "doña", "dona", "rev", "fr", "st"}
+)
+#: Titles after which the rules take the next words for a person's name (:data:`textanon.rules.NAME_TITLES`):
+#: not "M" (an initial), nor titles that also begin names of places and works ("St Louis", "Don Jon").
+RULE_TITLES = (COURTESY_TITLES - {"m"}) | frozenset({"mx", "mlle", "madam", "madame", "rev"})
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "phd", "md", "esq", "qc", "kc", "obe", "mbe", "cbe"})
 PARTICLES = frozenset(
     {
@@ -119,6 +103,16 @@ def name_words(name: str) -> List[str]:
     return words
 
 
+def name_parts(text: str) -> List[str]:
+    """Name words, lower case, without courtesy titles or trailing suffixes, for comparing mentions: "Mr G. Yalman"
+    -> ["g", "yalman"], "Martin Luther King Jr." -> ["martin", "luther", "king"]."""
+    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower())
+    words = [w for w in words if w not in COURTESY_TITLES] or words
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words = words[:-1]
+    return words
+
+
 def target_variants(name: str) -> List[str]:
     """Surface variants of the protected person's name, longest first (see the module docstring)."""
     words = name_words(name)
@@ -180,7 +174,7 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
             if single and not _single_word_case_ok(text[m.start() : m.end()], variant):
                 continue
             spans.append((m.start(), m.end()))
-    return _merge(spans)
+    return [(s, e) for s, e, _ in merge(spans, adjacent=True)]
 
 
 def _single_word_case_ok(surface: str, variant: str) -> bool:
@@ -199,11 +193,14 @@ def is_common_word(word: str) -> bool:
     return folded in _COMMON_WORDS or folded in STOP_WORDS
 
 
-def _merge(spans: Sequence[Span]) -> List[Span]:
-    out: List[Span] = []
-    for s, e in sorted(spans):
-        if out and s <= out[-1][1]:
-            out[-1] = (out[-1][0], max(e, out[-1][1]))
-        else:
-            out.append((s, e))
-    return out
+def name_occurrences(text: str, name: str) -> List[Span]:
+    """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
+    the surname in lower case too, even if it is an ordinary word ("summers appealed")."""
+    occurrences = find_target_mentions(text, name)
+    words = name_words(name)
+    if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
+        pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
+        folded = fold(text)
+        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start() : m.end()].islower()]
+        occurrences = [(s, e) for s, e, _ in merge(occurrences)]
+    return occurrences

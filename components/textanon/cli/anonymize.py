@@ -8,6 +8,7 @@ import typer
 from wasabi import msg
 
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
+from ..search.base import IndexUnavailable
 from . import app
 from .report import check_report_folder
 
@@ -64,6 +65,12 @@ def anonymize(
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
+    index: Optional[Path] = typer.Option(
+        None,
+        "--index",
+        help="Search index folder (`index build`): the search risk decides "
+        "(in place of the language-model risk); see docs/search.md",
+    ),
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
@@ -75,8 +82,15 @@ def anonymize(
 
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
-    nlp = load_pipeline(model, replacement)
     report = LiveReport(check_report_folder(html), target) if html else None
+    if index is not None:
+        from ..search.attach import use_index  # registers the search risk before the pipeline loads
+    nlp = load_pipeline(model, replacement)
+    if index is not None:
+        try:
+            msg.info(use_index(nlp, index))
+        except (IndexUnavailable, ValueError) as err:
+            msg.fail(f"Cannot use the search index: {err}", exits=1)
     items = report.inputs(read_records(input_path)) if report else read_records(input_path)
     kept, n_ok, n_err = [], 0, 0
     try:

@@ -6,12 +6,11 @@ TAB gold corpora themselves are read by :mod:`textanon.datasets.tab`. Every prob
 
 import json
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Union
 
 from ..datasets.base import Source, integer, read_json
+from ..masking import Mask
 from .tpi import EvaluationError
-
-Mask = Tuple[int, int, Optional[str]]
 
 
 def load_masks(source: Source, gold: Optional[Dict[str, str]] = None) -> Dict[str, List[Mask]]:

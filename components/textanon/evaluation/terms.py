@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import List, Tuple
 
+from ..masking import merge
+
 #: bump when the segmentation rule changes (part of the on-disk IC cache key)
 SEGMENTATION_VERSION = "terms-v1"
 
@@ -50,13 +52,7 @@ def _is_term_token(token) -> bool:
 def segment_doc(doc) -> List[Term]:
     """Terms of a parsed ``Doc`` (needs sentences, noun chunks and entities)."""
     # group spans (token ranges) from noun chunks and entities, merged when they overlap
-    groups = sorted((s.start, s.end) for s in list(doc.noun_chunks) + list(doc.ents))
-    merged: List[List[int]] = []
-    for start, end in groups:
-        if merged and start < merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
+    merged = merge((s.start, s.end) for s in list(doc.noun_chunks) + list(doc.ents))
     sent_of = {}
     for i, sent in enumerate(doc.sents):
         for t in range(sent.start, sent.end):

@@ -18,11 +18,9 @@ spans of the alignment module.
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..masking import Mask, apply, merge_offsets
 from .terms import Term, protected_terms
 from .tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent, corpus_ics, naming_record
-
-Mask = Tuple[int, int, str]
-
 
 # ---------------------------------------------------------------------------- replacements by alignment
 
@@ -47,13 +45,7 @@ def aligned_replacements(original: str, anonymized: str, masked: Sequence[Tuple[
     the same (shared) replacement text. Anchors that cannot be found are skipped
     (the replacement then extends to the next anchor found).
     """
-    spans = sorted((int(s), int(e)) for s, e in masked if e > s)
-    merged: List[List[int]] = []
-    for s, e in spans:
-        if merged and s <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], e)
-        else:
-            merged.append([s, e])
+    merged = merge_offsets(masked)
     if not merged:
         return []
     norm_anon, anon_index = _normalise(anonymized)
@@ -92,17 +84,11 @@ def aligned_replacements(original: str, anonymized: str, masked: Sequence[Tuple[
 
 def anonymized_term(original: str, term: Term, masks: Sequence[Mask]) -> str:
     """The term's text with its masked parts replaced (each replacement once)."""
-    pieces, pos = [], term.start
-    for s, e, rep in sorted(masks):
-        if e <= term.start or s >= term.end:
-            continue
-        if s > pos:
-            pieces.append(original[pos:s])
-        pieces.append(rep or "")
-        pos = max(pos, e)
-    if pos < term.end:
-        pieces.append(original[pos : term.end])
-    return re.sub(r"\s+", " ", "".join(pieces)).strip()
+    start, end = term.start, term.end
+    inside = [
+        (max(s, start) - start, min(e, end) - start, rep or "") for s, e, rep in sorted(masks) if e > start and s < end
+    ]
+    return re.sub(r"\s+", " ", apply(original[start:end], inside)).strip()
 
 
 def term_pairs(original: str, dic: DocumentIC, masks: Sequence[Mask]) -> List[Tuple[int, str, str]]:

@@ -57,81 +57,90 @@ class Root:
     field_words: bool = False  # single words only with a field-of-study suffix ("-ology")
 
 
-#: The synset table. Order matters only for ties (same distance from two roots).
-ROOTS: Tuple[Root, ...] = (
+#: The synset table, one row a root: synset, label, Wikidata property, note, options (``instances``: also walk
+#: instance hyponyms; ``singular``: no plural forms; ``head``: keep the root's own lemmas; ``fields``: single words
+#: only with a field-of-study suffix). Order matters only for ties (same distance from two roots).
+_ROOT_TABLE: Tuple[Tuple[str, str, str, str, str], ...] = (
     # ---- DEM: occupations (P106) -------------------------------------------------------------
-    Root("worker.n.01", DEM, "P106", "occupation: workers, employees, craftsmen"),
-    Root("skilled_worker.n.01", DEM, "P106", "occupation: skilled trades"),
-    Root("professional.n.01", DEM, "P106", "occupation: learned professions (doctor, lawyer, teacher)"),
-    Root("scientist.n.01", DEM, "P106", "occupation: scientists", keep_head=True),
-    Root("engineer.n.01", DEM, "P106", "occupation: engineers", keep_head=True),
-    Root("creator.n.02", DEM, "P106", "occupation: artists, architects, farmers, inventors"),
-    Root("entertainer.n.01", DEM, "P106", "occupation: performers, actors, musicians", keep_head=True),
-    Root("writer.n.01", DEM, "P106", "occupation: writers, journalists, poets", keep_head=True),
-    Root("intellectual.n.01", DEM, "P106", "occupation: scholars, historians, philosophers", keep_head=True),
-    Root("businessperson.n.01", DEM, "P106", "occupation: business people, merchants", keep_head=True),
-    Root("financier.n.01", DEM, "P106", "occupation: bankers, financiers", keep_head=True),
-    Root("expert.n.01", DEM, "P106", "occupation: experts, analysts, advisers"),
-    Root("lawman.n.01", DEM, "P106", "occupation: police officers, detectives, sheriffs", keep_head=True),
-    Root("athlete.n.01", DEM, "P106", "occupation: athletes (also P641 sport)", keep_head=True),
-    Root("player.n.01", DEM, "P106", "occupation: players of games and sports"),
-    Root("programmer.n.01", DEM, "P106", "occupation: programmers", keep_head=True),
-    Root("spiritual_leader.n.01", DEM, "P106", "occupation: clergy", keep_head=True),
-    Root("serviceman.n.01", DEM, "P106", "occupation: military personnel", keep_head=True),
+    ("worker.n.01", DEM, "P106", "occupation: workers, employees, craftsmen", ""),
+    ("skilled_worker.n.01", DEM, "P106", "occupation: skilled trades", ""),
+    ("professional.n.01", DEM, "P106", "occupation: learned professions (doctor, lawyer, teacher)", ""),
+    ("scientist.n.01", DEM, "P106", "occupation: scientists", "head"),
+    ("engineer.n.01", DEM, "P106", "occupation: engineers", "head"),
+    ("creator.n.02", DEM, "P106", "occupation: artists, architects, farmers, inventors", ""),
+    ("entertainer.n.01", DEM, "P106", "occupation: performers, actors, musicians", "head"),
+    ("writer.n.01", DEM, "P106", "occupation: writers, journalists, poets", "head"),
+    ("intellectual.n.01", DEM, "P106", "occupation: scholars, historians, philosophers", "head"),
+    ("businessperson.n.01", DEM, "P106", "occupation: business people, merchants", "head"),
+    ("financier.n.01", DEM, "P106", "occupation: bankers, financiers", "head"),
+    ("expert.n.01", DEM, "P106", "occupation: experts, analysts, advisers", ""),
+    ("lawman.n.01", DEM, "P106", "occupation: police officers, detectives, sheriffs", "head"),
+    ("athlete.n.01", DEM, "P106", "occupation: athletes (also P641 sport)", "head"),
+    ("player.n.01", DEM, "P106", "occupation: players of games and sports", ""),
+    ("programmer.n.01", DEM, "P106", "occupation: programmers", "head"),
+    ("spiritual_leader.n.01", DEM, "P106", "occupation: clergy", "head"),
+    ("serviceman.n.01", DEM, "P106", "occupation: military personnel", "head"),
     # ---- DEM: positions held (P39) and military ranks (P410) -----------------------------------
-    Root("official.n.01", DEM, "P39", "position held: officials, judges, diplomats"),
-    Root("leader.n.01", DEM, "P39", "position held: heads, executives, politicians"),
-    Root("representative.n.01", DEM, "P39", "position held: representatives, heads of state"),
-    Root("military_officer.n.01", DEM, "P410", "military rank: commissioned and petty officers"),
-    Root("enlisted_person.n.01", DEM, "P410", "military rank: enlisted ranks"),
+    ("official.n.01", DEM, "P39", "position held: officials, judges, diplomats", ""),
+    ("leader.n.01", DEM, "P39", "position held: heads, executives, politicians", ""),
+    ("representative.n.01", DEM, "P39", "position held: representatives, heads of state", ""),
+    ("military_officer.n.01", DEM, "P410", "military rank: commissioned and petty officers", ""),
+    ("enlisted_person.n.01", DEM, "P410", "military rank: enlisted ranks", ""),
     # ---- DEM: religion (P140), ethnicity (P172), nationality (P27), language (P103) ----------
-    Root("religious_person.n.01", DEM, "P140", "religion: believers (Christian, Muslim, monk)"),
-    Root("disciple.n.01", DEM, "P140", "religion: adherents (Bahai, Shintoist)"),
-    Root("religion.n.01", DEM, "P140", "religion: beliefs (Buddhism, Catholicism)", instances=True, plural=False),
-    Root("religion.n.02", DEM, "P140", "religion: institutions, churches, denominations", instances=True, plural=False),
-    Root("inhabitant.n.01", DEM, "P27", "citizenship / residence: inhabitants, demonyms"),
-    Root("nation.n.02", DEM, "P27", "citizenship: peoples of a nation (the French)", plural=False),
-    Root("native.n.01", DEM, "P172", "ethnic group: indigenous peoples"),
-    Root("person_of_color.n.01", DEM, "P172", "ethnic group: non-European peoples", keep_head=True),
-    Root("white.n.01", DEM, "P172", "ethnic group: white people", keep_head=True),
-    Root("ethnic_group.n.01", DEM, "P172", "ethnic group: groups", instances=True, plural=False),
-    Root("race.n.03", DEM, "P172", "ethnic group: races", plural=False),
-    Root("natural_language.n.01", DEM, "P103", "native language", instances=True, plural=False),
+    ("religious_person.n.01", DEM, "P140", "religion: believers (Christian, Muslim, monk)", ""),
+    ("disciple.n.01", DEM, "P140", "religion: adherents (Bahai, Shintoist)", ""),
+    ("religion.n.01", DEM, "P140", "religion: beliefs (Buddhism, Catholicism)", "instances singular"),
+    ("religion.n.02", DEM, "P140", "religion: institutions, churches, denominations", "instances singular"),
+    ("inhabitant.n.01", DEM, "P27", "citizenship / residence: inhabitants, demonyms", ""),
+    ("nation.n.02", DEM, "P27", "citizenship: peoples of a nation (the French)", "singular"),
+    ("native.n.01", DEM, "P172", "ethnic group: indigenous peoples", ""),
+    ("person_of_color.n.01", DEM, "P172", "ethnic group: non-European peoples", "head"),
+    ("white.n.01", DEM, "P172", "ethnic group: white people", "head"),
+    ("ethnic_group.n.01", DEM, "P172", "ethnic group: groups", "instances singular"),
+    ("race.n.03", DEM, "P172", "ethnic group: races", "singular"),
+    ("natural_language.n.01", DEM, "P103", "native language", "instances singular"),
     # ---- DEM: political ideology (P1142) and party (P102) ------------------------------------
-    Root("political_orientation.n.01", DEM, "P1142", "political ideology", plural=False),
-    Root("advocate.n.01", DEM, "P1142", "political ideology: advocates (Marxist, feminist)"),
-    Root("radical.n.03", DEM, "P1142", "political ideology: radicals (Bolshevik)"),
-    Root("political_party.n.01", DEM, "P102", "member of political party", instances=True, plural=False),
+    ("political_orientation.n.01", DEM, "P1142", "political ideology", "singular"),
+    ("advocate.n.01", DEM, "P1142", "political ideology: advocates (Marxist, feminist)", ""),
+    ("radical.n.03", DEM, "P1142", "political ideology: radicals (Bolshevik)", ""),
+    ("political_party.n.01", DEM, "P102", "member of political party", "instances singular"),
     # ---- DEM: education (P512 academic degree, P812 academic major) --------------------------
-    Root("degree.n.03", DEM, "P512", "academic degree (PhD, Master of Arts)"),
-    Root("alumnus.n.01", DEM, "P69", "educated at: graduates, alumni", keep_head=True),
-    Root("discipline.n.01", DEM, "P812", "academic major: fields of study", plural=False, field_words=True),
+    ("degree.n.03", DEM, "P512", "academic degree (PhD, Master of Arts)", ""),
+    ("alumnus.n.01", DEM, "P69", "educated at: graduates, alumni", "head"),
+    ("discipline.n.01", DEM, "P812", "academic major: fields of study", "singular fields"),
     # ---- MISC: health (P1050 medical condition), death (P509 / P1196), crime (P1399) ----------
-    Root("ill_health.n.01", MISC, "P1050", "medical condition: diseases, injuries, disabilities", plural=False),
-    Root("disorder.n.01", MISC, "P1050", "medical condition: disorders", plural=False),
-    Root("mental_illness.n.01", MISC, "P1050", "medical condition: mental illness", plural=False, keep_head=True),
-    Root(
-        "psychological_disorder.n.01",
-        MISC,
-        "P1050",
-        "medical condition: neuroses, phobias",
-        plural=False,
-        keep_head=True,
-    ),
-    Root("injury.n.01", MISC, "P1050", "medical condition: injuries (countable)"),
-    Root("symptom.n.01", MISC, "P1050", "medical condition: symptoms"),
-    Root("killing.n.02", MISC, "P509", "cause / manner of death (P1196): murder, suicide"),
-    Root("asphyxia.n.01", MISC, "P509", "cause of death: asphyxia", plural=False, keep_head=True),
-    Root("crime.n.01", MISC, "P1399", "convicted of: crimes"),
-    Root("terrorism.n.01", MISC, "P1399", "convicted of: terrorism", plural=False, keep_head=True),
-    Root("smuggling.n.01", MISC, "P1399", "convicted of: smuggling", plural=False, keep_head=True),
+    ("ill_health.n.01", MISC, "P1050", "medical condition: diseases, injuries, disabilities", "singular"),
+    ("disorder.n.01", MISC, "P1050", "medical condition: disorders", "singular"),
+    ("mental_illness.n.01", MISC, "P1050", "medical condition: mental illness", "singular head"),
+    ("psychological_disorder.n.01", MISC, "P1050", "medical condition: neuroses, phobias", "singular head"),
+    ("injury.n.01", MISC, "P1050", "medical condition: injuries (countable)", ""),
+    ("symptom.n.01", MISC, "P1050", "medical condition: symptoms", ""),
+    ("killing.n.02", MISC, "P509", "cause / manner of death (P1196): murder, suicide", ""),
+    ("asphyxia.n.01", MISC, "P509", "cause of death: asphyxia", "singular head"),
+    ("crime.n.01", MISC, "P1399", "convicted of: crimes", ""),
+    ("terrorism.n.01", MISC, "P1399", "convicted of: terrorism", "singular head"),
+    ("smuggling.n.01", MISC, "P1399", "convicted of: smuggling", "singular head"),
     # ---- MISC: awards (P166), sport (P641), instrument (P1303), vehicles and weapons ----------
-    Root("award.n.02", MISC, "P166", "award received", instances=True),
-    Root("sport.n.01", MISC, "P641", "sport", plural=False),
-    Root("musical_instrument.n.01", MISC, "P1303", "instrument played"),
-    Root("vehicle.n.01", MISC, "-", "vehicle classes (no human property)"),
-    Root("weapon.n.01", MISC, "-", "weapon classes (no human property)"),
+    ("award.n.02", MISC, "P166", "award received", "instances"),
+    ("sport.n.01", MISC, "P641", "sport", "singular"),
+    ("musical_instrument.n.01", MISC, "P1303", "instrument played", ""),
+    ("vehicle.n.01", MISC, "-", "vehicle classes (no human property)", ""),
+    ("weapon.n.01", MISC, "-", "weapon classes (no human property)", ""),
 )
+_ROOT_OPTIONS = {"instances": "instances", "singular": "plural", "head": "keep_head", "fields": "field_words"}
+
+
+def _root(synset: str, label: str, prop: str, note: str, options: str) -> Root:
+    """A :class:`Root` from a table row; an unknown option raises ValueError."""
+    unknown = set(options.split()) - set(_ROOT_OPTIONS)
+    if unknown:
+        raise ValueError(f"root {synset}: unknown options {sorted(unknown)}; known: {sorted(_ROOT_OPTIONS)}")
+    flags = {_ROOT_OPTIONS[o]: o != "singular" for o in options.split()}
+    return Root(synset, label, prop, note, **flags)
+
+
+#: The synset table as :class:`Root` rows.
+ROOTS: Tuple[Root, ...] = tuple(_root(*row) for row in _ROOT_TABLE)
 
 #: Suffixes that mark a single word as a field of study (for ``field_words`` rows).
 FIELD_SUFFIXES = ("ology", "logy", "graphy", "nomy", "iatry", "istry", "ometry", "sophy")
@@ -287,12 +296,12 @@ def iter_wordnet_entries(
         return any(
             s.lexname() == "noun.location" and s.instance_hypernyms()
             for s in wn.synsets(lemma_name, "n")
-            if lemma_name.lower() in (l.name().lower() for l in s.lemmas())
+            if lemma_name.lower() in (lemma.name().lower() for lemma in s.lemmas())
         )
 
     def lemma_elsewhere(term: str) -> bool:
         key = term.lower().replace(" ", "_")
-        return any(s not in accepted for s in wn.synsets(key) if key in (l.name().lower() for l in s.lemmas()))
+        return any(s not in accepted for s in wn.synsets(key) if key in (lemma.name().lower() for lemma in s.lemmas()))
 
     def emit(term: str, label: str, prop: str, origin: str, plural: bool, check_ambiguity: bool, weight: int = 0):
         reason = stop_reason(term)

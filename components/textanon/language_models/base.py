@@ -65,3 +65,17 @@ def spans_to_tokens(offsets: Sequence[CharSpan], spans: Sequence[CharSpan]) -> L
             i += 1
         result.append(found)
     return result
+
+
+def pad_batch(rows: Sequence[Sequence[int]], pad_id: int):
+    """``(input_ids, attention_mask)``: long tensors of the token-id ``rows`` right-padded with ``pad_id`` to the
+    longest row; the mask is 1 on the real tokens."""
+    import torch
+
+    width = max(map(len, rows))
+    input_ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), width), dtype=torch.long)
+    for r, row in enumerate(rows):
+        input_ids[r, : len(row)] = torch.tensor(row)
+        mask[r, : len(row)] = 1
+    return input_ids, mask

@@ -5,7 +5,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .base import CharSpan, LanguageModel, spans_to_tokens
+from .base import CharSpan, LanguageModel, pad_batch, spans_to_tokens
 from .loading import load_causal_lm
 
 
@@ -77,12 +77,7 @@ class CausalLM(LanguageModel):
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b : b + self.batch_size]
             rows = [([bos] if s == 0 else []) + ids[s:e] for s, _, e in batch]
-            width = max(map(len, rows))
-            input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
-            mask = torch.zeros((len(rows), width), dtype=torch.long)
-            for r, row in enumerate(rows):
-                input_ids[r, : len(row)] = torch.tensor(row)
-                mask[r, : len(row)] = 1
+            input_ids, mask = pad_batch(rows, pad)
             with torch.inference_mode():
                 hidden = head(
                     input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device)

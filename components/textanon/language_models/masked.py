@@ -4,7 +4,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .base import CharSpan, LanguageModel, spans_to_tokens
+from .base import CharSpan, LanguageModel, pad_batch, spans_to_tokens
 from .loading import load_masked_lm
 
 
@@ -43,12 +43,7 @@ class MaskedLM(LanguageModel):
                 for t in masked:
                     row[t - start] = tokenizer.mask_token_id
                 rows.append([tokenizer.cls_token_id] + row + [tokenizer.sep_token_id])
-            width = max(map(len, rows))
-            input_ids = torch.full((len(rows), width), tokenizer.pad_token_id, dtype=torch.long)
-            attention = torch.zeros_like(input_ids)
-            for r, row in enumerate(rows):
-                input_ids[r, : len(row)] = torch.tensor(row)
-                attention[r, : len(row)] = 1
+            input_ids, attention = pad_batch(rows, tokenizer.pad_token_id)
             with torch.inference_mode():
                 logits = model(input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)).logits
             for r, (start, _end, masked) in enumerate(batch):

@@ -15,6 +15,8 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc, Span
 
+from ..masking import merge
+
 _PIECE_RE = re.compile(r"\w+|[^\w\s]")
 _EDGE_PUNCT = " \t\n\"'`.,;:!?()[]{}<>«»“”‘’"
 #: 1:1 character replacements applied after NFKC (keeps offsets trivially aligned)
@@ -152,8 +154,9 @@ def match_strings(text: "NormalizedText | str", strings: Sequence[str], stop_wor
 
 def ranges_to_spans(doc: Doc, ranges: Iterable[Tuple], label: str = "PII") -> List[Span]:
     """Token-aligned spans for ``(start, end)`` or ``(start, end, source)`` char ranges, expanded to
-    whole tokens (masks more, never less) and merged where they overlap; ``span._.source`` is the
-    source of the first range of each merged span (ranges without a source leave it unset)."""
+    whole tokens (masks more, never less) and merged where they overlap (:func:`textanon.masking.merge`);
+    ``span._.source`` is the first source of each merged span, its ranges taken by start, the shortest first
+    (ranges without a source leave it unset)."""
     token_ranges = []
     for item in ranges:
         start, end = item[0], item[1]
@@ -161,16 +164,8 @@ def ranges_to_spans(doc: Doc, ranges: Iterable[Tuple], label: str = "PII") -> Li
         span = doc.char_span(start, end, alignment_mode="expand")
         if span is not None and len(span):
             token_ranges.append((span.start, span.end, source))
-    token_ranges.sort(key=lambda r: (r[0], r[1]))
-    merged: List[List] = []
-    for start, end, source in token_ranges:
-        if merged and start < merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-            merged[-1][2] = merged[-1][2] or source
-        else:
-            merged.append([start, end, source])
     spans = []
-    for start, end, source in merged:
+    for start, end, source in merge(token_ranges, shortest_first=True):
         span = Span(doc, start, end, label=label)
         if source is not None:
             span._.source = source

@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from ..labels import PERSON
 from ..optimizer import DENY_SOURCE, is_birth_date, is_code
-from ..target import find_target_mentions, name_words
+from ..target import name_occurrences, name_words
 
 TARGET_SOURCE = "target"  # span source of a protected-name occurrence the recognizer missed (optimizer)
 
@@ -51,7 +51,7 @@ def explain(record: dict, text: Optional[str] = None, target: Optional[str] = No
     for i, s in enumerate(spans):
         by_entity.setdefault(_entity(s, i), []).append(i)
     masked_entities = {e for e, idx in by_entity.items() if any(spans[i]["masked"] for i in idx)}
-    target_chars = find_target_mentions(text, target) if text and target else []
+    target_chars = name_occurrences(text, target) if text and target else []
     no_target = any("no target given" in w for w in warnings)
     scored = any(s.get("ic") is not None for s in spans)  # False: no risk scorer ran
 

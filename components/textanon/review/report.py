@@ -274,7 +274,7 @@ def document_view(record: dict, text: Optional[str] = None, target: Optional[str
             {**a, "text": text[a["start"] : a["end"]] if text is not None else "", "color": label_color(a["label"])}
             for a in record.get("allowed") or []
         ],
-        "reid_rank": record.get("reid_rank"),
+        "reid_rank": _rank(record.get("reid_rank")),
         "original_html": _highlight(text, spans) if text is not None else None,
         "anonymized_html": _highlight_masks(anonymized, masks, spans),
         "n_masks": len(masks),
@@ -317,6 +317,15 @@ def _highlight_masks(anonymized: str, masks: Sequence[tuple], spans: Sequence[di
         pos_a, pos_o = pos_a + len(plain) + len(rep), end
     out.append(html.escape(anonymized[pos_a:]))
     return "".join(out)
+
+
+def _rank(rank) -> Optional[str]:
+    """The search risk's ``reid_rank`` as text (``{"before": 3, "after": 41}`` -> ``before 3, after 41``)."""
+    if rank is None:
+        return None
+    if isinstance(rank, dict):
+        return ", ".join(f"{k} {v}" for k, v in rank.items())
+    return str(rank)
 
 
 def _tooltip(span: dict, reasons: Sequence[str]) -> str:

@@ -26,9 +26,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from tqdm import tqdm
 
-from ..benchmarks.harness import apply_masks
-from ..benchmarks.systems import merge_spans
 from ..datasets.wikiactors import read_wikiactors
+from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from .bm25 import BM25
 
 DEFAULT_GRID = tuple(float(t) for t in np.round(np.arange(-1.0, -20.01, -1.0), 2))
@@ -90,7 +89,7 @@ def decide(nlp, docs: Sequence, thresholds: Sequence[float]) -> Dict[float, List
             for doc in docs:
                 doc._.anonymization_warnings = None
                 optimizer(risk.set_combinations(doc))
-                masks.append(merge_spans((s, e) for s, e, _ in doc._.masks))
+                masks.append(merge_offsets(doc._.masks))
             out[float(t)] = masks
     finally:
         risk.threshold = saved
@@ -140,7 +139,7 @@ def select_threshold(
     tpi = tpi_corpus(ic, originals, masks, progress=False).mean()
     rows = []
     for t, ms in per_t.items():
-        texts = [apply_masks(it["abstract"], m) for it, m in zip(items, ms)]
+        texts = [apply_offsets(it["abstract"], m, SUPPRESSION) for it, m in zip(items, ms)]
         chars = sum(e - s for m in ms for s, e in m)
         rows.append(
             {
@@ -159,7 +158,10 @@ def select_threshold(
         "target name only": {
             "reid_rate": round(
                 reidentification_rate(
-                    index, pool_names, items, [apply_masks(it["abstract"], target_only[it["name"]]) for it in items]
+                    index,
+                    pool_names,
+                    items,
+                    [apply_offsets(it["abstract"], target_only[it["name"]], SUPPRESSION) for it in items],
                 ),
                 4,
             ),

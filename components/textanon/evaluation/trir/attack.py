@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, Optional
 
+from ...masking import apply
 from .data import TrirError, TrirInputs, load_nlp, pretreat
 from .mlm import MlmConfig, pretrain
 from .model import TrainConfig, WindowSet, load_best, score, train
@@ -147,11 +148,7 @@ def pretreat_all(inputs: TrirInputs, s: TrirSettings, cache: Path, progress: boo
 def _ner_only(nlp, texts: Dict[str, str], keep_marks: bool) -> Dict[str, str]:
     out = {}
     for name, doc in zip(texts, nlp.pipe(texts.values(), batch_size=4)):
-        parts, pos = [], 0
-        for ent in doc.ents:
-            parts += [doc.text[pos : ent.start_char], ent.label_ if keep_marks else " "]
-            pos = ent.end_char
-        out[name] = "".join(parts + [doc.text[pos:]])
+        out[name] = apply(doc.text, [(e.start_char, e.end_char, e.label_ if keep_marks else " ") for e in doc.ents])
     return out
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from ... import masking
 from ...datasets.base import DatasetError, read_json
 from ...datasets.wikiactors import BACKGROUND, DEV, NAME, method_name, read_wikiactors
 
@@ -160,20 +161,12 @@ def load_background(path, max_bk_chars: Optional[int] = None) -> Dict[str, str]:
 
 
 def apply_offsets(text: str, spans: Iterable, mark: str = OFFSET_MARK) -> str:
-    """``text`` with each ``[start, end(, replacement)]`` span replaced by ``mark``."""
-    merged = []
-    for start, end in sorted((int(s[0]), int(s[1])) for s in spans):
-        if not 0 <= start <= end <= len(text):
-            raise TrirError(f"span {start}-{end} outside the document (length {len(text)})")
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        elif end > start:
-            merged.append([start, end])
-    out, pos = [], 0
-    for start, end in merged:
-        out += [text[pos:start], mark]
-        pos = end
-    return "".join(out + [text[pos:]])
+    """``text`` with each ``[start, end(, replacement)]`` span replaced by ``mark`` (one mark where spans overlap
+    or touch: :func:`textanon.masking.apply_offsets`); a span outside the text raises :class:`TrirError`."""
+    try:
+        return masking.apply_offsets(text, spans, mark)
+    except masking.MaskError as err:
+        raise TrirError(str(err)) from err
 
 
 def load_anonymized(path, originals: Optional[Dict[str, str]] = None) -> Tuple[Dict[str, str], List[str]]:

@@ -1,0 +1,139 @@
+"""``index build`` and ``index bench``: the public-knowledge search index (see docs/search.md)."""
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from . import app
+
+index_app = typer.Typer(
+    help="Public-knowledge search index for the search risk (docs/search.md).", no_args_is_help=True
+)
+app.add_typer(index_app, name="index")
+
+
+@index_app.command("build")
+def build(
+    input_path: Path = typer.Argument(
+        ...,
+        exists=True,
+        help="WikiActors-format .json (name + public_knowledge), .jsonl ({id, text, name?}) or a folder of .txt files",
+    ),
+    output: Path = typer.Option(..., "--output", "-o", help="Index folder (created; an index there is replaced)"),
+    backend: str = typer.Option(None, "--backend", help="sqlite-fts5 (default) or tantivy"),
+) -> None:
+    """Index every document of INPUT_PATH into the folder --output."""
+    from ..search.backends import DEFAULT_BACKEND
+    from ..search.builder import build_index
+
+    if output.exists() and not output.is_dir():
+        msg.fail(f"Output {output} is a file; give a folder.", exits=1)
+    try:
+        meta = build_index(input_path, output, backend=backend or DEFAULT_BACKEND)
+    except (ValueError, ImportError) as err:
+        msg.fail(f"Cannot build the index: {err}", exits=1)
+    msg.good(
+        f"Indexed {meta['documents']} documents ({meta['persons']} persons, {meta['skipped_records']} records "
+        f"without text skipped) with {meta['backend']} in {meta['build_seconds']} s -> {output}"
+    )
+
+
+@index_app.command("bench")
+def bench(
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Documents to index (as for build)"),
+    output: Path = typer.Option(
+        Path("metrics/search_index_backends.json"), "--output", "-o", help="JSON; a .md table is written beside it"
+    ),
+    queries: int = typer.Option(300, help="Queries of each kind"),
+    seed: int = typer.Option(0, help="Query sampling seed"),
+    pipeline: Optional[str] = typer.Option(None, help="A pipeline with textanon_search_risk: time the component too"),
+    exclude: Optional[Path] = typer.Option(
+        None,
+        exists=True,
+        dir_okay=False,
+        help="With --pipeline: the evaluated records (WikiActors JSON), never used; "
+        "the component runs on pseudo-abstracts of the other actors",
+    ),
+    documents: int = typer.Option(50, help="With --pipeline: pseudo-abstracts timed (seeded sample)"),
+) -> None:
+    """Build time, size and query latency of every embedded backend on INPUT_PATH."""
+    from ..evaluation.provenance import write_metrics
+    from ..search.bench import bench_backends, markdown
+
+    nlp, docs = None, []
+    if pipeline and not exclude:
+        msg.fail("--pipeline needs --exclude (the evaluated records, never used for timing)", exits=1)
+    if pipeline:
+        import random
+
+        import spacy
+
+        from .. import search_risk  # noqa: F401  (the factory, also without the package's entry points)
+        from ..search import registry  # noqa: F401
+        from ..tuning.threshold import pseudo_abstracts
+
+        nlp = spacy.load(pipeline)
+        pool = [p for p in pseudo_abstracts(input_path, exclude) if p["eligible"]]
+        docs = [(p["abstract"], p["name"]) for p in random.Random(seed).sample(pool, min(documents, len(pool)))]
+    result = bench_backends(input_path, n_queries=queries, seed=seed, nlp=nlp, documents=docs)
+    write_metrics(output, result)
+    output.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
+    msg.good(f"Wrote {output}")
+    print(markdown(result))
+
+
+@index_app.command("tune")
+def tune(
+    background: Path = typer.Argument(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="WikiActors background file (full bodies), e.g. WikiActors_500_random.json",
+    ),
+    exclude: Path = typer.Option(
+        ...,
+        exists=True,
+        dir_okay=False,
+        help="The evaluated records (e.g. WikiActors_50_eval.json): their abstracts are never read",
+    ),
+    pipeline: str = typer.Option(..., help="A pipeline with textanon_search_risk (e.g. training/en_textanon_search)"),
+    output: Path = typer.Option(Path("metrics/search_tuning.json"), "--output", "-o"),
+    n: int = typer.Option(100, help="Pseudo-abstracts sampled (seeded); 0 = all"),
+    seed: int = typer.Option(0, help="Sampling seed"),
+    share: float = typer.Option(0.25, help="Share of each body the defender indexes (as the BK25 files)"),
+    tolerance: float = typer.Option(0.02, help="Re-identification rate allowed above the grid's lowest (fraction)"),
+    judge_pool: int = typer.Option(
+        50,
+        help="The judge ranks the bodies of groups of this many pseudo-abstracts "
+        "(the evaluation's 50); 0 = all non-evaluated bodies",
+    ),
+) -> None:
+    """Choose k, k_rank and candidate_unseen on pseudo-abstracts of non-evaluated actors (docs/search.md)."""
+    import tempfile
+
+    import spacy
+
+    from ..evaluation.provenance import write_metrics
+    from ..search.attach import use_index
+    from ..search.builder import build_index
+    from ..tuning.search import select_search_settings, tuning_documents
+
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "documents.jsonl"
+        docs.write_text(
+            "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in tuning_documents(background, exclude, share)),
+            encoding="utf-8",
+        )
+        meta = build_index(docs, Path(tmp) / "index")
+        nlp = spacy.load(pipeline)
+        msg.info(use_index(nlp, Path(tmp) / "index"))
+        result = select_search_settings(
+            nlp, background, exclude, n or None, seed, tolerance=tolerance, judge_pool=judge_pool or None
+        )
+    result.update({"pipeline": pipeline, "indexed_share": share, "indexed_documents": meta["documents"]})
+    write_metrics(output, result)
+    chosen = ", ".join(f"{k} = {v}" for k, v in result["selected"].items())
+    msg.good(f"{chosen} -> {output}")

@@ -1,0 +1,105 @@
+"""Quasi-identifier candidates beyond named entities: what an attacker searching the public record would type.
+
+The optimizer can only mask what is proposed. :func:`propose` returns, outside the spans already detected:
+
+* ``title``: a quoted title ("…", “…”, 1–12 words);
+* ``number``: a number or a year (a token with a digit); a four-digit year 1000–2099 is labelled DATETIME;
+* ``phrase``: a noun phrase — the parser's noun chunks when the document is parsed (determiners and
+  possessives left out), else each run of up to ``max_words`` content words (no stop word, no punctuation);
+
+each with its ``words`` alternative: the phrase's content words one by one (used when the phrase as a whole
+is not informative). The risk component keeps the candidates the index says are informative about the
+person (:func:`informative`); masking them is then the risk's decision, not the proposal's.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc
+
+from ..labels import DATETIME, MISC, QUANTITY
+
+QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,120})[\"“”]")
+YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
+DROP_FIRST = {"det", "poss", "predet", "case", "nummod"}
+
+
+@dataclass
+class Candidate:
+    """A proposed span (characters), its label and kind, and its single-word fall-backs."""
+
+    start: int
+    end: int
+    label: str
+    kind: str
+    words: List[Tuple[int, int]] = field(default_factory=list)
+
+
+def _free(taken: Sequence[Tuple[int, int]], start: int, end: int) -> bool:
+    return start < end and not any(s < end and start < e for s, e in taken)
+
+
+def _content(token) -> bool:
+    return not (token.is_stop or token.is_punct or token.is_space) and any(c.isalnum() for c in token.text)
+
+
+def propose(doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int = 4) -> List[Candidate]:
+    """Candidates of ``doc`` that overlap none of the character spans ``taken`` nor each other."""
+    taken = list(taken)
+    out: List[Candidate] = []
+
+    def add(cand: Candidate) -> None:
+        if _free(taken, cand.start, cand.end):
+            out.append(cand)
+            taken.append((cand.start, cand.end))
+
+    for m in QUOTED.finditer(doc.text):
+        inner = m.group(1).strip()
+        start = m.start(1) + m.group(1).index(inner)
+        if 1 <= len(inner.split()) <= 12:
+            add(Candidate(start, start + len(inner), MISC, "title"))
+    for token in doc:
+        if any(c.isdigit() for c in token.text) and any(c.isalnum() for c in token.text):
+            label = DATETIME if YEAR.match(token.text) else QUANTITY
+            add(Candidate(token.idx, token.idx + len(token.text), label, "number"))
+    for start, end, words in _phrases(doc, max_words):
+        add(Candidate(start, end, MISC, "phrase", words))
+    return sorted(out, key=lambda c: c.start)
+
+
+def _phrases(doc: Doc, max_words: int):
+    """``(start, end, [content word spans])`` of noun chunks (parsed doc) or runs of content words."""
+    if doc.has_annotation("DEP"):
+        for chunk in doc.noun_chunks:
+            tokens = list(chunk)
+            while tokens and (tokens[0].dep_ in DROP_FIRST or not _content(tokens[0])):
+                tokens = tokens[1:]
+            while tokens and not _content(tokens[-1]):
+                tokens = tokens[:-1]
+            if tokens:
+                yield _as_chars(tokens)
+        return
+    run: list = []
+    for token in list(doc) + [None]:
+        if token is not None and _content(token) and not token.like_num and len(run) < max_words:
+            run.append(token)
+            continue
+        if run:
+            yield _as_chars(run)
+        run = [token] if token is not None and _content(token) and not token.like_num else []
+
+
+def _as_chars(tokens) -> Tuple[int, int, List[Tuple[int, int]]]:
+    words = [(t.idx, t.idx + len(t.text)) for t in tokens if _content(t) and not t.like_num]
+    return tokens[0].idx, tokens[-1].idx + len(tokens[-1].text), words
+
+
+def informative(df: int, n_docs: int, in_target: Optional[bool], max_df: float, rare_df: float) -> bool:
+    """True if a candidate found in ``df`` of ``n_docs`` documents tells about the person: it occurs in the
+    target's documents and in at most ``max_df`` of all documents, or in at least one and at most ``rare_df``
+    of them (rare). ``in_target`` None: the target is unknown or not indexed (the rare rule only)."""
+    if df <= 0 or n_docs <= 0:
+        return False
+    share = df / n_docs
+    return bool(in_target and share <= max_df) or share <= rare_df

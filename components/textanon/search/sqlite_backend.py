@@ -1,0 +1,116 @@
+"""SQLite FTS5 backend (Python standard library): one ``index.sqlite`` file per index folder.
+
+Documents go into a contentless FTS5 table (``detail=full``: positions, for phrase queries; the text
+itself is not stored) tokenized by ``unicode61 remove_diacritics 2`` over text already folded by
+:func:`textanon.search.terms.index_text`; their ids and persons into a plain table. FTS5's ``bm25()``
+(k1 1.2, b 0.75) is negated so that higher is better.
+"""
+
+import sqlite3
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+from .base import Hit, IndexIncompatible, person_key, read_meta
+from .terms import index_text, phrase_words
+
+BACKEND = "sqlite-fts5"
+DB_FILE = "index.sqlite"
+FTS_TOKENIZER = "unicode61 remove_diacritics 2"
+
+
+def fts_phrase(words: Sequence[str]) -> str:
+    """An FTS5 phrase query for ``words`` (quoted: no word is read as an operator)."""
+    return '"' + " ".join(w.replace('"', '""') for w in words) + '"'
+
+
+class SQLiteWriter:
+    """Adds documents to a new index folder; :meth:`close` commits."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        db = self.path / DB_FILE
+        if db.exists():
+            db.unlink()
+        self.conn = sqlite3.connect(str(db))
+        self.conn.execute("PRAGMA journal_mode=OFF")
+        self.conn.execute("PRAGMA synchronous=OFF")
+        self.conn.execute(
+            f"CREATE VIRTUAL TABLE fts USING fts5(text, content='', detail=full, tokenize='{FTS_TOKENIZER}')"
+        )
+        self.conn.execute(
+            "CREATE TABLE docs (num INTEGER PRIMARY KEY, id TEXT NOT NULL, person TEXT, person_key TEXT, chars INTEGER)"
+        )
+        self.conn.execute("CREATE INDEX docs_person ON docs(person_key)")
+
+    def add(self, num: int, doc_id: str, text: str, person: str = None) -> None:
+        """Index one document under the integer ``num``."""
+        self.conn.execute("INSERT INTO fts(rowid, text) VALUES (?, ?)", (num, index_text(text)))
+        self.conn.execute(
+            "INSERT INTO docs VALUES (?, ?, ?, ?, ?)",
+            (num, doc_id, person, person_key(person) if person else None, len(text)),
+        )
+
+    def close(self) -> None:
+        """Commit and merge the FTS5 segments (smaller, faster index)."""
+        self.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        self.conn.commit()
+        self.conn.execute("VACUUM")
+        self.conn.close()
+
+
+class SQLiteIndex:
+    """A read-only FTS5 index (see :class:`textanon.search.base.SearchIndex`)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.meta = read_meta(self.path, BACKEND)
+        db = self.path / DB_FILE
+        if not db.is_file():
+            raise IndexIncompatible(f"search index at {self.path} has no {DB_FILE}; rebuild it")
+        try:
+            self.conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, check_same_thread=False)
+            self._n = int(self.conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+        except sqlite3.Error as err:
+            raise IndexIncompatible(
+                f"unreadable search index at {self.path} ({type(err).__name__}); rebuild it"
+            ) from None
+
+    @property
+    def n_docs(self) -> int:
+        return self._n
+
+    def count(self, phrases: Sequence[str]) -> int:
+        parts = [fts_phrase(ws) for ws in map(phrase_words, phrases) if ws]
+        if not parts:
+            return self._n
+        row = self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (" AND ".join(parts),)).fetchone()
+        return int(row[0])
+
+    def search(self, words: Sequence[str], limit: int) -> List[Hit]:
+        parts = list(dict.fromkeys(fts_phrase(ws) for ws in map(phrase_words, words) if ws))
+        if not parts:
+            return []
+        rows = self.conn.execute(
+            "SELECT rowid, bm25(fts) AS s FROM fts WHERE fts MATCH ? ORDER BY s LIMIT ?",
+            (" OR ".join(parts), int(limit)),
+        )
+        return [(int(num), -float(s)) for num, s in rows]
+
+    def term_scores(self, word: str, docs: Sequence[int]) -> Dict[int, float]:
+        ws = phrase_words(word)
+        if not ws or not docs:
+            return {}
+        marks = ",".join("?" * len(docs))
+        rows = self.conn.execute(
+            f"SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
+            (fts_phrase(ws), *map(int, docs)),
+        )
+        return {int(num): -float(s) for num, s in rows}
+
+    def documents_of(self, person: str) -> List[int]:
+        rows = self.conn.execute("SELECT num FROM docs WHERE person_key = ? ORDER BY num", (person_key(person),))
+        return [int(r[0]) for r in rows]
+
+    def close(self) -> None:
+        self.conn.close()

@@ -1,0 +1,253 @@
+"""textanon_search_risk: population and targeted risk on a tiny index, fail closed, serialization."""
+
+import json
+
+import pytest
+import spacy
+
+import textanon  # noqa: F401
+import textanon.search.registry  # noqa: F401  (textanon.LocalIndex.v1, also without the entry points)
+import textanon.search_risk  # noqa: F401  (the factory, also without the entry points)
+from textanon.search.builder import build_index
+from textanon.search.candidates import informative, propose
+from textanon.search.population import population_risk
+from textanon.search.source import LocalIndex
+from textanon.search_risk import SearchRisk
+
+FIXTURE = "tests/fixtures/search_public.json"
+TEXT = (
+    "Milo Castraven is an Irish actor who grew up in Cork and played a lawyer for the BBC. "
+    "He married the writer Ann Dowell."
+)
+
+
+@pytest.fixture(scope="module")
+def index_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("search") / "idx"
+    build_index(FIXTURE, path, progress=False)
+    return path
+
+
+def make_doc(
+    text=TEXT,
+    mentions=(("Irish", "DEM", "E_irish"), ("Cork", "LOC", "E_cork"), ("BBC", "ORG", "E_bbc")),
+    target="Milo Castraven",
+):
+    doc = spacy.blank("en").make_doc(text)
+    spans = []
+    for surface, label, eid in mentions:
+        start = text.index(surface)
+        span = doc.char_span(start, start + len(surface), label=label)
+        span._.entity_id, span._.source = eid, "ner"
+        spans.append(span)
+    doc.spans["pii"] = spans
+    doc._.target = target
+    return doc
+
+
+def counter(table):
+    """A conjunctive count over a table {phrase: set of documents}."""
+
+    def count(phrases):
+        docs = None
+        for p in phrases:
+            docs = set(table.get(p, set())) if docs is None else docs & table.get(p, set())
+        return len(docs or ())
+
+    return count
+
+
+def test_population_singles_and_combinations():
+    table = {"rare": {1}, "a": {1, 2, 3, 4}, "b": {1, 5, 6, 7}, "c": {2, 3, 4, 5, 6}}
+    result = population_risk(counter(table), {"R": ["rare"], "A": ["a"], "B": ["b"], "C": ["c"]}, k=2)
+    assert result.singles == ["R"]
+    assert (["A", "B"], 1) in result.combinations  # only document 1 has both
+    assert not any(set(ids) == {"A", "C"} for ids, _ in result.combinations)  # 3 documents have both
+    assert result.hits == {"R": 1, "A": 4, "B": 4, "C": 5}
+
+
+def test_population_uses_the_most_informative_mention():
+    table = {"Oslo": {1, 2, 3}, "University of Oslo": {1}}
+    assert population_risk(counter(table), {"E": ["Oslo", "University of Oslo"]}, k=2).singles == ["E"]
+
+
+def test_population_query_bound_fails_closed():
+    table = {x: set(range(10)) for x in "abcde"}
+    result = population_risk(counter(table), {x.upper(): [x] for x in "abcde"}, k=2, max_queries=7)
+    assert result.combinations == [] and set(result.bounded) <= set("ABCDE") and result.bounded
+
+
+def test_population_risk_on_the_index(index_path):
+    doc = SearchRisk(LocalIndex(index_path), k=2, k_rank=1, candidates=False)(make_doc())
+    combos = doc._.risky_combinations
+    assert ["E_cork"] in combos and ["E_bbc"] in combos  # one indexed document each
+    reasons = {s._.entity_id: s._.risk_reasons for s in doc.spans["pii"]}
+    assert reasons["E_cork"] == ["population: in 1 indexed documents (k=2)"]
+    assert all(s._.ic is not None and s._.ic > 0 for s in doc.spans["pii"])  # IC from the index
+
+
+def test_index_ic_is_the_cost_rare_costs_more(index_path):
+    doc = make_doc(
+        text="He studied at the University of Oslo and in Cork.",
+        mentions=(("University of Oslo", "ORG", "E_uni"), ("Cork", "LOC", "E_cork")),
+        target=None,
+    )
+    doc = SearchRisk(LocalIndex(index_path), k=1, candidates=False)(doc)
+    ic = {s._.entity_id: s._.ic for s in doc.spans["pii"]}
+    assert ic["E_cork"] > ic["E_uni"]  # Cork: 1 document, University of Oslo: 3
+
+
+def test_targeted_risk_pushes_the_target_out_of_the_top_ranks(index_path):
+    # k=1: no population risk at all (no phrase has fewer than 1 document); only the attacker decides
+    doc = SearchRisk(LocalIndex(index_path), k=1, k_rank=2, candidates=False)(make_doc())
+    rank = doc._.reid_rank
+    assert rank["before"] == 1 and rank["target_documents"] == 1
+    assert rank["after"] is None or rank["after"] > 2
+    assert rank["steps"] >= 1
+    targeted = [s for s in doc.spans["pii"] if any(r.startswith("targeted") for r in s._.risk_reasons or [])]
+    assert targeted and all([s._.entity_id] in doc._.risky_combinations for s in targeted)
+    assert not doc._.anonymization_warnings
+
+
+def test_targeted_risk_then_the_optimizer_masks_what_it_decided(index_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "textanon_search_risk",
+        config={
+            "index": {"@misc": "textanon.LocalIndex.v1", "path": str(index_path)},
+            "k": 1,
+            "k_rank": 2,
+            "candidates": False,
+        },
+    )
+    nlp.add_pipe("textanon_optimizer")
+    doc = make_doc()
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    from textanon.search.backends import open_index
+    from textanon.search.targeted import target_rank
+    from textanon.search.terms import query_words
+
+    index = open_index(index_path)
+    rank = target_rank(index.search(query_words(doc._.anonymized_text), 20), set(index.documents_of("Milo Castraven")))
+    assert "Castraven" not in doc._.anonymized_text
+    assert rank is None or rank > 2  # the judge over the same index agrees
+
+
+def test_no_target_documents_means_population_risk_only(index_path):
+    doc = SearchRisk(LocalIndex(index_path), k=2, candidates=False)(make_doc(target="Someone Else"))
+    assert doc._.reid_rank is None and ["E_cork"] in doc._.risky_combinations
+
+
+def test_candidates_beyond_entities_are_kept_when_informative(index_path):
+    doc = SearchRisk(LocalIndex(index_path), k=2, k_rank=1)(make_doc())
+    added = {s.text: s._.source for s in doc.spans["pii"] if (s._.source or "").startswith("candidate:")}
+    assert added.get("lawyer") == "candidate:phrase"  # in the target's document, in 1 of 8
+    assert "actor" not in added  # in 6 of 8 documents: not informative
+    starts = [(s.start_char, s.end_char) for s in doc.spans["pii"]]
+    assert all(a[1] <= b[0] for a, b in zip(starts, starts[1:]))  # the group stays non-overlapping
+
+
+def test_propose_titles_numbers_and_phrases():
+    nlp = spacy.blank("en")
+    doc = nlp('She starred in "Glass Harbour" in 1960 and earned 2,000 zloty as a young nurse.')
+    got = {(doc.text[c.start : c.end], c.kind, c.label) for c in propose(doc, taken=[])}
+    assert ("Glass Harbour", "title", "MISC") in got
+    assert ("1960", "number", "DATETIME") in got and ("2,000", "number", "QUANTITY") in got
+    assert ("earned", "phrase", "MISC") in got and ("young nurse", "phrase", "MISC") in got
+
+
+def test_informative_rule():
+    assert informative(2, 100, True, max_df=0.25, rare_df=0.01)  # about the target, not common
+    assert not informative(50, 100, True, max_df=0.25, rare_df=0.01)  # common
+    assert informative(1, 100, None, max_df=0.25, rare_df=0.01)  # rare, target unknown
+    assert not informative(0, 100, True, max_df=0.25, rare_df=0.01)  # the index cannot link it
+
+
+@pytest.mark.parametrize("broken", ["missing", "incompatible"])
+def test_missing_or_broken_index_fails_closed(tmp_path, broken):
+    path = tmp_path / "idx"
+    if broken == "incompatible":
+        build_index(FIXTURE, path, progress=False)
+        meta = json.loads((path / "meta.json").read_text())
+        (path / "meta.json").write_text(json.dumps(dict(meta, schema_version=-1)))
+    doc = SearchRisk(LocalIndex(path))(make_doc())
+    entities = {s._.entity_id for s in doc.spans["pii"]}
+    assert len(entities) > 3  # unfiltered candidates were added too
+    assert sorted(doc._.risky_combinations) == sorted([e] for e in entities)
+    warnings = doc._.anonymization_warnings
+    assert len(warnings) == 1 and "search index unavailable" in warnings[0]
+    assert not any(w in warnings[0] for w in ("Cork", "Irish", "Castraven", "lawyer"))
+
+
+def test_index_failing_mid_document_fails_closed(index_path):
+    class Broken(LocalIndex):
+        def open(self):
+            index = super().open()
+
+            class Failing:
+                meta, n_docs = index.meta, index.n_docs
+
+                def __getattr__(self, name):
+                    return getattr(index, name)
+
+                def search(self, words, limit):
+                    raise OSError("disk gone")
+
+            return Failing()
+
+    doc = SearchRisk(Broken(index_path), k=1, k_rank=2, candidates=False)(make_doc())
+    assert sorted(doc._.risky_combinations) == [["E_bbc"], ["E_cork"], ["E_irish"]]
+    assert "search index failed (OSError)" in doc._.anonymization_warnings[0]
+
+
+def test_serialization_keeps_the_index_path_not_the_index(index_path, tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "textanon_search_risk",
+        config={"index": {"@misc": "textanon.LocalIndex.v1", "path": str(index_path)}, "k": 4, "k_rank": 2},
+    )
+    nlp.to_disk(tmp_path / "pipe")
+    saved = json.loads((tmp_path / "pipe" / "textanon_search_risk" / "cfg.json").read_text())
+    assert saved["index"] == {"path": str(index_path)} and saved["k"] == 4
+    assert sorted(p.name for p in (tmp_path / "pipe" / "textanon_search_risk").iterdir()) == ["cfg.json"]
+    loaded = spacy.load(tmp_path / "pipe")
+    risk = loaded.get_pipe("textanon_search_risk")
+    assert (risk.index.path, risk.k, risk.k_rank) == (str(index_path), 4, 2)
+    assert loaded.config["components"]["textanon_search_risk"]["index"]["path"] == str(index_path)
+    doc = risk(make_doc())
+    assert doc._.reid_rank is not None
+
+
+def test_default_pipeline_config_has_no_search_risk():
+    """Without an index the default pipeline is unchanged: the wheel's config names no search component."""
+    from spacy.util import load_config
+
+    assert "textanon_search_risk" not in load_config("configs/textanon.cfg")["nlp"]["pipeline"]
+
+
+def test_words_of_an_entity_around_the_name_are_not_made_spans_again(index_path):
+    """Words of a detected span that holds the protected name are masked with it (the optimizer masks that
+    entity): the attacker loop must neither propose them again nor name ids that have no mention."""
+    doc = make_doc(
+        text="The Irish actor Milo Castraven grew up in Cork.",
+        mentions=(("Irish actor Milo Castraven", "PERSON", "E_person"), ("Cork", "LOC", "E_cork")),
+    )
+    doc = SearchRisk(LocalIndex(index_path), k=1, k_rank=8, candidates=False)(doc)
+    ids = {s._.entity_id for s in doc.spans["pii"]}
+    assert all(e in ids for combo in doc._.risky_combinations for e in combo)
+    assert not any("could not be made spans" in w for w in doc._.anonymization_warnings or [])
+    assert ["E_person"] not in doc._.risky_combinations  # "Irish", "actor" were never loose words
+    assert doc._.reid_rank["steps"] >= 1  # the loop ran (Cork)
+
+
+def test_unseen_words_are_candidates_only_when_asked(index_path):
+    doc = make_doc(text="Milo Castraven once kept a pet iguana in Cork.", mentions=(("Cork", "LOC", "E_cork"),))
+    kept = SearchRisk(LocalIndex(index_path), k=2, candidate_unseen=True)(doc)
+    added = {s.text for s in kept.spans["pii"] if (s._.source or "").startswith("candidate:")}
+    assert "iguana" in added and [next(s._.entity_id for s in kept.spans["pii"] if s.text == "iguana")] in (
+        kept._.risky_combinations
+    )  # never indexed: fewer than k documents
+    doc = make_doc(text="Milo Castraven once kept a pet iguana in Cork.", mentions=(("Cork", "LOC", "E_cork"),))
+    default = SearchRisk(LocalIndex(index_path), k=2)(doc)
+    assert "iguana" not in {s.text for s in default.spans["pii"]}
