@@ -137,3 +137,61 @@ def test_bad_entries_are_named():
         compile_entries([{"text": "x", "lable": "ORG"}], case_sensitive=False, where="allow")
     with pytest.raises(ValueError, match="does not exist"):
         read_list_file("/nonexistent/allow.txt")
+
+
+@pytest.mark.parametrize("config", ["textanon.cfg", "textanon_trained.cfg", "textanon_search.cfg"])
+def test_configs_run_the_lists_between_recognizer_and_linker(config):
+    from core_fixtures import ROOT
+    from spacy.util import load_config
+
+    cfg = load_config(ROOT / "configs" / config, interpolate=False)
+    names = cfg["nlp"]["pipeline"]
+    assert names.index("textanon_allow_deny") == names.index("textanon_entity_recognizer") + 1
+    assert names.index("textanon_allow_deny") < names.index("textanon_entity_linker")
+    assert cfg["components"]["textanon_allow_deny"]["allow"] == [] == cfg["components"]["textanon_allow_deny"]["deny"]
+
+
+def test_assembled_pipeline_reads_the_list_files(tmp_path):
+    from core_fixtures import CONFIG
+
+    from textanon.pipeline import assemble
+
+    allow = tmp_path / "allow.txt"
+    allow.write_text("European Court of Human Rights\n", encoding="utf-8")
+    nlp = assemble(CONFIG, overrides={"paths.allow_list": str(allow)}, last_component="textanon_allow_deny")
+    assert nlp.get_pipe("textanon_allow_deny").file_allow == ["European Court of Human Rights"]
+    doc = nlp("The European Court of Human Rights heard Mr Ion Rusu.")
+    assert "European Court of Human Rights" in [s.text for s in doc.spans[ALLOWED_KEY]]
+    assert "European Court of Human Rights" not in [s.text for s in doc.spans["pii"]]
+
+
+@pytest.mark.slow
+def test_anonymize_command_lists_and_report(tmp_path):
+    import subprocess
+    import sys
+
+    model = tmp_path / "model"
+    nlp = _nlp()
+    nlp.remove_pipe("textanon_allow_deny")  # a pipeline built without the component: the command adds it
+    nlp.remove_pipe("test_every_entity_risky")
+    nlp.to_disk(model)
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": "a", "text": TEXT, "target": "Ion Rusu"}) + "\n", encoding="utf-8")
+    (tmp_path / "allow.txt").write_text("lawyer\n12345/06\n", encoding="utf-8")
+    (tmp_path / "deny.txt").write_text("Project Nightingale\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    args = ["anonymize", src, "--output", out, "--model", model, "--html", tmp_path / "report"]
+    args += ["--allow-list", tmp_path / "allow.txt", "--deny-list", tmp_path / "deny.txt"]
+    result = subprocess.run([sys.executable, "-m", "textanon", *map(str, args)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert "Nightingale" not in record["anonymized_text"] and "12345/06" not in record["anonymized_text"]
+    assert [TEXT[a["start"] : a["end"]] for a in record["allowed"]] == ["lawyer"]
+    assert any("allow list matched 1 direct identifiers" in w for w in record["warnings"])
+    page = (tmp_path / "report" / "doc-00001-a.html").read_text(encoding="utf-8")
+    assert 'id="allowed"' in page and "on the deny list: always masked" in page
+    (tmp_path / "bad.txt").write_text("re:(\n", encoding="utf-8")
+    args[-1] = tmp_path / "bad.txt"
+    result = subprocess.run([sys.executable, "-m", "textanon", *map(str, args)], capture_output=True, text=True)
+    said = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1 and f"{tmp_path / 'bad.txt'} entry 1: invalid regular expression" in said

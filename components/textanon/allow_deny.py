@@ -168,9 +168,13 @@ class AllowDenyLists:
     def load_files(self, allow_path: Optional[Union[str, Path]] = None, deny_path: Optional[Union[str, Path]] = None):
         """Replace the file entries by those of ``allow_path`` / ``deny_path`` (:func:`read_list_file`)."""
         if allow_path:
-            self.file_allow = read_list_file(allow_path)
+            entries = read_list_file(allow_path)
+            compile_entries(entries, self.case_sensitive, where=str(allow_path))  # errors name the file
+            self.file_allow = entries
         if deny_path:
-            self.file_deny = read_list_file(deny_path)
+            entries = read_list_file(deny_path)
+            compile_entries(entries, self.case_sensitive, self.deny_label, where=str(deny_path))
+            self.file_deny = entries
         self._compile()
         return self
 

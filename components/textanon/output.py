@@ -4,6 +4,7 @@ from typing import Dict, List
 
 from spacy.tokens import Doc
 
+from .allow_deny import ALLOWED_KEY
 from .masking import covered, merge
 
 
@@ -39,6 +40,11 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
     }
     if doc._.reid_rank is not None:
         record["reid_rank"] = doc._.reid_rank
+    if doc.spans.get(ALLOWED_KEY):  # spans an allow list removed (absent otherwise: default output unchanged)
+        record["allowed"] = [
+            {"start": s.start_char, "end": s.end_char, "label": s.label_, "source": s._.source}
+            for s in doc.spans[ALLOWED_KEY]
+        ]
     return record
 
 

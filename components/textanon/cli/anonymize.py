@@ -72,6 +72,8 @@ def anonymize(
         "(in place of the language-model risk); see docs/search.md",
     ),
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
+    allow_list: Optional[Path] = typer.Option(None, "--allow-list", help="Terms never masked (.txt or .jsonl)"),
+    deny_list: Optional[Path] = typer.Option(None, "--deny-list", help="Terms always masked (.txt or .jsonl)"),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
@@ -91,6 +93,13 @@ def anonymize(
             msg.info(use_index(nlp, index))
         except (IndexUnavailable, ValueError) as err:
             msg.fail(f"Cannot use the search index: {err}", exits=1)
+    if allow_list or deny_list:
+        from ..allow_deny import add_lists
+
+        try:
+            add_lists(nlp, allow_list, deny_list)
+        except ValueError as err:
+            msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
     items = report.inputs(read_records(input_path)) if report else read_records(input_path)
     kept, n_ok, n_err = [], 0, 0
     try:
