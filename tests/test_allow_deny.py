@@ -4,8 +4,7 @@ import json
 
 import pytest
 import spacy
-from core_fixtures import SMALL_GAZETTEER
-from spacy.language import Language
+from core_fixtures import SMALL_GAZETTEER, every_entity_risky  # noqa: F401  (test_every_entity_risky)
 
 import textanon  # noqa: F401  (extensions)
 import textanon.allow_deny  # noqa: F401  (factory, also registered by the package entry point)
@@ -15,14 +14,6 @@ TEXT = (
     "The applicant, Mr Ion Rusu (no. 12345/06), a lawyer, was born in 1961 and was diagnosed with tuberculosis "
     "in 2004. Rusu joined Project Nightingale (ref PN-2231) on 12 June 2005."
 )
-
-
-@Language.component("test_every_entity_risky")
-def _every_entity_risky(doc):
-    """Every entity is risky on its own: the optimizer masks everything detected (so what is removed shows)."""
-    doc._.risky_combinations = sorted({(s._.entity_id,) for s in doc.spans["pii"]})
-    doc._.risky_combinations = [list(c) for c in doc._.risky_combinations]
-    return doc
 
 
 def _nlp(**lists):

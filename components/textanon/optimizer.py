@@ -34,6 +34,7 @@ from .extensions import add_warning, register_extensions
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
+from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
 from .target import fold, name_occurrences, name_words
@@ -64,6 +65,8 @@ Char = Tuple[int, int]
         "time_limit_s": 10.0,
         "mask_codes": True,
         "propagate_mentions": True,
+        "pseudonym_seed": 0,
+        "pseudonym_scope": "document",
     },
     assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
     requires=["span._.entity_id"],
@@ -79,6 +82,8 @@ def make_optimizer(
     time_limit_s: float,
     mask_codes: bool,
     propagate_mentions: bool,
+    pseudonym_seed: int,
+    pseudonym_scope: str,
 ) -> "MaskingOptimizer":
     return MaskingOptimizer(
         name,
@@ -90,6 +95,8 @@ def make_optimizer(
         time_limit_s,
         mask_codes,
         propagate_mentions,
+        pseudonym_seed,
+        pseudonym_scope,
     )
 
 
@@ -105,6 +112,8 @@ class MaskingOptimizer(SettingsRecord):
         "time_limit_s",
         "mask_codes",
         "propagate_mentions",
+        "pseudonym_seed",
+        "pseudonym_scope",
     )
 
     def __init__(
@@ -118,10 +127,15 @@ class MaskingOptimizer(SettingsRecord):
         time_limit_s=10.0,
         mask_codes=True,
         propagate_mentions=True,
+        pseudonym_seed=0,
+        pseudonym_scope="document",
     ):
         register_extensions()
-        if replacement not in REPLACEMENT_STYLES:
-            raise ValueError(f"replacement must be one of {REPLACEMENT_STYLES}, got {replacement!r}")
+        if replacement not in (*REPLACEMENT_STYLES, PSEUDONYM):
+            raise ValueError(f"replacement must be one of {(*REPLACEMENT_STYLES, PSEUDONYM)}, got {replacement!r}")
+        self.pseudonym_seed, self.pseudonym_scope = pseudonym_seed, pseudonym_scope
+        #: the surrogates of the ``pseudonym`` style (its ``table`` holds a corpus's, in corpus scope)
+        self.pseudonyms = Pseudonymizer(pseudonym_seed, pseudonym_scope) if replacement == PSEUDONYM else None
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
@@ -248,13 +262,16 @@ class MaskingOptimizer(SettingsRecord):
     def _render(self, doc: Doc, entities: Dict[str, List[Span]], masked: Set[str], occurrences: List[Char]) -> None:
         masks: List[Mask] = []
         surfaces: Dict[str, str] = {}
+        if self.pseudonyms is not None:
+            persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
+            self.pseudonyms.start_document(doc.text, persons)
         for eid in sorted(masked):
             for span in entities.get(eid, []):
-                rep = replacement(self.replacement, span.label_, eid, self.suppression_string)
+                rep = self._replacement(span.label_, eid, span.text)
                 masks.append((span.start_char, span.end_char, rep))
                 surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), rep)
-        target_rep = replacement(self.replacement, PERSON, TARGET_ID, self.suppression_string)
         for start, end in occurrences:
+            target_rep = self._replacement(PERSON, TARGET_ID, doc.text[start:end])
             masks.append((start, end, target_rep))
             surfaces.setdefault(re.sub(r"\s+", " ", doc.text[start:end].strip()), target_rep)
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
@@ -263,6 +280,12 @@ class MaskingOptimizer(SettingsRecord):
         for key in [self.spans_key] + self.extra_spans_keys:
             for span in doc.spans.get(key, []):
                 span._.masked = covered(masks, span.start_char, span.end_char)
+
+    def _replacement(self, label: str, entity_id: str, text: str) -> str:
+        """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``), else the style's string."""
+        if self.pseudonyms is not None:
+            return self.pseudonyms(label, text, fallback=f"[{entity_id}]")
+        return replacement(self.replacement, label, entity_id, self.suppression_string)
 
 
 def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:

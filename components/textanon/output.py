@@ -1,6 +1,8 @@
 """Serializing anonymized Docs: JSONL output records and the TAB/TAE offset format."""
 
-from typing import Dict, List
+import json
+from pathlib import Path
+from typing import Dict, Iterator, List, Union
 
 from spacy.tokens import Doc
 
@@ -60,3 +62,18 @@ def masks_by_doc(records: List[dict]) -> Dict[str, List[list]]:
             raise ValueError(f"duplicate id {r['id']!r}: masks would be lost")
         out[r["id"]] = r["masks"]
     return out
+
+
+def read_output(path: Union[str, Path]) -> Iterator[dict]:
+    """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                record = None
+            if not isinstance(record, dict):
+                record = {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
+            yield record

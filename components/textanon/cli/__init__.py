@@ -21,6 +21,7 @@ from . import (  # noqa: E402
     gazetteer,  # noqa: F401
     index,  # noqa: F401
     llm,  # noqa: F401
+    mapping,  # noqa: F401
     pipeline,  # noqa: F401
     reliability,  # noqa: F401
     report,  # noqa: F401

@@ -7,6 +7,7 @@ from typing import IO, Optional
 import typer
 from wasabi import msg
 
+from ..mapping import KEY_ENV
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
@@ -15,15 +16,18 @@ from .report import check_report_folder
 DEFAULT_PIPELINE = "en_textanon"
 
 
-def load_pipeline(name: str, replacement: Optional[str] = None):
-    """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing."""
+def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
+    """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing.
+
+    replacement and ``optimizer`` (settings not None): overrides of the ``textanon_optimizer`` settings."""
     import spacy
 
     import textanon  # noqa: F401  (extensions)
 
     from ..language_models.loading import ModelNotAvailable
 
-    config = {"components": {"textanon_optimizer": {"replacement": replacement}}} if replacement else {}
+    settings = {k: v for k, v in dict(optimizer, replacement=replacement).items() if v is not None}
+    config = {"components": {"textanon_optimizer": settings}} if settings else {}
     try:
         return spacy.load(name, config=config)
     except ModelNotAvailable as err:
@@ -61,7 +65,8 @@ def anonymize(
     ),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
-    replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered"),
+    replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered | pseudonym"),
+    pseudonym_seed: Optional[int] = typer.Option(None, "--pseudonym-seed", help="Seed of the pseudonym surrogates"),
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
@@ -74,20 +79,39 @@ def anonymize(
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
     allow_list: Optional[Path] = typer.Option(None, "--allow-list", help="Terms never masked (.txt or .jsonl)"),
     deny_list: Optional[Path] = typer.Option(None, "--deny-list", help="Terms always masked (.txt or .jsonl)"),
+    mapping_out: Optional[Path] = typer.Option(
+        None, "--mapping-out", help="Write the reversible mapping original <-> replacement (encrypted with the key)"
+    ),
+    mapping_in: Optional[Path] = typer.Option(
+        None, "--mapping-in", help="An earlier mapping to carry over (its pseudonyms stay the same)"
+    ),
+    key_file: Optional[Path] = typer.Option(
+        None, "--key-file", help=f"File holding the mapping key (default: ${KEY_ENV})", dir_okay=False
+    ),
+    mapping_unencrypted: bool = typer.Option(
+        False, "--mapping-unencrypted", help="Write the mapping WITHOUT encryption (it holds the original identifiers)"
+    ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from tqdm import tqdm
 
     from ..datasets.records import read_records
+    from ..mapping import read_key
     from ..output import masks_by_doc
-    from ..review.report import LiveReport
+    from ..side_outputs import SideOutputs
 
+    try:  # report folder, mapping key and earlier mapping checked before any output is opened
+        key = None if mapping_unencrypted else read_key(key_file)
+        sides = SideOutputs(
+            target, html and check_report_folder(html), mapping_out, mapping_in, key, not mapping_unencrypted
+        )
+    except (ValueError, OSError) as err:
+        msg.fail(f"Cannot write the side outputs: {err}", exits=1)
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
-    report = LiveReport(check_report_folder(html), target) if html else None
     if index is not None:
         from ..search.attach import use_index  # registers the search risk before the pipeline loads
-    nlp = load_pipeline(model, replacement)
+    nlp = load_pipeline(model, replacement, pseudonym_seed=pseudonym_seed)
     if index is not None:
         try:
             msg.info(use_index(nlp, index))
@@ -100,7 +124,8 @@ def anonymize(
             add_lists(nlp, allow_list, deny_list)
         except ValueError as err:
             msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
-    items = report.inputs(read_records(input_path)) if report else read_records(input_path)
+    n_process = sides.prepare(nlp, n_process)
+    items = sides.inputs(read_records(input_path))
     kept, n_ok, n_err = [], 0, 0
     try:
         records = anonymize_records(
@@ -111,7 +136,7 @@ def anonymize(
             batch_size=batch_size,
             max_chars=max_chars,
         )
-        for record in tqdm(report.records(records) if report else records, desc="anonymize", unit="doc"):
+        for record in tqdm(sides.records(records), desc="anonymize", unit="doc"):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
             if "error" in record:
@@ -132,8 +157,8 @@ def anonymize(
             exits=1,
         )
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
-    if report:
-        msg.good(f"Review report -> {report.close()}")
+    for what, path in sides.close().items():
+        msg.good(f"{what} -> {path}")
 
 
 @app.command("demo")

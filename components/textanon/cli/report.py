@@ -34,7 +34,8 @@ def report(
 ) -> None:
     """Write an HTML review report of OUTPUT_PATH: every detected span, masked or kept, and why."""
     from ..datasets.records import read_records
-    from ..review.report import read_output, write_report
+    from ..output import read_output
+    from ..review.report import write_report
 
     check_report_folder(report_dir)
     inputs = read_records(input_path) if input_path else None

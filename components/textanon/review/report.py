@@ -127,34 +127,6 @@ def write_report(
     return writer.close()
 
 
-class LiveReport:
-    """The report written while ``anonymize`` runs: :meth:`inputs` wraps the input items (keeping each text
-    until its output record comes), :meth:`records` wraps the output records (writing each page), then
-    :meth:`close` writes the index. Only the texts of records still in flight are held in memory."""
-
-    def __init__(self, out_dir: Union[str, Path], target: Optional[str] = None):
-        self.writer, self.target = ReportWriter(out_dir), target
-        self._texts: Dict[str, Tuple[str, Optional[str]]] = {}
-
-    def inputs(self, items: Iterable) -> Iterator:
-        """``items`` unchanged, each record's text and target kept until :meth:`records` sees its output."""
-        for item in items:
-            if hasattr(item, "text"):
-                self._texts[item.id] = (item.text, item.target)
-            yield item
-
-    def records(self, records: Iterable[dict]) -> Iterator[dict]:
-        """``records`` unchanged, the page of each written as it passes."""
-        for record in records:
-            text, target = self._texts.pop(record.get("id"), (None, None))
-            self.writer.add(record, text, target or self.target)
-            yield record
-
-    def close(self) -> Path:
-        """Write the index page; returns its path."""
-        return self.writer.close()
-
-
 def pair_with_inputs(records: Iterable[dict], inputs: Iterable) -> Iterator[Tuple[dict, object]]:
     """Pair output records with the input items they were made from (one per item, in order, as ``anonymize``
     writes them). An item whose id differs from its record's is not used (the page shows no original text)."""
@@ -162,21 +134,6 @@ def pair_with_inputs(records: Iterable[dict], inputs: Iterable) -> Iterator[Tupl
     for record in records:
         item = next(items, None)
         yield record, (item if item is not None and getattr(item, "id", None) == record.get("id") else None)
-
-
-def read_output(path: Union[str, Path]) -> Iterator[dict]:
-    """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                record = None
-            if not isinstance(record, dict):
-                record = {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
-            yield record
 
 
 def rebuild_original(record: dict) -> Optional[str]:
