@@ -9,6 +9,17 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+@app.callback()
+def _options(
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars (for scripts); before the command"),
+) -> None:
+    """Options of every command."""
+    from ..progress import set_quiet
+
+    set_quiet(quiet)
+
+
 # Each module registers its commands on ``app`` when imported.
 from . import (  # noqa: E402
     anonymize,  # noqa: F401

@@ -93,11 +93,10 @@ def anonymize(
     ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
-    from tqdm import tqdm
-
     from ..datasets.records import read_records
     from ..mapping import read_key
     from ..output import masks_by_doc
+    from ..progress import bar, count_records
     from ..side_outputs import SideOutputs
 
     try:  # report folder, mapping key and earlier mapping checked before any output is opened
@@ -136,7 +135,7 @@ def anonymize(
             batch_size=batch_size,
             max_chars=max_chars,
         )
-        for record in tqdm(sides.records(records), desc="anonymize", unit="doc"):
+        for record in bar(sides.records(records), total=count_records(input_path), desc="anonymize"):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
             if "error" in record:

@@ -26,6 +26,7 @@ def deanonymize(
     """Restore the original texts of anonymized records from an (encrypted) mapping."""
     from ..mapping import Mapping, MappingError, deanonymize_records, read_key
     from ..output import read_output
+    from ..progress import bar, count_records
 
     try:
         mapping = Mapping.read(mapping_path, read_key(key_file))
@@ -33,7 +34,8 @@ def deanonymize(
         msg.fail(f"Cannot read the mapping: {err}", exits=1)
     n_ok = n_err = 0
     with output.open("w", encoding="utf-8") as out:
-        for record in deanonymize_records(read_output(input_path), mapping):
+        records = bar(read_output(input_path), total=count_records(input_path), desc="deanonymize")
+        for record in deanonymize_records(records, mapping):
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             n_err += "error" in record
             n_ok += "error" not in record

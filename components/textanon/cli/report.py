@@ -35,9 +35,11 @@ def report(
     """Write an HTML review report of OUTPUT_PATH: every detected span, masked or kept, and why."""
     from ..datasets.records import read_records
     from ..output import read_output
+    from ..progress import bar, count_records
     from ..review.report import write_report
 
     check_report_folder(report_dir)
     inputs = read_records(input_path) if input_path else None
-    index = write_report(read_output(output_path), report_dir, inputs=inputs, target=target)
+    records = bar(read_output(output_path), total=count_records(output_path), desc="report")
+    index = write_report(records, report_dir, inputs=inputs, target=target)
     msg.good(f"Review report -> {index}")
