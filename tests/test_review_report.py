@@ -175,3 +175,23 @@ def test_report_command_and_anonymize_html(tmp_path):
     (tmp_path / "file").write_text("x")
     result = _run_cli("report", out, "--output", tmp_path / "file")
     assert result.returncode == 1 and "Cannot create the report folder" in result.stdout + result.stderr
+
+
+def test_text_labels_and_ids_are_escaped(tmp_path):
+    text = 'Mr <b>Ion</b> Rusu "x" & <script>alert(1)</script>'
+    record = {
+        "id": "<img src=x>",
+        "anonymized_text": text.replace("Rusu", "***"),
+        "spans": [
+            {"start": 14, "end": 18, "label": '"><script>bad()</script>', "entity_id": "E<1>", "ic": None,
+             "masked": True, "source": "<i>"},
+        ],
+        "risky_combinations": [["E<1>"]],
+        "masks": [[14, 18, "***"]],
+        "warnings": ["<b>warning</b>"],
+    }  # fmt: skip
+    write_report([record], tmp_path, inputs=[Record(id="<img src=x>", text=text)])
+    for page in tmp_path.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in html and "<script>bad" not in html and "<b>" not in html
+        assert "<img" not in html and "<i>" not in html

@@ -17,7 +17,6 @@ The report contains the original text: keep it where the originals are kept.
 """
 
 import html
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,12 +244,12 @@ def _highlight(text: str, spans: Sequence[dict]) -> str:
     for s in sorted(spans, key=lambda s: (s["start"], -s["end"])):
         if s["start"] < pos:
             continue  # nested or overlapping: listed in the table only
-        state = "masked" if s["masked"] else "kept"
+        state, label = ("masked" if s["masked"] else "kept"), html.escape(s["label"])
         out.append(html.escape(text[pos : s["start"]]))
         out.append(
-            f'<a class="span {state}" id="s{s["n"]}" href="#d{s["n"]}" data-n="{s["n"]}" data-label="{s["label"]}"'
+            f'<a class="span {state}" id="s{s["n"]}" href="#d{s["n"]}" data-n="{s["n"]}" data-label="{label}"'
             f' style="--c:{s["color"]}" title="{html.escape(s["tooltip"])}">'
-            f'{html.escape(text[s["start"] : s["end"]])}<span class="tag">{s["label"]}'
+            f'{html.escape(text[s["start"] : s["end"]])}<span class="tag">{label}'
             f"{' ✕' if s['masked'] else ''}</span></a>"
         )
         pos = s["end"]
