@@ -32,7 +32,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
-from .extensions import add_warning, register_extensions
+from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .labels import check_label
 from .optimizer import DENY_SOURCE, is_direct_identifier
 from .target import name_occurrences
@@ -111,7 +111,13 @@ def read_list_file(path: Union[str, Path]) -> List[Entry]:
 
 @Language.factory(
     "textanon_allow_deny",
-    default_config={"spans_key": "pii", "allow": [], "deny": [], "case_sensitive": False, "deny_label": "MISC"},
+    default_config={
+        "spans_key": DEFAULT_SPANS_KEY,
+        "allow": [],
+        "deny": [],
+        "case_sensitive": False,
+        "deny_label": "MISC",
+    },
     assigns=["doc.spans", "doc._.anonymization_warnings"],
 )
 def make_allow_deny(
@@ -132,7 +138,7 @@ class AllowDenyLists:
     def __init__(
         self,
         name: str = "textanon_allow_deny",
-        spans_key: str = "pii",
+        spans_key: str = DEFAULT_SPANS_KEY,
         allow: Sequence[Entry] = (),
         deny: Sequence[Entry] = (),
         case_sensitive: bool = False,

@@ -16,7 +16,7 @@ from typing import Dict, List
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .extensions import register_extensions
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import PERSON, QUANTITY
 from .serialization import SettingsRecord
 from .target import COURTESY_TITLES, name_parts
@@ -28,7 +28,12 @@ CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|fr
 
 @Language.factory(
     "textanon_entity_linker",
-    default_config={"spans_key": "pii", "link_person_variants": True, "link_acronyms": True, "link_currencies": True},
+    default_config={
+        "spans_key": DEFAULT_SPANS_KEY,
+        "link_person_variants": True,
+        "link_acronyms": True,
+        "link_currencies": True,
+    },
     assigns=["span._.entity_id"],
     requires=["doc.spans"],
 )
@@ -77,7 +82,7 @@ class EntityLinker(SettingsRecord):
     def __init__(
         self,
         name="textanon_entity_linker",
-        spans_key="pii",
+        spans_key=DEFAULT_SPANS_KEY,
         link_person_variants=True,
         link_acronyms=True,
         link_currencies=True,

@@ -21,7 +21,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
-from .extensions import register_extensions
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
 from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
@@ -87,7 +87,7 @@ NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
 @Language.factory(
     "textanon_entity_recognizer",
     default_config={
-        "spans_key": "pii",
+        "spans_key": DEFAULT_SPANS_KEY,
         "label_map": dict(ONTONOTES_TO_TAB),
         "use_ner": True,
         "use_gazetteer": True,
@@ -133,7 +133,7 @@ class EntityRecognizer(SettingsRecord):
         self,
         nlp,
         name="textanon_entity_recognizer",
-        spans_key="pii",
+        spans_key=DEFAULT_SPANS_KEY,
         label_map=None,
         use_ner=True,
         use_gazetteer=True,

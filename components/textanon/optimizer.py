@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from .extensions import add_warning, register_extensions
+from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
@@ -57,8 +57,8 @@ Char = Tuple[int, int]
 @Language.factory(
     "textanon_optimizer",
     default_config={
-        "spans_key": "pii",
-        "extra_spans_keys": ["llm_pii"],
+        "spans_key": DEFAULT_SPANS_KEY,
+        "extra_spans_keys": [LLM_SPANS_KEY],
         "target": None,
         "replacement": "suppression",
         "suppression_string": "***",
@@ -119,8 +119,8 @@ class MaskingOptimizer(SettingsRecord):
     def __init__(
         self,
         name="textanon_optimizer",
-        spans_key="pii",
-        extra_spans_keys=("llm_pii",),
+        spans_key=DEFAULT_SPANS_KEY,
+        extra_spans_keys=(LLM_SPANS_KEY,),
         target=None,
         replacement="suppression",
         suppression_string="***",

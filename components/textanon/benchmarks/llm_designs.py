@@ -10,13 +10,15 @@ the TPI/TRIR evaluators. Also runnable without the typer CLI:
 import argparse
 import json
 import statistics
-import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from ..datasets.records import Record
 from ..datasets.wikiactors import WikiActor, evaluated, read_wikiactors
 from ..evaluation.provenance import write_metrics
+from ..extensions import LLM_SPANS_KEY
 from ..llm_anonymizer.prompts import prompt_names
+from ..runner import pipe_docs
 
 DEFAULT_ANONYMIZATIONS = Path("corpus/llm_anonymizations_wikiactors_50.json")
 DEFAULT_TABLE = Path("metrics/llm_designs.md")
@@ -42,8 +44,9 @@ def run_design(
         "num_threads": num_threads,
     }
     nlp = spacy.blank("en")
+    component_name = "textanon_llm_anonymizer"
     component = nlp.add_pipe(
-        "textanon_llm_anonymizer",
+        component_name,
         config={
             "design": design,
             "model": model_cfg,
@@ -54,13 +57,14 @@ def run_design(
     )
     usage = getattr(component.model, "usage", None)
     per_doc, texts = [], {}
+    timings: Dict[str, float] = {}  # seconds in the component, summed over the documents done so far
+    inputs = [Record(id=r.name, text=r.original, target=r.name) for r in records]
+    docs = pipe_docs(nlp, inputs, batch_size=1, timings=timings)
     for i, record in enumerate(records):
         before = dict(usage) if usage is not None else {}
-        doc = nlp.make_doc(record.original)
-        doc._.target = record.name
-        start = time.perf_counter()
-        doc = nlp(doc)
-        seconds = time.perf_counter() - start
+        spent = timings.get(component_name, 0.0)
+        doc = next(docs)  # this record, through the LLM anonymizer
+        seconds = timings[component_name] - spent
         stats = dict(doc.user_data.get(STATS_KEY, {}))
         row = {
             "seconds": seconds,
@@ -84,7 +88,7 @@ def run_design(
                 )
             },
         }
-        llm_chars = sum(len("".join(s.text.split())) for s in doc.spans["llm_pii"] if s._.source == "llm")
+        llm_chars = sum(len("".join(s.text.split())) for s in doc.spans[LLM_SPANS_KEY] if s._.source == "llm")
         row["llm_masked_chars"] = llm_chars
         if usage is not None:
             row["prompt_tokens"] = usage["prompt_tokens"] - before.get("prompt_tokens", 0)

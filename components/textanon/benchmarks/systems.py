@@ -11,7 +11,10 @@ import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..datasets.records import Record
+from ..extensions import DEFAULT_SPANS_KEY
 from ..masking import merge_offsets
+from ..runner import pipe_docs
 
 Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
@@ -63,10 +66,11 @@ def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], M
 
     def run(docs: Sequence[Doc]) -> Masks:
         with nlp.select_pipes(enable=keep):
-            return {
-                doc_id: merge_offsets((s.start_char, s.end_char) for s in doc.spans["pii"])
-                for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
-            }
+            done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size))
+        return {
+            doc_id: merge_offsets((s.start_char, s.end_char) for s in doc.spans[DEFAULT_SPANS_KEY])
+            for (doc_id, _, _), doc in zip(docs, done)
+        }
 
     return run
 
@@ -86,18 +90,18 @@ def textanon_risk(model: str = "en_textanon", thresholds: Sequence[float] = ()) 
 
 def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
     out = {"threshold": nlp.get_pipe("textanon_lm_risk").threshold, "default": {}, "sweep": {}}
-    done = []
-    for doc_id, text, target in docs:
-        doc = nlp.make_doc(text)
-        doc._.target = target
-        doc = nlp(doc)
+    done = list(zip([doc_id for doc_id, _, _ in docs], pipe_docs(nlp, _records(docs), batch_size=1)))
+    for doc_id, doc in done:
         out["default"][doc_id] = merge_offsets(doc._.masks)
-        done.append((doc_id, doc))
     from ..tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 
     for t, masks in decide(nlp, [doc for _, doc in done], thresholds).items():
         out["sweep"][t] = {doc_id: m for (doc_id, _), m in zip(done, masks)}
     return out
+
+
+def _records(docs: Sequence[Doc]) -> List[Record]:
+    return [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
 
 
 SYSTEMS: Dict[str, Callable] = {

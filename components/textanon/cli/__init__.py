@@ -37,6 +37,7 @@ from . import (  # noqa: E402
     reliability,  # noqa: F401
     report,  # noqa: F401
     train,  # noqa: F401
+    tune,  # noqa: F401
 )
 
 

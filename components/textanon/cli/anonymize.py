@@ -1,6 +1,5 @@
 """``anonymize`` and ``demo`` commands."""
 
-import json
 from pathlib import Path
 from typing import IO, Optional
 
@@ -11,6 +10,7 @@ from ..mapping import KEY_ENV
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
+from ._util import input_file
 from .report import check_report_folder
 
 DEFAULT_PIPELINE = "en_textanon"
@@ -54,9 +54,7 @@ def open_output(path: Path) -> IO[str]:
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"
-    ),
+    input_path: Path = input_file(".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
     output: Path = typer.Option(
         ..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"
     ),
@@ -95,7 +93,7 @@ def anonymize(
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from ..datasets.records import read_records
     from ..mapping import read_key
-    from ..output import masks_by_doc
+    from ..output import OutputError, write_output
     from ..progress import bar, count_records
     from ..side_outputs import SideOutputs
 
@@ -124,37 +122,23 @@ def anonymize(
         except ValueError as err:
             msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
     n_process = sides.prepare(nlp, n_process)
-    items = sides.inputs(read_records(input_path))
-    kept, n_ok, n_err = [], 0, 0
+    records = anonymize_records(
+        nlp,
+        sides.inputs(read_records(input_path)),
+        target=target,
+        n_process=n_process,
+        batch_size=batch_size,
+        max_chars=max_chars,
+    )
     try:
-        records = anonymize_records(
-            nlp,
-            items,
-            target=target,
-            n_process=n_process,
-            batch_size=batch_size,
-            max_chars=max_chars,
+        n_ok, n_err = write_output(
+            bar(sides.records(records), total=count_records(input_path), desc="anonymize"),
+            out,
+            masks_file,
+            on_error=lambda r: msg.warn(r["error"]),
         )
-        for record in bar(sides.records(records), total=count_records(input_path), desc="anonymize"):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            out.flush()
-            if "error" in record:
-                n_err += 1
-                msg.warn(record["error"])
-            else:
-                n_ok += 1
-                kept.append({"id": record["id"], "masks": record["masks"]})
-        out.close()
-        if masks_file:
-            json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
-            masks_file.close()
-    except OSError as err:
-        msg.fail(
-            f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
-            f"({err.filename or output}).",
-            f"{output} is incomplete.",
-            exits=1,
-        )
+    except OutputError as err:
+        msg.fail(f"{err} ({err.error.filename or output}).", f"{output} is incomplete.", exits=1)
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
     for what, path in sides.close().items():
         msg.good(f"{what} -> {path}")
@@ -162,7 +146,7 @@ def anonymize(
 
 @app.command("demo")
 def demo(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A .txt document"),
+    input_path: Path = input_file("A .txt document"),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m"),
     target: Optional[str] = typer.Option(None, "--target"),
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
@@ -170,29 +154,20 @@ def demo(
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
 
+    from ..datasets.records import Record
+    from ..output import DECISION_HEADER, decision_rows
+    from ..runner import pipe_docs
+
     nlp = load_pipeline(model)
-    doc = nlp.make_doc(input_path.read_text(encoding="utf-8"))
-    doc._.target = target
-    doc = nlp(doc)
+    record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
+    doc = next(pipe_docs(nlp, [record]))
     msg.divider("Anonymized text")
     print(doc._.anonymized_text)
     msg.divider("Decisions")
-    rows = [
-        (
-            s.text[:40],
-            s.label_,
-            s._.entity_id,
-            s._.source,
-            "-" if s._.ic is None else f"{s._.ic:.1f}",
-            "masked" if s._.masked else "kept",
-        )
-        for s in doc.spans["pii"]
-    ]
-    print(table(rows, header=("span", "label", "entity", "source", "IC (nats)", "decision"), divider=True))
-    masked = sum(1 for s in doc.spans["pii"] if s._.masked)
-    msg.info(
-        f"{masked}/{len(doc.spans['pii'])} mentions masked; {len(doc._.risky_combinations or [])} risky combinations"
-    )
+    rows = decision_rows(doc)
+    print(table(rows, header=DECISION_HEADER, divider=True))
+    masked = sum(1 for row in rows if row[-1] == "masked")
+    msg.info(f"{masked}/{len(rows)} mentions masked; {len(doc._.risky_combinations or [])} risky combinations")
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)
     if html:

@@ -38,19 +38,14 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Un
 
 import numpy as np
 
-from ..datasets.base import DatasetError
+from ..language_models.resolve import resolve_model
+from .errors import EvaluationError
 from .terms import SEGMENTATION_VERSION, Term, get_nlp, protected_terms, segment_doc
 
 CharSpan = Tuple[int, int]
 ALTERNATIONS = ("n", "s")
-DEFAULT_MODEL = "textanon.SmolLM2Scorer.v1"
 #: the headline IC model of ``evaluate`` and ``benchmark``: independent of the anonymizer's language model
 HEADLINE_MODEL = "wordfreq"
-
-
-#: Bad evaluation input (empty document, unknown record id, ...); the message names the record. The same
-#: type as the readers' errors, so that one ``except`` covers a bad file and a bad record.
-EvaluationError = DatasetError
 
 
 @contextmanager
@@ -86,39 +81,6 @@ def build_passes(terms: Sequence[Term], alternation: str = "n", n: int = 6) -> L
 
 
 # ---------------------------------------------------------------------------- models
-
-
-def resolve_model(spec=None):
-    """A :class:`textanon.language_models.LanguageModel` from a spec.
-
-    ``None`` / ``"default"``: the offline default (SmolLM2); ``"wordfreq"`` / ``"wordfreq:LANG"``:
-    word-frequency IC independent of the anonymizer (:mod:`.word_ic`); a spaCy ``misc``
-    registry name such as ``"textanon.SmolLM2Scorer.v1"``; ``"masked:<hf name or path>"``;
-    ``"causal:<hf name or path>"``; or an already built model.
-    """
-    from .. import language_models as lm
-    from . import word_ic
-
-    if spec is None or spec == "default":
-        return lm.default_language_model()
-    if not isinstance(spec, str):
-        return spec
-    if word_ic.is_word_frequency_spec(spec):
-        return word_ic.from_spec(spec)
-    if spec.startswith("masked:"):
-        return lm.masked_lm(spec[len("masked:") :])
-    if spec.startswith("causal:"):
-        return lm.causal_lm(spec[len("causal:") :])
-    from spacy.util import registry
-
-    try:
-        factory = registry.misc.get(spec)
-    except Exception as err:  # catalogue.RegistryError
-        raise ValueError(
-            f"unknown language model {spec!r}: use a registry name (e.g. {DEFAULT_MODEL}), 'masked:NAME' "
-            "or 'causal:NAME'"
-        ) from err
-    return factory()
 
 
 def display_name(model) -> str:

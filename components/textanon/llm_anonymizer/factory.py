@@ -37,9 +37,22 @@ from spacy.util import minibatch
 from ..extensions import register_extensions
 from . import local_model, openai_compatible  # noqa: F401 - register the models
 from .prompts import DEFAULT_DESIGN
-from .task import AnonymizeTask, _new_stats
+from .task import AnonymizeTask, _new_stats, task_defaults
 
 DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256}
+#: settings of the component passed on to the task (:class:`AnonymizeTask`, where their defaults are defined)
+TASK_SETTINGS = (
+    "replacement",
+    "fallback",
+    "fallback_spans_key",
+    "spans_key",
+    "label",
+    "chunk_size",
+    "chunk_overlap",
+    "mask_target",
+    "floor_labels",
+    "chat_markers",
+)
 
 
 @Language.factory(
@@ -48,16 +61,7 @@ DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256
         "design": DEFAULT_DESIGN,
         "template_path": None,
         "model": DEFAULT_MODEL,
-        "replacement": "***",
-        "fallback": "entities",
-        "fallback_spans_key": "pii",
-        "spans_key": "llm_pii",
-        "label": "PII",
-        "chunk_size": 3000,
-        "chunk_overlap": 300,
-        "mask_target": True,
-        "floor_labels": ["CODE"],
-        "chat_markers": True,
+        **task_defaults(TASK_SETTINGS),
         "cache_dir": None,
         "cache_batch_size": 16,
         "save_io": False,
@@ -86,10 +90,9 @@ def make_llm_anonymizer(
     save_io: bool,
     validate_types: bool,
 ) -> "LLMAnonymizer":
-    template = Path(template_path).read_text(encoding="utf8") if template_path else None
     task = AnonymizeTask(
         design=design,
-        template=template,
+        template_path=template_path,
         spans_key=spans_key,
         label=label,
         replacement=replacement,

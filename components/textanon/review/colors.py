@@ -4,6 +4,8 @@ from typing import Any, Dict, Optional
 
 from spacy.tokens import Doc
 
+from ..extensions import DEFAULT_SPANS_KEY
+
 #: label -> background colour (light, so that black text stays readable; one hue per label)
 LABEL_COLORS: Dict[str, str] = {
     "PERSON": "#f5a3a3",
@@ -24,13 +26,13 @@ def label_color(label: str) -> str:
     return LABEL_COLORS.get(label, OTHER_COLOR)
 
 
-def displacy_options(spans_key: str = "pii", colors: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
+def displacy_options(spans_key: str = DEFAULT_SPANS_KEY, colors: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
     """Options for ``spacy.displacy.render(doc, style="span", options=...)`` on a textanon Doc: the span
     group ``spans_key`` and a colour per TAB label (``colors`` overrides some)."""
     return {"spans_key": spans_key, "colors": {**LABEL_COLORS, **(colors or {})}}
 
 
-def render_spans(doc: Doc, spans_key: str = "pii", page: bool = False, **options: Any) -> str:
+def render_spans(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY, page: bool = False, **options: Any) -> str:
     """displaCy's span rendering (HTML) of ``doc.spans[spans_key]`` with the textanon label colours.
 
     Extra keyword arguments are displaCy span options (``colors``, ``top_offset``, ...)."""

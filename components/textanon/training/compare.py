@@ -68,3 +68,17 @@ def markdown(result: dict, notes: List[str] = ()) -> str:
         out += ["## Entity-level F1 on the held-out silver slice (spaCy scorer)", "", table(result["silver_dev"])]
     out += [f"- {n}" for n in notes]
     return "\n".join(out) + "\n"
+
+
+def compare_ner(
+    runs: Sequence[Tuple[str, Path]], silver_models: Sequence[Tuple[str, Path]], output: Path, notes: List[str] = ()
+) -> str:
+    """``compare-ner``: :func:`compare`, written to ``output`` (JSON with provenance) and its :func:`markdown`
+    table (with ``notes``) beside it (``.md``). Returns the table."""
+    from ..evaluation.provenance import write_metrics
+
+    result = compare(runs, silver_models)
+    write_metrics(output, result)
+    table = markdown(result, notes)
+    output.with_suffix(".md").write_text(table, encoding="utf8")
+    return table

@@ -21,7 +21,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
 
+from ..datasets.records import Record
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
+from ..runner import pipe_docs
 from .bm25 import BM25
 from .threshold import pseudo_abstracts, reidentification_rate, split_lead
 
@@ -68,13 +70,9 @@ def run_settings(
         try:
             for k, v in setting.items():
                 setattr(risk, k, v)
-            masks = []
-            for it in tqdm(items, desc=label(setting), unit="doc"):
-                doc = nlp.make_doc(it["abstract"])
-                doc._.target = it["name"]
-                doc = nlp(doc)
-                masks.append(merge_offsets(doc._.masks))
-            out[label(setting)] = masks
+            records = [Record(id=it["name"], text=it["abstract"], target=it["name"]) for it in items]
+            docs = pipe_docs(nlp, tqdm(records, desc=label(setting), unit="doc"), batch_size=1)
+            out[label(setting)] = [merge_offsets(doc._.masks) for doc in docs]
         finally:
             for k, v in saved.items():
                 setattr(risk, k, v)

@@ -56,7 +56,8 @@ def digest(obj) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
-def resolve_model(name: Optional[str]) -> str:
+def encoder_path(name: Optional[str]) -> str:
+    """The attack's encoder: ``name`` (a Hugging Face name or folder), or the shipped all-MiniLM-L6-v2 folder."""
     if name:
         return name
     from ...language_models.loading import minilm_path
@@ -182,7 +183,7 @@ def run_trir(
 
     labels = sorted(inputs.background)
     label_of = {n: i for i, n in enumerate(labels)}
-    model_path = resolve_model(s.model)
+    model_path = encoder_path(s.model)
     mid = model_id(model_path)
     device = _device(s.device)
     try:
