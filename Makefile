@@ -23,7 +23,7 @@ TEXTANON_WHEEL := packages/dist/textanon-$(PKG_VERSION)-py3-none-any.whl
 PIPELINE_WHEEL := packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-py3-none-any.whl
 CHECK_VENV := build/check-wheel-venv
 
-.PHONY: setup demo test package gazetteer debian-deps clean bench-speed check-wheel
+.PHONY: setup demo test lint package gazetteer debian-deps clean bench-speed check-wheel
 
 ## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
 DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium
@@ -72,7 +72,14 @@ demo: $(PKG_STAMP)
 
 test: $(PKG_STAMP)
 	$(MAKE) debian-deps
+	$(VENV)/bin/ruff format --check components tests
+	$(VENV)/bin/ruff check components tests
 	$(PY) -m pytest -q
+
+## ruff: format and fix what can be fixed
+lint:
+	$(VENV)/bin/ruff format components tests
+	$(VENV)/bin/ruff check --fix components tests
 
 ## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document
 check-wheel: $(PKG_STAMP)

@@ -22,7 +22,8 @@ EXCEPTIONS = {
 PENDING_REGENERATION = {
     "trir_wikiactors_50_eval.json": "seed-42 run on a lent GPU whose keys were renamed by hand (issue 13): "
     "regenerate with `spacy project run trir` (3 seeds; ~1.5 h/seed on CPU)",
-    "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with `spacy project run bench-llm` (~45 min)",
+    "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with "
+    "`spacy project run bench-llm` (~45 min)",
     "llm_deidentification_one_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
     "llm_tab_categories_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
     "llm_tokens_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",

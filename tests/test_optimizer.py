@@ -158,7 +158,6 @@ def test_without_target_full_names_and_their_surnames_are_masked_with_a_warning(
 @pytest.mark.parametrize("label,source", [("CODE", "ner"), ("MISC", "rule:ipv4"), ("QUANTITY", "rule:number_after_no")])
 def test_code_mentions_force_their_entity_whatever_the_first_label(label, source):
     text = "Ref 10.0.0.1 was seen; later 10.0.0.1 again."
-    mentions = [("10.0.0.1", "QUANTITY", "E1"), ("10.0.0.1", label, "E1")]
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config={"propagate_mentions": False})
     doc = nlp.make_doc(text)

@@ -152,3 +152,32 @@ def test_redecide_gives_the_masks_of_a_fresh_run_at_that_threshold():
         seen.add(again._.anonymized_text)
     assert len(seen) >= 3  # the thresholds do decide differently: the comparison can fail
     assert nlp.get_pipe("textanon_lm_risk").threshold == -2.0  # the component's own setting is unchanged
+
+
+def test_redecide_keeps_the_warnings_of_earlier_stages_and_does_not_pile_up_its_own():
+    """A sweep must not erase what the pipeline recorded before the decision (a language-model failure,
+    the recognizer's warnings), nor repeat its own warnings once per threshold."""
+    from core_fixtures import blank_with_recognizer
+
+    import textanon.testing.faults  # noqa: F401  (registers textanon.testing.FailingLM.v1)
+    from textanon.extensions import add_warning
+    from textanon.runner import pipe_docs, redecide
+
+    @Language.component("test_warns_early")
+    def warns_early(doc):
+        add_warning(doc, "an earlier stage's warning")
+        return doc
+
+    nlp = blank_with_recognizer()
+    nlp.add_pipe("test_warns_early")
+    nlp.add_pipe("textanon_entity_linker")
+    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": "textanon.testing.FailingLM.v1"}})
+    nlp.add_pipe("textanon_optimizer")
+    doc = next(pipe_docs(nlp, [Record(id="d", text=RISK_TEXT, target="Ion Rusu")]))
+    first = list(doc._.anonymization_warnings)
+    assert "an earlier stage's warning" in first and any("language model failed" in w for w in first)
+    for t in (-1.0, -5.0, -2.0):
+        redecide(nlp, [doc], t)
+    after = doc._.anonymization_warnings
+    assert "an earlier stage's warning" in after and any("language model failed" in w for w in after)
+    assert sorted(after) == sorted(first)  # the decision's own warnings once, not once per threshold

@@ -129,6 +129,7 @@ def make_allow_deny(
     case_sensitive: bool,
     deny_label: str,
 ) -> "AllowDenyLists":
+    """Build the ``textanon_allow_deny`` component from its config settings."""
     return AllowDenyLists(name, spans_key, allow, deny, case_sensitive, deny_label)
 
 
@@ -258,11 +259,13 @@ class AllowDenyLists:
 
     # -- serialization: settings from the config; the file entries saved with the pipeline ---------------
     def to_disk(self, path, *, exclude=tuple()) -> None:
+        """Write the file entries (``lists.json``); the inline lists are settings, in the pipeline config."""
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / "lists.json", {"allow": self.file_allow, "deny": self.file_deny})
 
     def from_disk(self, path, *, exclude=tuple()) -> "AllowDenyLists":
+        """Read the file entries saved by :meth:`to_disk` (the settings come from the config)."""
         path = ensure_path(path)
         if (path / "lists.json").exists():
             lists = srsly.read_json(path / "lists.json")
@@ -271,9 +274,11 @@ class AllowDenyLists:
         return self
 
     def to_bytes(self, *, exclude=tuple()) -> bytes:
+        """The file entries as bytes (see :meth:`to_disk`)."""
         return srsly.msgpack_dumps({"allow": self.file_allow, "deny": self.file_deny})
 
     def from_bytes(self, data: bytes, *, exclude=tuple()) -> "AllowDenyLists":
+        """Read the file entries of :meth:`to_bytes`."""
         lists = srsly.msgpack_loads(data)
         self.file_allow, self.file_deny = list(lists["allow"]), list(lists["deny"])
         self._compile()

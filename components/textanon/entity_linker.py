@@ -40,6 +40,7 @@ CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|fr
 def make_entity_linker(
     nlp: Language, name: str, spans_key: str, link_person_variants: bool, link_acronyms: bool, link_currencies: bool
 ) -> "EntityLinker":
+    """Build the ``textanon_entity_linker`` component from its config settings."""
     return EntityLinker(name, spans_key, link_person_variants, link_acronyms, link_currencies)
 
 
@@ -81,12 +82,12 @@ class EntityLinker(SettingsRecord):
 
     def __init__(
         self,
-        name="textanon_entity_linker",
-        spans_key=DEFAULT_SPANS_KEY,
-        link_person_variants=True,
-        link_acronyms=True,
-        link_currencies=True,
-    ):
+        name: str = "textanon_entity_linker",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        link_person_variants: bool = True,
+        link_acronyms: bool = True,
+        link_currencies: bool = True,
+    ) -> None:
         register_extensions()
         self.name, self.spans_key, self.link_person_variants = name, spans_key, link_person_variants
         self.link_acronyms, self.link_currencies = link_acronyms, link_currencies

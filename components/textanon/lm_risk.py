@@ -11,7 +11,7 @@ later at another threshold (:func:`textanon.runner.redecide`, threshold sweeps);
 
 import logging
 import math
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -25,6 +25,8 @@ logger = logging.getLogger(__name__)
 LN10 = math.log(10.0)
 
 DEFAULT_MODEL = {"@misc": "textanon.SmolLM2Scorer.v1"}
+#: ``doc.user_data`` key: how many warnings the doc had when its first risk decision began
+DECISION_MARK = "textanon.warnings_before_decision"
 
 
 @Language.factory(
@@ -79,6 +81,7 @@ class LMRiskScorer(SettingsRecord):
         )
 
     def __call__(self, doc: Doc) -> Doc:
+        doc.user_data.pop(DECISION_MARK, None)  # a fresh scoring: the decision starts again below
         spans = list(doc.spans.get(self.spans_key, []))
         if not spans:
             doc._.risky_combinations = []
@@ -108,6 +111,9 @@ class LMRiskScorer(SettingsRecord):
 
         An entity with an unscored mention (``ic`` None or NaN) is a risk on its own (fail closed)."""
         threshold = self.threshold if threshold is None else threshold
+        # warnings recorded before the first decision (earlier components, the scoring): a re-decision
+        # (runner.redecide) keeps them and replaces only what the decision itself wrote
+        doc.user_data.setdefault(DECISION_MARK, len(doc._.anonymization_warnings or []))
         spans = list(doc.spans.get(self.spans_key, []))
         logprobs = entity_log10_probs(spans)
         unscored = sum(1 for lp in logprobs.values() if lp == -math.inf)
@@ -128,6 +134,12 @@ class LMRiskScorer(SettingsRecord):
     def pipe(self, docs, batch_size: int = 8):
         for doc in docs:
             yield self(doc)
+
+
+def warnings_before_decision(doc: Doc) -> List[str]:
+    """The doc's warnings recorded before its first risk decision (all of them if it had none yet)."""
+    warnings = list(doc._.anonymization_warnings or [])
+    return warnings[: doc.user_data.get(DECISION_MARK, len(warnings))]
 
 
 def scored_ic(ic) -> Optional[float]:

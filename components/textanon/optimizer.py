@@ -25,7 +25,7 @@ spans that the applied masks (propagation included) cover entirely.
 
 import logging
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -85,6 +85,7 @@ def make_optimizer(
     pseudonym_seed: int,
     pseudonym_scope: str,
 ) -> "MaskingOptimizer":
+    """Build the ``textanon_optimizer`` component from its config settings."""
     return MaskingOptimizer(
         name,
         spans_key,
@@ -118,18 +119,18 @@ class MaskingOptimizer(SettingsRecord):
 
     def __init__(
         self,
-        name="textanon_optimizer",
-        spans_key=DEFAULT_SPANS_KEY,
-        extra_spans_keys=(LLM_SPANS_KEY,),
-        target=None,
-        replacement="suppression",
-        suppression_string="***",
-        time_limit_s=10.0,
-        mask_codes=True,
-        propagate_mentions=True,
-        pseudonym_seed=0,
-        pseudonym_scope="document",
-    ):
+        name: str = "textanon_optimizer",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        extra_spans_keys: Iterable[str] = (LLM_SPANS_KEY,),
+        target: Optional[str] = None,
+        replacement: str = "suppression",
+        suppression_string: str = "***",
+        time_limit_s: float = 10.0,
+        mask_codes: bool = True,
+        propagate_mentions: bool = True,
+        pseudonym_seed: int = 0,
+        pseudonym_scope: str = "document",
+    ) -> None:
         register_extensions()
         if replacement not in (*REPLACEMENT_STYLES, PSEUDONYM):
             raise ValueError(f"replacement must be one of {(*REPLACEMENT_STYLES, PSEUDONYM)}, got {replacement!r}")

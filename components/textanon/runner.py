@@ -107,15 +107,16 @@ def pipe_docs(nlp: Language, records: Iterable[Record], **kwargs) -> Iterator[Do
 def redecide(nlp: Language, docs: Sequence[Doc], threshold: float) -> Sequence[Doc]:
     """Re-decide ``docs`` (already through the risk scorer) at the risk ``threshold``, in place, without
     running any model again: the risk scorer recomputes each doc's risky combinations from its stored
-    ``span._.ic`` values at ``threshold`` and the optimizer decides again. Each doc's warnings are reset
-    first (the re-decision writes its own). The components' configured settings are left unchanged, so the
-    same docs can be re-decided at any number of thresholds (threshold sweeps)."""
-    from .lm_risk import LMRiskScorer
+    ``span._.ic`` values at ``threshold`` and the optimizer decides again. The warnings recorded before the
+    first decision (earlier components, a language-model failure) are kept; those of the previous decision
+    are replaced by the new one's. The components' configured settings are left unchanged, so the same docs
+    can be re-decided at any number of thresholds (threshold sweeps)."""
+    from .lm_risk import LMRiskScorer, warnings_before_decision
     from .optimizer import MaskingOptimizer
 
     risk, optimizer = _component(nlp, LMRiskScorer), _component(nlp, MaskingOptimizer)
     for doc in docs:
-        doc._.anonymization_warnings = None
+        doc._.anonymization_warnings = warnings_before_decision(doc) or None
         optimizer(risk.set_combinations(doc, threshold=threshold))
     return docs
 

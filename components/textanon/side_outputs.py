@@ -7,7 +7,7 @@ passed :meth:`InputTexts.tee` (the runner yields outputs in input order, so only
 """
 
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 
 class InputTexts:
@@ -47,9 +47,9 @@ class SideOutputs:
     def __init__(
         self,
         target: Optional[str] = None,
-        report_dir=None,
-        mapping_out=None,
-        mapping_in=None,
+        report_dir: Optional[Union[str, Path]] = None,
+        mapping_out: Optional[Union[str, Path]] = None,
+        mapping_in: Optional[Union[str, Path]] = None,
         key: Optional[str] = None,
         encrypted: bool = True,
     ):

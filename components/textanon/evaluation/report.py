@@ -35,6 +35,7 @@ def _round(d: Dict[str, float], digits: int = 4) -> Dict[str, float]:
 
 
 def corpus_settings(corpus: Corpus, path) -> dict:
+    """The corpus part of a result's settings: path, document count, missing anonymizations, alignment."""
     return {
         "corpus": str(path),
         "documents": len(corpus.originals),
@@ -92,6 +93,7 @@ def nmi_result(
     progress: bool = True,
     path="",
 ) -> dict:
+    """NMI of every method with all documents anonymized, k chosen by silhouette over ``ks``, over ``seeds``."""
     from .embeddings import default_encoder
     from .nmi import nmi_corpus
 
@@ -249,6 +251,7 @@ def _fmt(v) -> str:
 def markdown_table(
     methods: List[str], columns: List[Tuple[str, Dict[str, float]]], title: str, notes: Sequence[str] = ()
 ) -> str:
+    """Markdown table, one row per method and one column per ``(title, method -> value)``, then ``notes``."""
     lines = [f"# {title}", ""]
     lines.append("| method | " + " | ".join(c for c, _ in columns) + " |")
     lines.append("|---|" + "---:|" * len(columns))
@@ -259,6 +262,7 @@ def markdown_table(
 
 
 def plot(path, utility: Dict[str, Dict[str, float]], privacy: Dict[str, float], privacy_label: str, title: str) -> None:
+    """Write a PNG with one utility-vs-privacy scatter per utility metric to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")

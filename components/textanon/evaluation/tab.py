@@ -44,6 +44,7 @@ class Entity:
 
     @property
     def need_masking(self) -> bool:
+        """True when any mention is DIRECT or QUASI."""
         return any(self.needs)
 
 
@@ -87,6 +88,7 @@ def load_pos_nlp():
 
 
 def split_by_tokens(text: str, start: int, end: int) -> List[CharSpan]:
+    """Character offsets of the ``\\w+`` tokens of ``text[start:end]``."""
     return [(start + m.start(), start + m.end()) for m in WORD.finditer(text[start:end])]
 
 
@@ -151,6 +153,7 @@ class TabEvaluator:
 
     @property
     def pos_nlp(self):
+        """The POS pipeline (given, or :func:`load_pos_nlp` on first use)."""
         if self._pos_nlp is None:
             self._pos_nlp = load_pos_nlp()
         return self._pos_nlp
@@ -172,6 +175,7 @@ class TabEvaluator:
         return out
 
     def recall(self, masks, direct=True, quasi=True, token_level=True) -> float:
+        """Share of the mentions (or ``\\w+`` tokens) of entities to mask that ``masks`` mask."""
         hit = total = 0
         for doc, _, flags in self._prepared(masks):
             for ent in doc.to_mask(direct, quasi):
@@ -181,6 +185,7 @@ class TabEvaluator:
         return hit / total if total else 0.0
 
     def recall_by_type(self, masks, token_level=True) -> Dict[str, float]:
+        """:meth:`recall` of all entities to mask, per entity type."""
         hit: Dict[str, int] = {}
         total: Dict[str, int] = {}
         for doc, _, flags in self._prepared(masks):
@@ -193,6 +198,7 @@ class TabEvaluator:
         return {t: (hit[t] / total[t] if total[t] else 0.0) for t in total}
 
     def entity_recall(self, masks, direct=True, quasi=True) -> float:
+        """Share of the entities to mask whose every mention that needs masking is masked."""
         hit = total = 0
         for doc, _, flags in self._prepared(masks):
             for ent in doc.to_mask(direct, quasi):

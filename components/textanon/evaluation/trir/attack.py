@@ -3,7 +3,6 @@
 import hashlib
 import json
 import logging
-import os
 import resource
 import time
 from dataclasses import asdict, dataclass
@@ -49,10 +48,14 @@ class TrirSettings:
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("TEXTANON_CACHE", Path.home() / ".cache" / "textanon")) / "trir"
+    """``$TEXTANON_CACHE/trir`` (default ``~/.cache/textanon/trir``): where the stages are cached."""
+    from ...language_models.loading import cache_dir
+
+    return cache_dir() / "trir"
 
 
 def digest(obj) -> str:
+    """Short (16 hex digits) SHA-256 of ``obj``'s canonical JSON: a cache key."""
     return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
