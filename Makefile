@@ -25,11 +25,12 @@ CHECK_VENV := build/check-wheel-venv
 
 .PHONY: setup demo test lint package gazetteer debian-deps clean bench-speed check-wheel
 
-## Debian packages: WordNet 3.0 files for the offline gazetteer
+## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
+DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium
 debian-deps:
-	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; \
-	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; fi; \
+	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ] || ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); fi; \
 	fi
 
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
@@ -67,9 +68,10 @@ $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.p
 package: $(PKG_STAMP)
 
 demo: $(PKG_STAMP)
-	$(PY) -m textanon demo assets/samples/court_case.txt
+	$(PY) -m textanon demo assets/samples/court_case.txt --html report
 
 test: $(PKG_STAMP)
+	$(MAKE) debian-deps
 	$(VENV)/bin/ruff format --check components tests
 	$(VENV)/bin/ruff check components tests
 	$(PY) -m pytest -q

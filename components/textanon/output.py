@@ -1,10 +1,12 @@
 """Serializing anonymized Docs: JSONL output records, the TAB/TAE offset format and a table of decisions."""
 
 import json
-from typing import IO, Callable, Dict, Iterable, List, Optional, Tuple
+from pathlib import Path
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
 
+from .allow_deny import ALLOWED_KEY
 from .extensions import DEFAULT_SPANS_KEY
 from .masking import covered, merge
 
@@ -52,6 +54,11 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = DEFAULT_SPANS_KEY) -> 
     }
     if doc._.reid_rank is not None:
         record["reid_rank"] = doc._.reid_rank
+    if doc.spans.get(ALLOWED_KEY):  # spans an allow list removed (absent otherwise: default output unchanged)
+        record["allowed"] = [
+            {"start": s.start_char, "end": s.end_char, "label": s.label_, "source": s._.source}
+            for s in doc.spans[ALLOWED_KEY]
+        ]
     return record
 
 
@@ -116,3 +123,18 @@ def decision_rows(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY, width: int = 40)
         )
         for s in doc.spans[spans_key]
     ]
+
+
+def read_output(path: Union[str, Path]) -> Iterator[dict]:
+    """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                record = None
+            if not isinstance(record, dict):
+                record = {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
+            yield record

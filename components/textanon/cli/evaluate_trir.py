@@ -9,6 +9,7 @@ import typer
 from wasabi import msg
 
 from ..benchmarks.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
+from ..progress import is_quiet
 from . import app
 from ._util import input_file
 
@@ -137,7 +138,7 @@ def evaluate_trir(
             methods,
             cache_dir,
             threads,
-            progress=not quiet,
+            progress=not (quiet or is_quiet()),
             markdown_out=markdown_out,
             compare_published=compare_published,
         )

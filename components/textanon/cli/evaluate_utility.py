@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
+from ..progress import is_quiet
 from . import app
 from ._util import input_file
 
@@ -105,6 +106,7 @@ def _ic_metric_command(metric: str, summary: str):
                 not no_split_tags,
                 _cache(no_cache, cache_dir),
                 warn=msg.warn,
+                progress=not is_quiet(),
             )
         )
         _write(output, result, metric)
@@ -153,6 +155,7 @@ def evaluate_nmi(
             seeds=seeds,
             ks=ks,
             warn=msg.warn,
+            progress=not is_quiet(),
         )
     )
     _write(output, result, "nmi")
@@ -217,6 +220,7 @@ def evaluate(
             columns=_columns(columns),
             split_tags=not no_split_tags,
             headline_model=headline_model,
+            progress=not is_quiet(),
         )
     )
     print(Path(written["markdown"]).read_text(encoding="utf-8"))

@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 from wasabi import msg
 
+from ..progress import is_quiet
 from . import app
 
 index_app = typer.Typer(
@@ -32,7 +33,7 @@ def build(
     if output.exists() and not output.is_dir():
         msg.fail(f"Output {output} is a file; give a folder.", exits=1)
     try:
-        meta = build_index(input_path, output, backend=backend or DEFAULT_BACKEND)
+        meta = build_index(input_path, output, backend=backend or DEFAULT_BACKEND, progress=not is_quiet())
     except (ValueError, ImportError) as err:
         msg.fail(f"Cannot build the index: {err}", exits=1)
     msg.good(

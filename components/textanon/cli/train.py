@@ -46,8 +46,7 @@ def silver_cmd(
             msg.fail(str(err), exits=1)
         msg.good(gold_summary(stats, paths))
         return
-    from tqdm import tqdm
-
+    from ..progress import bar
     from ..training.silver import silver_corpus
 
     try:
@@ -60,7 +59,7 @@ def silver_cmd(
             seed,
             keep_evaluated,
             prefix or "silver",
-            progress=lambda it, total: tqdm(it, total=total, desc="silver", unit="para"),
+            progress=lambda it, total: bar(it, total=total, desc="silver", unit="para"),
         )
     except ValueError as err:
         msg.fail(str(err), exits=1)

@@ -150,6 +150,7 @@ def evaluate_metric(
     seeds: int = 10,
     ks: Sequence[int] = tuple(range(2, 11)),
     warn: Callable[[str], None] = print,
+    progress: bool = True,
 ) -> dict:
     """``evaluate-tpi`` / ``evaluate-tps`` / ``evaluate-nmi``: one metric (``tpi``, ``tps`` or ``nmi``) of every
     anonymization column of ``input_path``, written to ``output`` (JSON with provenance). ``model``,
@@ -159,10 +160,10 @@ def evaluate_metric(
         raise EvaluationError(f"unknown metric {metric!r}: choose among tpi, tps, nmi")
     corpus = report_missing(load_corpus(input_path, limit, extra, offsets, columns, split_tags), warn)
     if metric == "nmi":
-        result = nmi_result(corpus, seeds, ks, path=input_path)
+        result = nmi_result(corpus, seeds, ks, progress=progress, path=input_path)
     else:
         ic = InformationContent(model, alternation, n, cache_dir)
-        result = (tpi_result if metric == "tpi" else tps_result)(corpus, ic, path=input_path)
+        result = (tpi_result if metric == "tpi" else tps_result)(corpus, ic, progress=progress, path=input_path)
     write_metrics(output, result)
     return result
 
