@@ -4,7 +4,9 @@ import json
 
 import pytest
 import spacy
-from core_fixtures import SMALL_GAZETTEER, every_entity_risky  # noqa: F401  (test_every_entity_risky)
+from cli_runner import one_line, run_textanon
+from core_fixtures import SMALL_GAZETTEER, decision_pipeline
+from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
 import textanon.allow_deny  # noqa: F401  (factory, also registered by the package entry point)
@@ -17,13 +19,7 @@ TEXT = (
 
 
 def _nlp(**lists):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False}).set_gazetteer(SMALL_GAZETTEER)
-    nlp.add_pipe("textanon_allow_deny", config=lists)
-    nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("test_every_entity_risky")
-    nlp.add_pipe("textanon_optimizer")
-    return nlp
+    return decision_pipeline(("textanon_allow_deny", lists), gazetteer=SMALL_GAZETTEER)
 
 
 def _run(nlp, text=TEXT, target="Ion Rusu"):
@@ -158,22 +154,18 @@ def test_assembled_pipeline_reads_the_list_files(tmp_path):
 
 @pytest.mark.slow
 def test_anonymize_command_lists_and_report(tmp_path):
-    import subprocess
-    import sys
-
     model = tmp_path / "model"
     nlp = _nlp()
     nlp.remove_pipe("textanon_allow_deny")  # a pipeline built without the component: the command adds it
     nlp.remove_pipe("test_every_entity_risky")
     nlp.to_disk(model)
-    src = tmp_path / "in.jsonl"
-    src.write_text(json.dumps({"id": "a", "text": TEXT, "target": "Ion Rusu"}) + "\n", encoding="utf-8")
+    src = write_jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": TEXT, "target": "Ion Rusu"}])
     (tmp_path / "allow.txt").write_text("lawyer\n12345/06\n", encoding="utf-8")
     (tmp_path / "deny.txt").write_text("Project Nightingale\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     args = ["anonymize", src, "--output", out, "--model", model, "--html", tmp_path / "report"]
     args += ["--allow-list", tmp_path / "allow.txt", "--deny-list", tmp_path / "deny.txt"]
-    result = subprocess.run([sys.executable, "-m", "textanon", *map(str, args)], capture_output=True, text=True)
+    result = run_textanon(*args, offline=False)
     assert result.returncode == 0, result.stderr
     record = json.loads(out.read_text(encoding="utf-8"))
     assert "Nightingale" not in record["anonymized_text"] and "12345/06" not in record["anonymized_text"]
@@ -183,6 +175,6 @@ def test_anonymize_command_lists_and_report(tmp_path):
     assert 'id="allowed"' in page and "on the deny list: always masked" in page
     (tmp_path / "bad.txt").write_text("re:(\n", encoding="utf-8")
     args[-1] = tmp_path / "bad.txt"
-    result = subprocess.run([sys.executable, "-m", "textanon", *map(str, args)], capture_output=True, text=True)
-    said = " ".join((result.stdout + result.stderr).split())
+    result = run_textanon(*args, offline=False)
+    said = one_line(result.stdout + result.stderr)
     assert result.returncode == 1 and f"{tmp_path / 'bad.txt'} entry 1: invalid regular expression" in said

@@ -2,12 +2,11 @@
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
-import spacy
-from core_fixtures import every_entity_risky  # noqa: F401  (test_every_entity_risky)
+from cli_runner import one_line, run_textanon
+from core_fixtures import decision_pipeline
+from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
 from textanon.mapping import Mapping, MappingError, deanonymize_records, document_entries, restore
@@ -21,12 +20,7 @@ KEY = "correct horse battery staple"
 
 
 def _nlp(replacement="pseudonym"):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False})
-    nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("test_every_entity_risky")
-    nlp.add_pipe("textanon_optimizer", config={"replacement": replacement})
-    return nlp
+    return decision_pipeline(replacement=replacement)
 
 
 def _records(nlp):
@@ -82,8 +76,7 @@ def test_deanonymize_records_names_what_cannot_be_restored():
 
 
 def _cli(*args, env=None):
-    cmd = [sys.executable, "-m", "textanon", *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    return run_textanon(*args, offline=False, env=env)
 
 
 @pytest.mark.slow
@@ -95,7 +88,7 @@ def test_anonymize_mapping_deanonymize_and_corpus_pseudonyms(tmp_path):
     assert _cli("mapping-key", "--output", key).returncode == 0
     assert os.stat(key).st_mode & 0o777 == 0o600 and _cli("mapping-key", "--output", key).returncode == 1
     for doc_id, text in TEXTS.items():
-        (tmp_path / f"{doc_id}.jsonl").write_text(json.dumps({"id": doc_id, "text": text}) + "\n", encoding="utf-8")
+        write_jsonl(tmp_path / f"{doc_id}.jsonl", [{"id": doc_id, "text": text}])
     common = ["--model", tmp_path / "model", "--replacement", "pseudonym", "--key-file", key]
     run = _cli("anonymize", tmp_path / "a.jsonl", "-o", tmp_path / "a.out", "--mapping-out", tmp_path / "m1", *common)
     assert run.returncode == 0, run.stderr
@@ -119,7 +112,7 @@ def test_anonymize_mapping_deanonymize_and_corpus_pseudonyms(tmp_path):
     out = tmp_path / "never.jsonl"
     run = _cli("anonymize", tmp_path / "a.jsonl", "-o", out, "--model", tmp_path / "model", "--mapping-out", "m3",
                env={"TEXTANON_MAPPING_KEY": ""})  # fmt: skip
-    assert run.returncode == 1 and "unencrypted" in " ".join((run.stdout + run.stderr).split())
+    assert run.returncode == 1 and "unencrypted" in one_line(run.stdout + run.stderr)
     assert not out.exists()  # refused before any output was opened
     run = _cli("anonymize", tmp_path / "a.jsonl", "-o", out, "--model", tmp_path / "model",
                "--mapping-out", tmp_path / "clear.json", "--mapping-unencrypted")  # fmt: skip

@@ -1,10 +1,10 @@
 """Progress bars of corpus commands: an ETA when the number of records is known, off with --quiet."""
 
 import json
-import subprocess
-import sys
 
 import pytest
+from cli_runner import run_textanon
+from input_files import write_jsonl
 
 from textanon.progress import bar, count_records, is_quiet, set_quiet
 
@@ -36,11 +36,9 @@ def test_bar_shows_an_eta_and_is_silent_when_quiet(capsys):
 
 
 def test_quiet_option_before_any_command(tmp_path):
-    out = tmp_path / "out.jsonl"
-    out.write_text("\n".join(json.dumps({"id": f"d{i}", "error": "x"}) for i in range(3)) + "\n", encoding="utf-8")
-    cmd = [sys.executable, "-m", "textanon"]
-    loud = subprocess.run([*cmd, "report", out, "-o", tmp_path / "r1"], capture_output=True, text=True)
-    quiet = subprocess.run([*cmd, "--quiet", "report", out, "-o", tmp_path / "r2"], capture_output=True, text=True)
+    out = write_jsonl(tmp_path / "out.jsonl", [{"id": f"d{i}", "error": "x"} for i in range(3)])
+    loud = run_textanon("report", out, "-o", tmp_path / "r1", offline=False)
+    quiet = run_textanon("--quiet", "report", out, "-o", tmp_path / "r2", offline=False)
     assert loud.returncode == quiet.returncode == 0
     assert "report: 100%" in loud.stderr and "3/3" in loud.stderr
     assert "report:" not in quiet.stderr and (tmp_path / "r2" / "index.html").exists()

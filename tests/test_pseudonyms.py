@@ -3,8 +3,7 @@
 import re
 
 import pytest
-import spacy
-from core_fixtures import every_entity_risky  # noqa: F401  (test_every_entity_risky)
+from core_fixtures import decision_pipeline
 
 import textanon  # noqa: F401  (extensions)
 from textanon.pseudonyms import Pseudonymizer, vocabulary
@@ -18,12 +17,7 @@ TEXT = (
 
 
 def _nlp(**optimizer):
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False})
-    nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("test_every_entity_risky")
-    nlp.add_pipe("textanon_optimizer", config={"replacement": "pseudonym", **optimizer})
-    return nlp
+    return decision_pipeline(**{"replacement": "pseudonym", **optimizer})
 
 
 def _anonymize(nlp, text=TEXT, target="Galip Yalman"):

@@ -5,7 +5,7 @@ import signal
 
 import pytest
 import spacy
-from core_fixtures import blank_with_recognizer
+from core_fixtures import SMALL_GAZETTEER, decision_pipeline
 from fake_models import LENGTH_LM
 from spacy.language import Language
 
@@ -122,11 +122,8 @@ def test_pipe_records_yields_docs_and_error_records_in_input_order_with_timings(
 
 def _risk_pipeline(threshold):
     """Recognizer (rules + small gazetteer) -> linker -> LM risk (test.LengthLM.v1) -> optimizer."""
-    nlp = blank_with_recognizer()
-    nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": LENGTH_LM}, "threshold": threshold})
-    nlp.add_pipe("textanon_optimizer")
-    return nlp
+    risk = ("textanon_lm_risk", {"model": {"@misc": LENGTH_LM}, "threshold": threshold})
+    return decision_pipeline(gazetteer=SMALL_GAZETTEER, risk=risk)
 
 
 RISK_TEXT = (
@@ -165,11 +162,8 @@ def test_redecide_keeps_the_warnings_of_earlier_stages_and_does_not_pile_up_its_
         add_warning(doc, "an earlier stage's warning")
         return doc
 
-    nlp = blank_with_recognizer()
-    nlp.add_pipe("test_warns_early")
-    nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": "textanon.testing.FailingLM.v1"}})
-    nlp.add_pipe("textanon_optimizer")
+    risk = ("textanon_lm_risk", {"model": {"@misc": "textanon.testing.FailingLM.v1"}})
+    nlp = decision_pipeline(("test_warns_early", {}), gazetteer=SMALL_GAZETTEER, risk=risk)
     doc = next(pipe_docs(nlp, [Record(id="d", text=RISK_TEXT, target="Ion Rusu")]))
     first = list(doc._.anonymization_warnings)
     assert "an earlier stage's warning" in first and any("language model failed" in w for w in first)

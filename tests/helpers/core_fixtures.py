@@ -19,13 +19,28 @@ SMALL_GAZETTEER = [
 ]
 
 
-def blank_with_recognizer(**cfg):
-    """A blank English pipeline with only the entity recognizer (rules + gazetteer)."""
+def blank_with_recognizer(gazetteer=SMALL_GAZETTEER, **cfg):
+    """A blank English pipeline with only the entity recognizer (rules + ``gazetteer``, unless None)."""
     import textanon  # noqa: F401
 
     nlp = spacy.blank("en")
     recognizer = nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False, **cfg})
-    recognizer.set_gazetteer(SMALL_GAZETTEER)
+    if gazetteer is not None:
+        recognizer.set_gazetteer(gazetteer)
+    return nlp
+
+
+def decision_pipeline(*inserted, gazetteer=None, risk=("test_every_entity_risky", {}), **optimizer):
+    """A whole pipeline without NER: recognizer (rules + ``gazetteer``), the ``inserted`` components
+    ``(factory, config)``, linker, the ``risk`` component ``(factory, config)`` (None: none) and the optimizer
+    with the settings ``optimizer``. The default risk, every entity risky, masks everything detected."""
+    nlp = blank_with_recognizer(gazetteer)
+    for factory, config in inserted:
+        nlp.add_pipe(factory, config=config)
+    nlp.add_pipe("textanon_entity_linker")
+    if risk is not None:
+        nlp.add_pipe(risk[0], config=risk[1])
+    nlp.add_pipe("textanon_optimizer", config=optimizer)
     return nlp
 
 

@@ -1,12 +1,11 @@
 """The HTML review report (textanon.review): pages, reasons, self-containment, the CLI, displaCy colours."""
 
-import json
 import re
-import subprocess
-import sys
 
 import pytest
-import spacy
+from cli_runner import run_textanon
+from core_fixtures import decision_pipeline
+from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
 from textanon.datasets.records import Record
@@ -24,11 +23,7 @@ TARGET = "Ion Rusu"
 
 
 def _nlp():
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_ner": False})
-    nlp.add_pipe("textanon_entity_linker")
-    nlp.add_pipe("textanon_optimizer", config={"replacement": "label"})
-    return nlp
+    return decision_pipeline(risk=None, replacement="label")
 
 
 def _doc(text=TEXT, target=TARGET):
@@ -148,17 +143,15 @@ def test_displacy_span_renderer_with_label_colours():
 
 
 def _run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "textanon", *map(str, args)], capture_output=True, text=True)
+    return run_textanon(*args, offline=False)
 
 
 @pytest.mark.slow
 def test_report_command_and_anonymize_html(tmp_path):
     model = tmp_path / "model"
     _nlp().to_disk(model)
-    src = tmp_path / "in.jsonl"
-    src.write_text(
-        json.dumps({"id": "case-1", "text": TEXT, "target": TARGET}) + "\n" + '{"id": "broken", "text": \n',
-        encoding="utf-8",
+    src = write_jsonl(
+        tmp_path / "in.jsonl", [{"id": "case-1", "text": TEXT, "target": TARGET}, '{"id": "broken", "text": ']
     )
     out = tmp_path / "out.jsonl"
     result = _run_cli("anonymize", src, "--output", out, "--model", model, "--html", tmp_path / "live")
