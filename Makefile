@@ -23,13 +23,14 @@ TEXTANON_WHEEL := packages/dist/textanon-$(PKG_VERSION)-py3-none-any.whl
 PIPELINE_WHEEL := packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-py3-none-any.whl
 CHECK_VENV := build/check-wheel-venv
 
-.PHONY: setup demo test package gazetteer debian-deps clean bench-speed check-wheel
+.PHONY: setup demo test lint package gazetteer debian-deps clean bench-speed check-wheel
 
-## Debian packages: WordNet 3.0 files for the offline gazetteer
+## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
+DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium
 debian-deps:
-	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; \
-	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q wordnet-base wordnet-sense-index; fi; \
+	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ] || ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); \
+	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); fi; \
 	fi
 
 $(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
@@ -67,10 +68,18 @@ $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.p
 package: $(PKG_STAMP)
 
 demo: $(PKG_STAMP)
-	$(PY) -m textanon demo assets/samples/court_case.txt
+	$(PY) -m textanon demo assets/samples/court_case.txt --html report
 
 test: $(PKG_STAMP)
+	$(MAKE) debian-deps
+	$(VENV)/bin/ruff format --check components tests
+	$(VENV)/bin/ruff check components tests
 	$(PY) -m pytest -q
+
+## ruff: format and fix what can be fixed
+lint:
+	$(VENV)/bin/ruff format components tests
+	$(VENV)/bin/ruff check --fix components tests
 
 ## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document
 check-wheel: $(PKG_STAMP)

@@ -1,73 +1,25 @@
-"""Test session set-up: the runtime must work offline, so only loopback sockets may connect."""
+"""Test session set-up and the fixtures shared across folders.
 
-import ipaddress
+The runtime must work offline, so only loopback sockets may connect (tests/helpers/offline.py). Shared helpers
+(paths, fake models, CLI runners, input files) are modules of tests/helpers, on the path through pyproject.toml.
+"""
+
 import os
-import socket
 
+import offline
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
-_real_connect = socket.socket.connect
-_real_connect_ex = socket.socket.connect_ex
-
-
-def _is_loopback(address) -> bool:
-    if isinstance(address, (str, bytes)):  # AF_UNIX path
-        return True
-    host = address[0]
-    if host in ("localhost",):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-class NetworkBlocked(RuntimeError):
-    """Raised when code under test tries to reach a non-loopback address."""
-
-
-def _guarded_connect(self, address):
-    if not _is_loopback(address):
-        raise NetworkBlocked(f"network access attempted during tests: {address!r}")
-    return _real_connect(self, address)
-
-
-def _guarded_connect_ex(self, address):
-    if not _is_loopback(address):
-        raise NetworkBlocked(f"network access attempted during tests: {address!r}")
-    return _real_connect_ex(self, address)
-
-
-def _guarded_getaddrinfo(host, *args, **kwargs):
-    if host not in (None, "localhost") and not _looks_loopback(host):
-        raise NetworkBlocked(f"DNS lookup attempted during tests: {host!r}")
-    return _real_getaddrinfo(host, *args, **kwargs)
-
-
-def _looks_loopback(host) -> bool:
-    try:
-        return ipaddress.ip_address(host if isinstance(host, str) else host.decode()).is_loopback
-    except ValueError:
-        return False
-
-
-_real_getaddrinfo = socket.getaddrinfo
-
 
 @pytest.fixture(scope="session", autouse=True)
 def block_network():
     """Block every non-loopback connection and DNS lookup for the whole session."""
-    socket.socket.connect = _guarded_connect
-    socket.socket.connect_ex = _guarded_connect_ex
-    socket.getaddrinfo = _guarded_getaddrinfo
+    offline.block_network()
     yield
-    socket.socket.connect = _real_connect
-    socket.socket.connect_ex = _real_connect_ex
-    socket.getaddrinfo = _real_getaddrinfo
+    offline.unblock_network()
 
 
 @pytest.fixture
@@ -87,3 +39,27 @@ def llm_then_optimizer():
         return nlp(doc)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory):
+    """A randomly initialised one-layer BERT masked LM (seed 0) with the local MiniLM tokenizer, saved to a folder."""
+    torch = pytest.importorskip("torch")
+    from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
+
+    from textanon.language_models import minilm_path
+
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
+    BertForMaskedLM(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

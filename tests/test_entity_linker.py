@@ -1,4 +1,7 @@
+"""The entity linker: mentions of one entity (name variants, acronyms, repeats) share an id."""
+
 import spacy
+from core_fixtures import spans_at
 
 import textanon  # noqa: F401
 from textanon.entity_linker import acronym, normalize
@@ -9,12 +12,7 @@ def linked(text, mentions):
     nlp = spacy.blank("en")
     linker = nlp.add_pipe("textanon_entity_linker")
     doc = nlp.make_doc(text)
-    spans, pos = [], 0
-    for sub, label in mentions:
-        start = text.index(sub, pos)
-        pos = start + len(sub)
-        spans.append(doc.char_span(start, pos, label=label))
-    doc.spans["pii"] = sorted(spans, key=lambda s: s.start)
+    doc.spans["pii"] = spans_at(doc, mentions)
     doc = linker(doc)
     return {(s.text, s.start_char): s._.entity_id for s in doc.spans["pii"]}
 
@@ -28,14 +26,7 @@ def test_normalize_and_acronym():
 def test_person_variants_link_to_the_full_name():
     text = "Mr Galip Yalman met Ms Ayse Kaya. Later Yalman and G. Yalman left; Kaya stayed."
     ids = linked(
-        text,
-        [
-            ("Mr Galip Yalman", "PERSON"),
-            ("Ms Ayse Kaya", "PERSON"),
-            ("Yalman", "PERSON"),
-            ("G. Yalman", "PERSON"),
-            ("Kaya", "PERSON"),
-        ],
+        text, [(name, "PERSON") for name in ("Mr Galip Yalman", "Ms Ayse Kaya", "Yalman", "G. Yalman", "Kaya")]
     )
     by_text = {}
     for (t, _), e in ids.items():

@@ -1,6 +1,11 @@
+"""The entity recognizer: rules, gazetteer, NER label mapping, model spans of the hybrid pipeline, serialization."""
+
 import pytest
 import spacy
 from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
+
+from textanon.entity_recognizer import EntityRecognizer
+from textanon.labels import TAB_LABELS
 
 
 def spans(doc):
@@ -101,3 +106,43 @@ def test_ordinary_word_names_after_titles_and_maiden_names_are_person():
     found = spans(doc)
     for name in ("Ms Hope Summers", "Carter", "Mr Will Power"):
         assert (name, "PERSON") in {(t, label) for t, label, _ in found}
+
+
+# -- the hybrid recognizer: a trained NER's entities moved to doc.spans["model"] (textanon_ents_to_spans) ----------
+def test_ents_to_spans_moves_the_first_ner_out_of_the_way():
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler")
+    ruler.add_patterns([{"label": "DEM", "pattern": "taxi driver"}])
+    nlp.add_pipe("textanon_ents_to_spans")
+    doc = nlp("He is a taxi driver.")
+    assert doc.ents == ()
+    assert [(s.text, s.label_, s._.source) for s in doc.spans["model"]] == [("taxi driver", "DEM", "model")]
+
+
+def _recognizer_nlp(**settings):
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler", name="model_ruler")
+    ruler.add_patterns([{"label": "DEM", "pattern": "taxi driver"}, {"label": "ORG", "pattern": "Aarhus"}])
+    nlp.add_pipe("textanon_ents_to_spans")
+    generic = nlp.add_pipe("entity_ruler", name="generic_ruler")
+    generic.add_patterns([{"label": "GPE", "pattern": "Aarhus"}])
+    nlp.add_pipe("textanon_entity_recognizer", config={"model_spans_key": "model", **settings})
+    return nlp
+
+
+def test_recognizer_adds_model_spans_for_the_configured_labels_only():
+    doc = _recognizer_nlp(model_labels=["DEM"], use_gazetteer=False)("A taxi driver from Aarhus.")
+    assert [(s.text, s.label_, s._.source) for s in doc.spans["pii"]] == [
+        ("taxi driver", "DEM", "model"),
+        ("Aarhus", "LOC", "ner"),
+    ]
+
+
+def test_model_spans_win_over_generic_ner_at_equal_length_and_settings_survive_serialization(tmp_path):
+    nlp = _recognizer_nlp(use_gazetteer=False)
+    doc = nlp("A taxi driver from Aarhus.")
+    assert [(s.text, s.label_, s._.source) for s in doc.spans["pii"]][-1] == ("Aarhus", "ORG", "model")
+    recognizer: EntityRecognizer = nlp.get_pipe("textanon_entity_recognizer")
+    recognizer.to_disk(tmp_path / "rec")
+    clone = EntityRecognizer(nlp).from_disk(tmp_path / "rec")
+    assert clone.model_spans_key == "model" and clone.model_labels == list(TAB_LABELS)

@@ -3,6 +3,7 @@ import math
 import numpy as np
 import pytest
 import spacy
+from core_fixtures import spans_at
 
 import textanon  # noqa: F401
 from textanon.language_models.base import LanguageModel
@@ -24,16 +25,11 @@ class FixedLM(LanguageModel):
 
 
 def doc_with_entities(text, mentions):
-    nlp = spacy.blank("en")
-    doc = nlp.make_doc(text)
-    spans, pos = [], 0
-    for sub, eid in mentions:
-        start = text.index(sub, pos)
-        pos = start + len(sub)
-        span = doc.char_span(start, pos, label="MISC")
+    """A Doc whose pii spans are ``mentions`` = [(substring, entity id)] in text order, labelled MISC."""
+    doc = spacy.blank("en").make_doc(text)
+    doc.spans["pii"] = spans_at(doc, [(sub, "MISC") for sub, _ in mentions])
+    for span, (_, eid) in zip(doc.spans["pii"], mentions):
         span._.entity_id = eid
-        spans.append(span)
-    doc.spans["pii"] = spans
     return doc
 
 

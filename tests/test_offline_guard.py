@@ -1,11 +1,14 @@
+"""The offline guard: in-process sockets are blocked, and the CLI runs in a network namespace without a network."""
+
 import json
 import socket
 import subprocess
 import sys
 
 import pytest
-from conftest import NetworkBlocked
-from offline import PROBE, namespace_unavailable, without_network
+from cli_runner import run_textanon
+from input_files import write_jsonl
+from offline import PROBE, NetworkBlocked, namespace_unavailable, without_network
 
 
 def test_outbound_connections_are_blocked():
@@ -28,12 +31,10 @@ def test_cli_subprocess_runs_without_any_network(tmp_path):
         pytest.skip(f"no network namespace, subprocess offline proof skipped: {reason}")
     probe = subprocess.run(without_network([sys.executable, "-c", PROBE]), capture_output=True, text=True)
     assert probe.returncode != 0 and "Network is unreachable" in probe.stderr  # the namespace has no network
-    path, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    path.write_text(json.dumps({"id": "a", "text": "Mr Ion Rusu lives in Balti.", "target": "Ion Rusu"}) + "\n")
-    result = subprocess.run(
-        without_network([sys.executable, "-m", "textanon", "anonymize", str(path), "-o", str(out)]),
-        capture_output=True,
-        text=True,
+    out = tmp_path / "out.jsonl"
+    path = write_jsonl(
+        tmp_path / "in.jsonl", [{"id": "a", "text": "Mr Ion Rusu lives in Balti.", "target": "Ion Rusu"}]
     )
+    result = run_textanon("anonymize", path, "-o", out)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Rusu" not in json.loads(out.read_text())["anonymized_text"]

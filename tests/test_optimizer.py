@@ -2,6 +2,7 @@ import re
 
 import pytest
 import spacy
+from core_fixtures import spans_at
 
 import textanon  # noqa: F401
 from textanon.masking import apply, merge, propagate
@@ -14,15 +15,11 @@ def make_doc(text, mentions, combos, ics=None, target=None, sources=None, extra=
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config=cfg)
     doc = nlp.make_doc(text)
-    spans, pos = [], 0
-    for i, (sub, label, eid) in enumerate(mentions):
-        start = text.index(sub, pos)
-        pos = start + len(sub)
-        span = doc.char_span(start, pos, label=label)
+    spans = spans_at(doc, [(sub, label) for sub, label, _ in mentions])
+    for span, (_, _, eid) in zip(spans, mentions):
         span._.entity_id = eid
         span._.ic = (ics or {}).get(eid, 5.0)
         span._.source = (sources or {}).get(eid, "ner")
-        spans.append(span)
     doc.spans["pii"] = spans
     if extra:
         doc.spans["llm_pii"] = [doc.char_span(text.index(x), text.index(x) + len(x), label="PII") for x in extra]
@@ -158,7 +155,6 @@ def test_without_target_full_names_and_their_surnames_are_masked_with_a_warning(
 @pytest.mark.parametrize("label,source", [("CODE", "ner"), ("MISC", "rule:ipv4"), ("QUANTITY", "rule:number_after_no")])
 def test_code_mentions_force_their_entity_whatever_the_first_label(label, source):
     text = "Ref 10.0.0.1 was seen; later 10.0.0.1 again."
-    mentions = [("10.0.0.1", "QUANTITY", "E1"), ("10.0.0.1", label, "E1")]
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config={"propagate_mentions": False})
     doc = nlp.make_doc(text)

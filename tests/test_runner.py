@@ -5,6 +5,8 @@ import signal
 
 import pytest
 import spacy
+from core_fixtures import SMALL_GAZETTEER, decision_pipeline
+from fake_models import LENGTH_LM
 from spacy.language import Language
 
 import textanon  # noqa: F401  (extensions)
@@ -89,3 +91,84 @@ def test_masked_flag_agrees_with_the_masks_applied():
     doc._.masks = [[0, 4, "*"], [4, 8, "*"], [18, 21, "*"]]  # Balti only partly masked, "now" not at all
     record = doc_to_record(doc, "d")
     assert [s["masked"] for s in record["spans"]] == [True, False, False]
+
+
+def test_public_api_is_exported_from_textanon():
+    from textanon import runner
+    from textanon.datasets import records
+
+    assert textanon.anonymize_records is runner.anonymize_records
+    assert textanon.pipe_records is runner.pipe_records and textanon.redecide is runner.redecide
+    assert textanon.read_records is records.read_records
+    assert {"anonymize_records", "pipe_records", "read_records", "redecide"} <= set(textanon.__all__)
+
+
+def test_pipe_records_yields_docs_and_error_records_in_input_order_with_timings():
+    from textanon.runner import RecordFailed, pipe_docs, pipe_records
+
+    nlp = _nlp("test_boom", "test_mask_all")
+    items = _records(["one", "two BOOM", "three"])
+    timings = {}
+    out = list(pipe_records(nlp, items, target="Ion Rusu", batch_size=2, timings=timings))
+    assert [item.id for item, _ in out] == ["r0", "r1", "r2"]
+    assert out[0][1].text == "one" and out[0][1]._.target == "Ion Rusu" and out[0][1]._.anonymized_text == "***"
+    assert isinstance(out[1][1], dict) and "test_boom" in out[1][1]["error"] and "BOOM" not in out[1][1]["error"]
+    assert set(timings) == {"tokenizer", "test_boom", "test_mask_all"} and all(v >= 0 for v in timings.values())
+    assert [d.text for d in pipe_docs(nlp, _records(["a", "b"]))] == ["a", "b"]
+    with pytest.raises(RecordFailed, match="test_boom") as failed:
+        list(pipe_docs(nlp, items))
+    assert "BOOM" not in str(failed.value)
+
+
+def _risk_pipeline(threshold):
+    """Recognizer (rules + small gazetteer) -> linker -> LM risk (test.LengthLM.v1) -> optimizer."""
+    risk = ("textanon_lm_risk", {"model": {"@misc": LENGTH_LM}, "threshold": threshold})
+    return decision_pipeline(gazetteer=SMALL_GAZETTEER, risk=risk)
+
+
+RISK_TEXT = (
+    "Mr Ion Rusu, a veterinary surgeon with tuberculosis, was convicted of embezzlement on 3 March 2006 "
+    "and paid 4,500 euros. Ms Ana Popa, a primary-school teacher, testified in Chisinau in May 2007."
+)
+
+
+def test_redecide_gives_the_masks_of_a_fresh_run_at_that_threshold():
+    from textanon.runner import pipe_docs, redecide
+
+    record = Record(id="d", text=RISK_TEXT, target="Ion Rusu")
+    nlp = _risk_pipeline(-2.0)
+    scored = list(pipe_docs(nlp, [record]))
+    seen = set()
+    for t in (-1.0, -3.0, -6.0, -12.0, -2.0):
+        fresh = next(pipe_docs(_risk_pipeline(t), [record]))
+        again = redecide(nlp, scored, t)[0]
+        assert again._.masks == fresh._.masks and again._.anonymized_text == fresh._.anonymized_text
+        assert again._.risky_combinations == fresh._.risky_combinations
+        assert [s._.masked for s in again.spans["pii"]] == [s._.masked for s in fresh.spans["pii"]]
+        seen.add(again._.anonymized_text)
+    assert len(seen) >= 3  # the thresholds do decide differently: the comparison can fail
+    assert nlp.get_pipe("textanon_lm_risk").threshold == -2.0  # the component's own setting is unchanged
+
+
+def test_redecide_keeps_the_warnings_of_earlier_stages_and_does_not_pile_up_its_own():
+    """A sweep must not erase what the pipeline recorded before the decision (a language-model failure,
+    the recognizer's warnings), nor repeat its own warnings once per threshold."""
+    import textanon.testing.faults  # noqa: F401  (registers textanon.testing.FailingLM.v1)
+    from textanon.extensions import add_warning
+    from textanon.runner import pipe_docs, redecide
+
+    @Language.component("test_warns_early")
+    def warns_early(doc):
+        add_warning(doc, "an earlier stage's warning")
+        return doc
+
+    risk = ("textanon_lm_risk", {"model": {"@misc": "textanon.testing.FailingLM.v1"}})
+    nlp = decision_pipeline(("test_warns_early", {}), gazetteer=SMALL_GAZETTEER, risk=risk)
+    doc = next(pipe_docs(nlp, [Record(id="d", text=RISK_TEXT, target="Ion Rusu")]))
+    first = list(doc._.anonymization_warnings)
+    assert "an earlier stage's warning" in first and any("language model failed" in w for w in first)
+    for t in (-1.0, -5.0, -2.0):
+        redecide(nlp, [doc], t)
+    after = doc._.anonymization_warnings
+    assert "an earlier stage's warning" in after and any("language model failed" in w for w in after)
+    assert sorted(after) == sorted(first)  # the decision's own warnings once, not once per threshold

@@ -4,17 +4,16 @@ import json
 
 import pytest
 import spacy
+from core_fixtures import CONFIG, FIXTURES, spans_at
 
 import textanon  # noqa: F401
 import textanon.search.registry  # noqa: F401  (textanon.LocalIndex.v1, also without the entry points)
 import textanon.search_risk  # noqa: F401  (the factory, also without the entry points)
 from textanon.search.builder import build_index
-from textanon.search.candidates import informative, propose
-from textanon.search.population import population_risk
 from textanon.search.source import LocalIndex
 from textanon.search_risk import SearchRisk
 
-FIXTURE = "tests/fixtures/search_public.json"
+FIXTURE = FIXTURES / "search_public.json"
 TEXT = (
     "Milo Castraven is an Irish actor who grew up in Cork and played a lawyer for the BBC. "
     "He married the writer Ann Dowell."
@@ -34,47 +33,12 @@ def make_doc(
     target="Milo Castraven",
 ):
     doc = spacy.blank("en").make_doc(text)
-    spans = []
-    for surface, label, eid in mentions:
-        start = text.index(surface)
-        span = doc.char_span(start, start + len(surface), label=label)
+    spans = spans_at(doc, [(surface, label) for surface, label, _ in mentions])
+    for span, (_, _, eid) in zip(spans, mentions):
         span._.entity_id, span._.source = eid, "ner"
-        spans.append(span)
     doc.spans["pii"] = spans
     doc._.target = target
     return doc
-
-
-def counter(table):
-    """A conjunctive count over a table {phrase: set of documents}."""
-
-    def count(phrases):
-        docs = None
-        for p in phrases:
-            docs = set(table.get(p, set())) if docs is None else docs & table.get(p, set())
-        return len(docs or ())
-
-    return count
-
-
-def test_population_singles_and_combinations():
-    table = {"rare": {1}, "a": {1, 2, 3, 4}, "b": {1, 5, 6, 7}, "c": {2, 3, 4, 5, 6}}
-    result = population_risk(counter(table), {"R": ["rare"], "A": ["a"], "B": ["b"], "C": ["c"]}, k=2)
-    assert result.singles == ["R"]
-    assert (["A", "B"], 1) in result.combinations  # only document 1 has both
-    assert not any(set(ids) == {"A", "C"} for ids, _ in result.combinations)  # 3 documents have both
-    assert result.hits == {"R": 1, "A": 4, "B": 4, "C": 5}
-
-
-def test_population_uses_the_most_informative_mention():
-    table = {"Oslo": {1, 2, 3}, "University of Oslo": {1}}
-    assert population_risk(counter(table), {"E": ["Oslo", "University of Oslo"]}, k=2).singles == ["E"]
-
-
-def test_population_query_bound_fails_closed():
-    table = {x: set(range(10)) for x in "abcde"}
-    result = population_risk(counter(table), {x.upper(): [x] for x in "abcde"}, k=2, max_queries=7)
-    assert result.combinations == [] and set(result.bounded) <= set("ABCDE") and result.bounded
 
 
 def test_population_risk_on_the_index(index_path):
@@ -148,22 +112,6 @@ def test_candidates_beyond_entities_are_kept_when_informative(index_path):
     assert all(a[1] <= b[0] for a, b in zip(starts, starts[1:]))  # the group stays non-overlapping
 
 
-def test_propose_titles_numbers_and_phrases():
-    nlp = spacy.blank("en")
-    doc = nlp('She starred in "Glass Harbour" in 1960 and earned 2,000 zloty as a young nurse.')
-    got = {(doc.text[c.start : c.end], c.kind, c.label) for c in propose(doc, taken=[])}
-    assert ("Glass Harbour", "title", "MISC") in got
-    assert ("1960", "number", "DATETIME") in got and ("2,000", "number", "QUANTITY") in got
-    assert ("earned", "phrase", "MISC") in got and ("young nurse", "phrase", "MISC") in got
-
-
-def test_informative_rule():
-    assert informative(2, 100, True, max_df=0.25, rare_df=0.01)  # about the target, not common
-    assert not informative(50, 100, True, max_df=0.25, rare_df=0.01)  # common
-    assert informative(1, 100, None, max_df=0.25, rare_df=0.01)  # rare, target unknown
-    assert not informative(0, 100, True, max_df=0.25, rare_df=0.01)  # the index cannot link it
-
-
 @pytest.mark.parametrize("broken", ["missing", "incompatible"])
 def test_missing_or_broken_index_fails_closed(tmp_path, broken):
     path = tmp_path / "idx"
@@ -223,7 +171,7 @@ def test_default_pipeline_config_has_no_search_risk():
     """Without an index the default pipeline is unchanged: the wheel's config names no search component."""
     from spacy.util import load_config
 
-    assert "textanon_search_risk" not in load_config("configs/textanon.cfg")["nlp"]["pipeline"]
+    assert "textanon_search_risk" not in load_config(CONFIG)["nlp"]["pipeline"]
 
 
 def test_words_of_an_entity_around_the_name_are_not_made_spans_again(index_path):

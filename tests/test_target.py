@@ -74,3 +74,11 @@ def test_single_word_name():
 def test_offsets_are_exact_with_diacritics():
     text = "Şahin and Sahin"
     assert [text[s:e] for s, e in find_target_mentions(text, "Ali Şahin")] == ["Şahin", "Sahin"]
+
+
+def test_a_lower_case_letter_after_the_surname_is_not_an_initial():
+    from textanon.target import find_target_mentions
+
+    text = "Mrs Ana Petrescu, a teacher, signed as Petrescu, A. and as PETRESCU A; petrescu, a. too"
+    found = [text[s:e] for s, e in find_target_mentions(text, "Ana Petrescu")]
+    assert found == ["Ana Petrescu", "Petrescu, A.", "PETRESCU A", "petrescu, a."]

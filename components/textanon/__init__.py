@@ -1,8 +1,18 @@
-"""textanon: risk-aware anonymization of English text as spaCy pipeline components."""
+"""textanon: risk-aware anonymization of English text as spaCy pipeline components.
+
+The public API (see README, "From Python"):
+
+* :func:`anonymize_records` — run a pipeline over records (:func:`read_records` reads .txt/.jsonl/.json):
+  one output or error record per input record, in input order, fail closed per document;
+* :func:`pipe_records` — the same run, yielding the processed Docs;
+* :func:`redecide` — re-decide scored Docs at another risk threshold without running the models again.
+"""
 
 from .about import __version__
-from .extensions import register_extensions
+from .datasets.records import read_records
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import TAB_LABELS
+from .runner import anonymize_records, pipe_records, redecide
 
 register_extensions()
 
@@ -14,4 +24,14 @@ def llm_prompt_names():
     return prompt_names()
 
 
-__all__ = ["__version__", "TAB_LABELS", "register_extensions", "llm_prompt_names"]
+__all__ = [
+    "__version__",
+    "TAB_LABELS",
+    "DEFAULT_SPANS_KEY",
+    "register_extensions",
+    "llm_prompt_names",
+    "anonymize_records",
+    "pipe_records",
+    "read_records",
+    "redecide",
+]

@@ -16,7 +16,7 @@ from typing import Dict, List
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .extensions import register_extensions
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import PERSON, QUANTITY
 from .serialization import SettingsRecord
 from .target import COURTESY_TITLES, name_parts
@@ -28,13 +28,19 @@ CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|fr
 
 @Language.factory(
     "textanon_entity_linker",
-    default_config={"spans_key": "pii", "link_person_variants": True, "link_acronyms": True, "link_currencies": True},
+    default_config={
+        "spans_key": DEFAULT_SPANS_KEY,
+        "link_person_variants": True,
+        "link_acronyms": True,
+        "link_currencies": True,
+    },
     assigns=["span._.entity_id"],
     requires=["doc.spans"],
 )
 def make_entity_linker(
     nlp: Language, name: str, spans_key: str, link_person_variants: bool, link_acronyms: bool, link_currencies: bool
 ) -> "EntityLinker":
+    """Build the ``textanon_entity_linker`` component from its config settings."""
     return EntityLinker(name, spans_key, link_person_variants, link_acronyms, link_currencies)
 
 
@@ -76,12 +82,12 @@ class EntityLinker(SettingsRecord):
 
     def __init__(
         self,
-        name="textanon_entity_linker",
-        spans_key="pii",
-        link_person_variants=True,
-        link_acronyms=True,
-        link_currencies=True,
-    ):
+        name: str = "textanon_entity_linker",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        link_person_variants: bool = True,
+        link_acronyms: bool = True,
+        link_currencies: bool = True,
+    ) -> None:
         register_extensions()
         self.name, self.spans_key, self.link_person_variants = name, spans_key, link_person_variants
         self.link_acronyms, self.link_currencies = link_acronyms, link_currencies

@@ -13,7 +13,8 @@ Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), and numbers that are references 
 paragraph numbering ("§ 1", "Rule 59", "Article 6", a number opening a line: ``NUMBER_REFERENCE_WORDS``).
 """
 
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import srsly
 from spacy.language import Language
@@ -21,7 +22,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
-from .extensions import register_extensions
+from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
 from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
@@ -87,7 +88,7 @@ NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
 @Language.factory(
     "textanon_entity_recognizer",
     default_config={
-        "spans_key": "pii",
+        "spans_key": DEFAULT_SPANS_KEY,
         "label_map": dict(ONTONOTES_TO_TAB),
         "use_ner": True,
         "use_gazetteer": True,
@@ -110,6 +111,7 @@ def make_entity_recognizer(
     model_spans_key: Optional[str],
     model_labels: Optional[List[str]],
 ) -> "EntityRecognizer":
+    """Build the ``textanon_entity_recognizer`` component from its config settings."""
     return EntityRecognizer(
         nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles, model_spans_key, model_labels
     )
@@ -131,17 +133,17 @@ class EntityRecognizer(SettingsRecord):
 
     def __init__(
         self,
-        nlp,
-        name="textanon_entity_recognizer",
-        spans_key="pii",
-        label_map=None,
-        use_ner=True,
-        use_gazetteer=True,
-        use_rules=True,
-        extend_titles=True,
-        model_spans_key=None,
-        model_labels=None,
-    ):
+        nlp: Language,
+        name: str = "textanon_entity_recognizer",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        label_map: Optional[Dict[str, Optional[str]]] = None,
+        use_ner: bool = True,
+        use_gazetteer: bool = True,
+        use_rules: bool = True,
+        extend_titles: bool = True,
+        model_spans_key: Optional[str] = None,
+        model_labels: Optional[Iterable[str]] = None,
+    ) -> None:
         register_extensions()
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
         self.label_map = dict(ONTONOTES_TO_TAB if label_map is None else label_map)
@@ -162,6 +164,7 @@ class EntityRecognizer(SettingsRecord):
 
     @property
     def labels(self) -> Tuple[str, ...]:
+        """The TAB labels this component can assign."""
         return TAB_LABELS
 
     # -- gazetteer -----------------------------------------------------------------
@@ -233,12 +236,13 @@ class EntityRecognizer(SettingsRecord):
         return span
 
     # -- serialization ---------------------------------------------------------------
-    def to_disk(self, path, *, exclude=tuple()) -> None:
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         """Write the settings (``cfg.json``) and the gazetteer (``gazetteer.jsonl``)."""
         super().to_disk(path, exclude=exclude)
         srsly.write_jsonl(ensure_path(path) / "gazetteer.jsonl", self.gazetteer)
 
-    def from_disk(self, path, *, exclude=tuple()) -> "EntityRecognizer":
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "EntityRecognizer":
+        """Rebuild from ``cfg.json`` and reload ``gazetteer.jsonl`` when present; returns ``self``."""
         path = ensure_path(path)
         cfg = srsly.read_json(path / "cfg.json")
         self.__init__(self.nlp, self.name, **cfg)
@@ -246,10 +250,12 @@ class EntityRecognizer(SettingsRecord):
             self.set_gazetteer(srsly.read_jsonl(path / "gazetteer.jsonl"))
         return self
 
-    def to_bytes(self, *, exclude=tuple()) -> bytes:
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        """The settings and the gazetteer, msgpack-encoded."""
         return srsly.msgpack_dumps({"cfg": self._cfg(), "gazetteer": self.gazetteer})
 
-    def from_bytes(self, data: bytes, *, exclude=tuple()) -> "EntityRecognizer":
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = tuple()) -> "EntityRecognizer":
+        """Restore the settings and the gazetteer written by :meth:`to_bytes`; returns ``self``."""
         msg = srsly.msgpack_loads(data)
         self.__init__(self.nlp, self.name, **msg["cfg"])
         self.set_gazetteer(msg["gazetteer"])

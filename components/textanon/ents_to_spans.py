@@ -19,13 +19,14 @@ from .extensions import register_extensions
     assigns=["doc.spans", "doc.ents"],
 )
 def make_ents_to_spans(nlp: Language, name: str, spans_key: str, source: str) -> "EntsToSpans":
+    """Build the ``textanon_ents_to_spans`` component from its config settings."""
     return EntsToSpans(name, spans_key, source)
 
 
 class EntsToSpans:
     """Stateless: ``doc.ents`` -> ``doc.spans[spans_key]``, then ``doc.ents = ()``."""
 
-    def __init__(self, name: str = "textanon_ents_to_spans", spans_key: str = "model", source: str = "model"):
+    def __init__(self, name: str = "textanon_ents_to_spans", spans_key: str = "model", source: str = "model") -> None:
         register_extensions()
         self.name, self.spans_key, self.source = name, spans_key, source
 

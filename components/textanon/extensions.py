@@ -4,9 +4,15 @@ from typing import List
 
 from spacy.tokens import Doc, Span
 
+#: ``doc.spans`` key of the detected entities: written by the recognizer, read by the linker, the risk
+#: scorer, the optimizer and the output (every component's ``spans_key`` setting defaults to it)
+DEFAULT_SPANS_KEY = "pii"
+#: ``doc.spans`` key of the LLM anonymizer's spans (must-mask for the optimizer: ``extra_spans_keys``)
+LLM_SPANS_KEY = "llm_pii"
+
 #: name -> (object class, default, description); the README table mirrors this.
 EXTENSIONS = {
-    # Span attributes (spans of doc.spans["pii"] and friends)
+    # Span attributes (spans of doc.spans[DEFAULT_SPANS_KEY] and friends)
     "source": (Span, None, "detector that produced the span: ner, gazetteer, rule, llm, model, target"),
     "entity_id": (Span, None, "id shared by all mentions of one entity (entity linker)"),
     "ic": (Span, None, "information content -log p(span | context) in nats (LM risk scorer); None = unscored"),

@@ -6,17 +6,17 @@ most informative mention. Combinations of up to ``max_combination_size`` entitie
 log10-probability is below ``threshold`` are written to ``doc._.risky_combinations``.
 Unscored means risky: a span the model gave no score (no sub-word token, NaN, the model failed) keeps
 ``span._.ic = None`` and its entity is a risk on its own, also when the combinations are re-decided
-later with :meth:`LMRiskScorer.set_combinations` (threshold sweeps); a warning says how many.
+later at another threshold (:func:`textanon.runner.redecide`, threshold sweeps); a warning says how many.
 """
 
 import logging
 import math
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .extensions import add_warning, register_extensions
+from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .language_models.base import LanguageModel
 from .risk_combinations import risky_combinations
 from .serialization import SettingsRecord
@@ -25,13 +25,15 @@ logger = logging.getLogger(__name__)
 LN10 = math.log(10.0)
 
 DEFAULT_MODEL = {"@misc": "textanon.SmolLM2Scorer.v1"}
+#: ``doc.user_data`` key: how many warnings the doc had when its first risk decision began
+DECISION_MARK = "textanon.warnings_before_decision"
 
 
 @Language.factory(
     "textanon_lm_risk",
     default_config={
         "model": DEFAULT_MODEL,
-        "spans_key": "pii",
+        "spans_key": DEFAULT_SPANS_KEY,
         "threshold": -2.0,
         "max_combination_size": 2,
         "max_combinations": 20000,
@@ -48,6 +50,7 @@ def make_lm_risk(
     max_combination_size: int,
     max_combinations: int,
 ) -> "LMRiskScorer":
+    """The ``textanon_lm_risk`` factory: an :class:`LMRiskScorer` with the settings of the config."""
     return LMRiskScorer(model, name, spans_key, threshold, max_combination_size, max_combinations)
 
 
@@ -62,11 +65,11 @@ class LMRiskScorer(SettingsRecord):
     def __init__(
         self,
         model: Optional[LanguageModel],
-        name="textanon_lm_risk",
-        spans_key="pii",
-        threshold=-2.0,
-        max_combination_size=2,
-        max_combinations=20000,
+        name: str = "textanon_lm_risk",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        threshold: float = -2.0,
+        max_combination_size: int = 2,
+        max_combinations: int = 20000,
     ):
         register_extensions()
         if max_combination_size < 1:
@@ -79,6 +82,7 @@ class LMRiskScorer(SettingsRecord):
         )
 
     def __call__(self, doc: Doc) -> Doc:
+        doc.user_data.pop(DECISION_MARK, None)  # a fresh scoring: the decision starts again below
         spans = list(doc.spans.get(self.spans_key, []))
         if not spans:
             doc._.risky_combinations = []
@@ -102,10 +106,15 @@ class LMRiskScorer(SettingsRecord):
         self.set_combinations(doc)
         return doc
 
-    def set_combinations(self, doc: Doc) -> Doc:
-        """(Re)compute ``doc._.risky_combinations`` from the ``span._.ic`` values and ``self.threshold``.
+    def set_combinations(self, doc: Doc, threshold: Optional[float] = None) -> Doc:
+        """(Re)compute ``doc._.risky_combinations`` from the ``span._.ic`` values at ``threshold`` (default:
+        the configured ``self.threshold``, which is never changed here: see ``runner.redecide``).
 
         An entity with an unscored mention (``ic`` None or NaN) is a risk on its own (fail closed)."""
+        threshold = self.threshold if threshold is None else threshold
+        # warnings recorded before the first decision (earlier components, the scoring): a re-decision
+        # (runner.redecide) keeps them and replaces only what the decision itself wrote
+        doc.user_data.setdefault(DECISION_MARK, len(doc._.anonymization_warnings or []))
         spans = list(doc.spans.get(self.spans_key, []))
         logprobs = entity_log10_probs(spans)
         unscored = sum(1 for lp in logprobs.values() if lp == -math.inf)
@@ -115,7 +124,7 @@ class LMRiskScorer(SettingsRecord):
                 f"{self.name}: {unscored} of {len(logprobs)} entities have no information content "
                 "(unscored); each is treated as a risk on its own",
             )
-        combos, bounded = risky_combinations(logprobs, self.threshold, self.max_combination_size, self.max_combinations)
+        combos, bounded = risky_combinations(logprobs, threshold, self.max_combination_size, self.max_combinations)
         if bounded:
             add_warning(
                 doc, f"{self.name}: more than {self.max_combinations} risky combinations; their entities are masked"
@@ -124,8 +133,15 @@ class LMRiskScorer(SettingsRecord):
         return doc
 
     def pipe(self, docs, batch_size: int = 8):
+        """Score each doc in turn (one language-model call scores all the spans of a doc)."""
         for doc in docs:
             yield self(doc)
+
+
+def warnings_before_decision(doc: Doc) -> List[str]:
+    """The doc's warnings recorded before its first risk decision (all of them if it had none yet)."""
+    warnings = list(doc._.anonymization_warnings or [])
+    return warnings[: doc.user_data.get(DECISION_MARK, len(warnings))]
 
 
 def scored_ic(ic) -> Optional[float]:

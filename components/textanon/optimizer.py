@@ -12,6 +12,7 @@ to masked (see :meth:`MaskingOptimizer._direct_identifiers`):
   and a warning says so;
 * every CODE entity: any mention labelled CODE or found by a CODE rule;
 * dates of birth (a DATETIME mention right after "born" or "date of birth");
+* deny-list spans (``span._.source == "deny"``, added by ``textanon_allow_deny``);
 * the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
   union of the span and every entity it overlaps.
 
@@ -24,15 +25,16 @@ spans that the applied masks (propagation included) cover entirely.
 
 import logging
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from .extensions import add_warning, register_extensions
+from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
+from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
 from .target import fold, name_occurrences, name_words
@@ -41,6 +43,7 @@ logger = logging.getLogger(__name__)
 IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
+DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_deny``): always masked
 #: a DATETIME right after one of these is a date of birth (a direct identifier)
 BIRTH_CONTEXT = re.compile(
     r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
@@ -54,14 +57,16 @@ Char = Tuple[int, int]
 @Language.factory(
     "textanon_optimizer",
     default_config={
-        "spans_key": "pii",
-        "extra_spans_keys": ["llm_pii"],
+        "spans_key": DEFAULT_SPANS_KEY,
+        "extra_spans_keys": [LLM_SPANS_KEY],
         "target": None,
         "replacement": "suppression",
         "suppression_string": "***",
         "time_limit_s": 10.0,
         "mask_codes": True,
         "propagate_mentions": True,
+        "pseudonym_seed": 0,
+        "pseudonym_scope": "document",
     },
     assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
     requires=["span._.entity_id"],
@@ -77,7 +82,10 @@ def make_optimizer(
     time_limit_s: float,
     mask_codes: bool,
     propagate_mentions: bool,
+    pseudonym_seed: int,
+    pseudonym_scope: str,
 ) -> "MaskingOptimizer":
+    """Build the ``textanon_optimizer`` component from its config settings."""
     return MaskingOptimizer(
         name,
         spans_key,
@@ -88,6 +96,8 @@ def make_optimizer(
         time_limit_s,
         mask_codes,
         propagate_mentions,
+        pseudonym_seed,
+        pseudonym_scope,
     )
 
 
@@ -103,23 +113,30 @@ class MaskingOptimizer(SettingsRecord):
         "time_limit_s",
         "mask_codes",
         "propagate_mentions",
+        "pseudonym_seed",
+        "pseudonym_scope",
     )
 
     def __init__(
         self,
-        name="textanon_optimizer",
-        spans_key="pii",
-        extra_spans_keys=("llm_pii",),
-        target=None,
-        replacement="suppression",
-        suppression_string="***",
-        time_limit_s=10.0,
-        mask_codes=True,
-        propagate_mentions=True,
-    ):
+        name: str = "textanon_optimizer",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        extra_spans_keys: Iterable[str] = (LLM_SPANS_KEY,),
+        target: Optional[str] = None,
+        replacement: str = "suppression",
+        suppression_string: str = "***",
+        time_limit_s: float = 10.0,
+        mask_codes: bool = True,
+        propagate_mentions: bool = True,
+        pseudonym_seed: int = 0,
+        pseudonym_scope: str = "document",
+    ) -> None:
         register_extensions()
-        if replacement not in REPLACEMENT_STYLES:
-            raise ValueError(f"replacement must be one of {REPLACEMENT_STYLES}, got {replacement!r}")
+        if replacement not in (*REPLACEMENT_STYLES, PSEUDONYM):
+            raise ValueError(f"replacement must be one of {(*REPLACEMENT_STYLES, PSEUDONYM)}, got {replacement!r}")
+        self.pseudonym_seed, self.pseudonym_scope = pseudonym_seed, pseudonym_scope
+        #: the surrogates of the ``pseudonym`` style (its ``table`` holds a corpus's, in corpus scope)
+        self.pseudonyms = Pseudonymizer(pseudonym_seed, pseudonym_scope) if replacement == PSEUDONYM else None
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
@@ -141,12 +158,7 @@ class MaskingOptimizer(SettingsRecord):
         recognizer said (see the module docstring). May add target spans to ``doc.spans[spans_key]``."""
         forced: Set[str] = set()
         for eid, mentions in entities.items():
-            if self.mask_codes and any(_is_code(m) for m in mentions):
-                forced.add(eid)
-            elif any(
-                m.label_ == DATETIME and BIRTH_CONTEXT.search(doc.text[max(0, m.start_char - 40) : m.start_char])
-                for m in mentions
-            ):
+            if any(is_direct_identifier(m, self.mask_codes) for m in mentions):
                 forced.add(eid)
         occurrences = self._protected_names(doc, entities)
         forced |= _overlapping(entities, occurrences)
@@ -251,13 +263,16 @@ class MaskingOptimizer(SettingsRecord):
     def _render(self, doc: Doc, entities: Dict[str, List[Span]], masked: Set[str], occurrences: List[Char]) -> None:
         masks: List[Mask] = []
         surfaces: Dict[str, str] = {}
+        if self.pseudonyms is not None:
+            persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
+            self.pseudonyms.start_document(doc.text, persons)
         for eid in sorted(masked):
             for span in entities.get(eid, []):
-                rep = replacement(self.replacement, span.label_, eid, self.suppression_string)
+                rep = self._replacement(span.label_, eid, span.text)
                 masks.append((span.start_char, span.end_char, rep))
                 surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), rep)
-        target_rep = replacement(self.replacement, PERSON, TARGET_ID, self.suppression_string)
         for start, end in occurrences:
+            target_rep = self._replacement(PERSON, TARGET_ID, doc.text[start:end])
             masks.append((start, end, target_rep))
             surfaces.setdefault(re.sub(r"\s+", " ", doc.text[start:end].strip()), target_rep)
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
@@ -267,11 +282,31 @@ class MaskingOptimizer(SettingsRecord):
             for span in doc.spans.get(key, []):
                 span._.masked = covered(masks, span.start_char, span.end_char)
 
+    def _replacement(self, label: str, entity_id: str, text: str) -> str:
+        """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``), else the style's string."""
+        if self.pseudonyms is not None:
+            return self.pseudonyms(label, text, fallback=f"[{entity_id}]")
+        return replacement(self.replacement, label, entity_id, self.suppression_string)
 
-def _is_code(span: Span) -> bool:
+
+def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
+    """A mention whose entity is always masked: a CODE mention (``mask_codes``), a date of birth, a deny-list span."""
+    return (
+        (mask_codes and is_code(span.label_, span._.source))
+        or is_birth_date(span.doc.text, span.start_char, span.label_)
+        or span._.source == DENY_SOURCE
+    )
+
+
+def is_code(label: str, source: Optional[str]) -> bool:
     """A CODE mention: labelled CODE, or found by a CODE rule whatever its label."""
-    source = span._.source or ""
-    return span.label_ == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
+    source = source or ""
+    return label == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
+
+
+def is_birth_date(text: str, start: int, label: str) -> bool:
+    """A DATETIME mention starting at ``start`` right after "born", "date of birth"... (:data:`BIRTH_CONTEXT`)."""
+    return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - 40) : start]) is not None
 
 
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:

@@ -1,13 +1,28 @@
-"""Serializing anonymized Docs: JSONL output records and the TAB/TAE offset format."""
+"""Serializing anonymized Docs: JSONL output records, the TAB/TAE offset format and a table of decisions."""
 
-from typing import Dict, List
+import json
+from pathlib import Path
+from typing import IO, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
 
+from .allow_deny import ALLOWED_KEY
+from .extensions import DEFAULT_SPANS_KEY
 from .masking import covered, merge
 
+#: columns of :func:`decision_rows`
+DECISION_HEADER = ("span", "label", "entity", "source", "IC (nats)", "decision")
 
-def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
+
+class OutputError(Exception):
+    """An OSError (``error``: e.g. a full disk) stopped :func:`write_output` after ``written`` records."""
+
+    def __init__(self, error: OSError, written: int):
+        super().__init__(f"I/O error after {written} records written: {error.strerror or type(error).__name__}")
+        self.error, self.written = error, written
+
+
+def doc_to_record(doc: Doc, doc_id: str, spans_key: str = DEFAULT_SPANS_KEY) -> dict:
     """Output record: id, anonymized text, every detected span with its decision, warnings.
 
     A span's ``masked`` is read from the masks actually applied (``doc._.masks``): true only if every
@@ -39,6 +54,11 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = "pii") -> dict:
     }
     if doc._.reid_rank is not None:
         record["reid_rank"] = doc._.reid_rank
+    if doc.spans.get(ALLOWED_KEY):  # spans an allow list removed (absent otherwise: default output unchanged)
+        record["allowed"] = [
+            {"start": s.start_char, "end": s.end_char, "label": s.label_, "source": s._.source}
+            for s in doc.spans[ALLOWED_KEY]
+        ]
     return record
 
 
@@ -54,3 +74,67 @@ def masks_by_doc(records: List[dict]) -> Dict[str, List[list]]:
             raise ValueError(f"duplicate id {r['id']!r}: masks would be lost")
         out[r["id"]] = r["masks"]
     return out
+
+
+def write_output(
+    records: Iterable[dict],
+    out: IO[str],
+    masks_file: Optional[IO[str]] = None,
+    on_error: Optional[Callable[[dict], None]] = None,
+) -> Tuple[int, int]:
+    """Write every output or error record of ``records`` (``runner.anonymize_records``) to ``out`` as one
+    JSON line, flushed as it comes, then the masks of the successful ones to ``masks_file``
+    (:func:`masks_by_doc`); both files are closed. ``on_error`` is called with each error record.
+
+    Returns (documents anonymized, error records). An OSError while reading or writing is raised as
+    :class:`OutputError`, which says how many records were written (the output is then incomplete)."""
+    kept, n_ok, n_err = [], 0, 0
+    try:
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.flush()
+            if "error" in record:
+                n_err += 1
+                if on_error is not None:
+                    on_error(record)
+            else:
+                n_ok += 1
+                kept.append({"id": record["id"], "masks": record["masks"]})
+        out.close()
+        if masks_file:
+            json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
+            masks_file.close()
+    except OSError as err:
+        raise OutputError(err, n_ok + n_err) from err
+    return n_ok, n_err
+
+
+def decision_rows(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY, width: int = 40) -> List[Tuple]:
+    """One row per detected span (:data:`DECISION_HEADER`): its text (cut at ``width`` characters), label,
+    entity id, source, IC and whether it is masked."""
+    return [
+        (
+            s.text[:width],
+            s.label_,
+            s._.entity_id,
+            s._.source,
+            "-" if s._.ic is None else f"{s._.ic:.1f}",
+            "masked" if s._.masked else "kept",
+        )
+        for s in doc.spans[spans_key]
+    ]
+
+
+def read_output(path: Union[str, Path]) -> Iterator[dict]:
+    """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                record = None
+            if not isinstance(record, dict):
+                record = {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
+            yield record

@@ -49,6 +49,15 @@ def assemble(
     return nlp
 
 
+def build_pipeline(config_path: Path, output: Path, gazetteer: Optional[Path] = None) -> Language:
+    """``build-pipeline``: :func:`assemble` the pipeline of ``config_path`` (with ``gazetteer``) and save it to the
+    folder ``output`` (created). Returns the pipeline."""
+    nlp = assemble(config_path, gazetteer)
+    Path(output).mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+    return nlp
+
+
 def pipeline_requirements() -> List[str]:
     """What the packaged pipeline installs: textanon and the language model's torch/transformers/gguf/accelerate.
 

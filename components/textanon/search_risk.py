@@ -32,7 +32,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
-from .extensions import add_warning, register_extensions
+from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .labels import MISC
 from .search.base import IndexUnavailable, SearchIndex
 from .search.candidates import Candidate, informative, propose
@@ -51,7 +51,7 @@ Char = Tuple[int, int]
 @Language.factory(
     "textanon_search_risk",
     default_config={
-        "spans_key": "pii",
+        "spans_key": DEFAULT_SPANS_KEY,
         "k": 5,
         "max_combination_size": 2,
         "max_queries": 20000,
@@ -88,6 +88,7 @@ def make_search_risk(
     population_risk: bool,
     targeted_risk: bool,
 ) -> "SearchRisk":
+    """The ``textanon_search_risk`` factory: a :class:`SearchRisk` over ``index`` with the settings of the config."""
     return SearchRisk(
         index,
         name,
@@ -132,7 +133,7 @@ class SearchRisk(SettingsRecord):
         self,
         index: IndexSource,
         name: str = "textanon_search_risk",
-        spans_key: str = "pii",
+        spans_key: str = DEFAULT_SPANS_KEY,
         k: int = 5,
         max_combination_size: int = 2,
         max_queries: int = 20000,
@@ -173,6 +174,7 @@ class SearchRisk(SettingsRecord):
             return self._fail_closed(doc, f"search index failed ({type(err).__name__})")
 
     def pipe(self, docs, batch_size: int = 8):
+        """Decide each doc in turn."""
         for doc in docs:
             yield self(doc)
 

@@ -4,7 +4,8 @@ Their settings live in the pipeline config: ``to_disk`` writes them to ``cfg.jso
 reads nothing back (the config already built the component). The recognizer also saves its gazetteer.
 """
 
-from typing import Tuple
+from pathlib import Path
+from typing import Iterable, Tuple, Union
 
 import srsly
 from spacy.util import ensure_path
@@ -19,12 +20,12 @@ class SettingsRecord:
     def _cfg(self) -> dict:
         return {name: getattr(self, name) for name in self.SETTINGS}
 
-    def to_disk(self, path, *, exclude=tuple()) -> None:
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
         """Write the settings to ``path / "cfg.json"``."""
         path = ensure_path(path)
         path.mkdir(parents=True, exist_ok=True)
         srsly.write_json(path / "cfg.json", self._cfg())
 
-    def from_disk(self, path, *, exclude=tuple()):
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "SettingsRecord":
         """Settings live in the pipeline config; ``cfg.json`` is only a record of them."""
         return self

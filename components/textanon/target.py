@@ -173,8 +173,20 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
         for m in pattern.finditer(folded):
             if single and not _single_word_case_ok(text[m.start() : m.end()], variant):
                 continue
+            if not single and not _initials_ok(text, m.start(), m.end()):
+                continue
             spans.append((m.start(), m.end()))
     return [(s, e) for s, e, _ in merge(spans, adjacent=True)]
+
+
+def _initials_ok(text: str, start: int, end: int) -> bool:
+    """A one-letter word of a matched multi-word variant is an initial only if it is upper case or followed by a
+    full stop: "Petrescu, A." and "PETRESCU A" are the person, "Petrescu, a teacher" is not."""
+    for m in re.finditer(r"(?<!\w)\w(?!\w)", text[start:end]):
+        letter, after = m.group(0), text[start + m.end() : start + m.end() + 1]
+        if letter.isalpha() and not letter.isupper() and after != ".":
+            return False
+    return True
 
 
 def _single_word_case_ok(surface: str, variant: str) -> bool:

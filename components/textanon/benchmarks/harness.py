@@ -20,13 +20,18 @@ default), which favours textanon by construction. TRIR is the mean ± sample sd 
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 from ..datasets.wikiactors import SUFFIX, WikiActor, evaluated, read_wikiactors
 from ..evaluation.alignment import masked_spans
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
 from .systems import run_isolated
+
+
+class BenchmarkError(ValueError):
+    """Settings the benchmark cannot run with (the message says which)."""
+
 
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
 MANUAL = "manual_abstract"  # the reference anonymization of precision / recall
@@ -253,13 +258,15 @@ def benchmark(
     texts_out: Optional[Path] = None,
     trir_values: Optional[Dict[str, object]] = None,
     trir_seeds: Sequence[int] = (42,),
+    output: Optional[Path] = None,
+    warn: Callable[[str], None] = print,
     search=None,
     judges: bool = True,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
-    input of ``evaluate-trir --anonymized``); ``search``: the search-risk rows
-    (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the retrieval judges' columns
-    (:mod:`textanon.benchmarks.judges`)."""
+    input of ``evaluate-trir --anonymized``); ``output``: the result written there (:func:`write_result`);
+    ``search``: the search-risk rows (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the
+    retrieval judges' columns (:mod:`textanon.benchmarks.judges`)."""
     from .judges import add_judge_columns
     from .search import search_systems
 
@@ -276,7 +283,7 @@ def benchmark(
         Path(texts_out).write_text(
             json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n", encoding="utf8"
         )
-    return {
+    result = {
         "rows": rows,
         "throughput_ratio_vs_presidio": throughput_ratio(rows),
         "settings": {
@@ -308,9 +315,55 @@ def benchmark(
             "wall_s": round(time.perf_counter() - t0, 1),
         },
     }
+    if output:
+        write_result(output, result, warn)
+    return result
+
+
+def merge_trir(output: Path, trir_from: Path, warn: Callable[[str], None] = print) -> dict:
+    """``benchmark --merge-only``: the TRIR of ``trir_from`` (``{"trir": {system: % or [% per seed]}}``) filled into
+    the result already in ``output``, written again (:func:`write_result`). Returns the result."""
+    trir_values = read_trir_values(trir_from)
+    if not (trir_values and Path(output).exists()):
+        raise BenchmarkError("--merge-only needs --trir-from and an existing --output result")
+    result = json.loads(Path(output).read_text(encoding="utf8"))
+    fill_trir(result["rows"], trir_values)
+    result["settings"]["trir"] = f"from {trir_from}"
+    write_result(output, result, warn)
+    return result
+
+
+def read_trir_values(path: Optional[Path]) -> Optional[Dict[str, object]]:
+    """``{system: % or [% per seed]}`` of a TRIR file ``{"trir": {...}}`` (e.g. ``evaluate-trir`` output)."""
+    return json.loads(Path(path).read_text(encoding="utf8"))["trir"] if path else None
+
+
+def write_result(output: Path, result: dict, warn: Callable[[str], None] = print) -> None:
+    """``output`` (JSON with provenance), its :func:`markdown` table (``.md``), when it has TRIR values the
+    TPI-vs-TRIR :func:`plot` (``.png``; a plot of an earlier run is removed, with a ``warn``ing) and, when it
+    has the retrieval judges' columns, their plot (``_judges.png``)."""
+    from ..evaluation.provenance import write_metrics
+    from .judges import plot as plot_judges
+
+    write_metrics(output, result)
+    if any(r.get("bm25_reid") is not None for r in result["rows"]):
+        plot_judges(result, Path(output).with_name(Path(output).stem + "_judges.png"))
+    png = Path(output).with_suffix(".png")
+    Path(output).with_suffix(".md").write_text(markdown(result), encoding="utf8")
+    if has_trir(result):
+        plot(result, png)
+    elif png.exists():  # a plot of an earlier run would contradict the new table
+        png.unlink()
+        warn(f"No TRIR in this run: removed the earlier plot {png}")
+
+
+def has_trir(result: dict) -> bool:
+    """Whether any row of the benchmark ``result`` has a TRIR value."""
+    return any(r["trir"] is not None for r in result["rows"])
 
 
 def markdown(result: dict) -> str:
+    """The benchmark table (one row per system) with the notes on throughput, target knowledge, TPI and TRIR."""
     cols = [
         "system",
         "target_known",

@@ -10,13 +10,15 @@ the TPI/TRIR evaluators. Also runnable without the typer CLI:
 import argparse
 import json
 import statistics
-import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from ..datasets.records import Record
 from ..datasets.wikiactors import WikiActor, evaluated, read_wikiactors
 from ..evaluation.provenance import write_metrics
+from ..extensions import LLM_SPANS_KEY
 from ..llm_anonymizer.prompts import prompt_names
+from ..runner import pipe_docs
 
 DEFAULT_ANONYMIZATIONS = Path("corpus/llm_anonymizations_wikiactors_50.json")
 DEFAULT_TABLE = Path("metrics/llm_designs.md")
@@ -32,6 +34,8 @@ def run_design(
     chunk_size: int = 3000,
     log=print,
 ) -> Dict:
+    """Anonymize ``records`` with the LLM anonymizer on prompt ``design`` (the offline SmolLM2 unless ``model``);
+    returns ``{"design", "summary", "per_doc", "texts"}``: counts and timings per document, never document text."""
     import spacy
 
     from ..llm_anonymizer.task import STATS_KEY
@@ -42,8 +46,9 @@ def run_design(
         "num_threads": num_threads,
     }
     nlp = spacy.blank("en")
+    component_name = "textanon_llm_anonymizer"
     component = nlp.add_pipe(
-        "textanon_llm_anonymizer",
+        component_name,
         config={
             "design": design,
             "model": model_cfg,
@@ -54,13 +59,14 @@ def run_design(
     )
     usage = getattr(component.model, "usage", None)
     per_doc, texts = [], {}
+    timings: Dict[str, float] = {}  # seconds in the component, summed over the documents done so far
+    inputs = [Record(id=r.name, text=r.original, target=r.name) for r in records]
+    docs = pipe_docs(nlp, inputs, batch_size=1, timings=timings)
     for i, record in enumerate(records):
         before = dict(usage) if usage is not None else {}
-        doc = nlp.make_doc(record.original)
-        doc._.target = record.name
-        start = time.perf_counter()
-        doc = nlp(doc)
-        seconds = time.perf_counter() - start
+        spent = timings.get(component_name, 0.0)
+        doc = next(docs)  # this record, through the LLM anonymizer
+        seconds = timings[component_name] - spent
         stats = dict(doc.user_data.get(STATS_KEY, {}))
         row = {
             "seconds": seconds,
@@ -84,7 +90,7 @@ def run_design(
                 )
             },
         }
-        llm_chars = sum(len("".join(s.text.split())) for s in doc.spans["llm_pii"] if s._.source == "llm")
+        llm_chars = sum(len("".join(s.text.split())) for s in doc.spans[LLM_SPANS_KEY] if s._.source == "llm")
         row["llm_masked_chars"] = llm_chars
         if usage is not None:
             row["prompt_tokens"] = usage["prompt_tokens"] - before.get("prompt_tokens", 0)
@@ -101,6 +107,8 @@ def run_design(
 
 
 def summarize(rows: Sequence[Dict]) -> Dict:
+    """Means per document (seconds, tokens, strings) and totals (failures, fallbacks) of :func:`run_design` rows."""
+
     def mean(key):
         values = [r[key] for r in rows if r.get(key) is not None]
         return statistics.fmean(values) if values else None
@@ -229,6 +237,7 @@ def write_table(path: Path = DEFAULT_TABLE, metrics_dir: Path = Path("metrics"))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Command line of :func:`run_bench` (``python -m textanon.benchmarks.llm_designs --input FILE``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--input", required=True, type=Path)
     parser.add_argument("--design", action="append", default=None, help="design name (repeatable) or 'all'")

@@ -58,3 +58,20 @@ def format_mean_sd(mean: Optional[float], sd: Optional[float], digits: int = 1) 
     if mean is None:
         return "–"
     return f"{mean:.{digits}f}" + (f" ± {sd:.{digits}f}" if sd is not None else "")
+
+
+def combine_seeds(runs: dict) -> dict:
+    """One result from ``{seed: run_trir result}``: the first seed's details, ``trir`` = mean over seeds,
+    ``trir_sd`` = sample sd (None for one seed), ``trir_by_seed`` = every seed's values."""
+    first = dict(next(iter(runs.values())))
+    if len(runs) == 1:
+        return first
+    methods = first["trir"]
+    agg = {m: mean_sd([r["trir"][m] for r in runs.values()]) for m in methods}
+    first["trir"] = {m: a["mean"] for m, a in agg.items()}
+    first["trir_sd"] = {m: a["sd"] for m, a in agg.items()}
+    first["trir_by_seed"] = {str(seed): r["trir"] for seed, r in runs.items()}
+    first["settings"] = dict(first["settings"], seed=list(runs))
+    first["timings_s"] = {str(seed): r["timings_s"] for seed, r in runs.items()}
+    first["warnings"] = sorted({w for r in runs.values() for w in r["warnings"]})
+    return first

@@ -17,7 +17,7 @@ textanon_search`).
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 #: settings of the sweep on the headline index (changes to the pipeline's configured settings)
 DEFAULT_SWEEP: Tuple[Dict[str, object], ...] = tuple(
@@ -58,6 +58,17 @@ class SearchBench:
             if self.ablation
             else [],
         }
+
+
+def search_bench(
+    pipeline: Optional[str], index_specs: Sequence[str], sweep: bool = True, ablation: bool = True
+) -> SearchBench:
+    """A :class:`SearchBench` from ``LABEL=DIR`` index specs (the first is the headline); ``sweep``:
+    :data:`DEFAULT_SWEEP` or none. ValueError without a pipeline or an index, or for a spec without ``=``."""
+    if not (pipeline and index_specs) or any("=" not in spec for spec in index_specs):
+        raise ValueError("the search rows need --search-pipeline and at least one --index LABEL=DIR")
+    indexes = dict(spec.split("=", 1) for spec in index_specs)
+    return SearchBench(pipeline, indexes, DEFAULT_SWEEP if sweep else (), ablation)
 
 
 def row_name(index_label: str) -> str:

@@ -7,8 +7,10 @@ from typing import Dict, List, Optional, Tuple
 
 from tqdm import tqdm
 
+from ..datasets.records import Record
 from ..datasets.tab import load_tab
 from ..datasets.wikiactors import evaluated, read_wikiactors
+from ..runner import pipe_docs
 
 
 def peak_rss_mb() -> float:
@@ -27,23 +29,16 @@ def load_echr(path: Path) -> List[Tuple[str, str, Optional[str]]]:
 
 
 def time_corpus(nlp, docs: List[Tuple[str, str, Optional[str]]], name: str) -> Dict:
-    """Anonymize ``docs`` one by one, timing every component separately."""
+    """Anonymize ``docs`` one by one (:func:`textanon.runner.pipe_docs`), timing every component separately."""
     per_component = {pipe_name: 0.0 for pipe_name in nlp.pipe_names}
-    n_tokens = n_chars = 0
+    per_component["tokenizer"] = 0.0
+    records = [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
+    n_tokens = 0
     start = time.perf_counter()
-    for _doc_id, text, target in tqdm(docs, desc=name, unit="doc"):
-        t0 = time.perf_counter()
-        doc = nlp.make_doc(text)
-        per_component.setdefault("tokenizer", 0.0)
-        per_component["tokenizer"] += time.perf_counter() - t0
-        doc._.target = target
-        for pipe_name, proc in nlp.pipeline:
-            t0 = time.perf_counter()
-            doc = proc(doc)
-            per_component[pipe_name] += time.perf_counter() - t0
+    for doc in pipe_docs(nlp, tqdm(records, desc=name, unit="doc"), batch_size=1, timings=per_component):
         n_tokens += len(doc)
-        n_chars += len(text)
     elapsed = time.perf_counter() - start
+    n_chars = sum(len(text) for _, text, _ in docs)
     return {
         "docs": len(docs),
         "tokens": n_tokens,
@@ -56,7 +51,21 @@ def time_corpus(nlp, docs: List[Tuple[str, str, Optional[str]]], name: str) -> D
     }
 
 
+def bench_speed(model: str, wikiactors: Path, echr: Path, output: Path, long_doc_chars: int = 0) -> Tuple[Dict, str]:
+    """``bench-speed``: :func:`run`, then the results to ``output`` (JSON with provenance) and the markdown table
+    (:func:`to_markdown`) beside it (``.md``). Returns (results, table)."""
+    from ..evaluation.provenance import write_metrics
+
+    results = run(model, wikiactors, echr, long_doc_chars)
+    write_metrics(output, results)
+    table = to_markdown(results)
+    Path(output).with_suffix(".md").write_text(table, encoding="utf-8")
+    return results, table
+
+
 def run(model: str, wikiactors: Path, echr: Path, long_doc_chars: int = 0) -> Dict:
+    """Load ``model`` (timed, with a warm-up document), then time the WikiActors abstracts, the echr-dev cases
+    and, with ``long_doc_chars``, one document of that many characters cut from the cases."""
     import spacy
 
     import textanon  # noqa: F401
@@ -80,15 +89,14 @@ def run(model: str, wikiactors: Path, echr: Path, long_doc_chars: int = 0) -> Di
 
 
 def to_markdown(results: Dict) -> str:
+    """Throughput table (one row per corpus) and seconds per component."""
     lines = [
         "| corpus | docs | tokens | seconds | docs/s | tokens/s | peak RSS (MiB) |",
         "|---|---|---|---|---|---|---|",
     ]
     for name, r in results["corpora"].items():
-        lines.append(
-            f"| {name} | {r['docs']} | {r['tokens']} | {r['seconds']} | {r['docs_per_s']} | {r['tokens_per_s']} "
-            f"| {r['peak_rss_mb']} |"
-        )
+        cells = [r["docs"], r["tokens"], r["seconds"], r["docs_per_s"], r["tokens_per_s"], r["peak_rss_mb"]]
+        lines.append(f"| {name} | " + " | ".join(map(str, cells)) + " |")
     lines.append("")
     lines.append(
         f"Model `{results['model']}` ({', '.join(results['pipeline'])}); load + warm-up {results['load_seconds']} s."

@@ -11,7 +11,10 @@ import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..datasets.records import Record
+from ..extensions import DEFAULT_SPANS_KEY
 from ..masking import merge_offsets
+from ..runner import pipe_docs
 
 Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
@@ -63,10 +66,11 @@ def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], M
 
     def run(docs: Sequence[Doc]) -> Masks:
         with nlp.select_pipes(enable=keep):
-            return {
-                doc_id: merge_offsets((s.start_char, s.end_char) for s in doc.spans["pii"])
-                for (doc_id, _, _), doc in zip(docs, nlp.pipe(t for _, t, _ in docs))
-            }
+            done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size))
+        return {
+            doc_id: merge_offsets((s.start_char, s.end_char) for s in doc.spans[DEFAULT_SPANS_KEY])
+            for (doc_id, _, _), doc in zip(docs, done)
+        }
 
     return run
 
@@ -86,13 +90,9 @@ def textanon_risk(model: str = "en_textanon", thresholds: Sequence[float] = ()) 
 
 def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
     out = {"threshold": nlp.get_pipe("textanon_lm_risk").threshold, "default": {}, "sweep": {}}
-    done = []
-    for doc_id, text, target in docs:
-        doc = nlp.make_doc(text)
-        doc._.target = target
-        doc = nlp(doc)
+    done = list(zip([doc_id for doc_id, _, _ in docs], pipe_docs(nlp, _records(docs), batch_size=1)))
+    for doc_id, doc in done:
         out["default"][doc_id] = merge_offsets(doc._.masks)
-        done.append((doc_id, doc))
     from ..tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 
     for t, masks in decide(nlp, [doc for _, doc in done], thresholds).items():
@@ -114,26 +114,25 @@ def textanon_search(
 
     nlp = spacy.load(model)
     use_index(nlp, index)
-    warm = nlp.make_doc("Warm-up: Mr Ion Rusu lives in Balti.")
-    warm._.target = "Ion Rusu"
-    nlp(warm)
+    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
 
     def run(docs: Sequence[Doc]) -> dict:
         runs = []
         for settings in variants:
             saved = configure(nlp, dict(settings)) if settings else {}
             t0 = time.perf_counter()
-            masks: Masks = {}
-            for doc_id, text, target in docs:
-                doc = nlp.make_doc(text)
-                doc._.target = target
-                masks[doc_id] = merge_offsets(nlp(doc)._.masks)
+            done = list(pipe_docs(nlp, _records(docs), batch_size=1))
+            masks: Masks = {doc_id: merge_offsets(doc._.masks) for (doc_id, _, _), doc in zip(docs, done)}
             runs.append({"masks": masks, "seconds": time.perf_counter() - t0})
             if saved:
                 configure(nlp, saved)
         return {"runs": runs}
 
     return run
+
+
+def _records(docs: Sequence[Doc]) -> List[Record]:
+    return [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
 
 
 SYSTEMS: Dict[str, Callable] = {

@@ -4,11 +4,11 @@ import os
 import platform
 import tempfile
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
-from ..evaluation.corpus import Corpus, masks_of
+from ..evaluation.corpus import Corpus, load_corpus, masks_of
 from ..evaluation.tpi import InformationContent, build_passes, is_masked, tpi_corpus
 
 PUBLISHED = {
@@ -71,6 +71,28 @@ def _compare(a: dict, b: dict) -> dict:
     return {m: round(abs(a["tpi"][m] - b["tpi"][m]) / b["tpi"][m], 4) for m in a["tpi"] if b["tpi"].get(m)}
 
 
+def bench_tpi(
+    input_path,
+    output,
+    model=None,
+    n: int = 6,
+    limit: Optional[int] = None,
+    random_bert_base: bool = False,
+    bert_limit: Optional[int] = None,
+    device: str = "cpu",
+    warn: Callable[[str], None] = print,
+) -> dict:
+    """``bench-tpi``: load the corpus (``warn``: columns with missing anonymizations), :func:`bench`, write the
+    result to ``output`` (JSON with provenance). Returns the result."""
+    from ..evaluation.provenance import write_metrics
+    from ..evaluation.report import report_missing
+
+    corpus = report_missing(load_corpus(input_path, limit), warn)
+    result = bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device)
+    write_metrics(output, result)
+    return result
+
+
 def bench(
     corpus: Corpus,
     model=None,
@@ -80,6 +102,9 @@ def bench(
     path: str = "",
     device: str = "cpu",
 ) -> dict:
+    """Time the IC of every original with N-TA and S-TA (and a random-weights BERT-base if asked).
+
+    Returns the runs, their relative TPI differences, the published reference and the machine."""
     import torch
 
     ids = list(corpus.originals)
@@ -123,7 +148,8 @@ def bench(
             "device": device if random_bert_base else "cpu",
             "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
         },
-        "timing": "seconds = term segmentation (spaCy) + LM scoring of all documents, no IC cache, model already loaded",
+        "timing": "seconds = term segmentation (spaCy) + LM scoring of all documents, no IC cache, "
+        "model already loaded",
         "notes": notes,
         "mean_terms_per_document": float(np.mean([r["terms"] / r["documents"] for r in runs[:1]])),
     }

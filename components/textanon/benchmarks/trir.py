@@ -6,7 +6,7 @@
 import argparse
 import json
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from ..evaluation.trir.attack import TrirSettings, run_trir
 from ..evaluation.trir.data import load_wikiactors
@@ -34,6 +34,19 @@ LABELS = {
     "word2vec_t=0.25": "Word2Vec t=0.25",
     "manual": "Manual",
 }
+#: TrirSettings fields given as ``--name`` options (default: the dataclass's), with their type
+SETTING_OPTIONS = (
+    ("epochs", int),
+    ("patience", int),
+    ("window", int),
+    ("overlap", int),
+    ("batch_size", int),
+    ("lr", float),
+    ("pretrain_epochs", int),
+    ("seed", int),
+    ("max_bk_chars", int),
+    ("device", str),
+)
 
 
 def _ranks(values: List[float]) -> List[float]:
@@ -61,6 +74,7 @@ def spearman(a: List[float], b: List[float]) -> float:
 
 
 def compare(trir: Dict[str, float], published: Dict[str, float]) -> dict:
+    """The methods in both tables, the Spearman correlation (more than two methods) and ours − published."""
     common = [m for m in published if m in trir]
     return {
         "methods": common,
@@ -72,6 +86,7 @@ def compare(trir: Dict[str, float], published: Dict[str, float]) -> dict:
 
 
 def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = None) -> str:
+    """Markdown report of a :func:`run_trir` result: TRIR table (beside ``published``), settings, timings, epochs."""
     s, t = result["settings"], result["timings_s"]
     lines = [f"# {title}", ""]
     cmp = compare(result["trir"], published) if published else None
@@ -101,9 +116,11 @@ def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = N
         "## Settings",
         "",
         f"- model: `{s['model_label']}` ({s['model_id']}), device {s['device']}, torch threads {s['torch_threads']}",
-        f"- {s['individuals']} individuals, {s['train_windows']} training windows (BD ∪ BD′), {s['dev_documents']} dev documents",
-        f"- window {s['window']} / overlap {s['overlap']}, batch {s['batch_size']}, lr {s['lr']}, epochs ≤ {s['epochs']}, "
-        f"patience {s['patience']}, MLM pretraining epochs {s['pretrain_epochs']}; ran {s['epochs_run']} epochs, selected epoch {s['selected_epoch']} (dev accuracy, then dev loss)",
+        f"- {s['individuals']} individuals, {s['train_windows']} training windows (BD ∪ BD′), "
+        f"{s['dev_documents']} dev documents",
+        f"- window {s['window']} / overlap {s['overlap']}, batch {s['batch_size']}, lr {s['lr']}, "
+        f"epochs ≤ {s['epochs']}, patience {s['patience']}, MLM pretraining epochs {s['pretrain_epochs']}; "
+        f"ran {s['epochs_run']} epochs, selected epoch {s['selected_epoch']} (dev accuracy, then dev loss)",
         f"- mask marks {'kept' if s['keep_mask_marks'] else 'removed'}, curation {'on' if s['curate'] else 'off'}, "
         f"BD′ {'on' if s['anonymize_background'] else 'off'}, max BK chars {s['max_bk_chars']}, seed {s['seed']}",
         "",
@@ -140,7 +157,8 @@ def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = N
     return "\n".join(lines) + "\n"
 
 
-def main(argv=None) -> dict:
+def main(argv: Optional[Sequence[str]] = None) -> dict:
+    """Command line: run the attack on ``data``, write the JSON (and markdown) report; returns the result."""
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("data")
     p.add_argument("--output", required=True)
@@ -153,18 +171,7 @@ def main(argv=None) -> dict:
     p.add_argument("--threads", type=int)
     p.add_argument("--pretreat-only", action="store_true")
     p.add_argument("--quiet", action="store_true")
-    for name, typ in (
-        ("epochs", int),
-        ("patience", int),
-        ("window", int),
-        ("overlap", int),
-        ("batch_size", int),
-        ("lr", float),
-        ("pretrain_epochs", int),
-        ("seed", int),
-        ("max_bk_chars", int),
-        ("device", str),
-    ):
+    for name, typ in SETTING_OPTIONS:
         p.add_argument("--" + name.replace("_", "-"), type=typ, default=getattr(TrirSettings, name))
     p.add_argument("--keep-mask-marks", action="store_true")
     p.add_argument("--no-dev", action="store_true", help="No dev set: keep the last epoch")
@@ -172,16 +179,7 @@ def main(argv=None) -> dict:
     a = p.parse_args(argv)
     settings = TrirSettings(
         model=a.model,
-        epochs=a.epochs,
-        patience=a.patience,
-        window=a.window,
-        overlap=a.overlap,
-        batch_size=a.batch_size,
-        lr=a.lr,
-        pretrain_epochs=a.pretrain_epochs,
-        seed=a.seed,
-        max_bk_chars=a.max_bk_chars,
-        device=a.device,
+        **{name: getattr(a, name) for name, _ in SETTING_OPTIONS},
         keep_mask_marks=a.keep_mask_marks,
         monitor=not a.no_monitor,
         use_dev=not a.no_dev,

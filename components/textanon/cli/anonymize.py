@@ -1,28 +1,33 @@
 """``anonymize`` and ``demo`` commands."""
 
-import json
 from pathlib import Path
 from typing import IO, Optional
 
 import typer
 from wasabi import msg
 
+from ..mapping import KEY_ENV
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
+from ._util import input_file
+from .report import check_report_folder
 
 DEFAULT_PIPELINE = "en_textanon"
 
 
-def load_pipeline(name: str, replacement: Optional[str] = None):
-    """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing."""
+def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
+    """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing.
+
+    replacement and ``optimizer`` (settings not None): overrides of the ``textanon_optimizer`` settings."""
     import spacy
 
     import textanon  # noqa: F401  (extensions)
 
     from ..language_models.loading import ModelNotAvailable
 
-    config = {"components": {"textanon_optimizer": {"replacement": replacement}}} if replacement else {}
+    settings = {k: v for k, v in dict(optimizer, replacement=replacement).items() if v is not None}
+    config = {"components": {"textanon_optimizer": settings}} if settings else {}
     try:
         return spacy.load(name, config=config)
     except ModelNotAvailable as err:
@@ -49,9 +54,7 @@ def open_output(path: Path) -> IO[str]:
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help=".txt, .jsonl ({id, text, target?}) or TAB-style .json"
-    ),
+    input_path: Path = input_file(".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
     output: Path = typer.Option(
         ..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"
     ),
@@ -60,7 +63,8 @@ def anonymize(
     ),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
-    replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered"),
+    replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered | pseudonym"),
+    pseudonym_seed: Optional[int] = typer.Option(None, "--pseudonym-seed", help="Seed of the pseudonym surrogates"),
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
@@ -70,87 +74,106 @@ def anonymize(
         help="Search index folder (`index build`): the search risk decides "
         "(in place of the language-model risk); see docs/search.md",
     ),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
+    allow_list: Optional[Path] = typer.Option(None, "--allow-list", help="Terms never masked (.txt or .jsonl)"),
+    deny_list: Optional[Path] = typer.Option(None, "--deny-list", help="Terms always masked (.txt or .jsonl)"),
+    mapping_out: Optional[Path] = typer.Option(
+        None, "--mapping-out", help="Write the reversible mapping original <-> replacement (encrypted with the key)"
+    ),
+    mapping_in: Optional[Path] = typer.Option(
+        None, "--mapping-in", help="An earlier mapping to carry over (its pseudonyms stay the same)"
+    ),
+    key_file: Optional[Path] = typer.Option(
+        None, "--key-file", help=f"File holding the mapping key (default: ${KEY_ENV})", dir_okay=False
+    ),
+    mapping_unencrypted: bool = typer.Option(
+        False, "--mapping-unencrypted", help="Write the mapping WITHOUT encryption (it holds the original identifiers)"
+    ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
-    from tqdm import tqdm
-
     from ..datasets.records import read_records
-    from ..output import masks_by_doc
+    from ..mapping import read_key
+    from ..output import OutputError, write_output
+    from ..progress import bar, count_records
+    from ..side_outputs import SideOutputs
 
+    try:  # report folder, mapping key and earlier mapping checked before any output is opened
+        key = None if mapping_unencrypted else read_key(key_file)
+        sides = SideOutputs(
+            target, html and check_report_folder(html), mapping_out, mapping_in, key, not mapping_unencrypted
+        )
+    except (ValueError, OSError) as err:
+        msg.fail(f"Cannot write the side outputs: {err}", exits=1)
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
     if index is not None:
         from ..search.attach import use_index  # registers the search risk before the pipeline loads
-    nlp = load_pipeline(model, replacement)
+    nlp = load_pipeline(model, replacement, pseudonym_seed=pseudonym_seed)
     if index is not None:
         try:
             msg.info(use_index(nlp, index))
         except (IndexUnavailable, ValueError) as err:
             msg.fail(f"Cannot use the search index: {err}", exits=1)
-    kept, n_ok, n_err = [], 0, 0
+    if allow_list or deny_list:
+        from ..allow_deny import add_lists
+
+        try:
+            add_lists(nlp, allow_list, deny_list)
+        except ValueError as err:
+            msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
+    n_process = sides.prepare(nlp, n_process)
+    records = anonymize_records(
+        nlp,
+        sides.inputs(read_records(input_path)),
+        target=target,
+        n_process=n_process,
+        batch_size=batch_size,
+        max_chars=max_chars,
+    )
     try:
-        records = anonymize_records(
-            nlp,
-            read_records(input_path),
-            target=target,
-            n_process=n_process,
-            batch_size=batch_size,
-            max_chars=max_chars,
+        n_ok, n_err = write_output(
+            bar(sides.records(records), total=count_records(input_path), desc="anonymize"),
+            out,
+            masks_file,
+            on_error=lambda r: msg.warn(r["error"]),
         )
-        for record in tqdm(records, desc="anonymize", unit="doc"):
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            out.flush()
-            if "error" in record:
-                n_err += 1
-                msg.warn(record["error"])
-            else:
-                n_ok += 1
-                kept.append({"id": record["id"], "masks": record["masks"]})
-        out.close()
-        if masks_file:
-            json.dump(masks_by_doc(kept), masks_file, ensure_ascii=False)
-            masks_file.close()
-    except OSError as err:
-        msg.fail(
-            f"I/O error after {n_ok + n_err} records written: {err.strerror or type(err).__name__} "
-            f"({err.filename or output}).",
-            f"{output} is incomplete.",
-            exits=1,
-        )
+    except OutputError as err:
+        msg.fail(f"{err} ({err.error.filename or output}).", f"{output} is incomplete.", exits=1)
     msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
+    for what, path in sides.close().items():
+        msg.good(f"{what} -> {path}")
 
 
 @app.command("demo")
 def demo(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="A .txt document"),
+    input_path: Path = input_file("A .txt document"),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m"),
     target: Optional[str] = typer.Option(None, "--target"),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
 ) -> None:
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
 
+    from ..datasets.records import Record
+    from ..output import DECISION_HEADER, decision_rows
+    from ..runner import pipe_docs
+
     nlp = load_pipeline(model)
-    doc = nlp.make_doc(input_path.read_text(encoding="utf-8"))
-    doc._.target = target
-    doc = nlp(doc)
+    record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
+    doc = next(pipe_docs(nlp, [record]))
     msg.divider("Anonymized text")
     print(doc._.anonymized_text)
     msg.divider("Decisions")
-    rows = [
-        (
-            s.text[:40],
-            s.label_,
-            s._.entity_id,
-            s._.source,
-            "-" if s._.ic is None else f"{s._.ic:.1f}",
-            "masked" if s._.masked else "kept",
-        )
-        for s in doc.spans["pii"]
-    ]
-    print(table(rows, header=("span", "label", "entity", "source", "IC (nats)", "decision"), divider=True))
-    masked = sum(1 for s in doc.spans["pii"] if s._.masked)
-    msg.info(
-        f"{masked}/{len(doc.spans['pii'])} mentions masked; {len(doc._.risky_combinations or [])} risky combinations"
-    )
+    rows = decision_rows(doc)
+    print(table(rows, header=DECISION_HEADER, divider=True))
+    masked = sum(1 for row in rows if row[-1] == "masked")
+    msg.info(f"{masked}/{len(rows)} mentions masked; {len(doc._.risky_combinations or [])} risky combinations")
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)
+    if html:
+        from ..output import doc_to_record
+        from ..review.report import ReportWriter
+
+        writer = ReportWriter(check_report_folder(html))
+        writer.add(doc_to_record(doc, input_path.stem), doc.text, target)
+        msg.good(f"Review report -> {writer.close()} (open it in a browser)")

@@ -1,6 +1,5 @@
 """``benchmark``: textanon side by side with Presidio, spaCy NER, LLM designs and published anonymizations."""
 
-import json
 from pathlib import Path
 from typing import List, Optional
 
@@ -8,16 +7,12 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("benchmark")
 def benchmark_cmd(
-    data: Path = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)",
-    ),
+    data: Path = input_file("WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)"),
     output: Path = typer.Option(
         Path("metrics/benchmark_wikiactors.json"), help="JSON; .md and .png are written beside it"
     ),
@@ -55,7 +50,7 @@ def benchmark_cmd(
     judges: bool = typer.Option(True, help="The BM25 and MiniLM retrieval judges' columns for every row"),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
-    from ..benchmarks.harness import benchmark, fill_trir, markdown, plot
+    from ..benchmarks.harness import BenchmarkError, benchmark, has_trir, markdown, merge_trir, read_trir_values
 
     try:
         seeds = [int(x) for x in trir_seeds.split(",") if x.strip()]
@@ -63,22 +58,19 @@ def benchmark_cmd(
         msg.fail(f"--trir-seeds expects comma-separated integers, got {trir_seeds!r}", exits=1)
     if not seeds:
         msg.fail("--trir-seeds: give at least one seed", exits=1)
-    trir_values = json.loads(trir_from.read_text(encoding="utf8"))["trir"] if trir_from else None
     search = None
     if search_pipeline or index:
-        from ..benchmarks.search import DEFAULT_SWEEP, SearchBench
+        from ..benchmarks.search import search_bench
 
-        if not (search_pipeline and index) or any("=" not in i for i in index):
-            msg.fail("the search rows need --search-pipeline and at least one --index LABEL=DIR", exits=1)
-        indexes = dict(i.split("=", 1) for i in index)
-        sweep = DEFAULT_SWEEP if search_sweep else ()
-        search = SearchBench(search_pipeline, indexes, sweep, search_ablation)
+        try:
+            search = search_bench(search_pipeline, index, search_sweep, search_ablation)
+        except ValueError as err:
+            msg.fail(str(err), exits=1)
     if merge_only:
-        if not (trir_values and output.exists()):
-            msg.fail("--merge-only needs --trir-from and an existing --output result", exits=1)
-        result = json.loads(output.read_text(encoding="utf8"))
-        fill_trir(result["rows"], trir_values)
-        result["settings"]["trir"] = f"from {trir_from}"
+        try:
+            result = merge_trir(output, trir_from, warn=msg.warn)
+        except BenchmarkError as err:
+            msg.fail(str(err), exits=1)
     else:
         result = benchmark(
             data,
@@ -90,25 +82,12 @@ def benchmark_cmd(
             skip_trir,
             not no_presidio,
             texts_out,
-            trir_values,
+            read_trir_values(trir_from),
             seeds,
-            search,
-            judges,
+            output=output,
+            warn=msg.warn,
+            search=search,
+            judges=judges,
         )
-    from ..evaluation.provenance import write_metrics
-
-    write_metrics(output, result)
-    table = markdown(result)
-    output.with_suffix(".md").write_text(table, encoding="utf8")
-    has_trir = any(r["trir"] is not None for r in result["rows"])
-    if has_trir:
-        plot(result, output.with_suffix(".png"))
-    elif output.with_suffix(".png").exists():  # a plot of an earlier run would contradict the new table
-        output.with_suffix(".png").unlink()
-        msg.warn(f"No TRIR in this run: removed the earlier plot {output.with_suffix('.png')}")
-    if any(r.get("bm25_reid") is not None for r in result["rows"]):
-        from ..benchmarks.judges import plot as plot_judges
-
-        plot_judges(result, output.with_name(output.stem + "_judges.png"))
-    msg.good(f"Wrote {output} (+ .md{', .png' if has_trir else ''})")
-    print(table)
+    msg.good(f"Wrote {output} (+ .md{', .png' if has_trir(result) else ''})")
+    print(markdown(result))

@@ -6,11 +6,12 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("convert")
 def convert_cmd(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Input corpus"),
+    input_path: Path = input_file("Input corpus"),
     output_path: Path = typer.Argument(..., help="Output .spacy file"),
     fmt: str = typer.Option(..., "--format", "-f", help="tab | echr | wikiactors | jsonl"),
 ) -> None:

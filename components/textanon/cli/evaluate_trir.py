@@ -2,83 +2,31 @@
 
 import json
 import logging
-from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 from wasabi import msg
 
+from ..benchmarks.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
+from ..progress import is_quiet
 from . import app
-
-
-def _inputs(
-    data: Path,
-    anonymized: List[str],
-    originals: Optional[Path],
-    dev: Optional[Path],
-    bk_column: str,
-    max_bk_chars: Optional[int],
-    methods: Optional[str],
-):
-    from ..evaluation.trir import TrirError, load_anonymized, load_dict, load_inputs
-
-    inputs = load_inputs(data, bk_key=bk_column, max_bk_chars=max_bk_chars)
-    if methods:
-        keep = [m.strip() for m in methods.split(",") if m.strip()]
-        unknown = [m for m in keep if m not in inputs.anonymized and m not in inputs.empty]
-        if unknown:
-            raise TrirError(f"unknown method(s) {unknown}; available: {sorted(inputs.anonymized)}")
-        inputs.anonymized = {m: inputs.anonymized[m] for m in keep if m in inputs.anonymized}
-        inputs.empty = {m: v for m, v in inputs.empty.items() if m in keep}
-    origs = load_dict(originals) if originals else None
-    for spec in anonymized:
-        if "=" not in spec:
-            raise TrirError(f"--anonymized expects NAME=PATH, got {spec!r}")
-        name, path = spec.split("=", 1)
-        if not Path(path).is_file():
-            raise TrirError(f"--anonymized {name}: file {path} not found")
-        if name in inputs.anonymized:
-            raise TrirError(f"--anonymized {name}: method name already used")
-        inputs.anonymized[name], inputs.empty[name] = load_anonymized(path, origs)
-    if dev:
-        inputs.dev = load_dict(dev)
-    return inputs
-
-
-def combine_seeds(runs: dict) -> dict:
-    """One result from ``{seed: run_trir result}``: the first seed's details, ``trir`` = mean over seeds,
-    ``trir_sd`` = sample sd (None for one seed), ``trir_by_seed`` = every seed's values."""
-    from ..benchmarks.scoring import mean_sd
-
-    first = dict(next(iter(runs.values())))
-    if len(runs) == 1:
-        return first
-    methods = first["trir"]
-    agg = {m: mean_sd([r["trir"][m] for r in runs.values()]) for m in methods}
-    first["trir"] = {m: a["mean"] for m, a in agg.items()}
-    first["trir_sd"] = {m: a["sd"] for m, a in agg.items()}
-    first["trir_by_seed"] = {str(seed): r["trir"] for seed, r in runs.items()}
-    first["settings"] = dict(first["settings"], seed=list(runs))
-    first["timings_s"] = {str(seed): r["timings_s"] for seed, r in runs.items()}
-    first["warnings"] = sorted({w for r in runs.values() for w in r["warnings"]})
-    return first
+from ._util import input_file
 
 
 @app.command("evaluate-trir")
 def evaluate_trir(
-    data: Path = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors JSON (records: name, public_knowledge, *_abstract, dev_abstract) or background knowledge JSON {individual: text}",
+    data: Path = input_file(
+        "WikiActors JSON (records: name, public_knowledge, *_abstract, dev_abstract) "
+        "or background knowledge JSON {individual: text}"
     ),
     output: Path = typer.Option(Path("metrics/trir.json"), "--output", "-o"),
     anonymized: List[str] = typer.Option(
         [],
         "--anonymized",
         "-a",
-        help="NAME=PATH: {individual: text} or offsets {individual: list of (start, end)} (with --originals); repeatable",
+        help="NAME=PATH: {individual: text} or offsets {individual: list of (start, end)} (with --originals); "
+        "repeatable",
     ),
     originals: Optional[Path] = typer.Option(
         None, "--originals", exists=True, dir_okay=False, help="{individual: original text} for offset files"
@@ -100,7 +48,8 @@ def evaluate_trir(
         None,
         "--model",
         "-m",
-        help="Encoder name or path (default: all-MiniLM-L6-v2 shipped offline; e.g. distilbert-base-uncased with internet)",
+        help="Encoder name or path (default: all-MiniLM-L6-v2 shipped offline; "
+        "e.g. distilbert-base-uncased with internet)",
     ),
     epochs: int = typer.Option(15, "--epochs", min=1),
     patience: int = typer.Option(5, "--patience", min=1, help="Early stopping: epochs without better dev accuracy"),
@@ -132,7 +81,8 @@ def evaluate_trir(
     seeds: Optional[str] = typer.Option(
         None,
         "--seeds",
-        help="Comma-separated seeds (e.g. 42,1,2): one attack per seed; trir = mean, trir_sd = sample sd, trir_by_seed (overrides --seed)",
+        help="Comma-separated seeds (e.g. 42,1,2): one attack per seed; trir = mean, trir_sd = sample sd, "
+        "trir_by_seed (overrides --seed)",
     ),
     device: str = typer.Option("auto", "--device", help="auto, cpu, cuda, ..."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch CPU threads"),
@@ -143,8 +93,10 @@ def evaluate_trir(
         False, "--compare-published", help="Compare with the published WikiActors 50_eval TRIR (Spearman, differences)"
     ),
 ) -> None:
-    """Train a re-identification classifier on background knowledge and report the share of anonymized documents it re-identifies."""
-    from ..evaluation.trir import TrirError, TrirSettings, run_trir
+    """Train a re-identification classifier on background knowledge and report the share of anonymized
+    documents it re-identifies."""
+    from ..evaluation.trir import TrirError, TrirSettings
+    from ..evaluation.trir.evaluate import evaluate_trir as run
 
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if overlap >= window - 2:
@@ -174,36 +126,33 @@ def evaluate_trir(
         monitor=not no_monitor,
     )
     try:
-        inputs = _inputs(data, anonymized, originals, dev, bk_column, max_bk_chars, methods)
-        if not inputs.anonymized and not inputs.empty:
-            raise TrirError(
-                "no anonymized documents: give a records file with *_abstract columns or --anonymized NAME=PATH"
-            )
-        runs = {}
-        for one in seed_list:
-            runs[one] = run_trir(inputs, replace(settings, seed=one), cache_dir, progress=not quiet, threads=threads)
-        result = combine_seeds(runs)
+        result = run(
+            data,
+            output,
+            settings,
+            seed_list,
+            anonymized,
+            originals,
+            dev,
+            bk_column,
+            methods,
+            cache_dir,
+            threads,
+            progress=not (quiet or is_quiet()),
+            markdown_out=markdown_out,
+            compare_published=compare_published,
+        )
     except TrirError as err:
         msg.fail(str(err), exits=1)
     except json.JSONDecodeError as err:
         msg.fail(f"{data}: not valid JSON ({err})", exits=1)
     for warning in result["warnings"]:
         msg.warn(warning)
-    from ..benchmarks.trir import PUBLISHED_50_EVAL, compare, markdown
-    from ..evaluation.provenance import write_metrics
-
-    result["settings"].setdefault("model_label", Path(result["settings"]["model"]).name)
-    if compare_published:
-        result["published"] = PUBLISHED_50_EVAL
-        result["comparison"] = compare(result["trir"], PUBLISHED_50_EVAL)
-    write_metrics(output, result)
-    if markdown_out:
-        markdown_out.parent.mkdir(parents=True, exist_ok=True)
-        markdown_out.write_text(markdown(result, f"TRIR on {data.name}", result.get("published")), encoding="utf-8")
     from wasabi import table
 
     rows = sorted(result["trir"].items(), key=lambda kv: -kv[1])
     print(table(rows, header=("method", "TRIR %"), divider=True, aligns=("l", "r")))
     msg.good(
-        f"TRIR of {len(rows)} methods (upper bound {result['upper_bound']}%, model {result['settings']['model']}) -> {output}"
+        f"TRIR of {len(rows)} methods (upper bound {result['upper_bound']}%, "
+        f"model {result['settings']['model']}) -> {output}"
     )

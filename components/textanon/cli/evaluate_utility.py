@@ -1,4 +1,5 @@
-"""Annotation-free utility evaluators: ``evaluate-tpi``, ``evaluate-tps``, ``evaluate-nmi``, ``evaluate``, ``bench-tpi``."""
+"""Annotation-free utility evaluators: ``evaluate-tpi``, ``evaluate-tps``, ``evaluate-nmi``, ``evaluate``,
+``bench-tpi`` (options here; the work in ``textanon.evaluation.report`` and ``textanon.benchmarks.tpi_speed``)."""
 
 from pathlib import Path
 from typing import List, Optional
@@ -6,7 +7,9 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
+from ..progress import is_quiet
 from . import app
+from ._util import input_file
 
 MODEL_HELP = (
     "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "
@@ -25,7 +28,10 @@ def _cache(no_cache: bool, cache_dir: Optional[Path]):
     return base() / "ic"
 
 
-COLUMNS_HELP = "Comma-separated anonymization columns to evaluate (e.g. ner3_abstract,manual_abstract); default: all *_abstract columns"
+COLUMNS_HELP = (
+    "Comma-separated anonymization columns to evaluate (e.g. ner3_abstract,manual_abstract); "
+    "default: all *_abstract columns"
+)
 
 
 def _columns(columns: Optional[str]) -> Optional[List[str]]:
@@ -35,36 +41,9 @@ def _columns(columns: Optional[str]) -> Optional[List[str]]:
 SPLIT_HELP = "Do not repair placeholder tags glued to neighbouring words (e.g. 'SSENSITIVEin') before alignment"
 
 
-def _load(
-    input_path: Path,
-    limit: Optional[int],
-    extra: List[Path],
-    offsets: List[str],
-    columns: Optional[str] = None,
-    no_split_tags: bool = False,
-):
-    from ..evaluation.corpus import load_corpus
-    from ..evaluation.tpi import EvaluationError
-
-    try:
-        corpus = load_corpus(input_path, limit, extra, offsets, _columns(columns), split_tags=not no_split_tags)
-    except EvaluationError as err:
-        msg.fail(str(err), exits=1)
-    for method, ids in corpus.missing.items():
-        if ids:
-            shown = ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-            msg.warn(
-                f"column {method!r}: no anonymization (empty or null) for record(s) {shown}: left out of its average"
-            )
-    return corpus
-
-
 def _write(output: Path, result: dict, key: str) -> None:
+    """Print the table of ``result[key]`` (one row per method, best first) and where it was written."""
     from wasabi import table
-
-    from ..evaluation.provenance import write_metrics
-
-    write_metrics(output, result)
 
     print(
         table(
@@ -87,65 +66,70 @@ def _guard(fn):
         msg.fail(str(err), exits=1)
 
 
-@app.command("evaluate-tpi")
-def evaluate_tpi(
-    input_path: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help="WikiActors-style JSON (name, original_abstract, *_abstract columns)"
-    ),
-    output: Path = typer.Option(Path("metrics/tpi.json"), "--output", "-o"),
-    alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
-    n: int = typer.Option(6, "--n", help="N of N-term alternation"),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records"),
-    extra: List[Path] = typer.Option(
-        [], "--extra", exists=True, dir_okay=False, help="Extra anonymizations {column: {name: text}} (repeatable)"
-    ),
-    offsets: List[str] = typer.Option(
-        [], "--offsets", help="METHOD=FILE offset file {name: [[start, end, replacement], ...]} (repeatable)"
-    ),
-    columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
-    no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
-    cache_dir: Optional[Path] = typer.Option(
-        None, "--cache-dir", help="IC cache folder (default ~/.cache/textanon/ic)"
-    ),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the on-disk IC cache"),
-) -> None:
-    """Text Preserved Information (TPI) of every anonymization column against original_abstract."""
-    from ..evaluation.report import tpi_result
-    from ..evaluation.tpi import InformationContent
+def _ic_metric_command(metric: str, summary: str):
+    """The ``evaluate-tpi`` / ``evaluate-tps`` command (same options): ``report.evaluate_metric(metric, ...)``."""
 
-    corpus = _load(input_path, limit, extra, offsets, columns, no_split_tags)
-    ic = _guard(lambda: InformationContent(model, alternation, n, _cache(no_cache, cache_dir)))
-    _write(output, _guard(lambda: tpi_result(corpus, ic, path=input_path)), "tpi")
+    def command(
+        input_path: Path = input_file("WikiActors-style JSON (name, original_abstract, *_abstract columns)"),
+        output: Path = typer.Option(Path(f"metrics/{metric}.json"), "--output", "-o"),
+        alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
+        n: int = typer.Option(6, "--n", help="N of N-term alternation"),
+        model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
+        limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N records"),
+        extra: List[Path] = typer.Option(
+            [], "--extra", exists=True, dir_okay=False, help="Extra anonymizations {column: {name: text}} (repeatable)"
+        ),
+        offsets: List[str] = typer.Option(
+            [], "--offsets", help="METHOD=FILE offset file {name: [[start, end, replacement], ...]} (repeatable)"
+        ),
+        columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
+        no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
+        cache_dir: Optional[Path] = typer.Option(
+            None, "--cache-dir", help="IC cache folder (default ~/.cache/textanon/ic)"
+        ),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the on-disk IC cache"),
+    ) -> None:
+        from ..evaluation.report import evaluate_metric
+
+        result = _guard(
+            lambda: evaluate_metric(
+                metric,
+                input_path,
+                output,
+                model,
+                alternation,
+                n,
+                limit,
+                extra,
+                offsets,
+                _columns(columns),
+                not no_split_tags,
+                _cache(no_cache, cache_dir),
+                warn=msg.warn,
+                progress=not is_quiet(),
+            )
+        )
+        _write(output, result, metric)
+
+    command.__doc__ = summary
+    return command
 
 
-@app.command("evaluate-tps")
-def evaluate_tps(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
-    output: Path = typer.Option(Path("metrics/tps.json"), "--output", "-o"),
-    alternation: str = typer.Option("n", "--alternation", help=ALT_HELP),
-    n: int = typer.Option(6, "--n"),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
-    limit: Optional[int] = typer.Option(None, "--limit"),
-    extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False),
-    offsets: List[str] = typer.Option([], "--offsets", help="METHOD=FILE offset file with replacements (repeatable)"),
-    columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
-    no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
-    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir"),
-    no_cache: bool = typer.Option(False, "--no-cache"),
-) -> None:
-    """Text Preserved Similarity (TPS): TPI where a replaced term keeps IC x similarity(term, replacement)."""
-    from ..evaluation.report import tps_result
-    from ..evaluation.tpi import InformationContent
-
-    corpus = _load(input_path, limit, extra, offsets, columns, no_split_tags)
-    ic = _guard(lambda: InformationContent(model, alternation, n, _cache(no_cache, cache_dir)))
-    _write(output, _guard(lambda: tps_result(corpus, ic, path=input_path)), "tps")
+app.command("evaluate-tpi")(
+    _ic_metric_command(
+        "tpi", "Text Preserved Information (TPI) of every anonymization column against original_abstract."
+    )
+)
+app.command("evaluate-tps")(
+    _ic_metric_command(
+        "tps", "Text Preserved Similarity (TPS): TPI where a replaced term keeps IC x similarity(term, replacement)."
+    )
+)
 
 
 @app.command("evaluate-nmi")
 def evaluate_nmi(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
+    input_path: Path = input_file("WikiActors-style JSON"),
     output: Path = typer.Option(Path("metrics/nmi.json"), "--output", "-o"),
     limit: Optional[int] = typer.Option(None, "--limit"),
     extra: List[Path] = typer.Option([], "--extra", exists=True, dir_okay=False),
@@ -156,15 +140,30 @@ def evaluate_nmi(
     k_max: int = typer.Option(10, "--k-max"),
 ) -> None:
     """NMI between k-means clusterings of the original and of the anonymized documents."""
-    from ..evaluation.report import nmi_result
+    from ..evaluation.report import evaluate_metric
 
-    corpus = _load(input_path, limit, extra, [], columns, no_split_tags)
-    _write(output, _guard(lambda: nmi_result(corpus, seeds, tuple(range(k_min, k_max + 1)), path=input_path)), "nmi")
+    ks = tuple(range(k_min, k_max + 1))
+    result = _guard(
+        lambda: evaluate_metric(
+            "nmi",
+            input_path,
+            output,
+            limit=limit,
+            extra=extra,
+            columns=_columns(columns),
+            split_tags=not no_split_tags,
+            seeds=seeds,
+            ks=ks,
+            warn=msg.warn,
+            progress=not is_quiet(),
+        )
+    )
+    _write(output, result, "nmi")
 
 
 @app.command("evaluate")
 def evaluate(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
+    input_path: Path = input_file("WikiActors-style JSON"),
     out_dir: Path = typer.Option(Path("metrics"), "--out-dir"),
     name: str = typer.Option("wikiactors", "--name", help="Corpus name used in the output file names"),
     extra: List[Path] = typer.Option(
@@ -179,7 +178,8 @@ def evaluate(
     headline_model: str = typer.Option(
         "wordfreq",
         "--headline-model",
-        help="IC model of the headline TPI and of TPS: wordfreq (independent of the anonymizer; default) or any --model spec",
+        help="IC model of the headline TPI and of TPS: wordfreq (independent of the anonymizer; default) "
+        "or any --model spec",
     ),
     columns: Optional[str] = typer.Option(None, "--columns", help=COLUMNS_HELP),
     no_split_tags: bool = typer.Option(False, "--no-split-tags", help=SPLIT_HELP),
@@ -220,6 +220,7 @@ def evaluate(
             columns=_columns(columns),
             split_tags=not no_split_tags,
             headline_model=headline_model,
+            progress=not is_quiet(),
         )
     )
     print(Path(written["markdown"]).read_text(encoding="utf-8"))
@@ -229,7 +230,7 @@ def evaluate(
 
 @app.command("bench-tpi")
 def bench_tpi(
-    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors-style JSON"),
+    input_path: Path = input_file("WikiActors-style JSON"),
     output: Path = typer.Option(Path("metrics/tpi_speed.json"), "--output", "-o"),
     model: Optional[str] = typer.Option(None, "--model", "-m", help=MODEL_HELP),
     n: int = typer.Option(6, "--n"),
@@ -245,15 +246,14 @@ def bench_tpi(
     device: str = typer.Option("cpu", "--device", help="torch device of the random BERT-base run (e.g. cuda)"),
 ) -> None:
     """Time TPI (IC of all original documents, no cache) with N-TA and S-TA -> metrics/tpi_speed.json."""
-    from ..benchmarks.tpi_speed import bench
+    from ..benchmarks.tpi_speed import bench_tpi as run
 
-    corpus = _load(input_path, limit, [], [])
-    result = _guard(lambda: bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device))
-    from ..evaluation.provenance import write_metrics
-
-    write_metrics(output, result)
-    for run in result["runs"]:
+    result = _guard(
+        lambda: run(input_path, output, model, n, limit, random_bert_base, bert_limit, device, warn=msg.warn)
+    )
+    for run_ in result["runs"]:
         msg.info(
-            f"{run['model']} {run['alternation']}: {run['seconds']:.1f} s for {run['documents']} documents ({run['passes']} passes)"
+            f"{run_['model']} {run_['alternation']}: {run_['seconds']:.1f} s for {run_['documents']} documents "
+            f"({run_['passes']} passes)"
         )
     msg.good(f"-> {output}")

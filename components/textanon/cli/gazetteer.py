@@ -19,9 +19,8 @@ def build_gazetteer_cmd(
     prop: Optional[List[str]] = typer.Option(None, "--property", help="wikidata: only these properties (repeatable)"),
 ) -> None:
     """Build the gazetteer of person attributes and write ``{term, label, source, property_or_synset}`` rows."""
-    from tqdm import tqdm
-
     from ..gazetteer import build_gazetteer, count_labels, write_jsonl
+    from ..progress import bar
 
     stats: dict = {}
     try:
@@ -31,7 +30,7 @@ def build_gazetteer_cmd(
             min_count=min_count,
             limit=limit,
             properties=prop or None,
-            progress=lambda it: tqdm(it, desc=source, unit="item"),
+            progress=lambda it: bar(it, desc=source, unit="item"),
             stats=stats,
         )
     except (ValueError, LookupError, OSError) as err:

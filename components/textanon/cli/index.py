@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 from wasabi import msg
 
+from ..progress import is_quiet
 from . import app
 
 index_app = typer.Typer(
@@ -33,17 +34,18 @@ def build(
 ) -> None:
     """Index every document of INPUT_PATH into the folder --output."""
     from ..search.backends import DEFAULT_BACKEND
-    from ..search.builder import build_index
+    from ..search.builder import build_index, persons_in
 
     if output.exists() and not output.is_dir():
         msg.fail(f"Output {output} is a file; give a folder.", exits=1)
     try:
-        left_out = set()
-        if exclude:
-            from ..datasets.wikiactors import read_wikiactors
-
-            left_out = {r.name for r in read_wikiactors(exclude) if r.name}
-        meta = build_index(input_path, output, backend=backend or DEFAULT_BACKEND, exclude_persons=left_out)
+        meta = build_index(
+            input_path,
+            output,
+            backend=backend or DEFAULT_BACKEND,
+            progress=not is_quiet(),
+            exclude_persons=persons_in(exclude) if exclude else (),
+        )
     except (ValueError, ImportError) as err:
         msg.fail(f"Cannot build the index: {err}", exits=1)
     msg.good(

@@ -7,19 +7,18 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("build-pipeline")
-def build_pipeline(
-    config: Path = typer.Argument(..., exists=True, dir_okay=False, help="Pipeline config (configs/textanon.cfg)"),
+def build_pipeline_cli(
+    config: Path = input_file("Pipeline config (configs/textanon.cfg)"),
     output: Path = typer.Argument(..., help="Folder to write the pipeline to"),
     gazetteer: Optional[Path] = typer.Option(None, exists=True, dir_okay=False, help="Gazetteer JSONL"),
 ) -> None:
     """Assemble the pipeline from CONFIG (gazetteer included) and save it to OUTPUT."""
-    from ..pipeline import assemble
+    from ..pipeline import build_pipeline
 
-    nlp = assemble(config, gazetteer)
-    output.mkdir(parents=True, exist_ok=True)
-    nlp.to_disk(output)
+    nlp = build_pipeline(config, output, gazetteer)
     n_terms = len(nlp.get_pipe("textanon_entity_recognizer").gazetteer)
     msg.good(f"Saved pipeline {nlp.pipe_names} to {output} ({n_terms} gazetteer terms)")

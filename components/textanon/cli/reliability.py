@@ -1,7 +1,5 @@
 """``reliability`` command: bad inputs and injected faults through ``anonymize`` -> metrics/reliability.json."""
 
-import tempfile
-import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -22,24 +20,11 @@ def reliability(
     workdir: Optional[Path] = typer.Option(None, "--workdir", help="Keep inputs, outputs and logs here"),
 ) -> None:
     """Run the reliability suite: every case is an ``anonymize`` run in a subprocess (see textanon.reliability)."""
-    from ..evaluation.provenance import provenance, write_metrics
-    from ..reliability.suite import markdown, run_info, run_suite, summarize
+    from ..reliability.suite import run_report
 
-    started = time.time()
-    with tempfile.TemporaryDirectory(prefix="textanon-reliability-") as tmp:
-        folder = workdir or Path(tmp)
-        folder.mkdir(parents=True, exist_ok=True)
-        results = run_suite(model, folder, seed=seed, big=big, only=only, progress=lambda c: msg.text(f"case {c}"))
-    report = {
-        "summary": summarize(results),
-        "cases": results,
-        "settings": {"model": model, "seed": seed, "big_document": big, "only": only or None},
-        "run": run_info(started),
-    }
-    write_metrics(output, report)
-    report["provenance"] = provenance()
-    md = markdown_out or output.with_suffix(".md")
-    md.write_text(markdown(report), encoding="utf8")
+    report, md = run_report(
+        output, markdown_out, model, seed, big, only, workdir, progress=lambda c: msg.text(f"case {c}")
+    )
     s = report["summary"]
     (msg.good if s["cases_passed"] == s["cases"] else msg.warn)(
         f"{s['cases_passed']}/{s['cases']} cases pass; {s['records_lost']} records lost, "

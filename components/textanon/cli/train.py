@@ -7,15 +7,13 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import input_file
 
 
 @app.command("silver")
 def silver_cmd(
-    inputs: List[Path] = typer.Argument(
-        ...,
-        exists=True,
-        dir_okay=False,
-        help="WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab",
+    inputs: List[Path] = input_file(
+        "WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab"
     ),
     output_dir: Path = typer.Option(
         Path("corpus"), help="Folder for <prefix>-train.spacy, <prefix>-dev.spacy, <prefix>-stats.json"
@@ -37,27 +35,34 @@ def silver_cmd(
 ) -> None:
     """Training corpus: public biographies annotated by the recognizer (silver), or TAB-format
     annotated documents (gold) -> DocBin train/dev split by individual / document."""
-    if input_format == "tab":
-        _gold_corpus(inputs, output_dir, dev_share, seed, annotator, prefix or "gold")
-        return
-    if input_format != "wikiactors":
+    if input_format not in ("wikiactors", "tab"):
         msg.fail(f"--input-format must be wikiactors or tab, got {input_format!r}", exits=1)
-    import spacy
-    from tqdm import tqdm
+    if input_format == "tab":
+        from ..training.gold import gold_corpus, gold_summary
 
-    import textanon  # noqa: F401
+        try:
+            stats, paths = gold_corpus(inputs, output_dir, dev_share, seed, annotator, prefix or "gold")
+        except ValueError as err:
+            msg.fail(str(err), exits=1)
+        msg.good(gold_summary(stats, paths))
+        return
+    from ..progress import bar
+    from ..training.silver import silver_corpus
 
-    from ..training.silver import build_silver, limit_bodies, read_bodies, write_silver
-
-    bodies = limit_bodies(read_bodies(inputs, exclude_evaluated=not keep_evaluated), max_individuals, seed)
-    if not bodies:
-        msg.fail("No public_knowledge bodies left to annotate", exits=1)
-    nlp = spacy.load(model)
-    result = build_silver(
-        nlp, bodies, dev_share, seed, progress=lambda it, total: tqdm(it, total=total, desc="silver", unit="para")
-    )
-    paths = write_silver(result, output_dir, prefix or "silver")
-    stats = result["stats"]
+    try:
+        stats, paths = silver_corpus(
+            inputs,
+            output_dir,
+            model,
+            max_individuals,
+            dev_share,
+            seed,
+            keep_evaluated,
+            prefix or "silver",
+            progress=lambda it, total: bar(it, total=total, desc="silver", unit="para"),
+        )
+    except ValueError as err:
+        msg.fail(str(err), exits=1)
     msg.good(
         f"Silver corpus: {stats['paragraphs']} paragraphs, {stats['tokens']} tokens -> {paths['train']}, {paths['dev']}"
     )
@@ -70,41 +75,10 @@ def silver_cmd(
     )
 
 
-def _gold_corpus(
-    inputs: List[Path], output_dir: Path, dev_share: float, seed: int, annotator: Optional[str], prefix: str
-) -> None:
-    import json
-
-    import spacy
-
-    from ..datasets.tab import load_tab
-    from ..training.gold import gold_training_docs, label_counts, split_ids, write_split
-
-    try:
-        golds = [g for path in inputs for g in load_tab(path, require_identifiers=False)]
-        docs_by_id = gold_training_docs(spacy.blank("en"), golds, annotator)
-    except ValueError as err:
-        msg.fail(str(err), exits=1)
-    train_ids, dev_ids = split_ids(list(docs_by_id), dev_share, seed)
-    paths = write_split(docs_by_id, train_ids, dev_ids, output_dir, prefix)
-    stats = {
-        "documents": {"train": len(train_ids), "dev": len(dev_ids)},
-        "paragraphs": {
-            "train": sum(len(docs_by_id[i]) for i in train_ids),
-            "dev": sum(len(docs_by_id[i]) for i in dev_ids),
-        },
-        "entities_by_label": {"train": label_counts(docs_by_id, train_ids), "dev": label_counts(docs_by_id, dev_ids)},
-    }
-    (output_dir / f"{prefix}-stats.json").write_text(json.dumps(stats, indent=2) + "\n", encoding="utf8")
-    msg.good(
-        f"Gold corpus: {stats['documents']} documents, {stats['paragraphs']} paragraphs -> {paths['train']}, {paths['dev']}"
-    )
-
-
 @app.command("train-ner", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def train_ner_cmd(
     ctx: typer.Context,
-    config: Path = typer.Argument(..., exists=True, dir_okay=False, help="configs/ner_cpu.cfg or configs/ner_trf.cfg"),
+    config: Path = input_file("configs/ner_cpu.cfg or configs/ner_trf.cfg"),
     output: Path = typer.Option(..., help="Output folder (model-best / model-last)"),
     train: Path = typer.Option(Path("corpus/silver-train.spacy"), exists=True),
     dev: Path = typer.Option(Path("corpus/silver-dev.spacy"), exists=True),
@@ -130,8 +104,7 @@ def compare_ner_cmd(
     note: List[str] = typer.Option([], help="Line added under the table (repeatable)"),
 ) -> None:
     """Combine ``evaluate-ner`` results of several recognizers into one comparison table."""
-
-    from ..training.compare import compare, markdown
+    from ..training.compare import compare_ner
 
     def pairs(items):
         bad = [i for i in items if "=" not in i]
@@ -139,18 +112,12 @@ def compare_ner_cmd(
             msg.fail(f"expected NAME=PATH, got {bad[0]!r}", exits=1)
         return [(k, Path(v)) for k, v in (i.split("=", 1) for i in items)]
 
-    result = compare(pairs(run), pairs(silver))
-    from ..evaluation.provenance import write_metrics
-
-    write_metrics(output, result)
-    table = markdown(result, note)
-    output.with_suffix(".md").write_text(table, encoding="utf8")
-    print(table)
+    print(compare_ner(pairs(run), pairs(silver), output, note))
 
 
 @app.command("train-court")
 def train_court_cmd(
-    gold: List[Path] = typer.Argument(..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases"),
+    gold: List[Path] = input_file("TAB-format JSON with annotated cases"),
     output: Path = typer.Option(Path("training/ner_court"), help="Output folder (model-best / model-last)"),
     base_model: Path = typer.Option(
         Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to start from"
@@ -164,26 +131,18 @@ def train_court_cmd(
     seed: int = typer.Option(0),
 ) -> None:
     """Fine-tune the silver model on annotated court cases (split by case into train / early-stopping dev)."""
-    _gold_corpus(gold, output / "corpus", dev_share, seed, annotator, "court")
-    from ..training.crossval import finetune
+    from ..training.crossval import train_court
 
-    overrides = {"training.max_steps": max_steps} if max_steps else None
-    model = finetune(
-        config,
-        output,
-        output / "corpus" / "court-train.spacy",
-        output / "corpus" / "court-dev.spacy",
-        base_model,
-        overrides,
-    )
+    try:
+        model = train_court(gold, output, base_model, config, annotator, dev_share, max_steps, seed, log=msg.good)
+    except ValueError as err:
+        msg.fail(str(err), exits=1)
     msg.good(f"Court-tuned entity model -> {model}")
 
 
 @app.command("cv-ner")
 def cv_ner_cmd(
-    gold: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help="TAB-format JSON with annotated cases (e.g. echr-dev)"
-    ),
+    gold: Path = input_file("TAB-format JSON with annotated cases (e.g. echr-dev)"),
     folds: int = typer.Option(3, help="Number of folds (split by document)"),
     base_model: Path = typer.Option(
         Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to fine-tune"
@@ -200,31 +159,22 @@ def cv_ner_cmd(
     seed: int = typer.Option(0),
 ) -> None:
     """k-fold cross-validation of court fine-tuning: every case scored by a model that never saw it."""
+    from ..training.crossval import cv_ner
 
-    import spacy
-
-    from ..datasets.tab import load_tab
-    from ..training.crossval import cross_validate, markdown
-
-    golds = load_tab(gold, require_identifiers=False)
-    overrides = {"training.max_steps": max_steps} if max_steps else None
-    result = cross_validate(
-        spacy.blank("en"),
-        golds,
-        k=folds,
-        train_config=config,
-        pipeline_config=pipeline_config,
-        base_model=base_model,
-        gazetteer=gazetteer if gazetteer and gazetteer.exists() else None,
-        work_dir=work_dir,
-        annotator=annotator,
-        seed=seed,
-        overrides=overrides,
-        log=msg.info,
+    gazetteer = gazetteer if gazetteer and gazetteer.exists() else None
+    print(
+        cv_ner(
+            gold,
+            output,
+            folds,
+            base_model,
+            config,
+            pipeline_config,
+            gazetteer,
+            work_dir,
+            annotator,
+            max_steps,
+            seed,
+            log=msg.info,
+        )
     )
-    from ..evaluation.provenance import write_metrics
-
-    write_metrics(output, result)
-    table = markdown(result)
-    output.with_suffix(".md").write_text(table, encoding="utf8")
-    print(table)

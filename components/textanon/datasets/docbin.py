@@ -9,9 +9,10 @@ Formats of :func:`convert` (each converter lives with its format's reader):
 """
 
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Union
+from typing import Callable, Dict, Iterable, List, Optional, Union
 
 from spacy.tokens import Doc, DocBin
+from spacy.vocab import Vocab
 
 from .extensions import register_gold_extensions
 from .records import jsonl_to_docs
@@ -26,7 +27,7 @@ CONVERTERS: Dict[str, Callable[..., List[Doc]]] = {
 }
 
 
-def convert(input_path, output_path, fmt: str) -> int:
+def convert(input_path: Union[str, Path], output_path: Union[str, Path], fmt: str) -> int:
     """Convert ``input_path`` in format ``fmt`` to a ``.spacy`` DocBin; returns the number of Docs."""
     if fmt not in CONVERTERS:
         raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(CONVERTERS)}")
@@ -35,7 +36,7 @@ def convert(input_path, output_path, fmt: str) -> int:
     return len(docs)
 
 
-def write_docbin(docs: Union[DocBin, Iterable[Doc]], path, store_user_data: bool = True) -> Path:
+def write_docbin(docs: Union[DocBin, Iterable[Doc]], path: Union[str, Path], store_user_data: bool = True) -> Path:
     """Write ``docs`` (or a ready DocBin) to ``path``, creating its folder; returns the path.
 
     store_user_data: keep ``doc.user_data`` (ids, gold attributes); training corpora leave it out.
@@ -52,7 +53,7 @@ def write_docbin(docs: Union[DocBin, Iterable[Doc]], path, store_user_data: bool
     return path
 
 
-def read_docbin(path, vocab=None) -> List[Doc]:
+def read_docbin(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[Doc]:
     """The Docs of a ``.spacy`` file (gold span extensions registered)."""
     from .tokenize import blank_nlp
 

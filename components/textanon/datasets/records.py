@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tupl
 from .base import DatasetError
 
 if TYPE_CHECKING:
+    from spacy.language import Language
     from spacy.tokens import Doc
 
 BOM = b"\xef\xbb\xbf"
@@ -193,7 +194,7 @@ def _peek_id(raw: bytes) -> Optional[str]:
         return None
 
 
-def jsonl_to_docs(path: Union[str, Path], nlp=None) -> List["Doc"]:
+def jsonl_to_docs(path: Union[str, Path], nlp: Optional["Language"] = None) -> List["Doc"]:
     """Strict JSONL, one ``{"id": ..., "text": ...}`` per line -> Docs (``doc.user_data["id"]``, the id as given).
 
     Unlike :func:`read_records` (which turns bad records into error records), any bad line is a

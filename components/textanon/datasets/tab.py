@@ -146,7 +146,7 @@ def load_tab(source: Source, require_identifiers: bool = True) -> List[GoldDocum
 # ---------------------------------------------------------------------------- Docs with one SpanGroup per annotator
 
 
-def gold_to_doc(gold: GoldDocument, spans_key: Optional[str] = None, nlp=None) -> Doc:
+def gold_to_doc(gold: GoldDocument, spans_key: Optional[str] = None, nlp: Optional[Language] = None) -> Doc:
     """A Doc with ``doc.spans[annotator]`` per annotator (or all in ``doc.spans[spans_key]``), exact offsets."""
     offsets = [(m.start, m.end) for ms in gold.annotations.values() for m in ms]
     doc = make_doc(gold.text, offsets, nlp)
@@ -215,12 +215,12 @@ def gold_to_json(gold: GoldDocument) -> dict:
     return out
 
 
-def tab_to_docs(source: Source, nlp=None) -> List[Doc]:
+def tab_to_docs(source: Source, nlp: Optional[Language] = None) -> List[Doc]:
     """TAB JSON (with identifier types) -> Docs, one SpanGroup per annotator."""
     return [gold_to_doc(g, None, nlp) for g in load_tab(source, require_identifiers=True)]
 
 
-def entity_layer_to_docs(source: Source, nlp=None, spans_key: str = "gold") -> List[Doc]:
+def entity_layer_to_docs(source: Source, nlp: Optional[Language] = None, spans_key: str = "gold") -> List[Doc]:
     """echr-dev style entity layer (first annotator only) -> Docs with ``doc.spans[spans_key]``."""
     docs = []
     for g in load_tab(source, require_identifiers=False):

@@ -1,13 +1,16 @@
 """Docs whose token boundaries include given character offsets, so spans keep exact offsets."""
 
-from typing import Iterable, List, Set, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Optional, Set, Tuple
 
 from spacy.tokens import Doc, Span
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 _NLP = None
 
 
-def blank_nlp():
+def blank_nlp() -> "Language":
     """A blank English pipeline (tokenizer only), created once."""
     global _NLP
     if _NLP is None:
@@ -17,7 +20,7 @@ def blank_nlp():
     return _NLP
 
 
-def make_doc(text: str, spans: Iterable[Tuple[int, int]] = (), nlp=None) -> Doc:
+def make_doc(text: str, spans: Iterable[Tuple[int, int]] = (), nlp: Optional["Language"] = None) -> Doc:
     """Tokenize ``text`` with spaCy rules, then split tokens at every span boundary.
 
     A trailing space that a span starts at or ends after becomes a token of its own.
@@ -57,6 +60,7 @@ def exact_span(doc: Doc, start: int, end: int, label: str = "", span_id: str = "
 
 
 def span_offsets(span: Span) -> Tuple[int, int]:
+    """``(start_char, end_char)`` of ``span``."""
     return span.start_char, span.end_char
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 from .base import DatasetError, Source, read_json
 
 if TYPE_CHECKING:
+    from spacy.language import Language
     from spacy.tokens import Doc
 
 NAME = "name"
@@ -110,7 +111,9 @@ def evaluated(records: Sequence[WikiActor]) -> List[WikiActor]:
     return [r for r in records if r.original]
 
 
-def wikiactors_to_docs(source: Source, columns: Optional[Sequence[str]] = None, nlp=None) -> List["Doc"]:
+def wikiactors_to_docs(
+    source: Source, columns: Optional[Sequence[str]] = None, nlp: Optional["Language"] = None
+) -> List["Doc"]:
     """One Doc per (record, column): the original abstract, masked spans in ``doc.spans["masked"]``.
 
     ``doc.user_data``: ``name``, ``column`` (``original_abstract`` for the unmasked original),

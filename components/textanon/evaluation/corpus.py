@@ -27,6 +27,7 @@ class Corpus:
 
     @property
     def methods(self) -> List[str]:
+        """Every method: those with anonymized texts, then those with offsets only."""
         return list(self.anonymized) + [m for m in self.offsets if m not in self.anonymized]
 
 

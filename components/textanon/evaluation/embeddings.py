@@ -26,9 +26,11 @@ class Encoder:
 
     @property
     def name(self) -> str:
+        """The model path, or the published model name for the packaged default."""
         return self.path or MODEL_NAME
 
     def encode(self, texts: Sequence[str], progress: bool = False) -> np.ndarray:
+        """Embeddings of ``texts`` as rows (``(0, dim)`` when empty); each distinct text is encoded once."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if todo:
             vecs = _load(self.path).encode(
@@ -59,6 +61,7 @@ _DEFAULT: Optional[Encoder] = None
 
 
 def default_encoder() -> Encoder:
+    """The shared :class:`Encoder` of the packaged all-MiniLM-L6-v2 (created once per process)."""
     global _DEFAULT
     if _DEFAULT is None:
         _DEFAULT = Encoder()

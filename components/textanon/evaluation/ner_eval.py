@@ -12,6 +12,7 @@ import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..datasets.tab import GoldDocument
+from ..extensions import DEFAULT_SPANS_KEY
 from ..labels import ONTONOTES_TO_TAB
 
 WORD = re.compile(r"\w+")
@@ -65,7 +66,7 @@ def score_tokens(pairs: Sequence[Tuple[Dict, Dict]], org_loc_interchangeable: bo
     }
 
 
-def predicted_spans(doc, source: str = "auto", spans_key: str = "pii") -> List[Labeled]:
+def predicted_spans(doc, source: str = "auto", spans_key: str = DEFAULT_SPANS_KEY) -> List[Labeled]:
     """Labeled spans of a processed Doc: ``doc.spans[spans_key]`` or OntoNotes ``doc.ents`` mapped to TAB."""
     if source == "auto":
         source = "spans" if spans_key in doc.spans else "ents"
@@ -84,15 +85,19 @@ def evaluate_ner(
     nlp,
     annotator: Optional[str] = None,
     source: str = "auto",
-    spans_key: str = "pii",
+    spans_key: str = DEFAULT_SPANS_KEY,
     org_loc_interchangeable: bool = False,
     batch_size: int = 1,
     progress: Optional[Callable[[int], None]] = None,
 ) -> Dict[str, object]:
-    """Run ``nlp`` on the gold texts and score its entities against one annotator's mentions."""
+    """Run ``nlp`` on the gold texts (:func:`textanon.runner.pipe_docs`) and score its entities against one
+    annotator's mentions."""
+    from ..datasets.records import Record
+    from ..runner import pipe_docs
+
     pairs = []
-    texts = (g.text for g in gold_docs)
-    for i, (g, doc) in enumerate(zip(gold_docs, nlp.pipe(texts, batch_size=batch_size))):
+    records = (Record(id=g.doc_id, text=g.text) for g in gold_docs)
+    for i, (g, doc) in enumerate(zip(gold_docs, pipe_docs(nlp, records, batch_size=batch_size))):
         ann = annotator if annotator is not None else next(iter(g.annotations), None)
         mentions = g.annotations.get(ann, []) if ann is not None else []
         gold = token_labels(g.text, [(m.start, m.end, m.entity_type) for m in mentions])
@@ -104,4 +109,42 @@ def evaluate_ner(
     return result
 
 
-__all__ = ["evaluate_ner", "score_tokens", "token_labels", "predicted_spans", "DISABLE_FOR_NER"]
+def evaluate_ner_model(
+    gold_path,
+    model: str,
+    output,
+    annotator: Optional[str] = None,
+    source: str = "auto",
+    spans_key: str = DEFAULT_SPANS_KEY,
+    org_loc_interchangeable: bool = False,
+    full: bool = False,
+    limit: Optional[int] = None,
+) -> Dict[str, object]:
+    """``evaluate-ner``: :func:`evaluate_ner` of the pipeline ``model`` (recognition only: the components of
+    :data:`DISABLE_FOR_NER` disabled unless ``full``) on the first ``limit`` documents of the TAB-format
+    ``gold_path``, with the model, pipeline and seconds, written to ``output`` (JSON with provenance)."""
+    import time
+
+    import spacy
+
+    from ..datasets.tab import load_tab
+    from .provenance import write_metrics
+
+    gold = load_tab(gold_path, require_identifiers=False)[:limit]
+    nlp = spacy.load(model)
+    disabled = [] if full else [p for p in DISABLE_FOR_NER if p in nlp.pipe_names]
+    start = time.perf_counter()
+    with nlp.select_pipes(disable=disabled):
+        result = evaluate_ner(gold, nlp, annotator, source, spans_key, org_loc_interchangeable)
+    result.update(
+        {
+            "model": model,
+            "pipeline": [p for p in nlp.pipe_names if p not in disabled],
+            "seconds": round(time.perf_counter() - start, 1),
+        }
+    )
+    write_metrics(output, result)
+    return result
+
+
+__all__ = ["evaluate_ner", "evaluate_ner_model", "score_tokens", "token_labels", "predicted_spans", "DISABLE_FOR_NER"]

@@ -13,7 +13,7 @@ from typing import Dict, Optional, Sequence
 
 import numpy as np
 
-from .tpi import EvaluationError
+from .errors import EvaluationError
 
 DEFAULT_KS = tuple(range(2, 11))
 DEFAULT_SEEDS = 10

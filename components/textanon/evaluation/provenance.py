@@ -2,7 +2,7 @@
 
 Every writer of ``metrics/*.json`` goes through :func:`write_metrics`, which adds a ``"provenance"`` block
 recorded by the code (never typed by hand): the command line, the machine (CPU model, cores, GPU or none,
-torch version, platform, Python), the textanon version and the UTC time. ``tests/test_metrics_provenance.py``
+torch version, platform, Python), the textanon version and the UTC time. ``tests/evaluation/test_provenance.py``
 checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command.
 """
 

@@ -16,14 +16,15 @@
 import json
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..datasets.wikiactors import method_name
 from .corpus import Corpus, load_corpus, masks_of
+from .errors import EvaluationError
 from .provenance import write_metrics
-from .tpi import HEADLINE_MODEL, EvaluationError, InformationContent
+from .tpi import HEADLINE_MODEL, InformationContent
 
 REFERENCE_METHOD = "manual"
 METRICS = ("tpi", "tpi_lm", "tps", "nmi")
@@ -34,6 +35,7 @@ def _round(d: Dict[str, float], digits: int = 4) -> Dict[str, float]:
 
 
 def corpus_settings(corpus: Corpus, path) -> dict:
+    """The corpus part of a result's settings: path, document count, missing anonymizations, alignment."""
     return {
         "corpus": str(path),
         "documents": len(corpus.originals),
@@ -44,27 +46,20 @@ def corpus_settings(corpus: Corpus, path) -> dict:
 
 
 def tpi_result(corpus: Corpus, ic: InformationContent, masks=None, progress: bool = True, path="") -> dict:
+    """TPI of every anonymization column of ``corpus`` (``masks``: precomputed masked spans per method)."""
     from .tpi import tpi_corpus
 
     t0 = time.perf_counter()
     masks = masks if masks is not None else masks_of(corpus, progress)
     res = tpi_corpus(ic, corpus.originals, masks, progress)
-    return {
-        "tpi": _round(res.mean()),
-        "tpi_micro": _round(res.micro),
-        "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings
-        | corpus_settings(corpus, path)
-        | {
-            "aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)",
-            "runtime_s": round(time.perf_counter() - t0, 2),
-        },
-    }
+    notes = {"aggregate": "tpi = mean over documents; tpi_micro = sum TIC(P) / sum TIC(O)"}
+    return _corpus_result("tpi", res, ic.settings | corpus_settings(corpus, path) | notes, t0)
 
 
 def tps_result(
     corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path=""
 ) -> dict:
+    """TPS of every anonymization column of ``corpus`` (``masks``: masked spans with replacements per method)."""
     from .embeddings import default_encoder
     from .tps import tps_corpus
 
@@ -72,17 +67,21 @@ def tps_result(
     encoder = encoder or default_encoder()
     masks = masks if masks is not None else masks_of(corpus, progress, with_replacements=True)
     res = tps_corpus(ic, corpus.originals, masks, encoder, progress)
+    notes = {
+        "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
+        "replacements": "anonymized text between the aligned kept stretches around each masked span",
+    }
+    return _corpus_result("tps", res, ic.settings | corpus_settings(corpus, path) | notes, t0)
+
+
+def _corpus_result(key: str, res, settings: dict, started: float) -> dict:
+    """``{key: mean per method, key_micro, per_document, settings}`` of a TPI/TPS corpus result (rounded), the
+    seconds since ``started`` in the settings."""
     return {
-        "tps": _round(res.mean()),
-        "tps_micro": _round(res.micro),
+        key: _round(res.mean()),
+        f"{key}_micro": _round(res.micro),
         "per_document": {m: _round(v) for m, v in res.per_document.items()},
-        "settings": ic.settings
-        | corpus_settings(corpus, path)
-        | {
-            "similarity": f"cosine of {encoder.name} embeddings, clipped to [0, 1]",
-            "replacements": "anonymized text between the aligned kept stretches around each masked span",
-            "runtime_s": round(time.perf_counter() - t0, 2),
-        },
+        "settings": settings | {"runtime_s": round(time.perf_counter() - started, 2)},
     }
 
 
@@ -94,6 +93,7 @@ def nmi_result(
     progress: bool = True,
     path="",
 ) -> dict:
+    """NMI of every method with all documents anonymized, k chosen by silhouette over ``ks``, over ``seeds``."""
     from .embeddings import default_encoder
     from .nmi import nmi_corpus
 
@@ -122,6 +122,50 @@ def nmi_result(
             "runtime_s": round(time.perf_counter() - t0, 2),
         },
     }
+
+
+def report_missing(corpus: Corpus, warn: Callable[[str], None] = print) -> Corpus:
+    """One ``warn`` line per anonymization column of ``corpus`` with records that have no anonymization (left
+    out of that column's average); returns ``corpus``."""
+    for method, ids in corpus.missing.items():
+        if ids:
+            shown = ", ".join(map(repr, ids[:5])) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            warn(f"column {method!r}: no anonymization (empty or null) for record(s) {shown}: left out of its average")
+    return corpus
+
+
+def evaluate_metric(
+    metric: str,
+    input_path,
+    output,
+    model=None,
+    alternation: str = "n",
+    n: int = 6,
+    limit: Optional[int] = None,
+    extra: Sequence = (),
+    offsets: Sequence[str] = (),
+    columns: Optional[Sequence[str]] = None,
+    split_tags: bool = True,
+    cache_dir=None,
+    seeds: int = 10,
+    ks: Sequence[int] = tuple(range(2, 11)),
+    warn: Callable[[str], None] = print,
+    progress: bool = True,
+) -> dict:
+    """``evaluate-tpi`` / ``evaluate-tps`` / ``evaluate-nmi``: one metric (``tpi``, ``tps`` or ``nmi``) of every
+    anonymization column of ``input_path``, written to ``output`` (JSON with provenance). ``model``,
+    ``alternation``, ``n``, ``cache_dir``: the information-content model (TPI, TPS); ``seeds``, ``ks``: the
+    clusterings (NMI). Returns the result (its ``metric`` key maps each method to its value)."""
+    if metric not in ("tpi", "tps", "nmi"):
+        raise EvaluationError(f"unknown metric {metric!r}: choose among tpi, tps, nmi")
+    corpus = report_missing(load_corpus(input_path, limit, extra, offsets, columns, split_tags), warn)
+    if metric == "nmi":
+        result = nmi_result(corpus, seeds, ks, progress=progress, path=input_path)
+    else:
+        ic = InformationContent(model, alternation, n, cache_dir)
+        result = (tpi_result if metric == "tpi" else tps_result)(corpus, ic, progress=progress, path=input_path)
+    write_metrics(output, result)
+    return result
 
 
 # ---------------------------------------------------------------------------- privacy
@@ -207,6 +251,7 @@ def _fmt(v) -> str:
 def markdown_table(
     methods: List[str], columns: List[Tuple[str, Dict[str, float]]], title: str, notes: Sequence[str] = ()
 ) -> str:
+    """Markdown table, one row per method and one column per ``(title, method -> value)``, then ``notes``."""
     lines = [f"# {title}", ""]
     lines.append("| method | " + " | ".join(c for c, _ in columns) + " |")
     lines.append("|---|" + "---:|" * len(columns))
@@ -217,6 +262,7 @@ def markdown_table(
 
 
 def plot(path, utility: Dict[str, Dict[str, float]], privacy: Dict[str, float], privacy_label: str, title: str) -> None:
+    """Write a PNG with one utility-vs-privacy scatter per utility metric to ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -44,12 +44,13 @@ class Entity:
 
     @property
     def need_masking(self) -> bool:
+        """True when any mention is DIRECT or QUASI."""
         return any(self.needs)
 
 
 def build_entities(doc: GoldDocument) -> List[Entity]:
     """Entities of all annotators of ``doc`` (see module docstring)."""
-    from .tpi import EvaluationError
+    from .errors import EvaluationError
 
     entities: Dict[str, Entity] = {}
     for annotator, mentions in doc.annotations.items():
@@ -87,6 +88,7 @@ def load_pos_nlp():
 
 
 def split_by_tokens(text: str, start: int, end: int) -> List[CharSpan]:
+    """Character offsets of the ``\\w+`` tokens of ``text[start:end]``."""
     return [(start + m.start(), start + m.end()) for m in WORD.finditer(text[start:end])]
 
 
@@ -151,12 +153,13 @@ class TabEvaluator:
 
     @property
     def pos_nlp(self):
+        """The POS pipeline (given, or :func:`load_pos_nlp` on first use)."""
         if self._pos_nlp is None:
             self._pos_nlp = load_pos_nlp()
         return self._pos_nlp
 
     def _prepared(self, masks: Dict[str, Sequence[Sequence]]):
-        from .tpi import EvaluationError
+        from .errors import EvaluationError
 
         out = []
         for doc_id, spans in masks.items():
@@ -172,6 +175,7 @@ class TabEvaluator:
         return out
 
     def recall(self, masks, direct=True, quasi=True, token_level=True) -> float:
+        """Share of the mentions (or ``\\w+`` tokens) of entities to mask that ``masks`` mask."""
         hit = total = 0
         for doc, _, flags in self._prepared(masks):
             for ent in doc.to_mask(direct, quasi):
@@ -181,6 +185,7 @@ class TabEvaluator:
         return hit / total if total else 0.0
 
     def recall_by_type(self, masks, token_level=True) -> Dict[str, float]:
+        """:meth:`recall` of all entities to mask, per entity type."""
         hit: Dict[str, int] = {}
         total: Dict[str, int] = {}
         for doc, _, flags in self._prepared(masks):
@@ -193,6 +198,7 @@ class TabEvaluator:
         return {t: (hit[t] / total[t] if total[t] else 0.0) for t in total}
 
     def entity_recall(self, masks, direct=True, quasi=True) -> float:
+        """Share of the entities to mask whose every mention that needs masking is masked."""
         hit = total = 0
         for doc, _, flags in self._prepared(masks):
             for ent in doc.to_mask(direct, quasi):
@@ -238,6 +244,47 @@ def _units(text: str, spans: Sequence[CharSpan], token_level: bool) -> List[Char
     return [t for s, e in spans for t in split_by_tokens(text, s, e)]
 
 
+def evaluate_masks(
+    gold_path,
+    masks_path,
+    output,
+    weighted: bool = False,
+    model=None,
+    warn: Callable[[str], None] = print,
+    info: Callable[[str], None] = print,
+) -> dict:
+    """``evaluate-tab``: the TAB metrics (:class:`TabEvaluator`) of the masks file ``masks_path`` against the
+    gold corpus ``gold_path`` (IC-weighted precision with ``weighted``: :func:`lm_information_content` of
+    ``model``), written to ``output`` (JSON with provenance: exactly the metric keys). ``warn``: overlapping
+    spans, documents without masks; ``info``: the IC model and the time taken. Bad input raises ValueError."""
+    import time
+
+    from ..datasets.tab import load_tab
+    from .provenance import write_metrics
+    from .tab_corpus import load_masks, overlapping_pairs
+
+    gold = load_tab(gold_path)
+    masks = load_masks(masks_path, {g.doc_id: g.text for g in gold})
+    overlaps = {d: n for d, spans in masks.items() if (n := overlapping_pairs(spans))}
+    if overlaps:
+        warn(
+            f"{sum(overlaps.values())} overlapping span(s) in {len(overlaps)} document(s): scored as the "
+            "official TAB script does (recall on the union of masked characters; precision over each "
+            "span's tokens, a token in two spans counting twice)"
+        )
+    missing = [g.doc_id for g in gold if g.doc_id not in masks]
+    if missing:
+        warn(f"{len(missing)} gold document(s) have no entry in the masks file: left out (as the TAB script does)")
+    ic = lm_information_content(model) if weighted else None
+    start = time.perf_counter()
+    result = TabEvaluator(gold).evaluate(masks, ic, weighted)
+    if weighted:
+        info(f"IC weights from {getattr(ic, 'model_name', model)}")
+    info(f"{len(masks)} documents scored in {time.perf_counter() - start:.1f} s")
+    write_metrics(output, result)
+    return result
+
+
 def lm_information_content(model=None) -> ICFunction:
     """IC weights from a :class:`textanon.language_models.LanguageModel` (default: the project's offline LM).
 
@@ -245,7 +292,7 @@ def lm_information_content(model=None) -> ICFunction:
     and a span's weight is ``-log`` of its least probable sub-word token (0 if no token).
     With a causal LM each token is scored from its left context, nothing is masked.
     """
-    from .tpi import resolve_model
+    from ..language_models.resolve import resolve_model
 
     lm = resolve_model(model)
 

@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Sequence, Union
 
 from ..datasets.base import Source, integer, read_json
 from ..masking import Mask
-from .tpi import EvaluationError
+from .errors import EvaluationError
 
 
 def load_masks(source: Source, gold: Optional[Dict[str, str]] = None) -> Dict[str, List[Mask]]:

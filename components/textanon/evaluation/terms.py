@@ -28,6 +28,7 @@ class Term:
 
     @property
     def span(self) -> Tuple[int, int]:
+        """``(start, end)`` character offsets."""
         return (self.start, self.end)
 
 
@@ -84,6 +85,7 @@ def segment_terms(text: str, nlp=None) -> List[Term]:
 
 
 def segment_many(texts, nlp=None, batch_size: int = 16) -> List[List[Term]]:
+    """Terms of each text, parsed in batches with ``nlp.pipe``."""
     nlp = nlp or get_nlp()
     return [segment_doc(doc) for doc in nlp.pipe(texts, batch_size=batch_size)]
 

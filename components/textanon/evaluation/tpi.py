@@ -38,19 +38,14 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Un
 
 import numpy as np
 
-from ..datasets.base import DatasetError
+from ..language_models.resolve import resolve_model
+from .errors import EvaluationError
 from .terms import SEGMENTATION_VERSION, Term, get_nlp, protected_terms, segment_doc
 
 CharSpan = Tuple[int, int]
 ALTERNATIONS = ("n", "s")
-DEFAULT_MODEL = "textanon.SmolLM2Scorer.v1"
 #: the headline IC model of ``evaluate`` and ``benchmark``: independent of the anonymizer's language model
 HEADLINE_MODEL = "wordfreq"
-
-
-#: Bad evaluation input (empty document, unknown record id, ...); the message names the record. The same
-#: type as the readers' errors, so that one ``except`` covers a bad file and a bad record.
-EvaluationError = DatasetError
 
 
 @contextmanager
@@ -88,39 +83,6 @@ def build_passes(terms: Sequence[Term], alternation: str = "n", n: int = 6) -> L
 # ---------------------------------------------------------------------------- models
 
 
-def resolve_model(spec=None):
-    """A :class:`textanon.language_models.LanguageModel` from a spec.
-
-    ``None`` / ``"default"``: the offline default (SmolLM2); ``"wordfreq"`` / ``"wordfreq:LANG"``:
-    word-frequency IC independent of the anonymizer (:mod:`.word_ic`); a spaCy ``misc``
-    registry name such as ``"textanon.SmolLM2Scorer.v1"``; ``"masked:<hf name or path>"``;
-    ``"causal:<hf name or path>"``; or an already built model.
-    """
-    from .. import language_models as lm
-    from . import word_ic
-
-    if spec is None or spec == "default":
-        return lm.default_language_model()
-    if not isinstance(spec, str):
-        return spec
-    if word_ic.is_word_frequency_spec(spec):
-        return word_ic.from_spec(spec)
-    if spec.startswith("masked:"):
-        return lm.masked_lm(spec[len("masked:") :])
-    if spec.startswith("causal:"):
-        return lm.causal_lm(spec[len("causal:") :])
-    from spacy.util import registry
-
-    try:
-        factory = registry.misc.get(spec)
-    except Exception as err:  # catalogue.RegistryError
-        raise ValueError(
-            f"unknown language model {spec!r}: use a registry name (e.g. {DEFAULT_MODEL}), 'masked:NAME' "
-            "or 'causal:NAME'"
-        ) from err
-    return factory()
-
-
 def display_name(model) -> str:
     """The model's name without local folders (``causal:/x/y/model.gguf`` -> ``causal:model.gguf``)."""
     name = getattr(model, "name", type(model).__name__)
@@ -131,6 +93,7 @@ def display_name(model) -> str:
 
 
 def is_masked(model) -> bool:
+    """True for a masked language model (scored with term alternation passes), False for a causal one."""
     from ..language_models import MaskedLM
 
     return isinstance(model, MaskedLM)
@@ -149,6 +112,7 @@ class DocumentIC:
 
     @property
     def tic(self) -> float:
+        """Total information content of the original document: the sum over its terms."""
         return float(self.ic.sum())
 
     def preserved(self, masked: Sequence[CharSpan]) -> float:
@@ -157,15 +121,18 @@ class DocumentIC:
         return float(self.ic[~prot].sum()) if len(self.terms) else 0.0
 
     def to_json(self) -> dict:
+        """The cache form: term offsets and sentence indices, IC rounded to 5 decimals (no document text)."""
         return {"terms": [[t.start, t.end, t.sent] for t in self.terms], "ic": [round(float(v), 5) for v in self.ic]}
 
     @classmethod
     def from_json(cls, data: dict, text: str, text_hash: str = "") -> "DocumentIC":
+        """The inverse of :meth:`to_json`, with the term texts taken from ``text``."""
         terms = [Term(s, e, text[s:e], sent) for s, e, sent in data["terms"]]
         return cls(terms, np.asarray(data["ic"], dtype=np.float64), text_hash)
 
 
 def text_hash(text: str) -> str:
+    """SHA-256 of ``text`` (UTF-8), hex: the cache key of a document, never the text itself."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -195,18 +162,22 @@ class InformationContent:
 
     @property
     def model(self):
+        """The language model, resolved from its spec on first use."""
         if self._model is None:
             self._model = resolve_model(self._model_spec)
         return self._model
 
     @property
     def nlp(self):
+        """The spaCy pipeline that segments documents into terms, loaded on first use."""
         if self._nlp is None:
             self._nlp = get_nlp()
         return self._nlp
 
     @property
     def settings(self) -> dict:
+        """What the IC values depend on (segmentation, model, window, alternation), recorded with the results; the
+        cache key is made of it."""
         model = self.model
         base = {
             "segmentation": SEGMENTATION_VERSION,
@@ -337,6 +308,7 @@ class CorpusResult:
     micro: Dict[str, float] = field(default_factory=dict)
 
     def mean(self) -> Dict[str, float]:
+        """Method -> mean of its per-document values (NaN for a method with no document)."""
         return {m: float(np.mean(list(v.values()))) if v else float("nan") for m, v in self.per_document.items()}
 
 

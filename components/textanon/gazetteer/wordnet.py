@@ -36,7 +36,8 @@ not the gunman).
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from .stoplist import normalize, stop_reason
 
@@ -371,7 +372,11 @@ def iter_wordnet_entries(
                 break
 
 
-def wordnet_entries(nltk_data=None, progress=None, stats=None) -> List[dict]:
+def wordnet_entries(
+    nltk_data: Optional[Union[str, Path]] = None,
+    progress: Optional[Callable[[Iterable], Iterable]] = None,
+    stats: Optional[Dict[str, int]] = None,
+) -> List[dict]:
     """All WordNet rows (not yet deduplicated); ``nltk_data`` as in
     :func:`textanon.gazetteer.wordnet_data.load_wordnet`."""
     from .wordnet_data import load_wordnet

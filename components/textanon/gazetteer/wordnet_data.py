@@ -20,7 +20,7 @@ import shutil
 import sys
 import warnings
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 #: Where Debian's ``wordnet-base`` / ``wordnet-sense-index`` install the database.
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
@@ -107,7 +107,8 @@ def lexnames_text() -> str:
     return "".join(f"{num:02d}\t{name}\t{cat}\n" for num, name, cat in LEXNAMES)
 
 
-def missing_source_files(source: Path = DEBIAN_WORDNET_DIR) -> list:
+def missing_source_files(source: Union[str, Path] = DEBIAN_WORDNET_DIR) -> List[str]:
+    """The WordNet database files absent from ``source``."""
     return [name for name in WORDNET_FILES if not (Path(source) / name).is_file()]
 
 
@@ -193,6 +194,7 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command line: prepare the NLTK WordNet folder ``dest`` and check it loads; returns the exit code."""
     parser = argparse.ArgumentParser(
         prog="python -m textanon.gazetteer.wordnet_data", description=__doc__.split("\n\n")[0]
     )

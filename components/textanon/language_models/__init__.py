@@ -32,11 +32,10 @@ def _shared(cls, *args, **kwargs) -> LanguageModel:
 
 @registry.misc("textanon.SmolLM2Scorer.v1")
 def smollm2(window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
+    """The shared causal backend of the packaged SmolLM2-135M-Instruct GGUF; ModelNotAvailable if missing."""
     require_lm_dependencies(gguf=True)  # at load time, not per document
     folder, gguf = smollm2_path()
-    return _shared(
-        CausalLM, str(folder), gguf_file=gguf, window=window, context=context, batch_size=batch_size, device=device
-    )
+    return causal_lm(str(folder), gguf, window, context, batch_size, device)
 
 
 @registry.misc("textanon.CausalLM.v1")
@@ -48,6 +47,7 @@ def causal_lm(
     batch_size: int = 4,
     device: str = "cpu",
 ) -> LanguageModel:
+    """The shared :class:`CausalLM` of ``name`` (a GGUF file in it if given); ModelNotAvailable without torch."""
     require_lm_dependencies(gguf=bool(gguf_file))
     return _shared(
         CausalLM, name, gguf_file=gguf_file, window=window, context=context, batch_size=batch_size, device=device
@@ -58,6 +58,7 @@ def causal_lm(
 def masked_lm(
     name: str = "bert-base-uncased", window: int = 512, batch_size: int = 8, device: str = "cpu"
 ) -> LanguageModel:
+    """The shared :class:`MaskedLM` of ``name``; ModelNotAvailable without torch/transformers."""
     require_lm_dependencies(gguf=False)
     return _shared(MaskedLM, name, window=window, batch_size=batch_size, device=device)
 

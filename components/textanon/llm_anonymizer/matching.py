@@ -42,6 +42,7 @@ _CHAR_MAP = str.maketrans(
 
 
 def normalize(text: str) -> str:
+    """NFKC, then typographic quotes, dashes and non-breaking spaces as their ASCII forms."""
     return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 
 
@@ -64,6 +65,7 @@ class NormalizedText:
             self._map = offsets
 
     def original(self, start: int, end: int) -> Tuple[int, int]:
+        """Offsets in the original text of the normalized range ``start:end``."""
         if self._map is None:
             return start, end
         orig_start = self._map[start]

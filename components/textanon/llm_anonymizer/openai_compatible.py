@@ -39,7 +39,8 @@ class LLMRequestError(RuntimeError):
 
 
 class OpenAICompatible:
-    """Chat-completion client; ``usage`` accumulates the token counts reported by the server."""
+    """Chat-completion client for an OpenAI-compatible endpoint (vLLM, llama.cpp server, Ollama, OpenAI);
+    ``usage`` accumulates the token counts reported by the server."""
 
     def __init__(
         self,
@@ -72,6 +73,7 @@ class OpenAICompatible:
 
     @property
     def context_length(self) -> Optional[int]:
+        """The context length (tokens) spacy-llm may shard prompts to (None: unknown; the task chunks itself)."""
         return self._context_length
 
     def __call__(self, prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:
@@ -88,6 +90,8 @@ class OpenAICompatible:
         return headers
 
     def complete(self, prompt: str) -> LLMReply:
+        """One chat-completions request for ``prompt`` (retried on transient errors) -> the reply and its finish
+        reason; errors name the status or the exception type, never the response body."""
         messages = split_messages(prompt) if self.chat else [{"role": "user", "content": to_plain_text(prompt)}]
         body = {
             "model": self.model,
@@ -151,36 +155,11 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+#: the spacy-llm model ``textanon.OpenAICompatible.v1`` (entry point): the class itself, so that its signature
+#: (settings, types, defaults) is the config's
+openai_compatible = OpenAICompatible
 if _llm_registry is not None:
-
-    @_llm_registry.llm_models("textanon.OpenAICompatible.v1")
-    def openai_compatible(
-        model: str,
-        base_url: str = "http://127.0.0.1:8000",
-        api_key_env: Optional[str] = None,
-        timeout: float = 60.0,
-        max_tries: int = 3,
-        interval: float = 1.0,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        extra_body: Dict[str, Any] = {},  # noqa: B006 - confection needs a literal default
-        chat: bool = True,
-        context_length: Optional[int] = None,
-    ) -> OpenAICompatible:
-        """OpenAI-compatible chat endpoint (vLLM, llama.cpp server, Ollama, OpenAI)."""
-        return OpenAICompatible(
-            model=model,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            timeout=timeout,
-            max_tries=max_tries,
-            interval=interval,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            extra_body=extra_body,
-            chat=chat,
-            context_length=context_length,
-        )
+    _llm_registry.llm_models.register("textanon.OpenAICompatible.v1", func=openai_compatible)
 
 
 __all__: List[str] = ["OpenAICompatible", "LLMRequestError", "chat_completions_url"]

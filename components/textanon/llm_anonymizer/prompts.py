@@ -15,10 +15,16 @@ TEMPLATE_DIR = Path(__file__).parent / "templates"
 
 #: design name -> one-line description (order = the order of the paper's comparison, best first)
 DESIGNS: Dict[str, str] = {
-    "attributes_one_shot": "every span defining an attribute of the person, all occurrences, one worked example (the paper's best)",
+    "attributes_one_shot": (
+        "every span defining an attribute of the person, all occurrences, one worked example (the paper's best)"
+    ),
     "tokens_zero_shot": "every token connected to the person, zero-shot, short answers",
-    "tab_categories_zero_shot": "mentions of the 8 TAB categories (PERSON, CODE, LOC, ORG, DEM, DATETIME, QUANTITY, MISC)",
-    "deidentification_one_shot": "NER-like PII only (names, companies, origin/residence, addresses, social links): weak baseline",
+    "tab_categories_zero_shot": (
+        "mentions of the 8 TAB categories (PERSON, CODE, LOC, ORG, DEM, DATETIME, QUANTITY, MISC)"
+    ),
+    "deidentification_one_shot": (
+        "NER-like PII only (names, companies, origin/residence, addresses, social links): weak baseline"
+    ),
 }
 DEFAULT_DESIGN = "attributes_one_shot"
 
@@ -68,6 +74,7 @@ class PromptRenderer:
         self._template = env.from_string(template_source)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
+        """The prompt for ``text`` (and the protected person ``target``), role markers in both neutralized."""
         return self._template.render(text=sanitize(text), target=sanitize(target) if target else None).strip()
 
 

@@ -24,14 +24,16 @@ The spans are meant as *must-mask* entities for the CP-SAT optimizer of the core
 reads ``doc.spans["llm_pii"]``.
 """
 
+import inspect
 import re
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from .. import rules as _rules
-from ..extensions import add_warning, register_extensions
+from ..extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from ..masking import apply, merge
 from ..target import find_target_mentions
 from .matching import NormalizedText, match_strings, ranges_to_spans
@@ -55,25 +57,37 @@ except ImportError:  # pragma: no cover - spacy-llm is an optional dependency
 
 
 class AnonymizeTask:
-    """Sharding spacy-llm task: one prompt per chunk, replies merged into one set of spans per Doc."""
+    """Sharding spacy-llm task: one prompt per chunk, replies merged into one set of spans per Doc.
+
+    Registered as the spacy-llm task ``textanon.Anonymize.v1``; the ``textanon_llm_anonymizer`` component's
+    defaults are read from this signature (:func:`task_defaults`), so each default is defined here only.
+
+    design: a shipped design name (``textanon.llm_prompt_names()``); ``template`` (the text of a .jinja
+    template) or ``template_path`` (a .jinja file) overrides it. ``chat_markers = False``: a plain prompt for
+    models that do not take the chat messages the textanon models build. ``floor_labels``: labels of the
+    textanon rules masked whatever the model says. See the module docstring for the other settings.
+    """
 
     def __init__(
         self,
         design: str = DEFAULT_DESIGN,
         template: Optional[str] = None,
-        spans_key: str = "llm_pii",
+        spans_key: str = LLM_SPANS_KEY,
         label: str = "PII",
         replacement: str = "***",
         chunk_size: int = 3000,
         chunk_overlap: int = 300,
         fallback: str = "entities",
-        fallback_spans_key: str = "pii",
+        fallback_spans_key: str = DEFAULT_SPANS_KEY,
         mask_target: bool = True,
         chat_markers: bool = True,
         component_name: str = "textanon_llm_anonymizer",
-        floor_labels: Sequence[str] = DEFAULT_FLOOR_LABELS,
+        floor_labels: List[str] = list(DEFAULT_FLOOR_LABELS),  # noqa: B006 - never mutated; a config literal
+        template_path: Optional[str] = None,
     ):
         register_extensions()
+        if template is None and template_path:
+            template = Path(template_path).read_text(encoding="utf8")
         if fallback not in FALLBACK_POLICIES:
             raise ValueError(f"fallback must be one of {FALLBACK_POLICIES}, not {fallback!r}")
         if chunk_size > 0 and not 0 <= chunk_overlap < chunk_size:
@@ -117,6 +131,7 @@ class AnonymizeTask:
         return repr(settings)
 
     def render(self, text: str, target: Optional[str] = None) -> str:
+        """The prompt for one chunk: role-marked, or plain text when ``chat_markers`` is off."""
         prompt = self._renderer.render(text, target)
         return prompt if self.chat_markers else to_plain_text(prompt)
 
@@ -130,6 +145,7 @@ class AnonymizeTask:
             yield prompts, [doc] * len(prompts)
 
     def parse_responses(self, shards: Iterable[Iterable[Doc]], responses: Iterable[Iterable[str]]) -> Iterable[Doc]:
+        """Each doc with the replies to its chunks applied (:meth:`apply_replies`)."""
         for doc_shards, doc_responses in zip(shards, responses):
             doc = list(doc_shards)[0]
             self.apply_replies(doc, list(doc_responses))
@@ -137,6 +153,7 @@ class AnonymizeTask:
 
     # -- chunking --------------------------------------------------------------------------
     def chunks(self, doc: Doc) -> List[Tuple[int, int]]:
+        """Character ranges of the overlapping chunks of ``doc``, cut at sentence starts where possible."""
         return chunk_offsets(doc.text, self.chunk_size, self.chunk_overlap, _sentence_starts(doc))
 
     # -- annotation -------------------------------------------------------------------------
@@ -281,6 +298,13 @@ class AnonymizeTask:
         return heuristic_ranges(doc)
 
 
+def task_defaults(names: Sequence[str]) -> Dict[str, Any]:
+    """The defaults of the :class:`AnonymizeTask` settings ``names``, read from its signature (the one place they
+    are defined), as config values."""
+    params = inspect.signature(AnonymizeTask).parameters
+    return {name: params[name].default for name in names}
+
+
 def _lazy(compute: Callable[[], List[Range]]) -> Callable[[], List[Range]]:
     """``compute()`` evaluated on the first call only."""
     cache: List[List[Range]] = []
@@ -378,39 +402,8 @@ def _first_in(positions: List[int], low: int, high: int) -> Optional[int]:
     return None
 
 
+#: the spacy-llm task ``textanon.Anonymize.v1`` (entry point): the class itself, so that its signature (settings,
+#: types, defaults) is the config's
+make_anonymize_task = AnonymizeTask
 if _llm_registry is not None:
-
-    @_llm_registry.llm_tasks("textanon.Anonymize.v1")
-    def make_anonymize_task(
-        design: str = DEFAULT_DESIGN,
-        template_path: Optional[str] = None,
-        spans_key: str = "llm_pii",
-        label: str = "PII",
-        replacement: str = "***",
-        chunk_size: int = 3000,
-        chunk_overlap: int = 300,
-        fallback: str = "entities",
-        fallback_spans_key: str = "pii",
-        mask_target: bool = True,
-        chat_markers: bool = True,
-        floor_labels: List[str] = list(DEFAULT_FLOOR_LABELS),  # noqa: B006 - confection needs a literal default
-    ) -> AnonymizeTask:
-        """spacy-llm task: ``design`` is a shipped design name (``textanon.llm_prompt_names()``);
-        ``template_path`` (a .jinja file) overrides it. Use ``chat_markers = false`` with models that
-        take a plain prompt instead of the chat messages the textanon models build. ``floor_labels``: labels
-        of the textanon rules masked whatever the model says."""
-        template = open(template_path, encoding="utf8").read() if template_path else None
-        return AnonymizeTask(
-            design=design,
-            template=template,
-            spans_key=spans_key,
-            label=label,
-            replacement=replacement,
-            chunk_size=chunk_size,
-            chunk_overlap=chunk_overlap,
-            fallback=fallback,
-            fallback_spans_key=fallback_spans_key,
-            mask_target=mask_target,
-            chat_markers=chat_markers,
-            floor_labels=floor_labels,
-        )
+    _llm_registry.llm_tasks.register("textanon.Anonymize.v1", func=make_anonymize_task)

@@ -7,7 +7,7 @@ so that the checks can look for them in the output and in the logs.
 import random
 import string
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 FIRST = [
     "Igor",
@@ -91,11 +91,13 @@ class Person:
 
     @property
     def name(self) -> str:
+        """First and last name in the person's case (title, lower or upper)."""
         full = f"{self.first} {self.last}"
         return full.lower() if self.case == "lower" else full.upper() if self.case == "upper" else full
 
     @property
     def surname(self) -> str:
+        """The last name as written in the text."""
         return self.name.split(" ", 1)[1]
 
 
@@ -109,6 +111,7 @@ class PiiRecord:
     pii: List[Dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict:
+        """The input line of the record: id, text and target (the PII list stays with the suite)."""
         out = {"id": self.id, "text": self.text}
         if self.target is not None:
             out["target"] = self.target
@@ -143,87 +146,77 @@ def iban_gb(rng: random.Random) -> str:
     return " ".join(raw[i : i + 4] for i in range(0, len(raw), 4))
 
 
+def _phone_uk(rng: random.Random) -> str:
+    return rng.choice([f"020 7946 {_digits(rng, 4)}", f"+44 7700 900{_digits(rng, 3)}", f"0161 496 {_digits(rng, 4)}"])
+
+
+def _card(rng: random.Random) -> str:
+    value = luhn_complete("4" + _digits(rng, 14))
+    return " ".join(value[i : i + 4] for i in range(0, 16, 4))
+
+
+def _postcode(rng: random.Random) -> str:
+    area = rng.choice(POSTCODE_AREAS)
+    return area if rng.random() < 0.3 else f"{area} {rng.randint(1, 9)}{_letters(rng, 2)}"
+
+
+#: kind -> the identifier, drawn from (rng, first name, surname) — in this order, so a seed always gives the same text
+VALUES: Dict[str, Callable[[random.Random, str, str], str]] = {
+    "email": lambda r, first, last: f"{first[0]}.{last}{_digits(r, 2)}@{r.choice(DOMAINS)}",
+    "phone_uk": lambda r, first, last: _phone_uk(r),
+    "phone_us": lambda r, first, last: f"(212) 555-{_digits(r, 4)}",
+    "iban": lambda r, first, last: iban_gb(r),
+    "card": lambda r, first, last: _card(r),
+    "passport": lambda r, first, last: _digits(r, 9),
+    "national_id": lambda r, first, last: _letters(r, 2) + _digits(r, 7),
+    "ip_private": lambda r, first, last: f"10.{r.randint(0, 255)}.{r.randint(0, 255)}.{r.randint(2, 254)}",
+    "ip_public": lambda r, first, last: f"81.{r.randint(2, 250)}.{r.randint(0, 255)}.{r.randint(2, 254)}",
+    "url": lambda r, first, last: (
+        f"https://www.{last}-{_letters(r, 3).lower()}.example.com/profile/{first}{_digits(r, 3)}"
+    ),
+    "application_no": lambda r, first, last: f"no. {_digits(r, 5)}/{_digits(r, 2)}",
+    "date_of_birth": lambda r, first, last: f"{r.randint(1, 28)} {r.choice(MONTHS)} {r.randint(1940, 1995)}",
+    "case_reference": lambda r, first, last: f"{r.randint(2001, 2012)}/{_letters(r, 3)}/{_digits(r, 4)}",
+    "postcode": lambda r, first, last: _postcode(r),
+    "ni_number": lambda r, first, last: (
+        f"{_letters(r, 2)} {_digits(r, 2)} {_digits(r, 2)} {_digits(r, 2)} {r.choice('ABCD')}"
+    ),
+    "number_plate": lambda r, first, last: f"{_letters(r, 2)}{_digits(r, 2)} {_letters(r, 3)}",
+    "address": lambda r, first, last: f"Flat {r.randint(2, 40)}, {r.randint(3, 180)} {r.choice(STREETS)}",
+}
+#: kind -> the sentence around the identifier (``{value}``); ``{town}``: a random town, drawn after the value
+SENTENCES: Dict[str, str] = {
+    "email": "Correspondence was sent to the applicant at {value} on several occasions.",
+    "phone_uk": "The applicant could be reached by telephone on {value} during the proceedings.",
+    "phone_us": "His brother, who lives abroad, gave the number {value} to the police.",
+    "iban": "The compensation was to be paid into account {value} held by the applicant.",
+    "card": "The applicant's credit card, number {value}, was seized during the search.",
+    "passport": "She travelled on passport no. {value}, issued in 2003.",
+    "national_id": "The police recorded his identity card number {value} at the border.",
+    "ip_private": "The messages were traced to the IP address {value} on the office network.",
+    "ip_public": "The provider identified the subscriber of {value} as the applicant.",
+    "url": "The applicant published the article on her website {value} in 2009.",
+    "application_no": "The case originated in an application ({value}) lodged with the Court.",
+    "date_of_birth": "The applicant was born on {value} and lives in {town}.",
+    "case_reference": "The county court registered the claim under reference {value}.",
+    "postcode": "At the material time the family lived in the {value} area of the city.",
+    "ni_number": "His national insurance number, {value}, appeared on the benefit claim.",
+    "number_plate": "A witness saw a car with the registration {value} leave the scene.",
+    "address": "The applicant rented {value} from a private landlord.",
+}
+IDENTIFIER_KINDS = list(VALUES)
+
+
 def identifier(kind: str, rng: random.Random, person: Person) -> Tuple[str, str]:
-    """``(identifier string, sentence containing it)`` for a direct identifier of ``kind``."""
+    """``(identifier string, sentence containing it)`` for a direct identifier of ``kind`` (:data:`VALUES`,
+    :data:`SENTENCES`)."""
+    if kind not in VALUES:
+        raise ValueError(f"unknown identifier kind {kind!r}")
     first, last = person.first.lower(), person.last.lower().replace(" ", "")
     last = "".join(c for c in last if c.isascii() and c.isalpha()) or "user"
-    if kind == "email":
-        value = f"{first[0]}.{last}{_digits(rng, 2)}@{rng.choice(DOMAINS)}"
-        return value, f"Correspondence was sent to the applicant at {value} on several occasions."
-    if kind == "phone_uk":
-        value = rng.choice(
-            [f"020 7946 {_digits(rng, 4)}", f"+44 7700 900{_digits(rng, 3)}", f"0161 496 {_digits(rng, 4)}"]
-        )
-        return value, f"The applicant could be reached by telephone on {value} during the proceedings."
-    if kind == "phone_us":
-        value = f"(212) 555-{_digits(rng, 4)}"
-        return value, f"His brother, who lives abroad, gave the number {value} to the police."
-    if kind == "iban":
-        value = iban_gb(rng)
-        return value, f"The compensation was to be paid into account {value} held by the applicant."
-    if kind == "card":
-        value = luhn_complete("4" + _digits(rng, 14))
-        value = " ".join(value[i : i + 4] for i in range(0, 16, 4))
-        return value, f"The applicant's credit card, number {value}, was seized during the search."
-    if kind == "passport":
-        value = _digits(rng, 9)
-        return value, f"She travelled on passport no. {value}, issued in 2003."
-    if kind == "national_id":
-        value = _letters(rng, 2) + _digits(rng, 7)
-        return value, f"The police recorded his identity card number {value} at the border."
-    if kind == "ip_private":
-        value = f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}"
-        return value, f"The messages were traced to the IP address {value} on the office network."
-    if kind == "ip_public":
-        value = f"81.{rng.randint(2, 250)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}"
-        return value, f"The provider identified the subscriber of {value} as the applicant."
-    if kind == "url":
-        value = f"https://www.{last}-{_letters(rng, 3).lower()}.example.com/profile/{first}{_digits(rng, 3)}"
-        return value, f"The applicant published the article on her website {value} in 2009."
-    if kind == "application_no":
-        value = f"no. {_digits(rng, 5)}/{_digits(rng, 2)}"
-        return value, f"The case originated in an application ({value}) lodged with the Court."
-    if kind == "date_of_birth":
-        value = f"{rng.randint(1, 28)} {rng.choice(MONTHS)} {rng.randint(1940, 1995)}"
-        return value, f"The applicant was born on {value} and lives in {rng.choice(TOWNS)}."
-    if kind == "case_reference":
-        value = f"{rng.randint(2001, 2012)}/{_letters(rng, 3)}/{_digits(rng, 4)}"
-        return value, f"The county court registered the claim under reference {value}."
-    if kind == "postcode":
-        area = rng.choice(POSTCODE_AREAS)
-        value = area if rng.random() < 0.3 else f"{area} {rng.randint(1, 9)}{_letters(rng, 2)}"
-        return value, f"At the material time the family lived in the {value} area of the city."
-    if kind == "ni_number":
-        value = f"{_letters(rng, 2)} {_digits(rng, 2)} {_digits(rng, 2)} {_digits(rng, 2)} {rng.choice('ABCD')}"
-        return value, f"His national insurance number, {value}, appeared on the benefit claim."
-    if kind == "number_plate":
-        value = f"{_letters(rng, 2)}{_digits(rng, 2)} {_letters(rng, 3)}"
-        return value, f"A witness saw a car with the registration {value} leave the scene."
-    if kind == "address":
-        value = f"Flat {rng.randint(2, 40)}, {rng.randint(3, 180)} {rng.choice(STREETS)}"
-        return value, f"The applicant rented {value} from a private landlord."
-    raise ValueError(f"unknown identifier kind {kind!r}")
-
-
-IDENTIFIER_KINDS = [
-    "email",
-    "phone_uk",
-    "phone_us",
-    "iban",
-    "card",
-    "passport",
-    "national_id",
-    "ip_private",
-    "ip_public",
-    "url",
-    "application_no",
-    "date_of_birth",
-    "case_reference",
-    "postcode",
-    "ni_number",
-    "number_plate",
-    "address",
-]
+    value, sentence = VALUES[kind](rng, first, last), SENTENCES[kind]
+    town = rng.choice(TOWNS) if "{town}" in sentence else ""
+    return value, sentence.format(value=value, town=town)
 
 
 def person_record(
@@ -259,7 +252,7 @@ def name_records(seed: int) -> List[PiiRecord]:
     """Names in title, lower and upper case, with diacritics, and made of ordinary words."""
     rng = random.Random(seed)
     people = [Person("Igor", "Munteanu"), Person("Hope", "Summers"), Person("Will", "Power")]
-    people += [Person(f, l) for f, l in DIACRITIC_NAMES]
+    people += [Person(first, last) for first, last in DIACRITIC_NAMES]
     people += [Person(rng.choice(FIRST), rng.choice(LAST), case) for case in ("lower", "upper") for _ in range(2)]
-    people += [Person(f, l, "upper") for f, l in DIACRITIC_NAMES[:2]]
+    people += [Person(first, last, "upper") for first, last in DIACRITIC_NAMES[:2]]
     return [person_record(f"name-{i:02d}", p, [], rng) for i, p in enumerate(people)]

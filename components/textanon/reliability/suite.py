@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from . import checks
 from .inputs import INPUT_CASES, CaseInput, big_document, fault_records, huge_token_200k, write_records
@@ -340,6 +340,41 @@ def run_suite(
         progress(case.name)
         results.append(run_case(case, base, workdir, seed))
     return results
+
+
+def run_report(
+    output: Path,
+    markdown_out: Optional[Path] = None,
+    model: str = "en_textanon",
+    seed: int = 0,
+    big: bool = False,
+    only: Optional[List[str]] = None,
+    workdir: Optional[Path] = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Tuple[dict, Path]:
+    """``reliability``: :func:`run_suite` (inputs, outputs and logs in ``workdir``, else a temporary folder), the
+    report (summary, cases, settings, run) written to ``output`` (JSON with provenance) and its :func:`markdown`
+    to ``markdown_out`` (default: ``output`` with ``.md``). Returns (report, markdown path)."""
+    import tempfile
+
+    from ..evaluation.provenance import provenance, write_metrics
+
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="textanon-reliability-") as tmp:
+        folder = workdir or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        results = run_suite(model, folder, seed=seed, big=big, only=only, progress=progress)
+    report = {
+        "summary": summarize(results),
+        "cases": results,
+        "settings": {"model": model, "seed": seed, "big_document": big, "only": only or None},
+        "run": run_info(started),
+    }
+    write_metrics(output, report)
+    report["provenance"] = provenance()
+    md = markdown_out or output.with_suffix(".md")
+    md.write_text(markdown(report), encoding="utf8")
+    return report, md
 
 
 def markdown(report: dict) -> str:

@@ -24,6 +24,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..datasets.records import Record
+from ..runner import pipe_docs
 from .backends import BACKENDS, open_index
 from .builder import build_index, folder_bytes, read_documents
 from .terms import phrase_words, query_words
@@ -122,13 +124,9 @@ def _prepare(nlp, documents: Sequence[Tuple[str, str]]) -> list:
     """The documents processed up to the search risk (not timed)."""
     names = nlp.pipe_names
     before = names[: names.index("textanon_search_risk")]
-    docs = []
+    records = [Record(id=str(i), text=text, target=target) for i, (text, target) in enumerate(documents)]
     with nlp.select_pipes(enable=before):
-        for text, target in documents:
-            doc = nlp.make_doc(text)
-            doc._.target = target
-            docs.append(nlp(doc))
-    return docs
+        return list(pipe_docs(nlp, records, batch_size=1))
 
 
 def _time_component(nlp, folder: Path, prepared: list) -> dict:

@@ -13,7 +13,7 @@ Records without text are skipped and counted. The folder gets the backend's file
 
 import time
 from pathlib import Path
-from typing import Collection, Iterator, Optional, Tuple, Union
+from typing import Collection, Iterator, Optional, Set, Tuple, Union
 
 from tqdm import tqdm
 
@@ -97,6 +97,13 @@ def build_index(
     }
     write_meta(output, meta)
     return meta
+
+
+def persons_in(path: Union[str, Path]) -> Set[str]:
+    """The people of a WikiActors-format file (e.g. the evaluated records, to leave out of an index)."""
+    from ..datasets.wikiactors import read_wikiactors
+
+    return {r.name for r in read_wikiactors(path) if r.name}
 
 
 def folder_bytes(path: Union[str, Path]) -> int:

@@ -34,6 +34,7 @@ class LocalIndex:
         self._pid: Optional[int] = None
 
     def open(self) -> SearchIndex:
+        """The open index (one handle per process); :class:`IndexUnavailable` when it cannot be used."""
         from .backends import open_index
 
         if self._index is None or self._pid != os.getpid():  # a forked worker opens its own handle
@@ -48,6 +49,7 @@ class LocalIndex:
         return self._index
 
     def settings(self) -> dict:
+        """The index path: what the component saves in its ``cfg.json``."""
         return {"path": self.path}
 
     def __getstate__(self) -> dict:  # pickled into worker processes without the open handle

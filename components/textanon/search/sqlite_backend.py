@@ -78,9 +78,11 @@ class SQLiteIndex:
 
     @property
     def n_docs(self) -> int:
+        """Number of indexed documents."""
         return self._n
 
     def count(self, phrases: Sequence[str]) -> int:
+        """Number of documents that contain every phrase (one FTS5 ``MATCH``: quoted phrases joined by ``AND``)."""
         parts = [fts_phrase(ws) for ws in map(phrase_words, phrases) if ws]
         if not parts:
             return self._n
@@ -88,6 +90,7 @@ class SQLiteIndex:
         return int(row[0])
 
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
+        """FTS5 BM25 ranking of the quoted words joined by ``OR``: ``[(doc, score)]``, best (highest) first."""
         parts = list(dict.fromkeys(fts_phrase(ws) for ws in map(phrase_words, words) if ws))
         if not parts:
             return []
@@ -98,6 +101,7 @@ class SQLiteIndex:
         return [(int(num), -float(s)) for num, s in rows]
 
     def term_scores(self, word: str, docs: Sequence[int]) -> Dict[int, float]:
+        """BM25 score of the one-word query ``word`` for each of ``docs`` that contains it."""
         ws = phrase_words(word)
         if not ws or not docs:
             return {}
@@ -109,8 +113,10 @@ class SQLiteIndex:
         return {int(num): -float(s) for num, s in rows}
 
     def documents_of(self, person: str) -> List[int]:
+        """Numbers of the documents indexed for ``person`` (matched by the folded name)."""
         rows = self.conn.execute("SELECT num FROM docs WHERE person_key = ? ORDER BY num", (person_key(person),))
         return [int(r[0]) for r in rows]
 
     def close(self) -> None:
+        """Close the database connection."""
         self.conn.close()

@@ -51,6 +51,7 @@ class TantivyWriter:
         self.writer.add_document(self._doc(**fields))
 
     def close(self) -> None:
+        """Commit the added documents and wait for tantivy's segment merges."""
         self.writer.commit()
         self.writer.wait_merging_threads()
 
@@ -80,6 +81,7 @@ class TantivyIndex:
 
     @property
     def n_docs(self) -> int:
+        """Number of indexed documents."""
         return int(self.searcher.num_docs)
 
     def _phrase(self, words: Sequence[str]):
@@ -91,6 +93,7 @@ class TantivyIndex:
         return [(int(self.searcher.doc(addr)["num"][0]), float(score)) for score, addr in hits]
 
     def count(self, phrases: Sequence[str]) -> int:
+        """Number of documents that contain every phrase (a boolean query of phrase queries, all required)."""
         queries = [self._phrase(ws) for ws in map(phrase_words, phrases) if ws]
         if not queries:
             return self.n_docs
@@ -98,6 +101,7 @@ class TantivyIndex:
         return int(self.searcher.search(query, limit=1, count=True).count)
 
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
+        """tantivy's BM25 ranking for any of the query words: ``[(doc, score)]``, best (highest) first."""
         phrases = list(dict.fromkeys(tuple(ws) for ws in map(phrase_words, words) if ws))
         if not phrases:
             return []
@@ -105,6 +109,7 @@ class TantivyIndex:
         return self._nums(self.searcher.search(query, limit=int(limit), count=False).hits)
 
     def term_scores(self, word: str, docs: Sequence[int]) -> Dict[int, float]:
+        """BM25 score of the one-word query ``word`` for each of ``docs`` that contains it."""
         ws = phrase_words(word)
         if not ws or not docs:
             return {}
@@ -115,8 +120,10 @@ class TantivyIndex:
         return dict(self._nums(self.searcher.search(query, limit=len(docs), count=False).hits))
 
     def documents_of(self, person: str) -> List[int]:
+        """Numbers of the documents indexed for ``person`` (matched by the folded name), sorted."""
         query = self._t.Query.term_query(self.schema, "person", person_key(person))
         return sorted(n for n, _ in self._nums(self.searcher.search(query, limit=10_000, count=False).hits))
 
     def close(self) -> None:
+        """Drop the searcher."""
         self.searcher = None

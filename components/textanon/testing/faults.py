@@ -62,6 +62,7 @@ class FailingLanguageModel(LanguageModel):
     name = "failing-lm"
 
     def span_token_logprobs(self, text: str, spans: Sequence[CharSpan], passes=None):
+        """Always raises :class:`InjectedFault`."""
         fired("lm_failure")
         raise InjectedFault("injected language-model failure")
 

@@ -57,14 +57,30 @@ def table(results: Dict[str, dict], metric: str = "f1") -> str:
 
 
 def compare(runs: Sequence[Tuple[str, Path]], silver_models: Sequence[Tuple[str, Path]] = ()) -> dict:
+    """``{"echr_dev": evaluate-ner results, "silver_dev": held-out silver scores}`` of each named system."""
     echr = load_runs(runs)
     silver = {name: s for name, p in silver_models if (s := silver_scores(p))}
     return {"echr_dev": echr, "silver_dev": silver}
 
 
 def markdown(result: dict, notes: List[str] = ()) -> str:
+    """Markdown F1 tables of a :func:`compare` result (silver table only when there are silver scores)."""
     out = ["## Token-level F1 on echr-dev (27 court cases, ORG/LOC interchangeable)", "", table(result["echr_dev"])]
     if result["silver_dev"]:
         out += ["## Entity-level F1 on the held-out silver slice (spaCy scorer)", "", table(result["silver_dev"])]
     out += [f"- {n}" for n in notes]
     return "\n".join(out) + "\n"
+
+
+def compare_ner(
+    runs: Sequence[Tuple[str, Path]], silver_models: Sequence[Tuple[str, Path]], output: Path, notes: List[str] = ()
+) -> str:
+    """``compare-ner``: :func:`compare`, written to ``output`` (JSON with provenance) and its :func:`markdown`
+    table (with ``notes``) beside it (``.md``). Returns the table."""
+    from ..evaluation.provenance import write_metrics
+
+    result = compare(runs, silver_models)
+    write_metrics(output, result)
+    table = markdown(result, notes)
+    output.with_suffix(".md").write_text(table, encoding="utf8")
+    return table

@@ -184,3 +184,68 @@ def markdown(result: dict) -> str:
     times = [r["train_seconds"] for r in result["folds"]]
     lines.append(f"- fine-tuning time per fold: {', '.join(f'{t:.0f} s' for t in times)}")
     return "\n".join(lines) + "\n"
+
+
+def train_court(
+    gold: Sequence[Path],
+    output: Path,
+    base_model: Path,
+    config: Path,
+    annotator: Optional[str] = None,
+    dev_share: float = 0.15,
+    max_steps: Optional[int] = None,
+    seed: int = 0,
+    log: Callable[[str], None] = print,
+) -> Path:
+    """``train-court``: the annotated cases as a train / early-stopping dev split by case
+    (:func:`textanon.training.gold.gold_corpus`, in ``output/corpus``; ``log``ged), then :func:`finetune` of
+    ``base_model``. Returns the best model's folder; bad input raises ValueError."""
+    from .gold import gold_corpus, gold_summary
+
+    stats, paths = gold_corpus(gold, output / "corpus", dev_share, seed, annotator, "court")
+    log(gold_summary(stats, paths))
+    overrides = {"training.max_steps": max_steps} if max_steps else None
+    return finetune(config, output, paths["train"], paths["dev"], base_model, overrides)
+
+
+def cv_ner(
+    gold: Path,
+    output: Path,
+    folds: int,
+    base_model: Path,
+    config: Path,
+    pipeline_config: Path,
+    gazetteer: Optional[Path],
+    work_dir: Path,
+    annotator: Optional[str] = None,
+    max_steps: Optional[int] = None,
+    seed: int = 0,
+    log: Callable[[str], None] = print,
+) -> str:
+    """``cv-ner``: :func:`cross_validate` on the TAB-format ``gold`` cases, written to ``output`` (JSON with
+    provenance) and its :func:`markdown` table beside it (``.md``). Returns the table."""
+    import spacy
+
+    from ..datasets.tab import load_tab
+    from ..evaluation.provenance import write_metrics
+
+    golds = load_tab(gold, require_identifiers=False)
+    overrides = {"training.max_steps": max_steps} if max_steps else None
+    result = cross_validate(
+        spacy.blank("en"),
+        golds,
+        k=folds,
+        train_config=config,
+        pipeline_config=pipeline_config,
+        base_model=base_model,
+        gazetteer=gazetteer,
+        work_dir=work_dir,
+        annotator=annotator,
+        seed=seed,
+        overrides=overrides,
+        log=log,
+    )
+    write_metrics(output, result)
+    table = markdown(result)
+    output.with_suffix(".md").write_text(table, encoding="utf8")
+    return table

@@ -65,9 +65,51 @@ def write_split(
 
 
 def label_counts(docs_by_id: Dict[str, List[Doc]], ids: Sequence[str]) -> Dict[str, int]:
+    """Number of ``doc.ents`` per TAB label over the docs of ``ids``."""
     counts = {label: 0 for label in TAB_LABELS}
     for doc_id in ids:
         for doc in docs_by_id[doc_id]:
             for ent in doc.ents:
                 counts[ent.label_] += 1
     return counts
+
+
+def gold_corpus(
+    inputs: Sequence[Path],
+    output_dir: Path,
+    dev_share: float,
+    seed: int = 0,
+    annotator: Optional[str] = None,
+    prefix: str = "gold",
+) -> Tuple[dict, Dict[str, Path]]:
+    """``silver --input-format tab`` (and ``train-court``): the TAB-format ``inputs`` (``annotator``'s mentions,
+    default each document's first) as ``<prefix>-train.spacy`` / ``<prefix>-dev.spacy`` split by document, and
+    ``<prefix>-stats.json``, in ``output_dir``. Returns (stats, paths); bad input raises ValueError."""
+    import json
+
+    import spacy
+
+    from ..datasets.tab import load_tab
+
+    golds = [g for path in inputs for g in load_tab(path, require_identifiers=False)]
+    docs_by_id = gold_training_docs(spacy.blank("en"), golds, annotator)
+    train_ids, dev_ids = split_ids(list(docs_by_id), dev_share, seed)
+    paths = write_split(docs_by_id, train_ids, dev_ids, output_dir, prefix)
+    stats = {
+        "documents": {"train": len(train_ids), "dev": len(dev_ids)},
+        "paragraphs": {
+            "train": sum(len(docs_by_id[i]) for i in train_ids),
+            "dev": sum(len(docs_by_id[i]) for i in dev_ids),
+        },
+        "entities_by_label": {"train": label_counts(docs_by_id, train_ids), "dev": label_counts(docs_by_id, dev_ids)},
+    }
+    (output_dir / f"{prefix}-stats.json").write_text(json.dumps(stats, indent=2) + "\n", encoding="utf8")
+    return stats, paths
+
+
+def gold_summary(stats: dict, paths: Dict[str, Path]) -> str:
+    """One line on a corpus written by :func:`gold_corpus`."""
+    return (
+        f"Gold corpus: {stats['documents']} documents, {stats['paragraphs']} paragraphs -> "
+        f"{paths['train']}, {paths['dev']}"
+    )

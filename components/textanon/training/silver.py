@@ -21,6 +21,7 @@ from spacy.util import filter_spans
 
 from ..datasets.docbin import write_docbin
 from ..datasets.wikiactors import read_wikiactors
+from ..extensions import DEFAULT_SPANS_KEY
 from ..labels import TAB_LABELS
 
 
@@ -55,7 +56,7 @@ def paragraphs(text: str, min_chars: int = 40, max_chars: int = 3000) -> Iterato
             yield para
 
 
-def spans_to_ents(doc: Doc, spans_key: str = "pii") -> Doc:
+def spans_to_ents(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY) -> Doc:
     """Copy the recognizer's spans into ``doc.ents`` (overlaps resolved: longest wins)."""
     spans = [s for s in doc.spans.get(spans_key, []) if s.label_ in TAB_LABELS]
     doc.ents = filter_spans(spans)
@@ -115,3 +116,30 @@ def limit_bodies(bodies: List[Tuple[str, str]], max_individuals: Optional[int], 
     if not max_individuals or max_individuals >= len(bodies):
         return bodies
     return random.Random(seed).sample(bodies, max_individuals)
+
+
+def silver_corpus(
+    inputs: Sequence[Path],
+    output_dir: Path,
+    model: str,
+    max_individuals: Optional[int] = None,
+    dev_share: float = 0.1,
+    seed: int = 0,
+    keep_evaluated: bool = False,
+    prefix: str = "silver",
+    progress=None,
+) -> Tuple[dict, Dict[str, str]]:
+    """``silver``: the public biographies of the WikiActors ``inputs`` (evaluated individuals left out unless
+    ``keep_evaluated``; at most ``max_individuals``) annotated by the recognizer of the pipeline ``model``
+    (:func:`build_silver`), written by :func:`write_silver`. Returns (stats, paths); ValueError if no body is
+    left to annotate."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    bodies = limit_bodies(read_bodies(inputs, exclude_evaluated=not keep_evaluated), max_individuals, seed)
+    if not bodies:
+        raise ValueError("No public_knowledge bodies left to annotate")
+    result = build_silver(spacy.load(model), bodies, dev_share, seed, progress=progress)
+    paths = write_silver(result, output_dir, prefix)
+    return result["stats"], paths

@@ -26,7 +26,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from tqdm import tqdm
 
+from ..datasets.records import Record
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
+from ..runner import pipe_docs
 from .threshold import pseudo_abstracts, split_lead
 
 #: settings of ``textanon_search_risk`` swept: assume_unindexed (the stronger attacker's prior); k 5, k_rank 30
@@ -83,13 +85,9 @@ def run_settings(nlp, items: Sequence[dict], settings: Iterable[Dict[str, object
     for setting in settings:
         saved = configure(nlp, setting)
         try:
-            masks = []
-            for it in tqdm(items, desc=label(setting), unit="doc"):
-                doc = nlp.make_doc(it["abstract"])
-                doc._.target = it["name"]
-                doc = nlp(doc)
-                masks.append(merge_offsets(doc._.masks))
-            out[label(setting)] = masks
+            records = [Record(id=it["name"], text=it["abstract"], target=it["name"]) for it in items]
+            docs = pipe_docs(nlp, tqdm(records, desc=label(setting), unit="doc"), batch_size=1)
+            out[label(setting)] = [merge_offsets(doc._.masks) for doc in docs]
         finally:
             configure(nlp, saved)
     return out

@@ -6,8 +6,9 @@ paragraphs (at least ``min_chars`` characters) are cut out and become a pseudo-a
 body stays as that actor's background knowledge. The evaluated abstracts are never read.
 
 Scores are computed once: each pseudo-abstract runs through the pipeline up to the risk scorer (target =
-the actor's name); then for every t of the grid the risky combinations are recomputed from the stored
-``span._.ic`` values and the optimizer re-decides (as the benchmark sweep does).
+the actor's name; :func:`textanon.runner.pipe_docs`); then for every t of the grid the risky combinations are
+recomputed from the stored ``span._.ic`` values and the optimizer re-decides (:func:`textanon.runner.redecide`,
+as the benchmark sweep does).
 
 Annotation-free criterion, privacy first:
 
@@ -26,8 +27,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from tqdm import tqdm
 
+from ..datasets.records import Record
 from ..datasets.wikiactors import read_wikiactors
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
+from ..runner import pipe_docs, redecide
 from .bm25 import BM25
 
 DEFAULT_GRID = tuple(float(t) for t in np.round(np.arange(-1.0, -20.01, -1.0), 2))
@@ -69,30 +72,16 @@ def pseudo_abstracts(
 
 def score_once(nlp, items: Sequence[dict]) -> list:
     """The pipeline up to the risk scorer, once per pseudo-abstract (target = the actor's name)."""
-    docs = []
+    records = [Record(id=it["name"], text=it["abstract"], target=it["name"]) for it in items]
     with nlp.select_pipes(disable=["textanon_optimizer"]):
-        for it in tqdm(items, desc="score", unit="doc"):
-            doc = nlp.make_doc(it["abstract"])
-            doc._.target = it["name"]
-            docs.append(nlp(doc))
-    return docs
+        return list(pipe_docs(nlp, tqdm(records, desc="score", unit="doc"), batch_size=1))
 
 
 def decide(nlp, docs: Sequence, thresholds: Sequence[float]) -> Dict[float, List[List[List[int]]]]:
     """Masked character spans of every doc for every threshold, re-decided from the stored IC values."""
-    risk, optimizer = nlp.get_pipe("textanon_lm_risk"), nlp.get_pipe("textanon_optimizer")
-    saved, out = risk.threshold, {}
-    try:
-        for t in tqdm(thresholds, desc="thresholds"):
-            risk.threshold = t
-            masks = []
-            for doc in docs:
-                doc._.anonymization_warnings = None
-                optimizer(risk.set_combinations(doc))
-                masks.append(merge_offsets(doc._.masks))
-            out[float(t)] = masks
-    finally:
-        risk.threshold = saved
+    out = {}
+    for t in tqdm(thresholds, desc="thresholds"):
+        out[float(t)] = [merge_offsets(doc._.masks) for doc in redecide(nlp, docs, t)]
     return out
 
 
@@ -191,6 +180,32 @@ def select_threshold(
         "baselines": baselines,
         "sweep": rows,
     }
+
+
+def tune_threshold(
+    model: str,
+    background_path: Path,
+    exclude_path: Path,
+    output: Path,
+    n: Optional[int] = 150,
+    seed: int = 0,
+    tolerance: float = 0.02,
+    min_chars: int = 300,
+) -> dict:
+    """``select-threshold``: load the pipeline ``model``, :func:`select_threshold`, write the result to ``output``
+    (JSON with provenance) and its :func:`plot` beside it (``.png``). Returns the result."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    from ..evaluation.provenance import write_metrics
+
+    result = select_threshold(
+        spacy.load(model), background_path, exclude_path, n, seed, tolerance=tolerance, min_chars=min_chars
+    )
+    write_metrics(output, result)
+    plot(result, Path(output).with_suffix(".png"))
+    return result
 
 
 def plot(result: Dict, path: Path) -> None:

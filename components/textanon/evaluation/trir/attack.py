@@ -3,7 +3,6 @@
 import hashlib
 import json
 import logging
-import os
 import resource
 import time
 from dataclasses import asdict, dataclass
@@ -49,14 +48,19 @@ class TrirSettings:
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("TEXTANON_CACHE", Path.home() / ".cache" / "textanon")) / "trir"
+    """``$TEXTANON_CACHE/trir`` (default ``~/.cache/textanon/trir``): where the stages are cached."""
+    from ...language_models.loading import cache_dir
+
+    return cache_dir() / "trir"
 
 
 def digest(obj) -> str:
+    """Short (16 hex digits) SHA-256 of ``obj``'s canonical JSON: a cache key."""
     return hashlib.sha256(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
-def resolve_model(name: Optional[str]) -> str:
+def encoder_path(name: Optional[str]) -> str:
+    """The attack's encoder: ``name`` (a Hugging Face name or folder), or the shipped all-MiniLM-L6-v2 folder."""
     if name:
         return name
     from ...language_models.loading import minilm_path
@@ -182,7 +186,7 @@ def run_trir(
 
     labels = sorted(inputs.background)
     label_of = {n: i for i, n in enumerate(labels)}
-    model_path = resolve_model(s.model)
+    model_path = encoder_path(s.model)
     mid = model_id(model_path)
     device = _device(s.device)
     try:

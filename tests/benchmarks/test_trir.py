@@ -1,0 +1,48 @@
+"""The TRIR benchmark report (textanon.benchmarks.trir): rank correlation and the markdown table over seeds."""
+
+import pytest
+
+from textanon.benchmarks.trir import spearman
+
+
+def test_spearman():
+    assert spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+
+
+def test_markdown_shows_mean_sd_over_seeds():
+    from textanon.benchmarks.trir import markdown
+
+    settings = {
+        "model_label": "m",
+        "model_id": "m",
+        "device": "cpu",
+        "torch_threads": 1,
+        "individuals": 2,
+        "train_windows": 3,
+        "dev_documents": 0,
+        "window": 100,
+        "overlap": 25,
+        "batch_size": 16,
+        "lr": 5e-5,
+        "epochs": 1,
+        "patience": 5,
+        "pretrain_epochs": 0,
+        "epochs_run": 1,
+        "selected_epoch": 1,
+        "keep_mask_marks": False,
+        "curate": True,
+        "anonymize_background": True,
+        "max_bk_chars": None,
+        "seed": [42, 1, 2],
+    }
+    result = {
+        "trir": {"original": 94.0, "manual": 22.0},
+        "trir_sd": {"original": 4.0, "manual": 2.0},
+        "upper_bound": 100.0,
+        "settings": settings,
+        "timings_s": {},
+        "peak_rss_mb": 1.0,
+    }
+    md = markdown(result, "t", {"original": 100, "manual": 10})
+    assert "| Original | 100 | 94.0 ± 4.0 | -6 |" in md and "[42, 1, 2]" in md

@@ -1,0 +1,96 @@
+"""Every committed metrics file is written by a project command, with the machine recorded by the code."""
+
+import json
+import shlex
+
+import pytest
+import yaml
+from core_fixtures import ROOT
+
+from textanon.evaluation import provenance
+
+MACHINE_KEYS = {"cpu", "cores", "gpu", "torch", "platform"}
+#: metrics files that no project.yml command writes yet, with the reason (keep this list short)
+EXCEPTIONS = {
+    "ner_echr_dev.json": "compare-ner table of several evaluate-ner / cv-ner runs (training area): no project.yml "
+    "command yet; written through provenance.write_metrics when regenerated",
+}
+#: metrics files written before provenance was recorded, whose project command could not be re-run in the
+#: session that added the check (too slow on 2 CPU cores, or needs a trained model that is not built by
+#: `make`). Each is regenerated, and removed from here, by the command named in its reason.
+PENDING_REGENERATION = {
+    "trir_wikiactors_50_eval.json": "seed-42 run on a lent GPU whose keys were renamed by hand (issue 13): "
+    "regenerate with `spacy project run trir` (3 seeds; ~1.5 h/seed on CPU)",
+    "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with "
+    "`spacy project run bench-llm` (~45 min)",
+    "llm_deidentification_one_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
+    "llm_tab_categories_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
+    "llm_tokens_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
+    "ner_echr_cv.json": "written by cv-ner before provenance: `spacy project run cv-ner` (needs the trained silver "
+    "model, `spacy project run silver && spacy project run train`, ~35 min)",
+    "ner_echr_cv_seed1.json": "written by cv-ner before provenance: `spacy project run cv-ner`",
+}
+
+
+def _commands():
+    """``[(command name, script lines, outputs)]`` of project.yml."""
+    data = yaml.safe_load((ROOT / "project.yml").read_text(encoding="utf-8"))
+    return [(c["name"], c.get("script", []), c.get("outputs", [])) for c in data["commands"]]
+
+
+def _subcommand(line: str):
+    words = shlex.split(line)
+    return words[words.index("textanon") + 1] if "textanon" in words[:-1] else None
+
+
+def _writers(rel: str):
+    """Subcommands of the project commands that name ``rel`` in their outputs or scripts."""
+    found = []
+    for _, script, outputs in _commands():
+        if rel in outputs:
+            found += [_subcommand(s) for s in script]
+        found += [_subcommand(s) for s in script if rel in s]
+    return {f for f in found if f}
+
+
+METRICS = sorted(p.name for p in (ROOT / "metrics").glob("*.json"))
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_metrics_file_has_provenance_and_a_project_command(name):
+    if name in EXCEPTIONS:
+        pytest.skip(EXCEPTIONS[name])
+    if name in PENDING_REGENERATION and "provenance" not in json.loads((ROOT / "metrics" / name).read_text("utf-8")):
+        pytest.skip("pending regeneration: " + PENDING_REGENERATION[name])
+    rel = f"metrics/{name}"
+    writers = _writers(rel)
+    assert writers, f"{rel} is not an output of any project.yml command: add the command or delete the file"
+    data = json.loads((ROOT / rel).read_text(encoding="utf-8"))
+    block = data.get("provenance") if isinstance(data, dict) else None
+    assert block, f"{rel} has no provenance block: regenerate it with the project command ({', '.join(writers)})"
+    assert MACHINE_KEYS <= set(block["machine"]), block["machine"]
+    assert _subcommand(block["command"]) in writers, (block["command"], writers)
+
+
+def test_exceptions_are_still_needed():
+    for name in EXCEPTIONS:
+        assert (ROOT / "metrics" / name).exists(), f"{name} is gone: drop it from EXCEPTIONS"
+        assert not _writers(f"metrics/{name}"), f"{name} now has a project command: drop it from EXCEPTIONS"
+    for name in PENDING_REGENERATION:
+        path = ROOT / "metrics" / name
+        assert path.exists(), f"{name} is gone: drop it from PENDING_REGENERATION"
+        assert "provenance" not in json.loads(path.read_text("utf-8")), f"{name} was regenerated: drop it from PENDING"
+        assert _writers(f"metrics/{name}"), f"{name}: no project command regenerates it"
+
+
+def test_write_metrics_records_command_and_machine(tmp_path):
+    argv = ["/x/site-packages/textanon/__main__.py", "benchmark", "data file.json", "--output", "m.json"]
+    path = provenance.write_metrics(tmp_path / "sub" / "m.json", {"value": 1, "provenance": "forged"}, argv=argv)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["value"] == 1
+    assert data["provenance"]["command"] == "python -m textanon benchmark 'data file.json' --output m.json"
+    assert MACHINE_KEYS <= set(data["provenance"]["machine"])
+    assert data["provenance"]["machine"]["cores"] >= 1
+    assert not list(tmp_path.glob("sub/.*.tmp"))
+    with pytest.raises(TypeError):
+        provenance.write_metrics(tmp_path / "x.json", [1, 2])
