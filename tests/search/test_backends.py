@@ -108,3 +108,15 @@ def test_jsonl_and_text_folder_inputs(tmp_path):
     (folder / "two.txt").write_text("A novel.")
     assert build_index(folder, tmp_path / "idx2", progress=False)["documents"] == 2
     assert open_index(tmp_path / "idx2").count(["harbour"]) == 1
+
+
+def test_an_index_without_some_people(tmp_path):
+    from textanon.search.builder import persons_in
+
+    (tmp_path / "evaluated.json").write_text(json.dumps([{"name": "Milo Castraven", "original_abstract": "x"}]))
+    left_out = persons_in(tmp_path / "evaluated.json")
+    assert left_out == {"Milo Castraven"}
+    meta = build_index(FIXTURE, tmp_path / "idx", progress=False, exclude_persons=left_out)
+    index = open_index(tmp_path / "idx")
+    assert meta["excluded_documents"] == 1 and index.n_docs == 7 and meta["persons"] == 7
+    assert index.documents_of("Milo Castraven") == [] and index.count(["Castraven"]) == 0
