@@ -110,3 +110,12 @@ def test_markdown_shows_the_judges_the_ablation_and_the_sweep():
     assert "| + the configured search risk (headline) | 40.0 |" in text
     assert "Sweep on the headline index" in text and "| k=2 | 40.0 |" in text
     assert "among the 50 evaluated people" in text
+
+
+def test_search_bench_from_the_command_line_specs():
+    bench = search.search_bench("pipe", ["bk25=corpus/a", "full=corpus/b"], sweep=False)
+    assert bench.indexes == {"bk25": "corpus/a", "full": "corpus/b"} and bench.sweep == ()
+    assert bench.settings()["headline_index"] == "bk25"
+    for pipeline, specs in (("pipe", []), (None, ["bk25=a"]), ("pipe", ["bk25"])):
+        with pytest.raises(ValueError, match="--search-pipeline and at least one --index"):
+            search.search_bench(pipeline, specs)
