@@ -233,6 +233,7 @@ def run_attack(
 
 
 def throughput_ratio(rows: List[dict], presidio_name: str = "presidio (run here)") -> Dict[str, Optional[float]]:
+    """docs/s of each timed textanon row divided by Presidio's in the same run (None without a Presidio row)."""
     by = {r["system"]: r for r in rows}
     base = by.get(presidio_name, {}).get("docs_per_s")
     timed = [r for r in rows if r["system"].startswith("textanon") and r["docs_per_s"]]
@@ -411,6 +412,7 @@ def markdown(result: dict) -> str:
 
 
 def plot(result: dict, path: Path) -> None:
+    """PNG of TPI against TRIR for the rows that have a TRIR value (the threshold sweep as a line)."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -49,6 +49,7 @@ class LexicalAttack:
         self.bm25 = BM25([bodies[n] or "" for n in self.names])
 
     def scores(self, texts: Sequence[str]) -> np.ndarray:
+        """BM25 score of each text (as the query) against each person's body, ``(len(texts), len(names))``."""
         if not texts:
             return np.zeros((0, len(self.names)))
         return np.stack([self.bm25.scores(t) for t in texts])
