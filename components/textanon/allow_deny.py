@@ -34,6 +34,7 @@ from spacy.util import ensure_path
 
 from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .labels import check_label
+from .masking import merge
 from .optimizer import DENY_SOURCE, is_direct_identifier
 from .target import name_occurrences
 
@@ -225,12 +226,7 @@ class AllowDenyLists:
         changed = True
         while changed:  # grow each region over the detected spans it overlaps, then to token boundaries
             changed = False
-            merged: List[Tuple[int, int, str]] = []
-            for start, end, label in sorted(regions):
-                if merged and start < merged[-1][1]:
-                    merged[-1] = (merged[-1][0], max(end, merged[-1][1]), merged[-1][2])
-                else:
-                    merged.append((start, end, label))
+            merged = merge(sorted(regions), shortest_first=True)  # overlapping regions: the first label kept
             regions = []
             for start, end, label in merged:
                 for i, s in enumerate(spans):
