@@ -5,7 +5,8 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .base import CharSpan, LanguageModel, pad_batch, spans_to_tokens
+from .base import CharSpan, LanguageModel, spans_to_tokens
+from .engine import ScoringEngine, TorchEngine
 from .loading import load_causal_lm
 
 
@@ -34,6 +35,7 @@ class CausalLM(LanguageModel):
         self.window, self.context, self.batch_size, self.device = window, context, batch_size, device
         self._doc_cache: "OrderedDict[int, Tuple[list, np.ndarray]]" = OrderedDict()
         self._cache_docs = cache_docs
+        self._scoring_engine: Optional[ScoringEngine] = None
 
     def _load(self):
         return load_causal_lm(self.name_or_path, self.gguf_file, self.device)
@@ -65,32 +67,28 @@ class CausalLM(LanguageModel):
             score_end = min(score_start + step, n)
             yield max(0, score_start - self.context), score_start, score_end
 
-    def _score_ids(self, ids: List[int], tokenizer, model) -> np.ndarray:
-        import torch
+    def _engine(self, tokenizer, model) -> ScoringEngine:
+        """The forward-pass engine of this backend (the fp32 torch reference)."""
+        if self._scoring_engine is None:
+            pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+            self._scoring_engine = TorchEngine(model, pad, self.device)
+        return self._scoring_engine
 
+    def _score_ids(self, ids: List[int], tokenizer, model) -> np.ndarray:
         out = np.zeros(len(ids), dtype=np.float32)
         if not ids:
             return out
         bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
-        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+        engine = self._engine(tokenizer, model)
         windows = list(self._windows(len(ids)))
-        head, lm_head = model.get_decoder(), model.get_output_embeddings()
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b : b + self.batch_size]
             rows = [([bos] if s == 0 else []) + ids[s:e] for s, _, e in batch]
-            input_ids, mask = pad_batch(rows, pad)
-            with torch.inference_mode():
-                hidden = head(
-                    input_ids=input_ids.to(self.device), attention_mask=mask.to(self.device)
-                ).last_hidden_state
-                for r, (s, ss, se) in enumerate(batch):
-                    offset = 1 if s == 0 else 0  # position of token ids[s] in the row
-                    first = ss - s + offset  # row position of the first scored token
-                    if first == 0:  # no left context at all (cannot happen with BOS), skip
-                        first = 1
-                    pos = torch.arange(first, se - s + offset, device=hidden.device)
-                    logits = lm_head(hidden[r, pos - 1]).float()
-                    lp = torch.log_softmax(logits, dim=-1)
-                    target = input_ids[r, pos].to(lp.device)
-                    out[se - len(pos) : se] = lp.gather(1, target[:, None])[:, 0].cpu().numpy()
+            positions = []
+            for s, ss, se in batch:
+                offset = 1 if s == 0 else 0  # position of token ids[s] in the row
+                first = max(ss - s + offset, 1)  # row position of the first scored token (needs left context)
+                positions.append(range(first, se - s + offset))
+            for (_, _, se), pos, lps in zip(batch, positions, engine.row_logprobs(rows, positions)):
+                out[se - len(pos) : se] = lps
         return out
