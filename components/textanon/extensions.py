@@ -18,12 +18,23 @@ EXTENSIONS = {
     "ic": (Span, None, "information content -log p(span | context) in nats (LM risk scorer); None = unscored"),
     "masked": (Span, None, "True if the applied masks cover this whole mention"),
     "risk_reasons": (Span, None, "why the search risk made this mention's entity a risk (counts and ids, no text)"),
+    "generalizations": (
+        Span,
+        None,
+        "the entity's generalization candidates [{text, level, kind, ic}], level 1 first (textanon_generalizer)",
+    ),
+    "treatment": (Span, None, "the optimizer's choice for this mention's entity: keep, generalize:LEVEL or suppress"),
     # Doc attributes
     "target": (Doc, None, "name of the person to protect, if known"),
     "risky_combinations": (Doc, None, "list of lists of entity ids: each list must not stay fully unmasked"),
     "anonymized_text": (Doc, None, "the text with masked spans replaced"),
     "anonymization_warnings": (Doc, None, "list of failures/fallbacks (fail-closed decisions), never raw text"),
     "masks": (Doc, None, "list of [start_char, end_char, replacement] applied to produce anonymized_text"),
+    "generalization_breaks": (
+        Doc,
+        None,
+        "[[combination, {entity: [levels]} or None]]: generalizations that break each combination (search index)",
+    ),
     "reid_rank": (Doc, None, "the target's BM25 rank in the search index before/after masking (search risk)"),
 }
 

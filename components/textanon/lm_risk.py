@@ -27,6 +27,8 @@ LN10 = math.log(10.0)
 DEFAULT_MODEL = {"@misc": "textanon.SmolLM2Scorer.v1"}
 #: ``doc.user_data`` key: how many warnings the doc had when its first risk decision began
 DECISION_MARK = "textanon.warnings_before_decision"
+#: ``doc.user_data`` key: the threshold (log10) of the doc's latest risk decision (the optimizer's generalization rule)
+THRESHOLD_KEY = "textanon.risk_threshold"
 
 
 @Language.factory(
@@ -115,6 +117,7 @@ class LMRiskScorer(SettingsRecord):
         # warnings recorded before the first decision (earlier components, the scoring): a re-decision
         # (runner.redecide) keeps them and replaces only what the decision itself wrote
         doc.user_data.setdefault(DECISION_MARK, len(doc._.anonymization_warnings or []))
+        doc.user_data[THRESHOLD_KEY] = float(threshold)
         spans = list(doc.spans.get(self.spans_key, []))
         logprobs = entity_log10_probs(spans)
         unscored = sum(1 for lp in logprobs.values() if lp == -math.inf)

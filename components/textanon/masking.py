@@ -133,6 +133,17 @@ def apply(text: str, masks: Iterable[Sequence], mark: Optional[str] = None) -> s
     return "".join(parts)
 
 
+def output_regions(masks: Iterable[Sequence]) -> List[Tuple[int, int, str]]:
+    """``(start, end, replacement)`` of every mask in the text :func:`apply` writes (``masks`` sorted and merged,
+    each with its replacement; a replacement None counts as empty)."""
+    out, shift = [], 0
+    for start, end, *rest in masks:
+        rep = (rest[0] if rest else None) or ""
+        out.append((start + shift, start + shift + len(rep), rep))
+        shift += len(rep) - (end - start)
+    return out
+
+
 def apply_offsets(text: str, spans: Iterable[Sequence], mark: str) -> str:
     """``text`` with every region covered by ``spans`` (``[start, end, ...]`` each, any order, may overlap)
     replaced by one ``mark``: overlapping and touching spans give one mark. Raises :class:`MaskError` for a

@@ -1,8 +1,11 @@
 """``textanon_optimizer``: the least informative masking that breaks every risky combination.
 
 CP-SAT program (OR-Tools): one boolean per entity, minimize sum(IC(e) * masked(e)) subject to
-``sum(masked(e) for e in c) >= 1`` for every risky combination ``c``. Direct identifiers are fixed
-to masked (see :meth:`MaskingOptimizer._direct_identifiers`):
+``sum(masked(e) for e in c) >= 1`` for every risky combination ``c``. With ``replacement = "generalize"`` each
+entity chooses among keep / generalize at level 1...L / suppress instead (one boolean per option, exactly one per
+entity; candidates from ``textanon_generalizer``; :mod:`textanon.generalization.choice`): cost = the information
+lost, and every risky combination broken by suppression or by a generalization whose recomputed risk clears it.
+Direct identifiers are fixed to masked (suppressed; see :meth:`MaskingOptimizer._direct_identifiers`):
 
 * the protected person (``doc._.target`` or the ``target`` setting): every occurrence of a variant of
   the name in the text (:func:`textanon.target.find_target_mentions`), whatever the recognizer said;
@@ -18,8 +21,9 @@ to masked (see :meth:`MaskingOptimizer._direct_identifiers`):
 
 Fail closed: an entity with an unscored mention costs :data:`DEFAULT_IC` per mention; a risky
 combination naming an entity id that has no mention has all its entities masked; on timeout or
-infeasibility every entity that occurs in an unresolved combination is masked; each time
-``doc._.anonymization_warnings`` says so (counts only). ``span._.masked`` is True exactly for the
+infeasibility every entity that occurs in an unresolved combination is masked; an entity of a risky combination
+with no generalization that breaks it is suppressed; each time ``doc._.anonymization_warnings`` says so (counts
+only). ``span._.masked`` is True exactly for the
 spans that the applied masks (propagation included) cover entirely.
 """
 
@@ -34,6 +38,8 @@ from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
+
+GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.generalization)
 from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
@@ -98,6 +104,7 @@ def make_optimizer(
         propagate_mentions,
         pseudonym_seed,
         pseudonym_scope,
+        nlp=nlp,
     )
 
 
@@ -130,16 +137,21 @@ class MaskingOptimizer(SettingsRecord):
         propagate_mentions: bool = True,
         pseudonym_seed: int = 0,
         pseudonym_scope: str = "document",
+        nlp: Optional[Language] = None,
     ) -> None:
         register_extensions()
-        if replacement not in (*REPLACEMENT_STYLES, PSEUDONYM):
-            raise ValueError(f"replacement must be one of {(*REPLACEMENT_STYLES, PSEUDONYM)}, got {replacement!r}")
+        self.nlp = nlp  # its search risk checks the generalized output (replacement = "generalize")
+        if replacement not in (*REPLACEMENT_STYLES, PSEUDONYM, GENERALIZE):
+            styles = (*REPLACEMENT_STYLES, PSEUDONYM, GENERALIZE)
+            raise ValueError(f"replacement must be one of {styles}, got {replacement!r}")
         self.pseudonym_seed, self.pseudonym_scope = pseudonym_seed, pseudonym_scope
         #: the surrogates of the ``pseudonym`` style (its ``table`` holds a corpus's, in corpus scope)
         self.pseudonyms = Pseudonymizer(pseudonym_seed, pseudonym_scope) if replacement == PSEUDONYM else None
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
+        #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
+        self.generalized: Dict[str, Tuple[int, str]] = {}
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
@@ -148,8 +160,11 @@ class MaskingOptimizer(SettingsRecord):
             entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
         combos = [list(c) for c in (doc._.risky_combinations or []) if c]
         forced, occurrences = self._direct_identifiers(doc, entities)
-        masked = self._solve(doc, entities, combos, forced)
-        self._render(doc, entities, masked, occurrences)
+        self.generalized: Dict[str, Tuple[int, str]] = {}
+        masked = self._solve(doc, entities, combos, forced, self.replacement == GENERALIZE)
+        self._render(doc, entities, masked, occurrences, self.generalized)
+        if self.generalized:
+            self._check_targeted(doc, entities, combos, forced, masked, occurrences)
         return doc
 
     # -- decisions ---------------------------------------------------------------------------
@@ -211,7 +226,14 @@ class MaskingOptimizer(SettingsRecord):
             )
         return occurrences
 
-    def _solve(self, doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]], forced: Set[str]) -> Set[str]:
+    def _solve(
+        self,
+        doc: Doc,
+        entities: Dict[str, List[Span]],
+        combos: List[List[str]],
+        forced: Set[str],
+        generalize: bool = False,
+    ) -> Set[str]:
         forced = set(forced)
         unresolved = [c for c in combos if not forced.intersection(c)]
         broken = [c for c in unresolved if any(e not in entities for e in c)]
@@ -228,6 +250,8 @@ class MaskingOptimizer(SettingsRecord):
         unresolved = [c for c in unresolved if all(e in entities for e in c)]
         if not unresolved:
             return forced
+        if generalize:
+            return self._solve_generalize(doc, entities, unresolved, forced)
         from ortools.sat.python import cp_model
 
         ids = sorted({e for c in unresolved for e in c})
@@ -252,6 +276,63 @@ class MaskingOptimizer(SettingsRecord):
         )
         return forced | set(ids)
 
+    def _solve_generalize(
+        self, doc: Doc, entities: Dict[str, List[Span]], unresolved: List[List[str]], forced: Set[str]
+    ) -> Set[str]:
+        """Keep / generalize / suppress (module docstring); sets ``self.generalized``, returns the suppressed ids."""
+        from .generalization.choice import breaks, choose
+
+        combo_breaks = breaks(doc, entities, unresolved)
+        ids = {e for c in unresolved for e in c}
+        breakable = {e for b in combo_breaks for e in b}
+        if ids - breakable:
+            add_warning(
+                doc,
+                f"{self.name}: {len(ids - breakable)} of {len(ids)} entities in risky combinations have no "
+                "generalization that breaks one; they are kept or suppressed",
+            )
+        suppressed, generalized, status = choose(entities, unresolved, combo_breaks, self._cost, self.time_limit_s)
+        if suppressed is None:
+            add_warning(
+                doc, f"{self.name}: solver status {status}; every entity in a risky combination is suppressed"
+            )
+            return forced | ids
+        if status == "FEASIBLE":
+            add_warning(
+                doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal choice"
+            )
+        self.generalized = generalized
+        return forced | suppressed
+
+    def _check_targeted(self, doc, entities, combos, forced, masked: Set[str], occurrences: List[Char]) -> None:
+        """With a search risk whose targeted risk is on: suppress the generalizations its BM25 attacker still needs
+        (:mod:`textanon.generalization.targeted`); when the target still ranks within ``k_rank`` without them, decide
+        again by suppression only. Re-renders the doc when anything changed."""
+        from .generalization.targeted import to_suppress
+        from .search_risk import SearchRisk
+
+        procs = [proc for _, proc in self.nlp.components] if self.nlp is not None else []
+        search = next((p for p in procs if isinstance(p, SearchRisk)), None)
+        if search is None or not search.targeted_risk:
+            return
+        costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
+        demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+        if exhausted:
+            add_warning(
+                doc,
+                f"{self.name}: the search attacker still finds the target with the generalizations suppressed; "
+                "decided again by suppression only",
+            )
+            self.generalized = {}
+            masked = self._solve(doc, entities, combos, forced, generalize=False)
+        elif demote:
+            add_warning(doc, f"{self.name}: {len(demote)} generalized entities suppressed for the search attacker")
+            self.generalized = {e: g for e, g in self.generalized.items() if e not in demote}
+            masked = masked | demote
+        else:
+            return
+        self._render(doc, entities, masked, occurrences, self.generalized)
+
     @staticmethod
     def _cost(mentions: List[Span]) -> int:
         """Masking cost in milli-nats: the mentions' IC, :data:`DEFAULT_IC` for an unscored mention."""
@@ -260,9 +341,21 @@ class MaskingOptimizer(SettingsRecord):
         return max(1, int(round(total * IC_SCALE)))
 
     # -- output --------------------------------------------------------------------------------
-    def _render(self, doc: Doc, entities: Dict[str, List[Span]], masked: Set[str], occurrences: List[Char]) -> None:
+    def _render(
+        self,
+        doc: Doc,
+        entities: Dict[str, List[Span]],
+        masked: Set[str],
+        occurrences: List[Char],
+        generalized: Optional[Dict[str, Tuple[int, str]]] = None,
+    ) -> None:
         masks: List[Mask] = []
         surfaces: Dict[str, str] = {}
+        generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
+        for eid, (level, text) in sorted(generalized.items()):
+            for span in entities.get(eid, []):
+                masks.append((span.start_char, span.end_char, text))
+                surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), text)
         if self.pseudonyms is not None:
             persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
             self.pseudonyms.start_document(doc.text, persons)
@@ -278,15 +371,21 @@ class MaskingOptimizer(SettingsRecord):
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
+        treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
+        treatment.update({e: "suppress" for e in masked})
         for key in [self.spans_key] + self.extra_spans_keys:
-            for span in doc.spans.get(key, []):
+            for i, span in enumerate(doc.spans.get(key, [])):
                 span._.masked = covered(masks, span.start_char, span.end_char)
+                if self.replacement == GENERALIZE:
+                    eid = span._.entity_id or f"span_{i}"
+                    span._.treatment = treatment.get(eid, "suppress" if span._.masked else "keep")
 
     def _replacement(self, label: str, entity_id: str, text: str) -> str:
         """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``), else the style's string."""
         if self.pseudonyms is not None:
             return self.pseudonyms(label, text, fallback=f"[{entity_id}]")
-        return replacement(self.replacement, label, entity_id, self.suppression_string)
+        style = "suppression" if self.replacement == GENERALIZE else self.replacement  # a suppressed entity: ***
+        return replacement(style, label, entity_id, self.suppression_string)
 
 
 def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:

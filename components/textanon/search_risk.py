@@ -27,7 +27,7 @@ keeps the index *source* (its path), never the index: ``to_disk`` writes only se
 """
 
 import logging
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -283,10 +283,7 @@ class SearchRisk(SettingsRecord):
         for wid, w in word_ids.items():
             candidates[wid] = loose[w]
             costs[wid] = index_ic(count([w]), index.n_docs) * len(loose[w])
-        prior = None
-        if self.assume_unindexed > 0:
-            weight, n_docs = self.assume_unindexed, index.n_docs
-            prior = lambda w: weight * bm25_idf(count([w]), n_docs)  # noqa: E731
+        prior = self.attacker_prior(index, count)
         result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank, prior=prior)
         for n, step in enumerate(result.steps, start=1):
             if step.entity in word_ids:
@@ -322,6 +319,14 @@ class SearchRisk(SettingsRecord):
             "target_documents": len(target_docs),
             "steps": len(result.steps),
         }
+
+    def attacker_prior(self, index: SearchIndex, count) -> Optional[Callable[[str], float]]:
+        """The stronger attacker's prior of :func:`textanon.search.targeted.unlink` (``assume_unindexed`` times a
+        word's BM25 weight at one occurrence), None when ``assume_unindexed`` is 0."""
+        if self.assume_unindexed <= 0:
+            return None
+        weight, n_docs = self.assume_unindexed, index.n_docs
+        return lambda w: weight * bm25_idf(count([w]), n_docs)
 
     def _add_word_spans(self, doc: Doc, eid: str, chars: List[Char], cost: float) -> Tuple[int, Set[str]]:
         """Spans (label MISC, source ``candidate:word``) for the occurrences of a word the targeted risk masks:

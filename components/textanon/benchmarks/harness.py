@@ -24,7 +24,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from ..datasets.wikiactors import SUFFIX, WikiActor, evaluated, read_wikiactors
 from ..evaluation.alignment import masked_spans
-from ..masking import SUPPRESSION, apply_offsets, merge_offsets
+from ..masking import SUPPRESSION, apply_offsets, merge, merge_offsets
 from .scoring import format_mean_sd, mean_sd, prf, token_flags
 from .systems import run_isolated
 
@@ -33,6 +33,9 @@ class BenchmarkError(ValueError):
     """Settings the benchmark cannot run with (the message says which)."""
 
 
+#: row groups of the benchmark: Presidio, spaCy NER, mask-all and the LM-risk sweep; the search-risk rows; the
+#: generalization rows with their twins; the published columns and LLM designs
+GROUPS = ("baselines", "search", "generalization", "published")
 PUBLISHED = ["ner3", "ner4", "ner7", "presidio", "spacy", "word2vec_t=0.5", "word2vec_t=0.25", "manual"]
 MANUAL = "manual_abstract"  # the reference anonymization of precision / recall
 
@@ -86,6 +89,10 @@ def give_target_knowledge(records: List[WikiActor], systems: Dict[str, dict]) ->
                 before = covered_chars(spans)
                 s["masks"][name] = merge_offsets(list(spans) + mentions)
                 added += covered_chars(s["masks"][name]) - before
+                if name in s.get("replacements", {}):  # generalizations: the name's mentions suppressed
+                    s["replacements"][name] = [
+                        list(m) for m in merge(list(s["replacements"][name]) + [(b, e, SUPPRESSION) for b, e in mentions])
+                    ]
             s.pop("texts", None)  # re-rendered from the masks
         else:
             for name, text in s["texts"].items():
@@ -154,6 +161,10 @@ def score(
     for sysname, s in systems.items():
         if "masks" not in s:
             s["masks"] = {n: masked_spans(originals[n], t) for n, t in s["texts"].items() if n in originals}
+        if "texts" not in s and "replacements" in s:  # generalizations: the text with their replacements
+            from .generalization import replaced_text
+
+            s["texts"] = {n: replaced_text(originals[n], m) for n, m in s["replacements"].items()}
         if "texts" not in s:
             s["texts"] = {n: apply_offsets(originals[n], m, SUPPRESSION) for n, m in s["masks"].items()}
     if cache_dir is None:
@@ -161,10 +172,21 @@ def score(
 
         cache_dir = base_cache() / "ic"  # shared with evaluate-tpi: the originals are scored once
     all_masks = {k: v["masks"] for k, v in systems.items()}
+    general = {k: v["replacements"] for k, v in systems.items() if "replacements" in v}
     tpi = tpi_corpus(
-        InformationContent(headline_model or HEADLINE_MODEL, cache_dir=cache_dir), originals, all_masks, progress=True
+        InformationContent(headline_model or HEADLINE_MODEL, cache_dir=cache_dir),
+        originals,
+        all_masks,
+        progress=True,
+        generalizations=general,
     ).mean()
-    lm = tpi_corpus(InformationContent(tpi_model, cache_dir=cache_dir), originals, all_masks).mean() if tpi_lm else {}
+    lm = (
+        tpi_corpus(
+            InformationContent(tpi_model, cache_dir=cache_dir), originals, all_masks, generalizations=general
+        ).mean()
+        if tpi_lm
+        else {}
+    )
     if trir_values is None:
         trir_values = {} if skip_trir else run_attack(records, systems, trir_settings, trir_seeds)
     trir = aggregate_trir(trir_values)
@@ -194,7 +216,20 @@ def score(
                 "sweep_threshold": s.get("sweep_threshold"),
             }
         )
+        if "replacements" in s:
+            rows[-1]["suppress_twin"] = s.get("suppress_twin")
+            rows[-1]["generalized_share"] = generalized_share(s["replacements"])
     return rows
+
+
+def generalized_share(replacements: Dict[str, List[list]]) -> Optional[float]:
+    """Share of the masked characters whose replacement is a generalization (not the suppression string)."""
+    masked = general = 0
+    for masks in replacements.values():
+        for start, end, rep in merge(masks):
+            masked += end - start
+            general += (end - start) if rep not in (None, SUPPRESSION) else 0
+    return round(general / masked, 4) if masked else None
 
 
 def aggregate_trir(values: Dict[str, object]) -> Dict[str, dict]:
@@ -263,19 +298,29 @@ def benchmark(
     warn: Callable[[str], None] = print,
     search=None,
     judges: bool = True,
+    generalize=None,
+    groups: Optional[Sequence[str]] = None,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
     input of ``evaluate-trir --anonymized``); ``output``: the result written there (:func:`write_result`);
     ``search``: the search-risk rows (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the
-    retrieval judges' columns (:mod:`textanon.benchmarks.judges`)."""
+    retrieval judges' columns (:mod:`textanon.benchmarks.judges`); ``generalize``: the generalization rows and
+    their suppressing twins (:class:`textanon.benchmarks.generalization.GeneralizeBench`); ``groups``: the row
+    groups to run (:data:`GROUPS`; default all)."""
     from .judges import add_judge_columns
     from .search import search_systems
 
     t0 = time.perf_counter()
+    from .generalization import generalize_systems
+
+    groups = set(GROUPS if groups is None else groups)
+    if groups - set(GROUPS):
+        raise BenchmarkError(f"unknown row groups {sorted(groups - set(GROUPS))}; expected some of {GROUPS}")
     records = load_records(data, limit)
-    systems = run_systems(records, thresholds, model, trained_model, include_presidio)
-    systems.update(search_systems(records, search) if search else {})
-    systems.update(text_columns(records, llm_file))
+    systems = run_systems(records, thresholds, model, trained_model, include_presidio) if "baselines" in groups else {}
+    systems.update(search_systems(records, search) if search and "search" in groups else {})
+    systems.update(generalize_systems(records, generalize) if generalize and "generalization" in groups else {})
+    systems.update(text_columns(records, llm_file) if "published" in groups else {})
     give_target_knowledge(records, systems)
     rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds)
     judged = add_judge_columns(records, systems, rows) if judges else None
@@ -313,12 +358,33 @@ def benchmark(
             "same documents",
             "judges": judged,
             "search": search.settings() if search else None,
+            "generalization": generalize.settings() if generalize else None,
+            "groups": sorted(groups),
             "wall_s": round(time.perf_counter() - t0, 1),
         },
     }
+    if output and set(groups) != set(GROUPS) and Path(output).exists():
+        result = merge_rows(json.loads(Path(output).read_text(encoding="utf8")), result)
     if output:
         write_result(output, result, warn)
     return result
+
+
+def merge_rows(earlier: dict, partial: dict) -> dict:
+    """``earlier`` (a benchmark result) with the rows of ``partial`` (a run of some row groups) in place of its rows of
+    the same names (appended when new), the settings ``partial`` sets and the partial run recorded."""
+    names = {r["system"] for r in partial["rows"]}
+    rows = [r for r in earlier["rows"] if r["system"] not in names] + partial["rows"]
+    settings = dict(earlier.get("settings", {}))
+    for key in ("generalization", "search"):
+        if partial["settings"].get(key):
+            settings[key] = partial["settings"][key]
+    runs = list(settings.get("partial_runs", [])) + [
+        {k: partial["settings"][k] for k in ("groups", "wall_s", "trir", "tpi") if k in partial["settings"]}
+        | {"rows": sorted(names)}
+    ]
+    settings["partial_runs"] = runs
+    return dict(earlier, rows=rows, settings=settings, throughput_ratio_vs_presidio=throughput_ratio(rows))
 
 
 def merge_trir(output: Path, trir_from: Path, warn: Callable[[str], None] = print) -> dict:
@@ -408,7 +474,9 @@ def markdown(result: dict) -> str:
     from .judges import note
     from .search import markdown as search_markdown
 
-    return "\n".join(lines) + "\n" + note(result) + search_markdown(result)
+    from .generalization import markdown as generalization_markdown
+
+    return "\n".join(lines) + "\n" + note(result) + search_markdown(result) + generalization_markdown(result)
 
 
 def plot(result: dict, path: Path) -> None:

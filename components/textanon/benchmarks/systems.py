@@ -135,7 +135,15 @@ def _records(docs: Sequence[Doc]) -> List[Record]:
     return [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
 
 
+def textanon_twins(model: str = "en_textanon", index: Optional[str] = None) -> Callable[[Sequence[Doc]], dict]:
+    """Generalization and its suppressing twin (:func:`textanon.benchmarks.generalization.twins`)."""
+    from .generalization import twins
+
+    return twins(model, index)
+
+
 SYSTEMS: Dict[str, Callable] = {
+    "textanon_twins": textanon_twins,
     "presidio": presidio,
     "spacy_ner": spacy_ner,
     "textanon_mask_all": textanon_mask_all,

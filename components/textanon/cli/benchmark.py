@@ -48,6 +48,15 @@ def benchmark_cmd(
     search_ablation: bool = typer.Option(True, help="The search-risk ablation rows on the headline index"),
     search_sweep: bool = typer.Option(True, help="The k / k_rank / assume_unindexed sweep on the headline index"),
     judges: bool = typer.Option(True, help="The BM25 and MiniLM retrieval judges' columns for every row"),
+    generalize: List[str] = typer.Option(
+        [],
+        help="LABEL=PIPELINE[@INDEX], repeatable: rows 'textanon LABEL + generalization' and their suppressing twins",
+    ),
+    only: List[str] = typer.Option(
+        [],
+        help="Row group to run, repeatable (baselines, search, generalization, published; default all): the rows "
+        "replace those of the same names in an existing --output",
+    ),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
     from ..benchmarks.harness import BenchmarkError, benchmark, has_trir, markdown, merge_trir, read_trir_values
@@ -66,28 +75,41 @@ def benchmark_cmd(
             search = search_bench(search_pipeline, index, search_sweep, search_ablation)
         except ValueError as err:
             msg.fail(str(err), exits=1)
+    bench = None
+    if generalize:
+        from ..benchmarks.generalization import generalize_bench
+
+        try:
+            bench = generalize_bench(generalize)
+        except ValueError as err:
+            msg.fail(str(err), exits=1)
     if merge_only:
         try:
             result = merge_trir(output, trir_from, warn=msg.warn)
         except BenchmarkError as err:
             msg.fail(str(err), exits=1)
     else:
-        result = benchmark(
-            data,
-            threshold,
-            model,
-            trained_model,
-            llm_anonymizations,
-            limit,
-            skip_trir,
-            not no_presidio,
-            texts_out,
-            read_trir_values(trir_from),
-            seeds,
-            output=output,
-            warn=msg.warn,
-            search=search,
-            judges=judges,
-        )
+        try:
+            result = benchmark(
+                data,
+                threshold,
+                model,
+                trained_model,
+                llm_anonymizations,
+                limit,
+                skip_trir,
+                not no_presidio,
+                texts_out,
+                read_trir_values(trir_from),
+                seeds,
+                output=output,
+                warn=msg.warn,
+                search=search,
+                judges=judges,
+                generalize=bench,
+                groups=only or None,
+            )
+        except BenchmarkError as err:
+            msg.fail(str(err), exits=1)
     msg.good(f"Wrote {output} (+ .md{', .png' if has_trir(result) else ''})")
     print(markdown(result))

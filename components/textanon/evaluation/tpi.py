@@ -10,6 +10,13 @@ Definitions (natural logarithms, so IC is in nats):
 * TPI(P, O) = TIC(P) / TIC(O). Masked or replaced terms of the anonymized
   document P carry no information (IC 0), so TIC(P) = TIC(O) - sum of the IC of
   the *protected* terms, everything computed on O once.
+* Generalizations (``replacements``: methods whose replacement strings are true,
+  less specific terms, e.g. textanon with ``replacement = "generalize"``): each
+  replaced region gives back the IC of its replacement, scored by the same model
+  on the anonymized text P (the terms of P inside the region, clipped to it),
+  capped at the IC of the original terms it protects — a generalization never
+  keeps more than the original said (:func:`generalization_credit`). Surrogates
+  and labels are not generalizations and get no credit.
 
 Protection rule: a term is protected when ANY of its characters lies in a masked
 span of the original (e.g. "an American actress" is protected if only "American"
@@ -292,12 +299,47 @@ class InformationContent:
 # ---------------------------------------------------------------------------- TPI
 
 
-def tpi_document(dic: DocumentIC, masked: Sequence[CharSpan], doc_id=None) -> float:
-    """TPI of one anonymization of a document, given its masked character spans."""
+def tpi_document(dic: DocumentIC, masked: Sequence[CharSpan], doc_id=None, credit: float = 0.0) -> float:
+    """TPI of one anonymization of a document, given its masked character spans (``credit``: the IC its
+    generalizations keep, :func:`generalization_credit`)."""
     total = dic.tic
     if total <= 0:
         raise EvaluationError(f"record {doc_id!r}: the original document has no information content (no terms)")
-    return dic.preserved(masked) / total
+    return (dic.preserved(masked) + credit) / total
+
+
+def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[Sequence], dic: DocumentIC) -> float:
+    """The IC the replacements of ``masks`` (``[start, end, replacement]``, offsets into the original ``text``) keep:
+    per replaced region, the IC of the anonymized text's terms inside the replacement (clipped to it, scored by
+    ``ic``'s model on the anonymized text), at most the IC of the original terms the region protects."""
+    from ..masking import apply, merge, output_regions
+
+    merged = [m for m in merge([(int(m[0]), int(m[1]), m[2] if len(m) > 2 else None) for m in masks])]
+    anonymized = apply(text, [(s, e, r or "") for s, e, r in merged])
+    regions = [(o, r) for o, r in zip(merged, output_regions(merged)) if r[2].strip()]
+    if not regions:
+        return 0.0
+    terms = segment_doc(ic.nlp(anonymized))
+    clipped: List[Term] = []
+    owner: List[int] = []
+    for k, (_, (rs, re_, _)) in enumerate(regions):
+        for t in terms:
+            s, e = max(t.start, rs), min(t.end, re_)
+            if s < e and anonymized[s:e].strip():
+                clipped.append(Term(s, e, anonymized[s:e], t.sent))
+                owner.append(k)
+    if not clipped:
+        return 0.0
+    passes = build_passes(clipped, ic.alternation, ic.n) if is_masked(ic.model) else None
+    lps = ic.model.span_token_logprobs(anonymized, [t.span for t in clipped], passes)
+    kept = [0.0] * len(regions)
+    for k, lp in zip(owner, lps):
+        kept[k] += max(0.0, float(-np.min(lp))) if len(lp) else 0.0
+    credit = 0.0
+    for ((start, end, _), _), value in zip(regions, kept):
+        protected = [i for i, t in enumerate(dic.terms) if t.start < end and start < t.end]
+        credit += min(value, float(dic.ic[protected].sum()) if protected else 0.0)
+    return credit
 
 
 @dataclass
@@ -330,18 +372,26 @@ def tpi_corpus(
     originals: Dict[str, str],
     masks: Dict[str, Dict[str, Sequence[CharSpan]]],
     progress: bool = True,
+    generalizations: Optional[Dict[str, Dict[str, Sequence[Sequence]]]] = None,
 ) -> CorpusResult:
     """TPI of several anonymization methods.
 
     originals: id -> original text; masks: method -> id -> masked character spans of
-    the original. Every id of ``masks`` must be in ``originals``.
+    the original. Every id of ``masks`` must be in ``originals``. ``generalizations``:
+    method -> id -> ``[start, end, replacement]`` of the methods whose replacements are
+    generalizations (credited, :func:`generalization_credit`).
     """
     ics = corpus_ics(ic, originals, masks, progress)
     result = CorpusResult()
+    generalizations = generalizations or {}
     for method, by_id in masks.items():
-        values = {d: tpi_document(ics[d], spans, d) for d, spans in by_id.items()}
+        reps = generalizations.get(method, {})
+        credit = {
+            d: generalization_credit(ic, originals[d], reps[d], ics[d]) if reps.get(d) else 0.0 for d in by_id
+        }
+        values = {d: tpi_document(ics[d], spans, d, credit[d]) for d, spans in by_id.items()}
         result.per_document[method] = values
-        num = sum(ics[d].preserved(by_id[d]) for d in by_id)
+        num = sum(ics[d].preserved(by_id[d]) + credit[d] for d in by_id)
         den = sum(ics[d].tic for d in by_id)
         result.micro[method] = num / den if den > 0 else float("nan")
     return result

@@ -1,0 +1,147 @@
+"""The generalization rows of the benchmark (issue 17): each generalizing textanon configuration beside its
+suppressing twin, the same pipeline and risk settings deciding once and rendering twice.
+
+A pipeline (the LM-risk ``en_textanon`` at its configured threshold, or the search-risk pipeline over an index)
+gets ``textanon_generalizer`` before its optimizer and decides with ``replacement = "generalize"``; the twin is the
+same Docs decided again by an optimizer with the same settings and ``replacement = "suppression"`` (same
+information content, same risky combinations). The generalizing row's masks keep their replacement strings, so the
+attack, the retrieval judges and TPI see the generalized text (TPI credits the replacements,
+:func:`textanon.evaluation.tpi.generalization_credit`). Row names: ``textanon <label> + generalization`` (``suppress_twin``
+names ``textanon <label>, suppression twin``).
+"""
+
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+GENERALIZED = " + generalization"
+TWIN = ", suppression twin"
+
+
+def row_names(label: str) -> Tuple[str, str]:
+    """(generalizing row, its suppressing twin) of configuration ``label``."""
+    return f"textanon {label}{GENERALIZED}", f"textanon {label}{TWIN}"
+
+
+@dataclass
+class GeneralizeBench:
+    """The generalizing configurations: label -> (pipeline, index folder or None)."""
+
+    configs: Dict[str, Tuple[str, Optional[str]]] = field(default_factory=dict)
+
+    def settings(self) -> dict:
+        """What the result records about these rows."""
+        return {
+            label: {"pipeline": p, "index": i, "row": row_names(label)[0], "suppress_twin": row_names(label)[1]}
+            for label, (p, i) in self.configs.items()
+        }
+
+
+def generalize_bench(specs: Sequence[str]) -> GeneralizeBench:
+    """A :class:`GeneralizeBench` from ``LABEL=PIPELINE`` or ``LABEL=PIPELINE@INDEX`` specs (ValueError otherwise)."""
+    configs = {}
+    for spec in specs:
+        label, sep, rest = spec.partition("=")
+        if not sep or not label or not rest:
+            raise ValueError(f"--generalize expects LABEL=PIPELINE[@INDEX], got {spec!r}")
+        pipeline, _, index = rest.partition("@")
+        configs[label] = (pipeline, index or None)
+    return GeneralizeBench(configs)
+
+
+def twins(model: str, index: Optional[str] = None):
+    """Benchmark system (:mod:`.systems`): ``model`` (with the search ``index`` when given) deciding with
+    generalization, and the same Docs decided again by suppression: ``{"runs": [generalized, suppressed]}``, each
+    ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only)."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    from .. import generalization  # noqa: F401
+    from ..datasets.records import Record
+    from ..generalization import component  # noqa: F401  (the factory)
+    from ..optimizer import MaskingOptimizer
+    from ..runner import pipe_docs
+
+    nlp = spacy.load(model)
+    if index:
+        from ..search.attach import use_index
+
+        use_index(nlp, index)
+    nlp.add_pipe("textanon_generalizer", before="textanon_optimizer")
+    config = dict(nlp.get_pipe_config("textanon_optimizer"))
+    config.pop("factory", None)
+    nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
+    suppress = MaskingOptimizer(**dict(config, replacement="suppression"))
+    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+
+    def run(docs) -> dict:
+        records = [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
+        t0 = time.perf_counter()
+        done = list(pipe_docs(nlp, records, batch_size=1))
+        generalized = {r.id: [list(m) for m in doc._.masks] for r, doc in zip(records, done)}
+        seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        suppressed = {r.id: [list(m) for m in suppress(doc)._.masks] for r, doc in zip(records, done)}
+        return {
+            "runs": [
+                {"masks": generalized, "seconds": seconds},
+                {"masks": suppressed, "seconds": time.perf_counter() - t0},
+            ]
+        }
+
+    return run
+
+
+def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:
+    """Benchmark systems of the generalizing rows and their twins: ``{row: {"masks", "replacements"?, "seconds",
+    "load_s", "peak_rss_mb", "suppress_twin"?}}`` (``masks``: offsets; ``replacements``: with the strings)."""
+    from ..masking import merge_offsets
+    from .systems import run_isolated
+
+    docs = [(r.name, r.original, r.name) for r in records]
+    out: Dict[str, dict] = {}
+    for label, (pipeline, index) in bench.configs.items():
+        result = run_isolated("textanon_twins", docs, model=pipeline, index=index)
+        if "error" in result:
+            raise RuntimeError(f"generalization rows ({label}) failed: {result['error']}")
+        generalized, suppressed = result["masks"]["runs"]
+        common = {"load_s": result["load_s"], "peak_rss_mb": result["peak_rss_mb"]}
+        row, twin = row_names(label)
+        out[twin] = dict(
+            common,
+            masks={n: merge_offsets(m) for n, m in suppressed["masks"].items()},
+            seconds=None,
+            redecide_s=suppressed["seconds"],
+        )
+        out[row] = dict(
+            common,
+            masks={n: merge_offsets(m) for n, m in generalized["masks"].items()},
+            replacements=generalized["masks"],
+            seconds=generalized["seconds"],
+            suppress_twin=twin,
+        )
+    return out
+
+
+def replaced_text(original: str, replacements: List[list]) -> str:
+    """The generalized text: ``original`` with each mask's replacement (merged; ``***`` where one has none)."""
+    from ..masking import SUPPRESSION, apply, merge
+
+    return apply(original, [(s, e, SUPPRESSION if r is None else r) for s, e, r in merge(replacements)])
+
+
+def markdown(result: dict) -> str:
+    """The generalizing rows beside their twins ('' without them)."""
+    rows = [r for r in result["rows"] if r.get("suppress_twin")]
+    if not rows:
+        return ""
+    by = {r["system"]: r for r in result["rows"]}
+    cols = ["tpi", "tpi_lm", "bm25_reid", "dense_reid", "trir", "masked_share", "generalized_share"]
+    out = "\nGeneralization vs suppression (same pipeline, same risk decisions):\n\n"
+    out += "| row | " + " | ".join(cols) + " |\n|" + "---|" * (len(cols) + 1) + "\n"
+    for r in rows:
+        for row in (r, by.get(r["suppress_twin"], {})):
+            out += f"| {row.get('system')} | " + " | ".join("–" if row.get(c) is None else str(row[c]) for c in cols)
+            out += " |\n"
+    return out

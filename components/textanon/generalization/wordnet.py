@@ -1,0 +1,123 @@
+"""WordNet hypernym chains for common nouns (occupations, religions, diseases, awards, kinds of places and
+organizations): "actress" -> "actor" -> "performer" -> "entertainer" -> "person"; "cancer" -> "malignant tumor" ->
+"disease". The word's most frequent noun sense is used (WordNet orders senses by their SemCor counts); the chain
+stops before the top of the hierarchy (:data:`TOO_GENERAL`, or a synset less than :data:`MIN_DEPTH` deep), except
+that a person noun always ends with "person". WordNet is read offline (:func:`textanon.gazetteer.wordnet_data.
+load_wordnet`, ``NLTK_DATA``)."""
+
+from functools import lru_cache
+from typing import List, Optional, Tuple
+
+#: synsets too general to be a meaningful replacement ("a whole", "a symbol", "a group")
+TOO_GENERAL = {
+    "person.n.01",
+    "adult.n.01",
+    "organism.n.01",
+    "whole.n.02",
+    "object.n.01",
+    "artifact.n.01",
+    "structure.n.01",
+    "location.n.01",
+    "point.n.02",
+    "geographic_point.n.01",
+    "symbol.n.01",
+    "signal.n.01",
+    "social_group.n.01",
+    "group.n.01",
+    "body.n.02",
+    "ill_health.n.01",
+    "pathological_state.n.01",
+    "physical_condition.n.01",
+    "condition.n.01",
+    "state.n.02",
+    "attribute.n.02",
+    "abstraction.n.06",
+    "entity.n.01",
+    "physical_entity.n.01",
+    "causal_agent.n.01",
+    "living_thing.n.01",
+    "inhabitant.n.01",
+}
+MIN_DEPTH = 4
+MAX_LEVELS = 4
+PERSON = "person.n.01"
+
+
+@lru_cache(maxsize=1)
+def wordnet():
+    """The offline WordNet reader (loaded once)."""
+    from ..gazetteer.wordnet_data import load_wordnet
+
+    return load_wordnet()
+
+
+@lru_cache(maxsize=20000)
+def noun_sense(text: str):
+    """(synset of the most frequent noun sense, is plural) of ``text`` (a word or a WordNet compound), or None."""
+    wn = wordnet()
+    key = "_".join(text.strip().split())
+    if not key or not any(c.isalpha() for c in key):
+        return None
+    lemma = wn.morphy(key, wn.NOUN) or wn.morphy(key.lower(), wn.NOUN)
+    if lemma is None:
+        return None
+    senses = wn.synsets(lemma, pos=wn.NOUN)
+    if not senses:
+        return None
+    plural = lemma.lower() != key.lower()
+    if not dominant_noun(wn, lemma, senses):
+        return None
+    return senses[0], plural
+
+
+def dominant_noun(wn, lemma: str, senses) -> bool:
+    """Whether the most frequent noun sense is attested (SemCor count > 0) and the word is at least as often a noun
+    as anything else ("earnest" the adjective is not read as the noun, a security)."""
+    count = lambda synsets: sum(lm.count() for s in synsets for lm in s.lemmas() if lm.name() == lemma)  # noqa: E731
+    first = sum(lm.count() for lm in senses[0].lemmas() if lm.name() == lemma)
+    others = max((count(wn.synsets(lemma, pos=p)) for p in (wn.VERB, wn.ADJ, wn.ADV)), default=0)
+    return first > 0 and count(senses) >= others
+
+
+def hypernym_chain(synset) -> List[Tuple[str, object]]:
+    """(lemma, synset) of the meaningful hypernyms of ``synset``, nearest first (module docstring)."""
+    out: List[Tuple[str, object]] = []
+    current, is_person = synset, False
+    while True:
+        parents = current.hypernyms() or current.instance_hypernyms()
+        if not parents:
+            break
+        current = parents[0]
+        if current.name() == PERSON:
+            is_person = True
+        if current.name() in TOO_GENERAL or current.min_depth() < MIN_DEPTH:
+            break
+        out.append((lemma_text(current), current))
+    out = out[: MAX_LEVELS - (1 if is_person else 0)]
+    if is_person or _is_person(synset):
+        out.append(("person", None))
+    return out
+
+
+def _is_person(synset) -> bool:
+    return any(PERSON in {h.name() for h in path} for path in synset.hypernym_paths())
+
+
+def lemma_text(synset) -> str:
+    """The synset's first lemma as words ("health_professional" -> "health professional")."""
+    return synset.lemmas()[0].name().replace("_", " ")
+
+
+def noun_hypernyms(text: str) -> Optional[Tuple[List[str], bool]]:
+    """(hypernym nouns of ``text``, nearest first; whether ``text`` is plural), or None if WordNet lacks it."""
+    sense = noun_sense(text)
+    if sense is None:
+        return None
+    synset, plural = sense
+    return [lemma for lemma, _ in hypernym_chain(synset)], plural
+
+
+def is_hyponym_of(synset, ancestors) -> bool:
+    """Whether one of ``ancestors`` (synset names) is ``synset`` or above it (hypernyms and instance hypernyms)."""
+    names = set(ancestors)
+    return synset.name() in names or any(h.name() in names for path in synset.hypernym_paths() for h in path)
