@@ -30,10 +30,10 @@ EXTENSIONS = {
     "anonymized_text": (Doc, None, "the text with masked spans replaced"),
     "anonymization_warnings": (Doc, None, "list of failures/fallbacks (fail-closed decisions), never raw text"),
     "masks": (Doc, None, "list of [start_char, end_char, replacement] applied to produce anonymized_text"),
-    "generalization_breaks": (
+    "generalization_risk": (
         Doc,
         None,
-        "[[combination, {entity: [levels]} or None]]: generalizations that break each combination (search index)",
+        "the index's rule for generalizations: {breaks: [[combination, {entity: [levels]} or None]], forbidden}",
     ),
     "reid_rank": (Doc, None, "the target's BM25 rank in the search index before/after masking (search risk)"),
 }

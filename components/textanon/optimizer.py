@@ -280,7 +280,7 @@ class MaskingOptimizer(SettingsRecord):
         self, doc: Doc, entities: Dict[str, List[Span]], unresolved: List[List[str]], forced: Set[str]
     ) -> Set[str]:
         """Keep / generalize / suppress (module docstring); sets ``self.generalized``, returns the suppressed ids."""
-        from .generalization.choice import breaks, choose
+        from .generalization.choice import breaks, choose, forbidden
 
         combo_breaks = breaks(doc, entities, unresolved)
         ids = {e for c in unresolved for e in c}
@@ -291,7 +291,9 @@ class MaskingOptimizer(SettingsRecord):
                 f"{self.name}: {len(ids - breakable)} of {len(ids)} entities in risky combinations have no "
                 "generalization that breaks one; they are kept or suppressed",
             )
-        suppressed, generalized, status = choose(entities, unresolved, combo_breaks, self._cost, self.time_limit_s)
+        suppressed, generalized, status = choose(
+            entities, unresolved, combo_breaks, self._cost, self.time_limit_s, forbidden(doc), forced
+        )
         if suppressed is None:
             add_warning(
                 doc, f"{self.name}: solver status {status}; every entity in a risky combination is suppressed"

@@ -300,13 +300,14 @@ def benchmark(
     judges: bool = True,
     generalize=None,
     groups: Optional[Sequence[str]] = None,
+    tpi_lm: bool = True,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
     input of ``evaluate-trir --anonymized``); ``output``: the result written there (:func:`write_result`);
     ``search``: the search-risk rows (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the
     retrieval judges' columns (:mod:`textanon.benchmarks.judges`); ``generalize``: the generalization rows and
     their suppressing twins (:class:`textanon.benchmarks.generalization.GeneralizeBench`); ``groups``: the row
-    groups to run (:data:`GROUPS`; default all)."""
+    groups to run (:data:`GROUPS`; default all); ``tpi_lm``: the SmolLM2 TPI column."""
     from .judges import add_judge_columns
     from .search import search_systems
 
@@ -322,7 +323,9 @@ def benchmark(
     systems.update(generalize_systems(records, generalize) if generalize and "generalization" in groups else {})
     systems.update(text_columns(records, llm_file) if "published" in groups else {})
     give_target_knowledge(records, systems)
-    rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds)
+    rows = score(
+        records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds, tpi_lm=tpi_lm
+    )
     judged = add_judge_columns(records, systems, rows) if judges else None
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)

@@ -52,6 +52,7 @@ def benchmark_cmd(
         [],
         help="LABEL=PIPELINE[@INDEX], repeatable: rows 'textanon LABEL + generalization' and their suppressing twins",
     ),
+    tpi_lm: bool = typer.Option(True, help="The SmolLM2 TPI column (slow on a CPU: one LM pass per text)"),
     only: List[str] = typer.Option(
         [],
         help="Row group to run, repeatable (baselines, search, generalization, published; default all): the rows "

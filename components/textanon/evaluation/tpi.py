@@ -319,6 +319,9 @@ def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[S
     regions = [(o, r) for o, r in zip(merged, output_regions(merged)) if r[2].strip()]
     if not regions:
         return 0.0
+    if hasattr(ic.model, "word_logprob"):  # context-free (word frequencies): each replacement scored on its own
+        kept = [_replacement_ic(ic, rep) for _, (_, _, rep) in regions]
+        return _capped_credit(dic, [o for o, _ in regions], kept)
     terms = segment_doc(ic.nlp(anonymized))
     clipped: List[Term] = []
     owner: List[int] = []
@@ -335,11 +338,26 @@ def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[S
     kept = [0.0] * len(regions)
     for k, lp in zip(owner, lps):
         kept[k] += max(0.0, float(-np.min(lp))) if len(lp) else 0.0
+    return _capped_credit(dic, [o for o, _ in regions], kept)
+
+
+def _capped_credit(dic: DocumentIC, regions: Sequence[Sequence], kept: Sequence[float]) -> float:
+    """Sum over the replaced ``regions`` (offsets into the original) of their replacement's IC, each at most the IC
+    of the original terms it protects."""
     credit = 0.0
-    for ((start, end, _), _), value in zip(regions, kept):
+    for (start, end, *_), value in zip(regions, kept):
         protected = [i for i, t in enumerate(dic.terms) if t.start < end and start < t.end]
         credit += min(value, float(dic.ic[protected].sum()) if protected else 0.0)
     return credit
+
+
+def _replacement_ic(ic: "InformationContent", replacement: str) -> float:
+    """IC of a replacement on its own with a context-free model: the sum over its terms of their IC."""
+    terms = segment_doc(ic.nlp(replacement))
+    if not terms:
+        return 0.0
+    lps = ic.model.span_token_logprobs(replacement, [t.span for t in terms])
+    return float(sum(max(0.0, float(-np.min(lp))) for lp in lps if len(lp)))
 
 
 @dataclass

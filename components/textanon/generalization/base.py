@@ -3,7 +3,7 @@ the wording helpers they share (articles, plurals)."""
 
 import re
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 #: determiners after which a replacement noun phrase is written without its own article ("the theatre")
 DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those"}
@@ -12,26 +12,32 @@ DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "you
 @dataclass(frozen=True)
 class Generalization:
     """One candidate replacement of an entity: ``text`` at generalization ``level`` (1 = the least general), made
-    by generalizer ``kind`` (dates, numbers, nouns, nationalities, places, organizations, persons)."""
+    by generalizer ``kind`` (dates, numbers, nouns, nationalities, places, organizations, persons); ``members``:
+    more specific terms it covers ("the 1990s": "1990" ... "1999"), whose documents the index risk counts as
+    documents of the generalization too (:func:`textanon.generalization.risk.index_forbidden`)."""
 
     text: str
     level: int
     kind: str
+    members: Tuple[str, ...] = ()
 
 
-def levels(texts: Sequence[Optional[str]], kind: str, original: str = "") -> List[Generalization]:
-    """Generalizations numbered 1, 2, ... from ``texts`` (most specific first): empty, repeated and identical to
-    ``original`` (case-insensitive) entries dropped."""
+def levels(
+    texts: Sequence[Optional[str]], kind: str, original: str = "", members: Sequence[Sequence[str]] = ()
+) -> List[Generalization]:
+    """Generalizations numbered 1, 2, ... from ``texts`` (most specific first; ``members[i]``: those of
+    ``texts[i]``): empty, repeated and identical to ``original`` (case-insensitive) entries dropped."""
     out: List[Generalization] = []
     seen = {" ".join(original.lower().split())}
-    for text in texts:
+    for i, text in enumerate(texts):
         if not text:
             continue
         key = " ".join(text.lower().split())
         if key in seen:
             continue
         seen.add(key)
-        out.append(Generalization(" ".join(text.split()), len(out) + 1, kind))
+        covered = tuple(members[i]) if i < len(members) else ()
+        out.append(Generalization(" ".join(text.split()), len(out) + 1, kind, covered))
     return out
 
 

@@ -28,14 +28,14 @@ def candidates_of(mentions: List[Span]) -> List[dict]:
 
 def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -> List[Breaks]:
     """For each combination, the generalizations that break it: the index's record
-    (``doc._.generalization_breaks``) and the language-model rule at the doc's decision threshold, both where they
+    (``doc._.generalization_risk``) and the language-model rule at the doc's decision threshold, both where they
     apply (:mod:`.risk`); {} (suppression only) where neither does."""
     threshold = doc.user_data.get(THRESHOLD_KEY)
     spans = [m for ms in entities.values() for m in ms]
     entity_ic = {e: (None if lp == float("-inf") else -lp * LN10) for e, lp in entity_log10_probs(spans).items()}
     candidate_ic = {e: [c.get("ic") for c in candidates_of(ms)] for e, ms in entities.items()}
-    recorded = {frozenset(c): b for c, b in (doc._.generalization_breaks or [])}
-    indexed = doc._.generalization_breaks is not None
+    record = doc._.generalization_risk
+    recorded = {frozenset(c): b for c, b in (record or {}).get("breaks", [])}
     out: List[Breaks] = []
     for combo in combos:
         lm = (
@@ -43,15 +43,21 @@ def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -
             if threshold is not None and lm_risky(combo, entity_ic, threshold)
             else None
         )
-        if not indexed:
+        if record is None:
             out.append(lm or {})
             continue
         index = recorded.get(frozenset(combo), {})
-        if index is None:  # not a population risk: the language model's rule alone, if it made the combination
+        if index is None:  # made by the query bound: the language model's rule alone, if it made the combination
             out.append(lm or {})
         else:
             out.append(index if lm is None else intersect(index, lm))
     return out
+
+
+def forbidden(doc: Doc) -> List[List[Tuple[str, int]]]:
+    """The options (level 0: kept) and pairs of options the index forbids (``doc._.generalization_risk``)."""
+    record = doc._.generalization_risk or {}
+    return [[(e, int(n)) for e, n in f] for f in record.get("forbidden", [])]
 
 
 def choose(
@@ -60,9 +66,13 @@ def choose(
     combo_breaks: Sequence[Breaks],
     cost,
     time_limit_s: float,
+    banned: Sequence[Sequence[Tuple[str, int]]] = (),
+    suppressed_anyway: Set[str] = frozenset(),
 ) -> Tuple[Optional[Set[str]], Generalized, str]:
     """(suppressed entities, generalized entities, solver status) for the unresolved ``combos``; ``cost(mentions)``
-    is the suppression cost (milli-nats). Suppressed is None when the solver found no solution."""
+    is the suppression cost (milli-nats); ``banned``: options (level 0: kept) and pairs of options that must not
+    be chosen together (:func:`forbidden`); an entity outside the combinations is kept, unless it is in
+    ``suppressed_anyway`` (the direct identifiers). Suppressed is None when the solver found no solution."""
     from ortools.sat.python import cp_model
 
     from ..optimizer import IC_SCALE
@@ -79,6 +89,10 @@ def choose(
         lits = [sup[e] for e in combo]
         lits += [gen[(e, n)] for e, levels in broken_by.items() for n in levels if (e, n) in gen]
         model.AddBoolOr(lits)
+    for options_ in banned:
+        clause = _ban(options_, keep, gen, suppressed_anyway)
+        if clause is not None:
+            model.AddBoolOr(clause)
     terms = []
     for e in ids:
         full = cost(entities[e])
@@ -100,3 +114,22 @@ def choose(
         e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.BooleanValue(gen[(e, c["level"])])
     }
     return suppressed, generalized, name
+
+
+def _ban(options: Sequence[Tuple[str, int]], keep, gen, suppressed_anyway: Set[str]):
+    """The clause "not all of ``options`` at once" over the model's variables; None when it always holds (an option
+    that cannot be chosen: a level without a variable, an entity suppressed anyway) or when it bans only kept
+    originals (the search risk's own combinations say that)."""
+    if not any(n > 0 for _, n in options):
+        return None
+    clause = []
+    for e, n in options:
+        if e in keep:
+            var = keep[e] if n == 0 else gen.get((e, n))
+            if var is None:
+                return None
+            clause.append(var.Not())
+        elif n > 0 or e in suppressed_anyway:
+            return None  # an entity outside the combinations is never generalized; a suppressed one never shows
+        # else: kept whatever the solver does, its option always holds: the others must not all be chosen
+    return clause

@@ -8,12 +8,11 @@ risk model in use (``ic_source = "auto"``: the language model of ``textanon_lm_r
 ``textanon_search_risk``, else word frequencies; :mod:`.information`). Every mention of the entity gets the list in
 ``span._.generalizations`` (``[{"text", "level", "kind", "ic"}]``, level 1 first).
 
-With a search index in the pipeline the component also records, for every risky combination, which generalizations
-break it under the index's population risk (:func:`textanon.generalization.risk.index_breaks`) in
-``doc._.generalization_breaks`` (``[[combination, {entity: [levels]} or None]]``; None: not a population risk,
-suppression only). A combination the targeted risk alone made (``span._.risk_reasons``) may be broken by any
-generalization: the optimizer then checks the BM25 attacker on its output and suppresses the generalizations the
-attacker still needs (:mod:`.targeted`). The language-model rule needs no record: the optimizer applies it at the threshold of the
+With a search index in the pipeline the component also records the index's rule in ``doc._.generalization_risk``
+(:mod:`.risk`): ``breaks``, for every risky combination, the generalizations that may break it (any, for a population
+or targeted combination; None, suppression only, for one made by the query bound) and ``forbidden``, the options and
+pairs of options found in fewer than ``k`` indexed documents. After deciding, the optimizer checks the BM25 attacker
+on its output and suppresses the generalizations the attacker still needs (:mod:`.targeted`). The language-model rule needs no record: the optimizer applies it at the threshold of the
 decision (:func:`textanon.generalization.risk.lm_breaks`), re-decisions at other thresholds included.
 
 Fail closed: an entity the generalizers do not know, a candidate that could not be scored, a failure of the
@@ -32,7 +31,7 @@ from ..lm_risk import scored_ic
 from ..serialization import SettingsRecord
 from .information import capped, content_words, index_candidate_ic, lm_candidate_ic, wordfreq_candidate_ic
 from .propose import propose
-from .risk import index_breaks
+from .risk import index_forbidden, population_risky
 
 logger = logging.getLogger(__name__)
 IC_SOURCES = ("auto", "lm", "index", "wordfreq")
@@ -41,7 +40,7 @@ IC_SOURCES = ("auto", "lm", "index", "wordfreq")
 @Language.factory(
     "textanon_generalizer",
     default_config={"spans_key": DEFAULT_SPANS_KEY, "ic_source": "auto", "max_levels": 4},
-    assigns=["span._.generalizations", "doc._.generalization_breaks"],
+    assigns=["span._.generalizations", "doc._.generalization_risk"],
     requires=["span._.entity_id"],
 )
 def make_generalizer(nlp: Language, name: str, spans_key: str, ic_source: str, max_levels: int) -> "Generalizer":
@@ -77,8 +76,10 @@ class Generalizer(SettingsRecord):
             logger.warning("generalization failed on a document (%s); entities are suppressed", type(err).__name__)
             for span in doc.spans.get(self.spans_key, []):
                 span._.generalizations = None
-            doc._.generalization_breaks = None
-            add_warning(doc, f"{self.name}: generalization failed ({type(err).__name__}); risky entities are suppressed")
+            doc._.generalization_risk = None
+            add_warning(
+                doc, f"{self.name}: generalization failed ({type(err).__name__}); risky entities are suppressed"
+            )
             return doc
 
     def pipe(self, docs, batch_size: int = 8):
@@ -125,18 +126,32 @@ class Generalizer(SettingsRecord):
                 span._.generalizations = listed
         if unscored:
             add_warning(doc, f"{self.name}: {unscored} generalization candidates could not be scored; never chosen")
-        doc._.generalization_breaks = None
+        doc._.generalization_risk = None
         if search is not None:
-            phrases = {eid: min((m.text for m in ms), key=lambda t: count([t])) for eid, ms in entities.items()}
-            words = {eid: [content_words(g.text) for g in found] for eid, found in candidates.items()}
-            levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
-            doc._.generalization_breaks = []
-            for c in doc._.risky_combinations or []:
-                found = index_breaks(c, count, search.k, phrases, words)
-                if found is None and all(targeted_only(entities.get(e, [])) for e in c):
-                    found = {e: levels[e] for e in c if e in levels}  # the optimizer verifies the ranking afterwards
-                doc._.generalization_breaks.append([list(c), found])
+            doc._.generalization_risk = self._index_risk(doc, search, count, entities, candidates)
         return doc
+
+    def _index_risk(self, doc: Doc, search, count, entities, candidates) -> dict:
+        """The index's record for the optimizer (module docstring): ``{"breaks": [[combination, {entity: [levels]}
+        or None]], "forbidden": [[[entity, level], ...]]}``."""
+        phrases = {eid: min((m.text for m in ms), key=lambda t: count([t])) for eid, ms in entities.items()}
+        words = {eid: [(content_words(g.text), g.members) for g in found] for eid, found in candidates.items()}
+        levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
+        combos = [list(c) for c in doc._.risky_combinations or []]
+        breaks = []
+        for c in combos:
+            population = population_risky(c, count, search.k, phrases)
+            if search.max_combination_size > 2 and population:
+                found = None  # generalizations are checked in pairs only: larger combinations are suppressed
+            elif population or all(targeted_only(entities.get(e, [])) for e in c):
+                found = {e: levels[e] for e in c if e in levels}  # targeted: the optimizer checks the attacker
+            else:
+                found = None  # the query bound: suppression only
+            breaks.append([c, found])
+        chosen = sorted({e for c, found in breaks if found for e in found})
+        index = search.index.open()
+        forbidden = index_forbidden(sorted(entities), chosen, _memo_any(index), search.k, phrases, words)
+        return {"breaks": breaks, "forbidden": [[list(o) for o in f] for f in forbidden]}
 
     def _score(self, doc, source, lm, index, count, entities, candidates) -> Dict[str, List[Optional[float]]]:
         texts = {eid: [g.text for g in found] for eid, found in candidates.items()}
@@ -172,6 +187,19 @@ def _entity_ic(mentions: List[Span]) -> Optional[float]:
     """The entity's IC: that of its most informative mention; None if a mention is unscored."""
     ics = [scored_ic(m._.ic) for m in mentions]
     return None if any(ic is None for ic in ics) else max(ics)
+
+
+def _memo_any(index):
+    """``index.count_any`` with this document's answers kept."""
+    cache: Dict[tuple, int] = {}
+
+    def count_any(groups) -> int:
+        key = tuple(sorted(tuple(sorted(g)) for g in groups))
+        if key not in cache:
+            cache[key] = index.count_any([list(g) for g in key])
+        return cache[key]
+
+    return count_any
 
 
 def _counter(index):

@@ -1,5 +1,5 @@
 """Dates: day -> month and year -> year -> decade -> century ("14 September 2009" -> "September 2009" -> "2009" ->
-"the 2000s" -> "the 21st century"). Only dates with a four-digit year are generalized (a year is what makes the
+"the 2000s" -> "the 21st century"; no century for a year ending in 00, which two conventions place differently). Only dates with a four-digit year are generalized (a year is what makes the
 levels true supersets); a span with two years ("1997-2001") or none is left to the optimizer's suppression."""
 
 import re
@@ -21,7 +21,10 @@ def generalize_date(text: str) -> List[Generalization]:
     """Generalizations of a date expression, most specific first (empty when it has no single four-digit year)."""
     decade = _DECADE.match(text.strip())
     if decade:
-        return levels([century(int(decade.group(1)) * 10)], "dates", text)
+        first = int(decade.group(1)) * 10
+        if first % 100 == 0:  # "the 1900s": 1900 belongs to the 19th or the 20th century depending on the count
+            return []
+        return levels([century(first)], "dates", text, [_decades(first // 100 * 100)])
     years = _YEAR.findall(text)
     if len(set(years)) != 1:
         return []
@@ -33,12 +36,22 @@ def generalize_date(text: str) -> List[Generalization]:
         out.append(f"{_FULL[month.group(1).lower()[:3]].capitalize()} {year}")
     if month or has_day or text.strip() != str(year):
         out.append(str(year))
-    out += [f"the {year // 10 * 10}s", century(year)]
-    return levels(out, "dates", text)
+    members = [[str(year)]] * len(out)
+    out.append(f"the {year // 10 * 10}s")
+    members.append([str(y) for y in range(year // 10 * 10, year // 10 * 10 + 10)])
+    if year % 100:  # 2000 ends the 20th century counting from 1901, begins the 21st counting from 2000: left out
+        out.append(century(year))
+        members.append(_decades(year // 100 * 100))
+    return levels(out, "dates", text, members)
+
+
+def _decades(start: int) -> List[str]:
+    """ "1900s" ... "1990s" for the century beginning at ``start``."""
+    return [f"{d}s" for d in range(start, start + 100, 10)]
 
 
 def century(year: int) -> str:
-    """"the 20th century" for 1900-1999."""
+    """ "the 20th century" for 1900-1999."""
     n = year // 100 + 1
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"the {n}{suffix} century"

@@ -85,6 +85,9 @@ class Geonames:
                 continue
             state = self._state_by_code.get(c["admin1code"]) if country.iso == "US" else None
             self._cities.setdefault(c["name"].lower(), []).append(City(c["name"], country, state, c["population"]))
+        self._by_country: Dict[str, List[City]] = {}
+        for city in sorted((c for cs in self._cities.values() for c in cs), key=lambda c: -c.population):
+            self._by_country.setdefault(city.country.iso, []).append(city)
 
     def country(self, name: str) -> Optional[Country]:
         """The country called ``name`` (GeoNames name or :data:`COUNTRY_ALIASES`), else None."""
@@ -97,6 +100,14 @@ class Geonames:
     def us_state(self, name: str) -> Optional[str]:
         """The US state called ``name``, else None."""
         return self._states.get(_key(name))
+
+    def members(self, country: Optional[Country] = None, continent: Optional[str] = None, limit: int = 20) -> List[str]:
+        """Names a place generalization covers: the largest cities of ``country`` (with its name first), or the
+        countries of ``continent``, at most ``limit``."""
+        if country is not None:
+            cities = self._by_country.get(country.iso, [])
+            return [country.name] + [c.name for c in cities[: limit - 1]]
+        return [c.name for c in self.countries.values() if c.continent == continent][:limit]
 
     def city(self, name: str) -> Optional[List[City]]:
         """The cities called ``name``: all of them when the name is ambiguous (:data:`AMBIGUOUS_SHARE`), else

@@ -34,4 +34,6 @@ def generalize_nationality(text: str) -> List[Generalization]:
         return []
     adjective = CONTINENTS[continent][1]
     plural = text.strip().endswith("s") and not text.strip().endswith("ss")
-    return levels([adjective + ("s" if plural else "")], "nationalities", text)
+    return levels(
+        [adjective + ("s" if plural else "")], "nationalities", text, [geonames().members(continent=continent)]
+    )

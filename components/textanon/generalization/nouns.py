@@ -13,13 +13,14 @@ from .wordnet import is_hyponym_of, noun_hypernyms, noun_sense
 KINDS = ("person.n.01", "disease.n.01")
 
 
-def generalize_noun(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
-    """Generalizations of the common noun ``text`` found at ``start`` of ``doc_text`` (empty if WordNet lacks it)."""
-    sense = noun_sense(text)
+def generalize_noun(text: str, doc_text: str = "", start: int = 0, known_noun: bool = True) -> List[Generalization]:
+    """Generalizations of the common noun ``text`` found at ``start`` of ``doc_text`` (empty if WordNet lacks it;
+    ``known_noun``: a tagger said it is a noun, see :func:`.wordnet.noun_sense`)."""
+    sense = noun_sense(text, known_noun)
     if sense is None or not is_hyponym_of(sense[0], KINDS):
         return []
-    found = noun_hypernyms(text)
+    found = noun_hypernyms(text, known_noun)
     if found is None:
         return []
     nouns, plural = found
-    return levels([noun_phrase(n, doc_text, start, plural) for n in nouns], "nouns", text)
+    return levels([noun_phrase(n, doc_text, start, plural) for n, _ in nouns], "nouns", text, [m for _, m in nouns])

@@ -10,7 +10,7 @@ import re
 from typing import List, Sequence
 
 from .base import Generalization, levels, noun_phrase
-from .wordnet import hypernym_chain, is_hyponym_of, wordnet
+from .wordnet import hypernym_chain, hyponym_lemmas, is_hyponym_of, wordnet
 
 #: WordNet synsets whose hyponyms are types an organization (ORG, LOC facilities) may be generalized to
 ORGANIZATION_TYPES = (
@@ -56,10 +56,15 @@ def generalize_named_thing(
     if found is None or found[2]:
         return []
     synset, lemma, _ = found
-    nouns = [lemma.replace("_", " ")] + [
-        name for name, s in hypernym_chain(synset) if s is not None and is_hyponym_of(s, types)
+    chain = [(lemma.replace("_", " "), synset)] + [
+        (name, s) for name, s in hypernym_chain(synset) if s is not None and is_hyponym_of(s, types)
     ]
-    return levels([noun_phrase(n, doc_text, start) for n in nouns], "organizations", text)
+    return levels(
+        [noun_phrase(n, doc_text, start) for n, _ in chain],
+        "organizations",
+        text,
+        [hyponym_lemmas(s) for _, s in chain],
+    )
 
 
 def typed_sense(word: str, types: Sequence[str]):

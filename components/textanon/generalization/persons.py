@@ -21,7 +21,7 @@ PERSON_CUES = set(
 
 
 def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
-    """"another person" when the context says ``text`` (at ``start`` of ``doc_text``) names a person, else nothing."""
+    """ "another person" when the context says ``text`` (at ``start`` of ``doc_text``) names a person, else nothing."""
     before = re.split(r"[.!?;:()\n]", doc_text[max(0, start - 60) : start])[-1]
     words = re.findall(r"[A-Za-z-]+", before)[-WINDOW:]
     if not any(w.lower() in PERSON_CUES for w in words):

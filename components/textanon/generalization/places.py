@@ -14,7 +14,8 @@ def generalize_place(text: str) -> List[Generalization]:
     gaz = geonames()
     country = gaz.country(text)
     if country is not None:
-        return levels([f"a country in {CONTINENTS[country.continent][0]}", "a country"], "places", text)
+        covered = gaz.members(continent=country.continent)
+        return levels([f"a country in {CONTINENTS[country.continent][0]}", "a country"], "places", text, [covered])
     if gaz.us_state(text):
         return levels(["a US state", "a place in North America"], "places", text)
     cities = gaz.city(text)
@@ -25,5 +26,7 @@ def generalize_place(text: str) -> List[Generalization]:
     city = cities[0]
     continent = CONTINENTS[city.country.continent][0]
     out = [f"a city in {city.state}"] if city.state else []
+    members = [[city.state]] if city.state else []
     out += [f"a city in {city.country.phrase}", f"a city in {continent}", "a city"]
-    return levels(out, "places", text)
+    members += [gaz.members(city.country), gaz.members(continent=city.country.continent)]
+    return levels(out, "places", text, members)

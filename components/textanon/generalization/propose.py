@@ -12,6 +12,7 @@ from .numbers import generalize_number
 from .organizations import THING_TYPES, generalize_named_thing
 from .persons import generalize_person
 from .places import generalize_place
+from .works import generalize_title
 
 
 def propose(
@@ -22,6 +23,10 @@ def propose(
     mention is a common noun (tagged as one, or a gazetteer term): only then do WordNet's noun senses apply to a
     DEM or MISC mention that is not a nationality or a named thing ("earnest" the adjective is not a security)."""
     text = " ".join(text.split())
+    if label in (MISC, ORG) or (label == PERSON and not generalize_person(text, doc_text, start)):
+        found = generalize_title(text, doc_text, start)  # a name followed by a release year: a work's title
+        if found:
+            return found[:max_levels]
     if label == DATETIME:
         found = generalize_date(text) or generalize_number(text)  # "age 20" -> "age between 20 and 30"
     elif label == QUANTITY:
@@ -41,4 +46,3 @@ def propose(
     else:
         found = []
     return found[:max_levels]
-

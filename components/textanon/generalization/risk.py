@@ -6,18 +6,19 @@ clears it while every other entity of the combination stays at its riskiest visi
 * language-model risk (``textanon_lm_risk``, threshold ``t`` in log10): the combination's IC with the candidate's
   IC in place of the entity's is at most ``-t ln 10`` (the other entities at their original, highest IC: a
   generalization's IC is capped at its entity's, so generalizing them too only lowers the sum);
-* index risk (``textanon_search_risk``, population risk with ``k``): at least ``k`` indexed documents hold the
-  candidate's content words together with the other entities' phrases, for *every* visible option of those
-  entities (document counts are not monotone under generalization, so each is counted). A combination the
-  index does not find in fewer than ``k`` documents comes from the targeted risk or a bound: only suppression
-  breaks it.
+* index risk (``textanon_search_risk``, population risk with ``k``, combinations of up to two entities): any
+  generalization breaks a combination of original mentions, but every visible generalization must itself be found
+  in at least ``k`` indexed documents, and together with every visible option of every other entity (their
+  original mentions or their generalizations) in at least ``k`` (:func:`index_forbidden`: the forbidden options,
+  enforced by the optimizer; document counts are not monotone under generalization, so each pair is counted).
+  A combination of the targeted risk may be broken by any generalization (the optimizer checks the attacker on
+  its output); one made by the query bound only by suppression.
 
 Unscored entities, and combinations naming entities without candidates, are broken by suppression only.
 """
 
 import math
-from itertools import product
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 LN10 = math.log(10.0)
 Breaks = Dict[str, List[int]]  # entity id -> the levels (1-based) that break the combination
@@ -49,30 +50,65 @@ def lm_risky(combination: Sequence[str], entity_ic: Dict[str, Optional[float]], 
     return any(ic is None for ic in ics) or sum(ics) > -threshold * LN10
 
 
-def index_breaks(
-    combination: Sequence[str],
-    count: Callable[[Sequence[str]], int],
+def index_forbidden(
+    entities: Sequence[str],
+    chosen: Sequence[str],
+    count_any: Callable[[Sequence[Sequence[str]]], int],
     k: int,
     phrases: Dict[str, str],
-    candidate_words: Dict[str, List[List[str]]],
-) -> Optional[Breaks]:
-    """The levels that break ``combination`` under the index's population risk (module docstring); None when the
-    combination is not a population risk (it is then broken by suppression only). ``phrases``: each entity's
-    rarest mention form; ``candidate_words``: each entity's candidates' content words, level 1 first."""
-    if any(e not in phrases for e in combination):
-        return {}
-    if count([phrases[e] for e in combination]) >= k:
-        return None
-    out: Breaks = {}
-    for e in combination:
-        others = [[[phrases[f]]] + list(candidate_words.get(f, [])) for f in combination if f != e]
-        for n, words in enumerate(candidate_words.get(e, []), 1):
-            if all(count(list(words) + [w for ws in choice for w in ws]) >= k for choice in product(*others)):
-                out.setdefault(e, []).append(n)
-    return out
+    candidates: Dict[str, List[Tuple[List[str], Sequence[str]]]],
+) -> List[List[Tuple[str, int]]]:
+    """The options the index's population risk forbids once generalizations are visible: ``[(entity, level)]``
+    (a level found in fewer than ``k`` documents) and ``[(entity, level), (other, level)]`` (two options found
+    together in fewer than ``k``), for every level >= 1 of the ``chosen`` entities (those that may be generalized)
+    against every option of every other entity of ``entities`` (level 0: its rarest mention ``phrases``; pairs of
+    original mentions are the search risk's own combinations). ``candidates``: entity -> [(content words, members)]
+    per level; a generalization's documents are those holding one of its more specific ``members``, the original
+    mention, or its content word when it has one (``count_any``: the index's count of documents holding one phrase
+    of every group)."""
+    options = {  # a generalization covers the original too: its documents count as the generalization's
+        e: [([phrases[e]], ())] + [(list(w), tuple(m) + (phrases[e],)) for w, m in candidates.get(e, [])]
+        for e in phrases
+    }
+    options = {e: o for e, o in options.items() if e in set(entities)}
+
+    def found(option, other=None) -> bool:
+        groups = [_group(option)] + ([_group(other)] if other is not None else [])
+        return count_any(groups) >= k
+
+    forbidden: List[List[Tuple[str, int]]] = []
+    seen = set()
+    for e in chosen:
+        for level in range(1, len(options.get(e, []))):
+            if not found(options[e][level]):
+                forbidden.append([(e, level)])
+                continue
+            for f, opts in options.items():
+                if f == e:
+                    continue
+                for other, option in enumerate(opts):
+                    key = frozenset([(e, level), (f, other)])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if not found(options[e][level], option):
+                        forbidden.append([(e, level), (f, other)])
+    return forbidden
+
+
+def population_risky(combination: Sequence[str], count: Callable[[Sequence[str]], int], k: int, phrases) -> bool:
+    """Whether the index finds ``combination`` (its entities' rarest mentions) in fewer than ``k`` documents."""
+    return all(e in phrases for e in combination) and count([phrases[e] for e in combination]) < k
 
 
 def intersect(a: Breaks, b: Breaks) -> Breaks:
     """The levels both rules accept."""
     out = {e: [n for n in levels if n in set(b.get(e, []))] for e, levels in a.items()}
     return {e: levels for e, levels in out.items() if levels}
+
+
+def _group(option) -> List[str]:
+    """The phrases whose documents are an option's: its members (the original mention included) and its content word
+    when it has exactly one (a replacement of several content words is found through its members)."""
+    words, members = option
+    return list(dict.fromkeys(list(members) + (list(words) if len(words) == 1 else [])))

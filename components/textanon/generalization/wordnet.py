@@ -6,6 +6,7 @@ that a person noun always ends with "person". WordNet is read offline (:func:`te
 load_wordnet`, ``NLTK_DATA``)."""
 
 from functools import lru_cache
+from pathlib import Path
 from typing import List, Optional, Tuple
 
 #: synsets too general to be a meaningful replacement ("a whole", "a symbol", "a group")
@@ -45,15 +46,24 @@ PERSON = "person.n.01"
 
 @lru_cache(maxsize=1)
 def wordnet():
-    """The offline WordNet reader (loaded once)."""
+    """The offline WordNet reader (loaded once), read directly from the first ``NLTK_DATA`` folder holding it (much
+    faster than nltk's lazy corpus loader), else from nltk's default places."""
+    import os
+
     from ..gazetteer.wordnet_data import load_wordnet
 
+    for folder in os.environ.get("NLTK_DATA", "").split(os.pathsep):
+        if folder and (Path(folder) / "corpora" / "wordnet" / "lexnames").is_file():
+            return load_wordnet(folder)
     return load_wordnet()
 
 
 @lru_cache(maxsize=20000)
-def noun_sense(text: str):
-    """(synset of the most frequent noun sense, is plural) of ``text`` (a word or a WordNet compound), or None."""
+def noun_sense(text: str, known_noun: bool = False):
+    """(synset of the most frequent noun sense, is plural) of ``text`` (a word or a WordNet compound), or None.
+    ``known_noun``: the caller knows ``text`` is used as a noun (a tagger said so): its noun senses are then taken
+    when the first is attested or the only one; otherwise the word must also be a noun at least as often as
+    anything else (:func:`dominant_noun`)."""
     wn = wordnet()
     key = "_".join(text.strip().split())
     if not key or not any(c.isalpha() for c in key):
@@ -65,7 +75,10 @@ def noun_sense(text: str):
     if not senses:
         return None
     plural = lemma.lower() != key.lower()
-    if not dominant_noun(wn, lemma, senses):
+    first = sum(lm.count() for lm in senses[0].lemmas() if lm.name().lower() == lemma.lower())
+    if known_noun and not (first > 0 or len(senses) == 1):
+        return None
+    if not known_noun and not dominant_noun(wn, lemma, senses):
         return None
     return senses[0], plural
 
@@ -108,16 +121,30 @@ def lemma_text(synset) -> str:
     return synset.lemmas()[0].name().replace("_", " ")
 
 
-def noun_hypernyms(text: str) -> Optional[Tuple[List[str], bool]]:
-    """(hypernym nouns of ``text``, nearest first; whether ``text`` is plural), or None if WordNet lacks it."""
-    sense = noun_sense(text)
+def noun_hypernyms(text: str, known_noun: bool = False) -> Optional[Tuple[List[Tuple[str, List[str]]], bool]]:
+    """([(hypernym noun, the more specific nouns it covers)], nearest first; whether ``text`` is plural), or None if
+    WordNet lacks it."""
+    sense = noun_sense(text, known_noun)
     if sense is None:
         return None
     synset, plural = sense
-    return [lemma for lemma, _ in hypernym_chain(synset)], plural
+    return [(lemma, hyponym_lemmas(s) if s is not None else []) for lemma, s in hypernym_chain(synset)], plural
 
 
 def is_hyponym_of(synset, ancestors) -> bool:
     """Whether one of ``ancestors`` (synset names) is ``synset`` or above it (hypernyms and instance hypernyms)."""
     names = set(ancestors)
     return synset.name() in names or any(h.name() in names for path in synset.hypernym_paths() for h in path)
+
+
+def hyponym_lemmas(synset, limit: int = 20) -> List[str]:
+    """Lemmas of ``synset`` and of its hyponyms (two levels down; instances left out; only lemmas whose most frequent
+    noun sense is that hyponym), at most ``limit``: more specific terms a replacement by ``synset`` covers."""
+    wn = wordnet()
+    out = [lemma_text(synset)]
+    frontier = [synset]
+    for _ in range(2):
+        frontier = [h for s in frontier for h in s.hyponyms()]
+        # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
+        out += [lemma_text(h) for h in frontier if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]]
+    return list(dict.fromkeys(out))[:limit]

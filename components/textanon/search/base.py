@@ -54,6 +54,9 @@ class SearchIndex(Protocol):
     def count(self, phrases: Sequence[str]) -> int:
         """Number of documents that contain every phrase (each a run of words, matched in order)."""
 
+    def count_any(self, groups: Sequence[Sequence[str]]) -> int:
+        """Number of documents that contain, for every group, at least one of its phrases (an AND of ORs)."""
+
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
         """BM25 ranking for the query ``words`` (any of them may match): ``[(doc, score)]``, best first,
         higher scores better, at most ``limit``."""

@@ -89,6 +89,18 @@ class SQLiteIndex:
         row = self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (" AND ".join(parts),)).fetchone()
         return int(row[0])
 
+    def count_any(self, groups: Sequence[Sequence[str]]) -> int:
+        """Number of documents that contain one phrase of every group (one ``MATCH``: ORs of phrases joined by AND)."""
+        clauses = []
+        for group in groups:
+            parts = list(dict.fromkeys(fts_phrase(ws) for ws in map(phrase_words, group) if ws))
+            if parts:
+                clauses.append("(" + " OR ".join(parts) + ")")
+        if not clauses:
+            return self._n
+        row = self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (" AND ".join(clauses),)).fetchone()
+        return int(row[0])
+
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
         """FTS5 BM25 ranking of the quoted words joined by ``OR``: ``[(doc, score)]``, best (highest) first."""
         parts = list(dict.fromkeys(fts_phrase(ws) for ws in map(phrase_words, words) if ws))

@@ -100,6 +100,18 @@ class TantivyIndex:
         query = self._t.Query.boolean_query([(self._t.Occur.Must, q) for q in queries])
         return int(self.searcher.search(query, limit=1, count=True).count)
 
+    def count_any(self, groups: Sequence[Sequence[str]]) -> int:
+        """Number of documents that contain one phrase of every group (Must of Should phrase queries)."""
+        musts = []
+        for group in groups:
+            queries = [self._phrase(ws) for ws in map(phrase_words, group) if ws]
+            if queries:
+                musts.append(self._t.Query.boolean_query([(self._t.Occur.Should, q) for q in queries]))
+        if not musts:
+            return self.n_docs
+        query = self._t.Query.boolean_query([(self._t.Occur.Must, q) for q in musts])
+        return int(self.searcher.search(query, limit=1, count=True).count)
+
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
         """tantivy's BM25 ranking for any of the query words: ``[(doc, score)]``, best (highest) first."""
         phrases = list(dict.fromkeys(tuple(ws) for ws in map(phrase_words, words) if ws))

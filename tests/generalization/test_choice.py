@@ -1,0 +1,121 @@
+"""The optimizer's choice among keep / generalize / suppress (``replacement = "generalize"``), with hand-placed
+entities, information content, candidates and risky combinations (no model runs)."""
+
+import math
+
+import spacy
+from core_fixtures import spans_at
+
+import textanon  # noqa: F401
+from textanon.lm_risk import THRESHOLD_KEY
+
+LN10 = math.log(10)
+
+
+def decide(text, mentions, combos, ics, candidates, threshold=-2.0, risk=None, replacement="generalize"):
+    """Doc with pii spans [(substring, label, entity_id)], their IC, candidates {entity: [(text, ic)]} and the risky
+    combinations, decided by the optimizer at the language-model ``threshold`` (``risk``: the index's record)."""
+    nlp = spacy.blank("en")
+    opt = nlp.add_pipe("textanon_optimizer", config={"replacement": replacement})
+    doc = nlp.make_doc(text)
+    spans = spans_at(doc, [(sub, label) for sub, label, _ in mentions])
+    for span, (_, _, eid) in zip(spans, mentions):
+        span._.entity_id, span._.ic, span._.source = eid, ics[eid], "ner"
+        found = candidates.get(eid, [])
+        span._.generalizations = [
+            {"text": t, "level": n, "kind": "test", "ic": ic} for n, (t, ic) in enumerate(found, 1)
+        ] or None
+    doc.spans["pii"] = spans
+    doc._.risky_combinations = combos
+    doc._.target = None
+    if threshold is not None:
+        doc.user_data[THRESHOLD_KEY] = threshold
+    doc._.generalization_risk = risk
+    return opt(doc)
+
+
+BUDGET = 2 * LN10  # -threshold * ln 10 at t = -2: 4.6 nats
+
+
+def test_a_generalization_below_the_risk_budget_replaces_suppression():
+    text = "He moved in 1961 to Balti."
+    doc = decide(text, [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {"T1": [("the 1960s", 3.0)]})
+    assert doc._.anonymized_text == "He moved in the 1960s to Balti."
+    assert doc.spans["pii"][0]._.treatment == "generalize:1"
+    assert doc._.masks == [[12, 16, "the 1960s"]]
+    suppressed = decide(text, [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {}, replacement="suppression")
+    assert suppressed._.anonymized_text == "He moved in *** to Balti."
+
+
+def test_the_most_specific_level_whose_remaining_risk_is_low_enough_is_chosen():
+    levels = [("the 1960s", BUDGET + 1.0), ("the 20th century", 2.0), ("a date", 0.5)]
+    doc = decide("Left in 1961.", [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {"T1": levels})
+    assert doc._.anonymized_text == "Left in the 20th century."  # level 1 is still too informative
+
+
+def test_no_breaking_generalization_means_suppression_and_a_warning():
+    doc = decide("Left in 1961.", [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {"T1": [("1961s", 9.0)]})
+    assert doc._.anonymized_text == "Left in ***."
+    assert any("no generalization that breaks" in w for w in doc._.anonymization_warnings)
+
+
+def test_unscored_candidates_are_never_chosen():
+    doc = decide("Left in 1961.", [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {"T1": [("the 1960s", None)]})
+    assert doc._.anonymized_text == "Left in ***."
+
+
+def test_a_pair_is_broken_by_generalizing_one_entity_and_keeping_the_other():
+    text = "A surgeon from Balti."
+    mentions = [("surgeon", "DEM", "D1"), ("Balti", "LOC", "L1")]
+    ics = {"D1": 3.0, "L1": 3.0}  # together 6 > 4.6: risky; alone not
+    doc = decide(text, mentions, [["D1", "L1"]], ics, {"L1": [("a city in Moldova", 1.0)]})
+    assert doc._.anonymized_text == "A surgeon from a city in Moldova."
+
+
+def test_every_mention_of_an_entity_gets_the_same_replacement():
+    text = "Rusu lives in Balti. Balti is small."
+    mentions = [("Balti", "LOC", "L1"), ("Balti", "LOC", "L1")]
+    doc = decide(text, mentions, [["L1"]], {"L1": 9.0}, {"L1": [("a city in Moldova", 2.0)]})
+    assert doc._.anonymized_text == "Rusu lives in a city in Moldova. a city in Moldova is small."
+    assert {s._.treatment for s in doc.spans["pii"]} == {"generalize:1"}
+
+
+def test_without_a_risk_rule_only_suppression_breaks_a_combination():
+    doc = decide(
+        "Left in 1961.", [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {"T1": [("the 1960s", 0.5)]}, None
+    )
+    assert doc._.anonymized_text == "Left in ***."
+
+
+def test_the_index_record_forbids_options_found_in_too_few_documents():
+    text = "Left in 1961 for Balti."
+    mentions = [("1961", "DATETIME", "T1"), ("Balti", "LOC", "L1")]
+    candidates = {"T1": [("the 1960s", 1.0)], "L1": [("a city in Moldova", 1.0), ("a city", 0.5)]}
+    risk = {
+        "breaks": [[["T1"], {"T1": [1]}], [["L1"], {"L1": [1, 2]}]],
+        "forbidden": [[["L1", 1]], [["T1", 1], ["L1", 2]]],  # Moldova alone too rare; the 1960s with "a city" too
+    }
+    doc = decide(text, mentions, [["T1"], ["L1"]], {"T1": 10.0, "L1": 10.0}, candidates, None, risk)
+    # the 1960s + a city is forbidden, a city in Moldova is forbidden: one of the two is suppressed
+    assert doc._.anonymized_text in ("Left in the 1960s for ***.", "Left in *** for a city.")
+
+
+def test_an_index_combination_without_a_record_is_broken_by_suppression_only():
+    risk = {"breaks": [[["T1"], None]], "forbidden": []}  # made by the query bound
+    doc = decide(
+        "Left in 1961.", [("1961", "DATETIME", "T1")], [["T1"]], {"T1": 10.0}, {"T1": [("x", 0.1)]}, None, risk
+    )
+    assert doc._.anonymized_text == "Left in ***."
+
+
+def test_suppression_style_ignores_candidates():
+    doc = decide(
+        "Left in 1961.",
+        [("1961", "DATETIME", "T1")],
+        [["T1"]],
+        {"T1": 10.0},
+        {"T1": [("the 1960s", 1.0)]},
+        replacement="suppression",
+    )
+    assert doc._.anonymized_text == "Left in ***."
+    assert doc.spans["pii"][0]._.treatment is None

@@ -1,0 +1,92 @@
+"""Each generalizer on its own: dates, numbers, places, nationalities, nouns, organizations, persons, works."""
+
+import pytest
+from wordnet_data import needs_wordnet
+
+from textanon.generalization.dates import century, generalize_date
+from textanon.generalization.nationalities import generalize_nationality
+from textanon.generalization.nouns import generalize_noun
+from textanon.generalization.numbers import generalize_number
+from textanon.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun
+from textanon.generalization.persons import generalize_person
+from textanon.generalization.places import generalize_place
+from textanon.generalization.works import generalize_title
+
+
+def texts(found):
+    return [g.text for g in found]
+
+
+def test_dates_climb_from_the_day_to_the_century_and_cover_their_years():
+    found = generalize_date("14 September 2009")
+    assert texts(found) == ["September 2009", "2009", "the 2000s", "the 21st century"]
+    assert found[2].members == tuple(str(y) for y in range(2000, 2010))
+    assert (
+        century(1900) == "the 20th century"
+        and century(2011) == "the 21st century"
+        and century(1199) == "the 12th century"
+    )
+
+
+@pytest.mark.parametrize("text", ["1997-2001", "May", "a decade later", "the 1900s"])
+def test_dates_without_one_year_or_with_an_ambiguous_century_are_not_generalized(text):
+    assert generalize_date(text) == []
+
+
+def test_numbers_become_a_range_then_an_order_of_magnitude_holding_the_value():
+    assert texts(generalize_number("MDL 20,000")) == ["MDL between 20,000 and 30,000", "MDL at least 10,000"]
+    assert texts(generalize_number("£300")) == ["between £300 and £400", "at least £100"]
+    assert texts(generalize_number("5 million")) == ["between 5 and 6 million", "at least 1 million"]
+
+
+@pytest.mark.parametrize("text", ["3", "two", "10 and 20", ""])
+def test_numbers_need_one_number_of_two_digits_or_more(text):
+    assert generalize_number(text) == []
+
+
+def test_places_from_the_offline_gazetteer():
+    assert texts(generalize_place("Chisinau")) == ["a city in Moldova", "a city in Europe", "a city"]
+    assert texts(generalize_place("the United States")) == ["a country in North America", "a country"]
+    assert texts(generalize_place("Birmingham")) == ["a city"]  # two Birminghams of comparable size
+    assert generalize_place("Xqzzy") == []
+    assert "Tiraspol" in generalize_place("Chisinau")[0].members  # a Moldovan city counts for "a city in Moldova"
+
+
+def test_persons_only_where_a_role_word_says_the_name_is_a_persons():
+    assert texts(generalize_person("Jon Voight", "her father, Jon Voight", 15)) == ["another person"]
+    assert generalize_person("Hackers", "she starred in Hackers", 15) == []
+
+
+def test_titles_followed_by_a_release_year_are_works():
+    text = "the film Hackers (1995) was"
+    assert texts(generalize_title("Hackers", text, text.index("Hackers"))) == ["a work"]
+    assert generalize_title("Hackers", "Hackers (1995-1997)", 0) == []
+
+
+@needs_wordnet
+def test_nouns_take_their_wordnet_hypernyms_with_the_right_article_and_number():
+    assert texts(generalize_noun("actress", "She is an actress", 10)) == ["actor", "performer", "entertainer", "person"]
+    assert texts(generalize_noun("actress", "She was actress", 8)) == [
+        "an actor",
+        "a performer",
+        "an entertainer",
+        "a person",
+    ]
+    assert texts(generalize_noun("singers", "two singers", 4))[0] == "musicians"
+    assert generalize_noun("weights", "lifting weights", 8) == []  # not a person noun nor a disease
+
+
+@needs_wordnet
+def test_nationalities_become_their_continents_demonym():
+    assert texts(generalize_nationality("French")) == ["European"]
+    assert texts(generalize_nationality("Americans")) == ["North Americans"]
+    assert generalize_nationality("Jewish") == []
+
+
+@needs_wordnet
+def test_named_things_become_the_type_of_their_head_noun():
+    assert head_noun("Academy Award for Best Actress") == "Award"
+    assert texts(generalize_named_thing("Juilliard School", "at Juilliard School", 3))[0] == "a school"
+    assert generalize_named_thing("Paramount Pictures", "at Paramount Pictures", 3) == []  # a plural head
+    assert generalize_named_thing("BBC", "the BBC", 4) == []
+    assert texts(generalize_named_thing("Golden Globe Award", "a Golden Globe Award", 2, THING_TYPES)) == ["award"]
