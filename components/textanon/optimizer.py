@@ -38,14 +38,13 @@ from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
-
-GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.generalization)
 from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
 from .target import fold, name_occurrences, name_words
 
 logger = logging.getLogger(__name__)
+GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.generalization)
 IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
@@ -295,9 +294,7 @@ class MaskingOptimizer(SettingsRecord):
             entities, unresolved, combo_breaks, self._cost, self.time_limit_s, forbidden(doc), forced
         )
         if suppressed is None:
-            add_warning(
-                doc, f"{self.name}: solver status {status}; every entity in a risky combination is suppressed"
-            )
+            add_warning(doc, f"{self.name}: solver status {status}; every entity in a risky combination is suppressed")
             return forced | ids
         if status == "FEASIBLE":
             add_warning(

@@ -144,3 +144,43 @@ def test_run_attack_trains_once_per_seed(monkeypatch):
     out = harness.run_attack(records, systems, seeds=(42, 1, 2))
     assert seen == [42, 1, 2]
     assert out == {"x": [42.0, 1.0, 2.0], "original": [42.0, 1.0, 2.0]}
+
+
+def test_generalizing_rows_keep_their_replacements_and_name_their_suppressing_twin(tmp_path):
+    from textanon.benchmarks.generalization import generalize_bench, row_names
+
+    bench = generalize_bench(["search-risk bk25=training/x@corpus/index"])
+    assert bench.configs == {"search-risk bk25": ("training/x", "corpus/index")}
+    row, twin = row_names("search-risk bk25")
+    assert "generaliz" in row and "generaliz" not in twin
+    city = _span("Balti")
+    systems = {
+        twin: {"masks": {"Igor Munteanu": [city]}},
+        row: {
+            "masks": {"Igor Munteanu": [city]},
+            "replacements": {"Igor Munteanu": [[*city, "a city in Moldova"]]},
+            "suppress_twin": twin,
+        },
+    }
+    harness.give_target_knowledge(RECORDS, systems)
+    assert [*_span("Igor Munteanu"), "***"] in systems[row]["replacements"]["Igor Munteanu"]
+    rows = {
+        r["system"]: r for r in harness.score(RECORDS, systems, tpi_model=LENGTH_LM, cache_dir=tmp_path, skip_trir=True)
+    }
+    assert "a city in Moldova" in systems[row]["texts"]["Igor Munteanu"]
+    assert "Balti" not in systems[row]["texts"]["Igor Munteanu"] and "***" in systems[twin]["texts"]["Igor Munteanu"]
+    assert rows[row]["suppress_twin"] == twin and rows[row]["tpi"] > rows[twin]["tpi"]
+    assert 0 < rows[row]["generalized_share"] < 1
+    with pytest.raises(ValueError):
+        generalize_bench(["no-equals-sign"])
+
+
+def test_a_partial_run_replaces_its_rows_in_the_earlier_result():
+    earlier = {"rows": [{"system": "a", "tpi": 1}, {"system": "b", "tpi": 2}], "settings": {"data": "x"}}
+    partial = {
+        "rows": [{"system": "b", "tpi": 3}, {"system": "c", "tpi": 4}],
+        "settings": {"groups": ["generalization"]},
+    }
+    merged = harness.merge_rows(earlier, partial)
+    assert [(r["system"], r["tpi"]) for r in merged["rows"]] == [("a", 1), ("b", 3), ("c", 4)]
+    assert merged["settings"]["partial_runs"][0]["rows"] == ["b", "c"] and merged["settings"]["data"] == "x"

@@ -91,7 +91,8 @@ def give_target_knowledge(records: List[WikiActor], systems: Dict[str, dict]) ->
                 added += covered_chars(s["masks"][name]) - before
                 if name in s.get("replacements", {}):  # generalizations: the name's mentions suppressed
                     s["replacements"][name] = [
-                        list(m) for m in merge(list(s["replacements"][name]) + [(b, e, SUPPRESSION) for b, e in mentions])
+                        list(m)
+                        for m in merge(list(s["replacements"][name]) + [(b, e, SUPPRESSION) for b, e in mentions])
                     ]
             s.pop("texts", None)  # re-rendered from the masks
         else:
@@ -323,9 +324,7 @@ def benchmark(
     systems.update(generalize_systems(records, generalize) if generalize and "generalization" in groups else {})
     systems.update(text_columns(records, llm_file) if "published" in groups else {})
     give_target_knowledge(records, systems)
-    rows = score(
-        records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds, tpi_lm=tpi_lm
-    )
+    rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds, tpi_lm=tpi_lm)
     judged = add_judge_columns(records, systems, rows) if judges else None
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
@@ -474,10 +473,9 @@ def markdown(result: dict) -> str:
             else f"TRIR: {result['settings'].get('trir', 'not run')}."
         ),
     ]
+    from .generalization import markdown as generalization_markdown
     from .judges import note
     from .search import markdown as search_markdown
-
-    from .generalization import markdown as generalization_markdown
 
     return "\n".join(lines) + "\n" + note(result) + search_markdown(result) + generalization_markdown(result)
 

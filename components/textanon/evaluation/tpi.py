@@ -13,10 +13,12 @@ Definitions (natural logarithms, so IC is in nats):
 * Generalizations (``replacements``: methods whose replacement strings are true,
   less specific terms, e.g. textanon with ``replacement = "generalize"``): each
   replaced region gives back the IC of its replacement, scored by the same model
-  on the anonymized text P (the terms of P inside the region, clipped to it),
-  capped at the IC of the original terms it protects — a generalization never
-  keeps more than the original said (:func:`generalization_credit`). Surrogates
-  and labels are not generalizations and get no credit.
+  on the anonymized text P (the terms of P inside the region, clipped to it; a
+  context-free model scores the replacement alone) and counted as ONE term (the
+  highest IC of its terms: "a city in Moldova" keeps what "Moldova" says), capped
+  at the IC of the original terms it protects — a generalization never keeps
+  more than the original said (:func:`generalization_credit`). Surrogates and
+  labels are not generalizations and get no credit.
 
 Protection rule: a term is protected when ANY of its characters lies in a masked
 span of the original (e.g. "an American actress" is protected if only "American"
@@ -310,8 +312,8 @@ def tpi_document(dic: DocumentIC, masked: Sequence[CharSpan], doc_id=None, credi
 
 def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[Sequence], dic: DocumentIC) -> float:
     """The IC the replacements of ``masks`` (``[start, end, replacement]``, offsets into the original ``text``) keep:
-    per replaced region, the IC of the anonymized text's terms inside the replacement (clipped to it, scored by
-    ``ic``'s model on the anonymized text), at most the IC of the original terms the region protects."""
+    per replaced region, the highest IC of the anonymized text's terms inside the replacement (clipped to it, scored
+    by ``ic``'s model on the anonymized text), at most the IC of the original terms the region protects."""
     from ..masking import apply, merge, output_regions
 
     merged = [m for m in merge([(int(m[0]), int(m[1]), m[2] if len(m) > 2 else None) for m in masks])]
@@ -337,7 +339,7 @@ def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[S
     lps = ic.model.span_token_logprobs(anonymized, [t.span for t in clipped], passes)
     kept = [0.0] * len(regions)
     for k, lp in zip(owner, lps):
-        kept[k] += max(0.0, float(-np.min(lp))) if len(lp) else 0.0
+        kept[k] = max(kept[k], max(0.0, float(-np.min(lp))) if len(lp) else 0.0)
     return _capped_credit(dic, [o for o, _ in regions], kept)
 
 
@@ -352,12 +354,13 @@ def _capped_credit(dic: DocumentIC, regions: Sequence[Sequence], kept: Sequence[
 
 
 def _replacement_ic(ic: "InformationContent", replacement: str) -> float:
-    """IC of a replacement on its own with a context-free model: the sum over its terms of their IC."""
+    """IC of a replacement on its own with a context-free model: the highest IC of its terms (a replacement stands
+    for one term, whose IC is that of its most informative token)."""
     terms = segment_doc(ic.nlp(replacement))
     if not terms:
         return 0.0
     lps = ic.model.span_token_logprobs(replacement, [t.span for t in terms])
-    return float(sum(max(0.0, float(-np.min(lp))) for lp in lps if len(lp)))
+    return float(max((max(0.0, float(-np.min(lp))) for lp in lps if len(lp)), default=0.0))
 
 
 @dataclass
@@ -404,9 +407,7 @@ def tpi_corpus(
     generalizations = generalizations or {}
     for method, by_id in masks.items():
         reps = generalizations.get(method, {})
-        credit = {
-            d: generalization_credit(ic, originals[d], reps[d], ics[d]) if reps.get(d) else 0.0 for d in by_id
-        }
+        credit = {d: generalization_credit(ic, originals[d], reps[d], ics[d]) if reps.get(d) else 0.0 for d in by_id}
         values = {d: tpi_document(ics[d], spans, d, credit[d]) for d, spans in by_id.items()}
         result.per_document[method] = values
         num = sum(ics[d].preserved(by_id[d]) + credit[d] for d in by_id)

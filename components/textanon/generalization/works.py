@@ -12,7 +12,7 @@ _RELEASE = re.compile(r"^\s*\((?:1[89]\d\d|20\d\d)\)")
 
 
 def generalize_title(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
-    """"a work" when the name ``text`` (at ``start`` of ``doc_text``) is followed by a release year, else nothing."""
+    """ "a work" when the name ``text`` (at ``start`` of ``doc_text``) is followed by a release year, else nothing."""
     if not _RELEASE.match(doc_text[start + len(text) :]):
         return []
     return levels([noun_phrase("work", doc_text, start)], "works", text)

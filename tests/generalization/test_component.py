@@ -1,0 +1,72 @@
+"""``textanon_generalizer`` in a pipeline: candidates per entity, scored by the risk model in use, fail closed."""
+
+import spacy
+from fake_models import LENGTH_LM  # noqa: F401  (registers the fake language model)
+from wordnet_data import needs_wordnet
+
+import textanon  # noqa: F401
+from textanon.generalization import component  # noqa: F401
+
+
+def pipeline(ic_source="auto"):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": LENGTH_LM}, "threshold": -2.0})
+    nlp.add_pipe("textanon_generalizer", config={"ic_source": ic_source})
+    nlp.add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    return nlp
+
+
+def run(nlp, text, mentions):
+    doc = nlp.make_doc(text)
+    spans = []
+    for sub, label, eid in mentions:
+        start = text.index(sub)
+        span = doc.char_span(start, start + len(sub), label=label)
+        span._.entity_id, span._.source = eid, "ner"
+        spans.append(span)
+    doc.spans["pii"] = spans
+    doc._.target = None
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc
+
+
+def test_candidates_are_scored_by_the_language_model_and_chosen_when_they_clear_the_risk():
+    # LengthLM: each word costs len/2 (log10... the risk scorer reads ln): "14 September 2009" is risky
+    text = "He left on 14 September 2009 for good."
+    doc = run(pipeline(), text, [("14 September 2009", "DATETIME", "T1")])
+    span = doc.spans["pii"][0]
+    assert [g["text"] for g in span._.generalizations] == ["September 2009", "2009", "the 2000s", "the 21st century"]
+    assert all(g["ic"] <= span._.ic for g in span._.generalizations)
+    assert doc._.risky_combinations == [["T1"]]
+    assert span._.treatment.startswith("generalize:")
+    assert "14 September" not in doc._.anonymized_text and "***" not in doc._.anonymized_text
+
+
+def test_a_failing_generalizer_leaves_no_candidates_and_the_optimizer_suppresses(monkeypatch):
+    from textanon.generalization import component as module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(module, "propose", broken)
+    doc = run(pipeline(), "He left on 14 September 2009 for good.", [("14 September 2009", "DATETIME", "T1")])
+    assert doc._.anonymized_text == "He left on *** for good."
+    assert any("generalization failed (RuntimeError)" in w for w in doc._.anonymization_warnings)
+
+
+@needs_wordnet
+def test_word_frequency_fallback_scores_candidates_without_a_risk_model():
+    nlp = spacy.blank("en")
+    gen = nlp.add_pipe("textanon_generalizer")
+    doc = run(nlp, "She is an actress.", [("actress", "DEM", "D1")])
+    assert gen.risk_components() == (None, None)
+    found = doc.spans["pii"][0]._.generalizations
+    assert found is None  # a blank pipeline has no tagger and the span is not a gazetteer term: not a known noun
+    doc = nlp.make_doc("She is an actress.")
+    span = doc.char_span(10, 17, label="DEM")
+    span._.entity_id, span._.source = "D1", "gazetteer"
+    doc.spans["pii"] = [span]
+    doc = gen(doc)
+    assert [g["text"] for g in doc.spans["pii"][0]._.generalizations][0] == "actor"
+    assert all(g["ic"] > 0 for g in doc.spans["pii"][0]._.generalizations)

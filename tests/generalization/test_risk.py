@@ -1,0 +1,54 @@
+"""The risk recomputed with the remaining information: the language-model rule and the index's forbidden options."""
+
+import math
+
+from textanon.generalization.information import capped, content_words, lm_candidate_ic
+from textanon.generalization.risk import index_forbidden, intersect, lm_breaks, lm_risky
+
+LN10 = math.log(10)
+
+
+def test_lm_rule_keeps_the_other_entities_at_their_original_information():
+    ic = {"A": 3.0, "B": 3.0}
+    cands = {"A": [2.0, 1.0], "B": [None]}
+    assert lm_risky(["A", "B"], ic, -2.0)  # 6 nats > 2 ln 10
+    assert lm_breaks(["A", "B"], ic, cands, -2.0) == {"A": [2]}  # 3 + 1 <= 4.6 < 3 + 2
+    assert lm_breaks(["A"], {"A": None}, cands, -2.0) == {}  # unscored: suppression only
+    assert lm_risky(["A"], {"A": None}, -2.0)
+    assert intersect({"A": [1, 2], "B": [1]}, {"A": [2]}) == {"A": [2]}
+
+
+def test_index_rule_counts_a_generalization_by_its_members_and_pairs_it_with_every_visible_option():
+    docs = {  # word -> documents holding it
+        "1961": {1},
+        "1960": {2, 3},
+        "1965": {4, 5, 6},
+        "Balti": {1, 2, 3, 4, 5, 6},
+        "Rusu": {1},
+    }
+
+    def count_any(groups):
+        sets = [set().union(*(docs.get(p, set()) for p in group)) for group in groups]
+        return len(set.intersection(*sets)) if sets else 6
+
+    phrases = {"T1": "1961", "L1": "Balti", "P1": "Rusu"}
+    candidates = {"T1": [(["1960s"], ("1960", "1965"))]}
+    forbidden = index_forbidden(["T1", "L1", "P1"], ["T1"], count_any, 5, phrases, candidates)
+    # the 1960s: documents 1-6 (members and the original), 6 >= 5 with Balti, but only document 1 with Rusu
+    assert [("T1", 1), ("P1", 0)] in forbidden
+    assert [("T1", 1)] not in forbidden and [("T1", 1), ("L1", 0)] not in forbidden
+    few = index_forbidden(["T1"], ["T1"], count_any, 7, phrases, candidates)
+    assert few == [[("T1", 1)]]
+
+
+def test_candidate_information_content_from_a_language_model_in_context():
+    class WordLM:
+        def span_token_logprobs(self, text, spans, passes=None):
+            return [[-1.0] * len(text[s:e].split()) for s, e in spans]
+
+    text = "Rusu moved to Balti in 1961."
+    mentions = {"L1": [(14, 19)], "T1": [(23, 27)]}
+    out = lm_candidate_ic(WordLM(), text, mentions, {"L1": ["a city in Moldova", "a city"], "T1": ["the 1960s"]})
+    assert out == {"L1": [4.0, 2.0], "T1": [2.0]}
+    assert capped(9.0, 4.0) == 4.0 and capped(-1.0, 4.0) == 0.0 and capped(None, 4.0) is None
+    assert content_words("a city in Moldova") == ["city", "Moldova"]
