@@ -6,8 +6,8 @@ gets ``textanon_generalizer`` before its optimizer and decides with ``replacemen
 same Docs decided again by an optimizer with the same settings and ``replacement = "suppression"`` (same
 information content, same risky combinations). The generalizing row's masks keep their replacement strings, so the
 attack, the retrieval judges and TPI see the generalized text (TPI credits the replacements,
-:func:`textanon.evaluation.tpi.generalization_credit`). Row names: ``textanon <label> + generalization`` (``suppress_twin``
-names ``textanon <label>, suppression twin``).
+:func:`textanon.evaluation.tpi.generalization_credit`). Row names: ``textanon <label> + generalization``
+(``suppress_twin`` names ``textanon <label>, suppression twin``).
 """
 
 import time

@@ -12,8 +12,9 @@ With a search index in the pipeline the component also records the index's rule 
 (:mod:`.risk`): ``breaks``, for every risky combination, the generalizations that may break it (any, for a population
 or targeted combination; None, suppression only, for one made by the query bound) and ``forbidden``, the options and
 pairs of options found in fewer than ``k`` indexed documents. After deciding, the optimizer checks the BM25 attacker
-on its output and suppresses the generalizations the attacker still needs (:mod:`.targeted`). The language-model rule needs no record: the optimizer applies it at the threshold of the
-decision (:func:`textanon.generalization.risk.lm_breaks`), re-decisions at other thresholds included.
+on its output and suppresses the generalizations the attacker still needs (:mod:`.targeted`). The language-model
+rule needs no record: the optimizer applies it at the threshold of the decision
+(:func:`textanon.generalization.risk.lm_breaks`), re-decisions at other thresholds included.
 
 Fail closed: an entity the generalizers do not know, a candidate that could not be scored, a failure of the
 component (then every entity is left without candidates and a warning says so): the optimizer suppresses.

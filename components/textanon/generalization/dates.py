@@ -1,6 +1,7 @@
 """Dates: day -> month and year -> year -> decade -> century ("14 September 2009" -> "September 2009" -> "2009" ->
-"the 2000s" -> "the 21st century"; no century for a year ending in 00, which two conventions place differently). Only dates with a four-digit year are generalized (a year is what makes the
-levels true supersets); a span with two years ("1997-2001") or none is left to the optimizer's suppression."""
+"the 2000s" -> "the 21st century"; no century for a year ending in 00, which two conventions place differently).
+Only dates with a four-digit year are generalized (a year is what makes the levels true supersets); a span with two
+years ("1997-2001") or none is left to the optimizer's suppression."""
 
 import re
 from typing import List
