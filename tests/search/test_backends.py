@@ -49,6 +49,19 @@ def test_hit_counts_are_conjunctive_phrase_counts(index):
     assert index.count(['"AND" OR *']) == 0  # operators are words, never syntax
 
 
+def test_any_counts_are_ands_of_ors_of_phrases(index):
+    """``count_any``: documents holding one phrase of every group (the generalization's members)."""
+    assert index.count_any([["University of Oslo"]]) == index.count(["University of Oslo"])
+    assert index.count_any([["University of Oslo", "Glass Harbour"]]) >= max(
+        index.count(["University of Oslo"]), index.count(["Glass Harbour"])
+    )
+    assert index.count_any([["University of Oslo"], ["Bergen", "nurse"]]) >= index.count(
+        ["University of Oslo", "Bergen"]
+    )
+    assert index.count_any([["University of Oslo"], ["Bergen"]]) == index.count(["University of Oslo", "Bergen"])
+    assert index.count_any([]) == index.n_docs
+
+
 def test_documents_of_a_person(index):
     assert len(index.documents_of("Milo Castraven")) == 1
     assert index.documents_of("milo  CASTRAVEN") == index.documents_of("Milo Castraven")
