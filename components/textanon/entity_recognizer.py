@@ -23,10 +23,10 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
-from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
-from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
+from .labels import LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
+from .rules import CODE_RULE_NAMES, OFFICE_WORDS, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
-from .target import COURTESY_TITLES
+from .target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold
 
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
@@ -80,7 +80,23 @@ NUMBER_REFERENCE_WORDS = frozenset(
         "page",
         "pp",
         "p.",
+        "art",
+        "arts",
+        "para",
+        "paras",
     }
+)
+#: tokens that continue a list of references ("Articles 10, 11 and 14", "art. 32-1", "Rule 21 para. 3 (b)")
+REFERENCE_CHAIN_WORDS = frozenset({",", "and", "or", "to", "-", "–", "(", ")", "&", "et", "seq", "in", "fine"})
+#: PERSON rules placed before every other detector (as the CODE rules): a titled name is never absorbed into a
+#: longer generic entity ("Mr R. Pekkanen, Mr J. Makarczyk and Mr D. Gotchev" read as one ORG)
+PERSON_FIRST_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter", "name_mention"})
+#: PERSON rules whose names are looked for again in the rest of the document (:func:`_name_mentions`)
+PROPAGATED_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter"})
+#: words of a titled name that are not the name ("Mr", "Lord Justice", "Detective Constable", "LJ")
+NOT_NAME_WORDS = frozenset(t.lower() for t in TITLES | OFFICE_WORDS) | frozenset(
+    "detective police deputy sergeant sgt constable inspector insp superintendent lieutenant captain corporal colonel "
+    "lj ljj qc kc".split()
 )
 NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
 
@@ -207,7 +223,7 @@ class EntityRecognizer(SettingsRecord):
         if self.use_ner:
             for ent in doc.ents:
                 label = self.label_map.get(ent.label_)
-                if label and not _procedural(ent):
+                if label and not _procedural(ent) and not (label == PERSON and not _name_like(ent)):
                     candidates.append((ent.start, ent.end, label, "ner"))
         if self.model_spans_key:
             for span in doc.spans.get(self.model_spans_key, []):
@@ -221,7 +237,8 @@ class EntityRecognizer(SettingsRecord):
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
                     candidates.append((span.start, span.end, label, "rule:" + rule))
-        spans = [self._make_span(doc, *c) for c in _resolve_overlaps(doc, candidates)]
+            candidates.extend(_name_mentions(doc, candidates))
+        spans = [self._make_span(doc, *c) for c in _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
 
@@ -262,6 +279,77 @@ class EntityRecognizer(SettingsRecord):
         return self
 
 
+def _name_like(ent: Span) -> bool:
+    """A NER PERSON entity that can be a name: no digit ("Articles 10, 11"), no lower-case word other than a name
+    particle ("van", "de": :data:`textanon.target.PARTICLES`) — a quoted foreign title is not a person."""
+    for token in ent:
+        if any(ch.isdigit() for ch in token.text):
+            return False
+        if token.is_alpha and token.text[0].islower() and token.lower_ not in PARTICLES:
+            return False
+    return True
+
+
+def _name_mentions(doc: Doc, candidates) -> List[tuple]:
+    """The names found by the PERSON rules (:data:`PROPAGATED_RULES`) wherever else they occur in ``doc``, case
+    sensitive: the whole name without title and initials ("Mrs Anne-Marie Andersson" -> "Anne-Marie Andersson"),
+    its last word alone when that is not an ordinary word ("Mr Crow" -> "Crow"; not "Mr Will Power" -> "Power"),
+    a designated letter ("“K”" -> "K's"). Source ``rule:name_mention``."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    forms = set()
+    for start, end, label, source in candidates:
+        if label != PERSON or source[5:] not in PROPAGATED_RULES or not source.startswith("rule:"):
+            continue
+        words = [
+            t.text
+            for t in doc[start:end]
+            if not t.is_punct
+            and not t.is_space
+            and t.lower_.rstrip(".") not in NOT_NAME_WORDS
+            and not (len(t) == 1 and end - start > 1 and t.i + 1 < len(doc) and doc[t.i + 1].text == ".")
+        ]
+        words = [w for w in words if w[:1].isupper()]
+        if not words:
+            continue
+        first = next(t.i for t in doc[start:end] if t.text == words[0])
+        forms.add(tuple(t.text for t in doc[first:end]))
+        last = words[-1]
+        if (
+            len(words) == 1
+            and end - start == 1
+            or (len(last) >= 3 and fold(last) not in NAME_LIKE_WORDS and fold(last) not in STOP_WORDS)
+        ):
+            forms.add((last,))
+    by_first: Dict[str, List[tuple]] = {}
+    for form in forms:
+        by_first.setdefault(form[0], []).append(form)
+    found = []
+    for token in doc:
+        for form in by_first.get(token.text, ()):
+            end = token.i + len(form)
+            if end <= len(doc) and tuple(t.text for t in doc[token.i : end]) == form:
+                found.append((token.i, end, PERSON, "rule:name_mention"))
+    return found
+
+
+def _reference_word_before(doc: Doc, i: int) -> bool:
+    """Token ``i`` closes a chain of numbers and list words (:data:`REFERENCE_CHAIN_WORDS`) that starts right after
+    a reference word ("Articles 10, 11 and 14": 14; "art. 32-1": 1)."""
+    j = i - 1
+    while j >= 0:
+        token = doc[j]
+        if token.lower_ in NUMBER_REFERENCE_WORDS or token.lower_.rstrip(".") in NUMBER_REFERENCE_WORDS:
+            return True
+        if token.text == "." and j > 0 and doc[j - 1].lower_ in NUMBER_REFERENCE_WORDS:  # "para ." split
+            return True
+        if token.like_num or token.lower_ in REFERENCE_CHAIN_WORDS or (len(token) == 1 and token.is_alpha):
+            j -= 1
+            continue
+        return False
+    return False
+
+
 def _procedural(ent: Span) -> bool:
     """A NER entity that is a procedural word or a reference number (see the module docstring)."""
     text = ent.text.lower().strip()
@@ -271,7 +359,7 @@ def _procedural(ent: Span) -> bool:
         return True
     if ent.label_ in NUMBER_LABELS and ent.start > 0:
         prev = ent.doc[ent.start - 1]
-        if prev.lower_ in NUMBER_REFERENCE_WORDS:
+        if prev.lower_ in NUMBER_REFERENCE_WORDS or _reference_word_before(ent.doc, ent.start):
             return True
         if (prev.is_space or "\n" in prev.text) and ent.end < len(ent.doc) and ent.doc[ent.end].text == ".":
             return True  # "\n11. The applicant ..." paragraph numbering
@@ -281,6 +369,34 @@ def _procedural(ent: Span) -> bool:
 def _is_code_rule(candidate) -> bool:
     source = candidate[3]
     return source.startswith("rule:") and source[5:] in CODE_RULE_NAMES
+
+
+def _is_first_rule(candidate) -> bool:
+    """A CODE rule match or a titled-name PERSON rule match: placed before the other detectors."""
+    source = candidate[3]
+    return _is_code_rule(candidate) or (source.startswith("rule:") and source[5:] in PERSON_FIRST_RULES)
+
+
+def _translations_as_preceding(doc: Doc, kept):
+    """A span in parentheses right after an ORG or LOC span is its translation or original name ("Warsaw District
+    Court (Sąd Rejonowy)", "Labour Court (Arbetsdomstolen)"): it takes that label (the generic NER reads foreign
+    court names as persons)."""
+    out = list(kept)
+    for i in range(1, len(out)):
+        start, end, label, source = out[i]
+        prev = out[i - 1]
+        if (
+            prev[2] in (ORG, LOC)
+            and label != prev[2]
+            and not _is_first_rule(out[i])
+            and start >= 2
+            and end < len(doc)
+            and doc[start - 1].text == "("
+            and doc[end].text == ")"
+            and prev[1] == start - 1
+        ):
+            out[i] = (start, end, prev[2], source)
+    return out
 
 
 def _resolve_overlaps(doc: Doc, candidates):
@@ -297,13 +413,13 @@ def _resolve_overlaps(doc: Doc, candidates):
 
     taken = set()
     kept = []
-    codes = [c for c in candidates if _is_code_rule(c)]
-    for c in sorted(codes, key=key):
-        if not any(t in taken for t in range(c[0], c[1])):
-            kept.append(c)
-            taken.update(range(c[0], c[1]))
+    for first in (_is_code_rule, lambda c: _is_first_rule(c) and not _is_code_rule(c)):
+        for c in sorted((c for c in candidates if first(c)), key=key):
+            if not any(t in taken for t in range(c[0], c[1])):
+                kept.append(c)
+                taken.update(range(c[0], c[1]))
     code_tokens = set(taken)
-    for c in sorted((c for c in candidates if not _is_code_rule(c)), key=key):
+    for c in sorted((c for c in candidates if not _is_first_rule(c)), key=key):
         for piece in _pieces_outside(doc, c, code_tokens):
             tokens = range(piece[0], piece[1])
             if not any(t in taken for t in tokens):
@@ -326,7 +442,10 @@ def _pieces_outside(doc: Doc, candidate, blocked):
             run.pop(0)
         while run and (doc[run[-1]].is_punct or doc[run[-1]].is_space):
             run.pop()
-        if run:
+        attached = run and (run[0] - 1 in blocked or run[-1] + 1 in blocked)
+        if label == PERSON and not attached:  # "Mr M. Eliasson, Lawyer": "Lawyer" is no name
+            run = []
+        if run and any(doc[t].is_digit or doc[t].text[:1].isupper() for t in run):  # not "and", "the"
             pieces.append((run[0], run[-1] + 1, label, source))
         run = []
     return pieces
