@@ -207,3 +207,26 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
 )
 def test_residence_is_loc(text, place):
     assert any(m.startswith(place) and label == "LOC" for m, label in matches(text))
+
+
+@pytest.mark.parametrize(
+    "text,dem",
+    [
+        ("lodged by a United Kingdom national, Mr X", "United Kingdom national"),
+        ("by two Sri Lankan nationals, Mr X and", "Sri Lankan nationals"),
+        ("who was then fifteen years of age, as", "fifteen years of age"),
+        ("the victim, aged 42, said", "aged 42"),
+        ("a 42-year-old man", "42-year-old"),
+    ],
+)
+def test_nationality_and_age_are_dem(text, dem):
+    assert (dem, "DEM") in matches(text)
+
+
+@pytest.mark.parametrize("text", ["under the Employment Act 1996 (“the 1996 Act”), he", "the Army Acts 1955 apply"])
+def test_the_year_of_a_statute_is_no_date(text):
+    assert not {m for m, label in matches(text) if label == "DATETIME"}
+
+
+def test_other_years_are_dates():
+    assert ("1996", "DATETIME") in matches("in 1996 the Act was passed")

@@ -7,10 +7,15 @@ to TAB labels, (b) a gazetteer of person attributes (DEM/MISC) matched case-inse
 trained TAB-label model (``doc.spans[model_spans_key]``, see ``textanon_ents_to_spans``), restricted
 to ``model_labels``. ``span._.source`` records the detector.
 
-Two filters on the generic NER (measured on the 27 echr-dev cases, where they removed ~250 spans the
+Filters on the generic NER (measured on the 27 echr-dev cases, where they removed ~250 spans the
 annotator never marked): entities that are only a procedural/institutional word ("the Court", "the
-Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), and numbers that are references into legal texts or
-paragraph numbering ("§ 1", "Rule 59", "Article 6", a number opening a line: ``NUMBER_REFERENCE_WORDS``).
+Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), numbers that are references into legal texts or
+paragraph numbering ("§ 1", "Rule 59", "Article 6", "Articles 10, 11 and 14", a number opening a line:
+``NUMBER_REFERENCE_WORDS``), counts spelled out in words unless ``spelled_counts`` ("three toilets": TAB's
+QUANTITY is a meaningful quantity, an amount, a percentage, a measure), and PERSON entities with a digit or
+a lower-case word that is no name particle. PERSON rules (titled names, ranks, designated letters) are placed
+before the generic NER as the CODE rules are, and the names they find are looked for again in the whole
+document (:func:`_name_mentions`). Error analysis: ``python -m textanon ner-errors`` (docs/evaluation_tab.md).
 """
 
 from pathlib import Path
@@ -23,7 +28,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
-from .labels import LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
+from .labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from .rules import CODE_RULE_NAMES, OFFICE_WORDS, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
 from .target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold
@@ -112,6 +117,7 @@ NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
         "extend_titles": True,
         "model_spans_key": None,
         "model_labels": None,
+        "spelled_counts": False,
     },
     assigns=["doc.spans"],
 )
@@ -126,10 +132,21 @@ def make_entity_recognizer(
     extend_titles: bool,
     model_spans_key: Optional[str],
     model_labels: Optional[List[str]],
+    spelled_counts: bool,
 ) -> "EntityRecognizer":
     """Build the ``textanon_entity_recognizer`` component from its config settings."""
     return EntityRecognizer(
-        nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles, model_spans_key, model_labels
+        nlp,
+        name,
+        spans_key,
+        label_map,
+        use_ner,
+        use_gazetteer,
+        use_rules,
+        extend_titles,
+        model_spans_key,
+        model_labels,
+        spelled_counts,
     )
 
 
@@ -145,6 +162,7 @@ class EntityRecognizer(SettingsRecord):
         "extend_titles",
         "model_spans_key",
         "model_labels",
+        "spelled_counts",
     )
 
     def __init__(
@@ -159,6 +177,7 @@ class EntityRecognizer(SettingsRecord):
         extend_titles: bool = True,
         model_spans_key: Optional[str] = None,
         model_labels: Optional[Iterable[str]] = None,
+        spelled_counts: bool = False,
     ) -> None:
         register_extensions()
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
@@ -173,6 +192,7 @@ class EntityRecognizer(SettingsRecord):
             extend_titles,
         )
         self.model_spans_key = model_spans_key
+        self.spelled_counts = spelled_counts
         self.model_labels = list(TAB_LABELS if model_labels is None else [check_label(x) for x in model_labels])
         self.rules = compile_rules(RULES)
         self.gazetteer: List[Dict[str, str]] = []
@@ -223,7 +243,11 @@ class EntityRecognizer(SettingsRecord):
         if self.use_ner:
             for ent in doc.ents:
                 label = self.label_map.get(ent.label_)
-                if label and not _procedural(ent) and not (label == PERSON and not _name_like(ent)):
+                if (
+                    label
+                    and not _procedural(ent, self.spelled_counts)
+                    and not (label == PERSON and not _name_like(ent))
+                ):
                     candidates.append((ent.start, ent.end, label, "ner"))
         if self.model_spans_key:
             for span in doc.spans.get(self.model_spans_key, []):
@@ -231,7 +255,10 @@ class EntityRecognizer(SettingsRecord):
                     candidates.append((span.start, span.end, span.label_, "model"))
         if self.use_gazetteer and self.gazetteer:
             for match_id, start, end in self.matcher(doc):
-                candidates.append((start, end, self.nlp.vocab.strings[match_id], "gazetteer"))
+                label = self.nlp.vocab.strings[match_id]
+                if label == DEM and _capitalized_office(doc[start:end]):
+                    label = ORG
+                candidates.append((start, end, label, "gazetteer"))
         if self.use_rules:
             for start_char, end_char, label, rule in find_rule_matches(doc.text, self.rules):
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
@@ -277,6 +304,15 @@ class EntityRecognizer(SettingsRecord):
         self.__init__(self.nlp, self.name, **msg["cfg"])
         self.set_gazetteer(msg["gazetteer"])
         return self
+
+
+def _capitalized_office(span: Span) -> bool:
+    """A person-attribute term written as a title, not after "a"/"an" ("the Secretary of State", "Lord Chancellor's
+    Department"): a post held by one person names an institution (ORG), while "a secretary", "a Veterinary Surgeon"
+    describe a person (DEM)."""
+    words = [t for t in span if t.is_alpha and not t.is_stop]
+    indefinite = span.start > 0 and span.doc[span.start - 1].lower_ in ("a", "an")
+    return not indefinite and bool(words) and all(t.is_title for t in words)
 
 
 def _name_like(ent: Span) -> bool:
@@ -350,14 +386,19 @@ def _reference_word_before(doc: Doc, i: int) -> bool:
     return False
 
 
-def _procedural(ent: Span) -> bool:
-    """A NER entity that is a procedural word or a reference number (see the module docstring)."""
+def _procedural(ent: Span, spelled_counts: bool = False) -> bool:
+    """A NER entity that is a procedural word or a reference number (see the module docstring), or, unless
+    ``spelled_counts``, a count spelled out in words ("three toilets", "two applications"): TAB's QUANTITY is a
+    *meaningful* quantity (amounts, percentages, measures)."""
+    if not spelled_counts and ent.label_ == "CARDINAL" and not any(any(ch.isdigit() for ch in t.text) for t in ent):
+        return True
     text = ent.text.lower().strip()
     if text.startswith("the "):
         text = text[4:]
     if text in NER_STOP_TEXTS:
         return True
-    if ent.label_ in NUMBER_LABELS and ent.start > 0:
+    numbers_only = all(t.like_num or t.lower_ in REFERENCE_CHAIN_WORDS for t in ent)  # "9, 10, 11 and 14" as a DATE
+    if (ent.label_ in NUMBER_LABELS or numbers_only) and ent.start > 0:
         prev = ent.doc[ent.start - 1]
         if prev.lower_ in NUMBER_REFERENCE_WORDS or _reference_word_before(ent.doc, ent.start):
             return True

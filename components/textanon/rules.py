@@ -192,6 +192,18 @@ PERSON_PATTERNS = {
     # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"
     "designated_letter": r"(?:(?<=[“\"‘])[B-HJ-Z](?=[”\"’])|(?<=\[)[B-HJ-Z](?=\]))",
 }
+#: DEM rules (demographic attributes, TAB): a nationality as a noun ("a United Kingdom national"),
+#: an age ("fifteen years of age", "aged 42", "a 42-year-old")
+NUMBER_WORD = (
+    r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?|[a-z]+teen|ten|eleven|twelve)"
+)
+DEM_PATTERNS = {
+    # a country of several words before "national(s)" (one-word nationalities are in the gazetteer: "Polish national")
+    "nationality": r"\b(?:United Kingdom|United States|[A-Z][a-z]+ [A-Z][a-z]+)\s+nationals?\b",
+    "age": (
+        rf"\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|{NUMBER_WORD}-year-old)\b"
+    ),
+}
 #: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
 LOC_PATTERNS = {
     "residence": (
@@ -207,7 +219,8 @@ DATETIME_PATTERNS = {
     "month_day_year": rf"\b{MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}\s+\d{{4}}\b",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
-    "year": r"\b(?:1[6-9]|20)\d{2}s?\b",
+    # not the year of a statute ("the Employment Act 1996", "the 1996 Act"): it dates the law, not a person
+    "year": r"(?<!\bAct )(?<!\bActs )\b(?:1[6-9]|20)\d{2}s?\b(?! Acts?\b)",
     "clock_time": r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",
 }
 QUANTITY_PATTERNS = {
@@ -226,6 +239,7 @@ RULES: List[Tuple[str, str, str]] = [
         ("CODE", CODE_PATTERNS),
         ("LOC", ADDRESS_PATTERNS),
         ("PERSON", PERSON_PATTERNS),
+        ("DEM", DEM_PATTERNS),
         ("LOC", LOC_PATTERNS),
         ("DATETIME", DATETIME_PATTERNS),
         ("QUANTITY", QUANTITY_PATTERNS),
