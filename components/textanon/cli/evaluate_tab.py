@@ -81,3 +81,24 @@ def evaluate_ner_cmd(
 
     print(table(rows, header=("type", "P", "R", "F1", "gold tokens"), divider=True))
     msg.good(f"NER scores of {result['documents']} documents -> {output}")
+
+
+@app.command("ner-errors")
+def ner_errors_cmd(
+    gold_path: Path = input_file("TAB-format JSON or entity layer (e.g. echr-dev)"),
+    model: str = typer.Option("en_textanon", "--model", "-m", help="spaCy pipeline: package name or path"),
+    output: Path = typer.Option(Path("metrics/ner_errors.json"), "--output", "-o"),
+    annotator: Optional[str] = typer.Option(
+        None, "--annotator", help="Gold annotator (default: each document's first)"
+    ),
+    spans_key: str = typer.Option(DEFAULT_SPANS_KEY, "--spans-key"),
+    strict: bool = typer.Option(False, "--strict-org-loc", help="ORG and LOC distinct (default: interchangeable)"),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents"),
+) -> None:
+    """Why a recognizer misses or adds tokens, per TAB type: causes, detectors, mention shapes (never text)."""
+    from ..evaluation.ner_errors import ner_errors
+
+    result = _fail_on_bad_input(lambda: ner_errors(gold_path, model, output, annotator, spans_key, not strict, limit))
+    for label, e in result["by_type"].items():
+        msg.text(f"{label}: {e['missed_tokens']}/{e['gold_tokens']} gold tokens missed, {e['wrong_tokens']} wrong")
+    msg.good(f"NER errors of {result['documents']} documents -> {output} (+ .md)")
