@@ -47,23 +47,29 @@ def evaluate_tab(
     msg.good(f"TAB metrics -> {output}")
 
 
+#: the options shared by evaluate-ner and ner-errors
+NER_GOLD = input_file("TAB-format JSON or entity layer (e.g. echr-dev)")
+NER_MODEL = typer.Option("en_textanon", "--model", "-m", help="spaCy pipeline: package name or path")
+NER_ANNOTATOR = typer.Option(None, "--annotator", help="Gold annotator (default: each document's first)")
+NER_SPANS_KEY = typer.Option(DEFAULT_SPANS_KEY, "--spans-key")
+NER_LIMIT = typer.Option(None, "--limit", help="Only the first N documents")
+
+
 @app.command("evaluate-ner")
 def evaluate_ner_cmd(
-    gold_path: Path = input_file("TAB-format JSON or entity layer (e.g. echr-dev)"),
-    model: str = typer.Option("en_textanon", "--model", "-m", help="spaCy pipeline: package name or path"),
+    gold_path: Path = NER_GOLD,
+    model: str = NER_MODEL,
     output: Path = typer.Option(Path("metrics/ner.json"), "--output", "-o"),
-    annotator: Optional[str] = typer.Option(
-        None, "--annotator", help="Gold annotator (default: each document's first)"
-    ),
+    annotator: Optional[str] = NER_ANNOTATOR,
     source: str = typer.Option(
         "auto", "--source", help="auto | spans (doc.spans[--spans-key]) | ents (OntoNotes doc.ents mapped to TAB)"
     ),
-    spans_key: str = typer.Option(DEFAULT_SPANS_KEY, "--spans-key"),
+    spans_key: str = NER_SPANS_KEY,
     org_loc: bool = typer.Option(False, "--org-loc-interchangeable", help="Count ORG and LOC as matching labels"),
     full: bool = typer.Option(
         False, "--full", help="Keep the linker, LM risk scorer and optimizer (default: disabled, recognition only)"
     ),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents"),
+    limit: Optional[int] = NER_LIMIT,
 ) -> None:
     """Token-level P/R/F1 per TAB type of a pipeline's entities against a gold entity layer."""
     from ..evaluation.ner_eval import evaluate_ner_model
@@ -85,15 +91,13 @@ def evaluate_ner_cmd(
 
 @app.command("ner-errors")
 def ner_errors_cmd(
-    gold_path: Path = input_file("TAB-format JSON or entity layer (e.g. echr-dev)"),
-    model: str = typer.Option("en_textanon", "--model", "-m", help="spaCy pipeline: package name or path"),
+    gold_path: Path = NER_GOLD,
+    model: str = NER_MODEL,
     output: Path = typer.Option(Path("metrics/ner_errors.json"), "--output", "-o"),
-    annotator: Optional[str] = typer.Option(
-        None, "--annotator", help="Gold annotator (default: each document's first)"
-    ),
-    spans_key: str = typer.Option(DEFAULT_SPANS_KEY, "--spans-key"),
+    annotator: Optional[str] = NER_ANNOTATOR,
+    spans_key: str = NER_SPANS_KEY,
     strict: bool = typer.Option(False, "--strict-org-loc", help="ORG and LOC distinct (default: interchangeable)"),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents"),
+    limit: Optional[int] = NER_LIMIT,
 ) -> None:
     """Why a recognizer misses or adds tokens, per TAB type: causes, detectors, mention shapes (never text)."""
     from ..evaluation.ner_errors import ner_errors
