@@ -70,6 +70,7 @@ def evaluate_ner_cmd(
         False, "--full", help="Keep the linker, LM risk scorer and optimizer (default: disabled, recognition only)"
     ),
     limit: Optional[int] = NER_LIMIT,
+    folds: int = typer.Option(0, "--folds", help="Also the scores of each of N folds of documents (as cv-ner's)"),
 ) -> None:
     """Token-level P/R/F1 per TAB type of a pipeline's entities against a gold entity layer."""
     from ..evaluation.ner_eval import evaluate_ner_model
@@ -77,7 +78,7 @@ def evaluate_ner_cmd(
     if source not in ("auto", "spans", "ents"):
         msg.fail(f"--source must be auto, spans or ents, not {source!r}", exits=1)
     result = _fail_on_bad_input(
-        lambda: evaluate_ner_model(gold_path, model, output, annotator, source, spans_key, org_loc, full, limit)
+        lambda: evaluate_ner_model(gold_path, model, output, annotator, source, spans_key, org_loc, full, limit, folds)
     )
     rows = [
         (t, f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}", s["gold_tokens"])
@@ -86,6 +87,9 @@ def evaluate_ner_cmd(
     from wasabi import table
 
     print(table(rows, header=("type", "P", "R", "F1", "gold tokens"), divider=True))
+    msg.text(f"macro F1 {result['macro_f1']:.3f}")
+    for fold in result.get("folds", []):
+        msg.text(f"fold of {len(fold['test'])} documents: macro F1 {fold['macro_f1']:.3f}")
     msg.good(f"NER scores of {result['documents']} documents -> {output}")
 
 
