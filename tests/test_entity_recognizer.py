@@ -188,6 +188,11 @@ def test_generic_person_entities_with_digits_or_lower_case_words_are_dropped():
     assert [(t, label) for t, label, _ in found if label == "PERSON"] == [("Anna van Dyk", "PERSON")]
 
 
+def test_a_generic_person_entity_running_into_lower_case_words_keeps_its_name():
+    found = _with_ents("then Ivo Dane said no.", [("Ivo Dane said", "PERSON")])
+    assert [(t, label) for t, label, _ in found] == [("Ivo Dane", "PERSON")]
+
+
 def test_names_found_by_rules_are_found_again_elsewhere_in_the_document():
     text = "Mrs Anne-Lise Okafor was heard. Anne-Lise Okafor stated that Okafor and “Q” met. Q’s letter came."
     found = _with_ents(text, [("Anne-Lise Okafor stated", "ORG")])

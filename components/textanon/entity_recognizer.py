@@ -243,12 +243,11 @@ class EntityRecognizer(SettingsRecord):
         if self.use_ner:
             for ent in doc.ents:
                 label = self.label_map.get(ent.label_)
-                if (
-                    label
-                    and not _procedural(ent, self.spelled_counts)
-                    and not (label == PERSON and not _name_like(ent))
-                ):
-                    candidates.append((ent.start, ent.end, label, "ner"))
+                if not label or _procedural(ent, self.spelled_counts):
+                    continue
+                part = _name_part(ent) if label == PERSON else (ent.start, ent.end)
+                if part is not None:
+                    candidates.append((*part, label, "ner"))
         if self.model_spans_key:
             for span in doc.spans.get(self.model_spans_key, []):
                 if span.label_ in self.model_labels:
@@ -315,15 +314,17 @@ def _capitalized_office(span: Span) -> bool:
     return not indefinite and bool(words) and all(t.is_title for t in words)
 
 
-def _name_like(ent: Span) -> bool:
-    """A NER PERSON entity that can be a name: no digit ("Articles 10, 11"), no lower-case word other than a name
-    particle ("van", "de": :data:`textanon.target.PARTICLES`) — a quoted foreign title is not a person."""
+def _name_part(ent: Span) -> Optional[Tuple[int, int]]:
+    """The tokens of a NER PERSON entity that can be a name: none with a digit ("Articles 10, 11"); up to the first
+    lower-case word that is no name particle ("van", "de": :data:`textanon.target.PARTICLES`) when at least two
+    name words come before it ("Ion Rusu said" -> "Ion Rusu"), else none (a quoted foreign title, "Ustawa o ...")."""
+    if any(ch.isdigit() for t in ent for ch in t.text):
+        return None
     for token in ent:
-        if any(ch.isdigit() for ch in token.text):
-            return False
         if token.is_alpha and token.text[0].islower() and token.lower_ not in PARTICLES:
-            return False
-    return True
+            words = [t for t in ent.doc[ent.start : token.i] if t.is_alpha]
+            return (ent.start, token.i) if len(words) >= 2 else None
+    return ent.start, ent.end
 
 
 def _name_mentions(doc: Doc, candidates) -> List[tuple]:
