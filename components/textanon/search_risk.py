@@ -22,12 +22,13 @@ after (the masks this component requires); ``span._.risk_reasons`` says why each
 and ids, never text). The protected name itself is the optimizer's (always masked) and is not scored here.
 
 Fail closed: when the index is missing, incompatible or fails while a document is processed, every
-candidate is proposed unfiltered, every entity is a risk on its own and a warning says so. The component
+candidate is proposed unfiltered, every entity is a risk on its own and a warning says so (a failure half
+way first undoes what the failed pass wrote, so the document fails closed as it came in). The component
 keeps the index *source* (its path), never the index: ``to_disk`` writes only settings.
 """
 
 import logging
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -167,10 +168,12 @@ class SearchRisk(SettingsRecord):
         except IndexUnavailable as err:
             logger.warning("search index unavailable (%s); every candidate is a risk", type(err).__name__)
             return self._fail_closed(doc, f"search index unavailable ({type(err).__name__})")
+        restore = self._snapshot(doc)
         try:
             return self._decide(doc, index)
         except Exception as err:  # noqa: BLE001 — any index failure mid-document must fail closed
             logger.warning("search index failed on a document (%s); every candidate is a risk", type(err).__name__)
+            restore()
             return self._fail_closed(doc, f"search index failed ({type(err).__name__})")
 
     def pipe(self, docs, batch_size: int = 8):
@@ -401,8 +404,33 @@ class SearchRisk(SettingsRecord):
             doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=group)
         return len(new)
 
+    def _snapshot(self, doc: Doc) -> Callable[[], None]:
+        """A function that puts back what :meth:`_decide` writes on ``doc`` (the span group, the spans' IC, the
+        risk extensions, the warnings): after a failure half way the document fails closed as it came in, not
+        from a part-filtered group (whose split phrases would no longer be proposed whole)."""
+        had_group = self.spans_key in doc.spans
+        spans = list(doc.spans.get(self.spans_key, []))
+        values = [(span._.ic, span._.risk_reasons) for span in spans]
+        combos, rank, warnings = doc._.risky_combinations, doc._.reid_rank, doc._.anonymization_warnings
+        warnings = list(warnings) if warnings is not None else None
+
+        def restore() -> None:
+            kept = {(s.start_char, s.end_char, s.label_) for s in spans}
+            for span in doc.spans.get(self.spans_key, []):
+                if (span.start_char, span.end_char, span.label_) not in kept:  # added by the failed decision
+                    span._.ic = span._.source = span._.entity_id = span._.risk_reasons = None
+            for span, (ic, reasons) in zip(spans, values):
+                span._.ic, span._.risk_reasons = ic, reasons
+            if had_group:
+                doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
+            elif self.spans_key in doc.spans:
+                del doc.spans[self.spans_key]
+            doc._.risky_combinations, doc._.reid_rank, doc._.anonymization_warnings = combos, rank, warnings
+
+        return restore
+
     def _fail_closed(self, doc: Doc, why: str) -> Doc:
-        """Every candidate proposed unfiltered, every entity a risk on its own, a warning."""
+        """Every candidate proposed unfiltered, every entity a risk on its own (once), a warning."""
         names = find_target_mentions(doc.text, doc._.target) if doc._.target else []
         if self.candidates:
             self._add_candidates(doc, None, None, names, [])
@@ -410,7 +438,8 @@ class SearchRisk(SettingsRecord):
         for mentions in entities.values():
             for span in mentions:
                 span._.risk_reasons = [f"fail closed: {why}"]
-        doc._.risky_combinations = list(doc._.risky_combinations or []) + [[e] for e in sorted(entities)]
+        combos = list(doc._.risky_combinations or [])
+        doc._.risky_combinations = combos + [[e] for e in sorted(entities) if [e] not in combos]
         doc._.reid_rank = None
         add_warning(doc, f"{self.name}: {why}; every candidate ({len(entities)} entities) treated as a risk")
         return doc
