@@ -30,7 +30,6 @@ keeps the index *source* (its path), never the index: ``to_disk`` writes only se
 import logging
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
@@ -43,71 +42,11 @@ from .search.source import IndexSource
 from .search.targeted import target_rank, unlink
 from .search.terms import query_word_spans
 from .serialization import SettingsRecord
+from .signatures import register_component
 from .target import find_target_mentions, fold
 
 logger = logging.getLogger(__name__)
 Char = Tuple[int, int]
-
-
-@Language.factory(
-    "textanon_search_risk",
-    default_config={
-        "spans_key": DEFAULT_SPANS_KEY,
-        "k": 5,
-        "max_combination_size": 2,
-        "max_queries": 20000,
-        "k_rank": 30,
-        "candidates": True,
-        "candidate_max_df": 0.25,
-        "candidate_rare_df": 0.02,
-        "candidate_max_words": 4,
-        "candidate_unseen": False,
-        "ic_from_index": True,
-        "assume_unindexed": 0.0,
-        "population_risk": True,
-        "targeted_risk": True,
-    },
-    assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
-    requires=["span._.entity_id"],
-)
-def make_search_risk(
-    nlp: Language,
-    name: str,
-    index: IndexSource,
-    spans_key: str,
-    k: int,
-    max_combination_size: int,
-    max_queries: int,
-    k_rank: int,
-    candidates: bool,
-    candidate_max_df: float,
-    candidate_rare_df: float,
-    candidate_max_words: int,
-    candidate_unseen: bool,
-    ic_from_index: bool,
-    assume_unindexed: float,
-    population_risk: bool,
-    targeted_risk: bool,
-) -> "SearchRisk":
-    """The ``textanon_search_risk`` factory: a :class:`SearchRisk` over ``index`` with the settings of the config."""
-    return SearchRisk(
-        index,
-        name,
-        spans_key,
-        k,
-        max_combination_size,
-        max_queries,
-        k_rank,
-        candidates,
-        candidate_max_df,
-        candidate_rare_df,
-        candidate_max_words,
-        candidate_unseen,
-        ic_from_index,
-        assume_unindexed,
-        population_risk,
-        targeted_risk,
-    )
 
 
 class SearchRisk(SettingsRecord):
@@ -465,3 +404,12 @@ def _memo_count(index: SearchIndex):
 
 def _rank_str(rank: Optional[int]) -> str:
     return "beyond the ranked results" if rank is None else str(rank)
+
+
+#: the ``textanon_search_risk`` factory (entry point): settings, types and defaults are :class:`SearchRisk`'s
+make_search_risk = register_component(
+    "textanon_search_risk",
+    SearchRisk,
+    assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
+    requires=["span._.entity_id"],
+)

@@ -24,7 +24,6 @@ The spans are meant as *must-mask* entities for the CP-SAT optimizer of the core
 reads ``doc.spans["llm_pii"]``.
 """
 
-import inspect
 import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -35,6 +34,7 @@ from spacy.tokens import Doc
 from .. import rules as _rules
 from ..extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from ..masking import apply, merge
+from ..signatures import defaults
 from ..target import find_target_mentions
 from .matching import NormalizedText, match_strings, ranges_to_spans
 from .parsing import parse_reply, reply_truncated
@@ -301,8 +301,7 @@ class AnonymizeTask:
 def task_defaults(names: Sequence[str]) -> Dict[str, Any]:
     """The defaults of the :class:`AnonymizeTask` settings ``names``, read from its signature (the one place they
     are defined), as config values."""
-    params = inspect.signature(AnonymizeTask).parameters
-    return {name: params[name].default for name in names}
+    return defaults(AnonymizeTask, names)
 
 
 def _lazy(compute: Callable[[], List[Range]]) -> Callable[[], List[Range]]:
