@@ -25,8 +25,9 @@ spans that the applied masks (propagation included) cover entirely.
 
 import logging
 import re
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
+from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
@@ -36,7 +37,7 @@ from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate,
 from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
-from .signatures import register_component
+from .signatures import defaults, settings_from
 from .target import fold, name_occurrences, name_words
 
 logger = logging.getLogger(__name__)
@@ -273,10 +274,14 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
     }
 
 
-#: the ``textanon_optimizer`` factory (entry point): settings, types and defaults are :class:`MaskingOptimizer`'s
-make_optimizer = register_component(
+@Language.factory(
     "textanon_optimizer",
-    MaskingOptimizer,
+    default_config=defaults(MaskingOptimizer, MaskingOptimizer.SETTINGS),
     assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
     requires=["span._.entity_id"],
 )
+@settings_from(MaskingOptimizer)
+def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimizer:
+    """Build the ``textanon_optimizer`` component from its config settings (:class:`MaskingOptimizer`'s, with their
+    types and defaults: declared once, in its constructor)."""
+    return MaskingOptimizer(name, **settings)

@@ -7,7 +7,10 @@ every setting with its type and default; instead of writing them again in the fa
 parameters as its signature, and :func:`defaults` reads the config defaults from the same place.
 :func:`register_component` does both for a component whose settings are its constructor's:
 
-    make_optimizer = register_component("textanon_optimizer", MaskingOptimizer, assigns=[...], requires=[...])
+    make_search_risk = register_component("textanon_search_risk", SearchRisk, assigns=[...], requires=[...])
+
+A factory that does more than build the component keeps its own body and takes the signature with
+:func:`settings_from` (``make_optimizer``).
 """
 
 import inspect
@@ -68,14 +71,16 @@ def register_component(factory: str, cls: type, **meta: Any) -> Callable[..., An
     """Register the component class ``cls`` as the spaCy factory ``factory`` and return the factory function, named
     ``make_`` + the factory's name without its ``textanon_`` prefix (``make_optimizer``: the entry point's).
 
-    ``cls`` takes ``name`` and its settings, and names them in ``SETTINGS``
+    ``cls`` takes ``name`` (and ``nlp`` if its constructor names it) and its settings, and names them in ``SETTINGS``
     (:class:`~textanon.serialization.SettingsRecord`): the config's defaults are its constructor's defaults of
     ``SETTINGS``, the factory's signature ``nlp``, ``name`` and the constructor's parameters (a parameter without a
     default, such as the search risk's ``index``, must be in the config). ``meta``: the other arguments of
     :meth:`spacy.language.Language.factory` (``assigns``, ``requires``, ...)."""
 
+    takes_nlp = "nlp" in inspect.signature(cls).parameters
+
     def make(nlp: Language, name: str, **settings: Any) -> Any:
-        return cls(name=name, **settings)
+        return cls(nlp=nlp, name=name, **settings) if takes_nlp else cls(name=name, **settings)
 
     make.__name__ = make.__qualname__ = "make_" + factory.removeprefix("textanon_")
     make.__module__ = cls.__module__
