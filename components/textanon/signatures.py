@@ -69,7 +69,7 @@ def settings_from(
 
 def register_component(factory: str, cls: type, **meta: Any) -> Callable[..., Any]:
     """Register the component class ``cls`` as the spaCy factory ``factory`` and return the factory function, named
-    ``make_`` + the factory's name without its ``textanon_`` prefix (``make_optimizer``: the entry point's).
+    ``make_`` + the factory's name without its ``textanon_`` prefix (``make_search_risk``: the entry point's).
 
     ``cls`` takes ``name`` (and ``nlp`` if its constructor names it) and its settings, and names them in ``SETTINGS``
     (:class:`~textanon.serialization.SettingsRecord`): the config's defaults are its constructor's defaults of

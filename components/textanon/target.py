@@ -214,13 +214,13 @@ def name_occurrences(text: str, name: str) -> List[Span]:
     the surname in lower case too, even if it is an ordinary word ("summers appealed"); and the name's
     pronunciation at the opening of a biography (:func:`pronunciations`)."""
     occurrences = find_target_mentions(text, name)
+    extra = _pronunciations_after(text, occurrences)
     words = name_words(name)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
         folded = fold(text)
         occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start() : m.end()].islower()]
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
-    extra = pronunciations(text, name)
     return [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
 
 
@@ -234,6 +234,8 @@ _PRONUNCIATION_WORDS = re.compile(r"\b(?:pronounced|pronunciation|pron\.|listen|
 _RESPELLED = re.compile(r"(?<![\w-])(?=[\w-]*\b[A-Z]{2,}\b)[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 # a one-syllable respelling in capitals ("KAYN"): the whole segment is upper-case words
 _STRESSED_ONLY = re.compile(r"[A-Z]{2,}(?:\s+[A-Z]{2,})*")
+_OPENING = re.compile(r"[ \t]*\(")
+_CLOSING = re.compile(r"[)\n]")
 
 
 def _is_pronunciation(segment: str) -> bool:
@@ -256,15 +258,20 @@ def pronunciations(text: str, name: str) -> List[Span]:
     a respelling such as "joh-LEE" or "KAYN") is one span, so a language label or a native spelling before the
     transcription ("German: [...]", "Irish: ...; pronounced ...") goes with it. "(born ...)" alone gives nothing.
     """
+    return _pronunciations_after(text, find_target_mentions(text, name))
+
+
+def _pronunciations_after(text: str, occurrences: List[Span]) -> List[Span]:
+    """:func:`pronunciations` after the name's ``occurrences`` (found once by the caller)."""
     spans: List[Span] = []
-    for _, end in (o for o in find_target_mentions(text, name) if o[0] < LEAD_CHARS):
-        opening = re.match(r"[ \t]*\(", text[end:])
+    for _, end in (o for o in occurrences if o[0] < LEAD_CHARS):
+        opening = _OPENING.match(text, end)
         if not opening:
             continue
-        start = end + opening.end()
+        start = opening.end()
         stop = min(len(text), start + PARENTHETICAL_CHARS)
-        close = re.search(r"[)\n]", text[start:stop])
-        inner_end = start + close.start() if close else stop
+        close = _CLOSING.search(text, start, stop)
+        inner_end = close.start() if close else stop
         last = None
         for m in re.finditer(r"[^;]+", text[start:inner_end]):
             if _is_pronunciation(m.group(0)):

@@ -35,7 +35,7 @@ from .. import rules as _rules
 from ..extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from ..masking import apply, merge
 from ..signatures import defaults
-from ..target import find_target_mentions
+from ..target import name_occurrences
 from .matching import NormalizedText, match_strings, ranges_to_spans
 from .parsing import parse_reply, reply_truncated
 from .prompts import DEFAULT_DESIGN, PromptRenderer, load_template, to_plain_text
@@ -255,13 +255,14 @@ class AnonymizeTask:
     def floor_ranges(self, doc: Doc) -> List[Range]:
         """Ranges masked whatever the model says: every match of the textanon rules labelled with
         ``floor_labels`` (``CODE``: emails, phones, URLs, IBANs, ID and application numbers, ...), source
-        ``"rule:<name>"``, and, with ``mask_target``, every mention of ``doc._.target`` found by
-        :func:`textanon.target.find_target_mentions` (full name, surname, initials, ...), source ``"target"``."""
+        ``"rule:<name>"``, and, with ``mask_target``, every occurrence of ``doc._.target`` found by
+        :func:`textanon.target.name_occurrences` (full name, surname, initials, ..., the pronunciation after the
+        name at a biography's opening), source ``"target"``."""
         out: List[Range] = [
             (s, e, f"rule:{name}") for s, e, _label, name in _rules.find_rule_matches(doc.text, self._floor_rules)
         ]
         if self.mask_target and doc._.target:
-            out.extend((s, e, "target") for s, e in find_target_mentions(doc.text, doc._.target))
+            out.extend((s, e, "target") for s, e in name_occurrences(doc.text, doc._.target))
         return out
 
     # -- fallback ---------------------------------------------------------------------------
