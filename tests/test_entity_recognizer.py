@@ -86,9 +86,9 @@ def test_procedural_words_and_reference_numbers_are_not_pii():
     texts = [t for t, _, _ in spans(recognizer(doc))]
     assert "Court" not in texts and "59" not in texts and "12" not in texts
     assert "300 euros" in texts
-    assert "two" not in texts  # a count in words is no meaningful quantity (TAB), unless spelled_counts
-    recognizer.spelled_counts = True
-    assert "two" in [t for t, _, _ in spans(recognizer(doc))]
+    assert "two" in texts  # default (privacy first): a count in words stays a candidate ("mother of six")
+    recognizer.spelled_counts = False  # TAB's *meaningful* quantities only
+    assert "two" not in [t for t, _, _ in spans(recognizer(doc))]
 
 
 def test_codes_are_never_absorbed_into_a_longer_span():

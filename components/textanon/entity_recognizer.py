@@ -11,8 +11,9 @@ Filters on the generic NER (measured on the 27 echr-dev cases, where they remove
 annotator never marked): entities that are only a procedural/institutional word ("the Court", "the
 Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), numbers that are references into legal texts or
 paragraph numbering ("§ 1", "Rule 59", "Article 6", "Articles 10, 11 and 14", a number opening a line:
-``NUMBER_REFERENCE_WORDS``), counts spelled out in words unless ``spelled_counts`` ("three toilets": TAB's
-QUANTITY is a meaningful quantity, an amount, a percentage, a measure), and PERSON entities with a digit or
+``NUMBER_REFERENCE_WORDS``), counts spelled out in words when ``spelled_counts = false`` (default true,
+privacy first; "three toilets": TAB's QUANTITY is a meaningful quantity, an amount, a percentage, a measure),
+and PERSON entities with a digit or
 a lower-case word that is no name particle. PERSON rules (titled names, ranks, designated letters) are placed
 before the generic NER as the CODE rules are, and the names they find are looked for again in the whole
 document (:func:`_name_mentions`). Error analysis: ``python -m textanon ner-errors`` (docs/evaluation_tab.md).
@@ -117,7 +118,7 @@ NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
         "extend_titles": True,
         "model_spans_key": None,
         "model_labels": None,
-        "spelled_counts": False,
+        "spelled_counts": True,
     },
     assigns=["doc.spans"],
 )
@@ -177,7 +178,7 @@ class EntityRecognizer(SettingsRecord):
         extend_titles: bool = True,
         model_spans_key: Optional[str] = None,
         model_labels: Optional[Iterable[str]] = None,
-        spelled_counts: bool = False,
+        spelled_counts: bool = True,
     ) -> None:
         register_extensions()
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
@@ -387,7 +388,7 @@ def _reference_word_before(doc: Doc, i: int) -> bool:
     return False
 
 
-def _procedural(ent: Span, spelled_counts: bool = False) -> bool:
+def _procedural(ent: Span, spelled_counts: bool = True) -> bool:
     """A NER entity that is a procedural word or a reference number (see the module docstring), or, unless
     ``spelled_counts``, a count spelled out in words ("three toilets", "two applications"): TAB's QUANTITY is a
     *meaningful* quantity (amounts, percentages, measures)."""
