@@ -30,23 +30,13 @@ from spacy.tokens import Doc, Span
 from ..extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from ..lm_risk import scored_ic
 from ..serialization import SettingsRecord
+from ..signatures import register_component
 from .information import capped, content_words, index_candidate_ic, lm_candidate_ic, wordfreq_candidate_ic
 from .propose import propose
 from .risk import index_forbidden, population_risky
 
 logger = logging.getLogger(__name__)
 IC_SOURCES = ("auto", "lm", "index", "wordfreq")
-
-
-@Language.factory(
-    "textanon_generalizer",
-    default_config={"spans_key": DEFAULT_SPANS_KEY, "ic_source": "auto", "max_levels": 4},
-    assigns=["span._.generalizations", "doc._.generalization_risk"],
-    requires=["span._.entity_id"],
-)
-def make_generalizer(nlp: Language, name: str, spans_key: str, ic_source: str, max_levels: int) -> "Generalizer":
-    """The ``textanon_generalizer`` factory: a :class:`Generalizer` with the settings of the config."""
-    return Generalizer(nlp, name, spans_key, ic_source, max_levels)
 
 
 class Generalizer(SettingsRecord):
@@ -207,3 +197,11 @@ def _counter(index):
     from ..search_risk import _memo_count
 
     return _memo_count(index)
+
+
+make_generalizer = register_component(
+    "textanon_generalizer",
+    Generalizer,
+    assigns=["span._.generalizations", "doc._.generalization_risk"],
+    requires=["span._.entity_id"],
+)
