@@ -45,13 +45,20 @@ def pipeline_overrides(replacement: Optional[str] = None, **optimizer) -> dict:
 
 
 def open_output(path: Path) -> IO[str]:
-    """Open an output file for writing, before any work: a clear error and exit 1 if it cannot be written."""
+    """Open an output file for writing, before any work: a clear error and exit 1 if it cannot be written
+    (``.parquet``: an ``output.ParquetOutput``)."""
     if path.is_dir():
         msg.fail(f"Output {path} is a directory; give a file path.", exits=1)
     if not path.parent.is_dir():
         msg.fail(f"Output folder {path.parent} does not exist.", exits=1)
     try:
+        if path.suffix.lower() == ".parquet":
+            from ..output import ParquetOutput
+
+            return ParquetOutput(path)
         return path.open("w", encoding="utf-8")
+    except ImportError:
+        msg.fail(f"Writing {path.name} needs pyarrow: pip install pyarrow (or textanon[scale]).", exits=1)
     except OSError as err:
         msg.fail(f"Cannot write output {path}: {err.strerror or type(err).__name__}.", exits=1)
 
@@ -62,7 +69,10 @@ def anonymize(
         ..., exists=True, help=".txt, .jsonl ({id, text, target?}), TAB-style .json, .parquet or a folder of .txt"
     ),
     output: Path = typer.Option(
-        ..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"
+        ...,
+        "--output",
+        "-o",
+        help="Output JSONL (or .parquet): one record (or error record) per input record, in input order",
     ),
     masks_out: Optional[Path] = typer.Option(
         None, "--masks-out", help="Write {doc_id: [[start, end, replacement], ...]}"
