@@ -161,13 +161,19 @@ def _read_json(path: Path) -> Iterator[Item]:
     if not isinstance(data, list):
         yield RecordError(id=path.stem, error=f"{path}: expected a list of documents", source=str(path))
         return
-    for i, obj in enumerate(data):
+    yield from _object_items(data, path, "doc", "document")
+
+
+def _object_items(objs: Iterable, path: Path, prefix: str, unit: str) -> Iterator[Item]:
+    """A record per JSON-like object (``_record_from_obj``): default id ``<prefix><i>``, source ``<path> <unit> <i>``;
+    a bad object gives an error record with the default id."""
+    for i, obj in enumerate(objs):
         try:
-            record = _record_from_obj(obj, f"doc{i}", f"document {i}")
-            record.source = f"{path} document {i}"
+            record = _record_from_obj(obj, f"{prefix}{i}", f"{unit} {i}")
+            record.source = f"{path} {unit} {i}"
             yield record
         except ValueError as err:
-            yield RecordError(id=f"doc{i}", error=f"{path}: {err}", source=str(path))
+            yield RecordError(id=f"{prefix}{i}", error=f"{path}: {err}", source=str(path))
 
 
 def _read_parquet(path: Path, batch_rows: int = 1024) -> Iterator[Item]:
@@ -176,16 +182,7 @@ def _read_parquet(path: Path, batch_rows: int = 1024) -> Iterator[Item]:
 
     try:
         batches = pq.ParquetFile(path).iter_batches(batch_size=batch_rows)
-        i = 0
-        for batch in batches:
-            for obj in batch.to_pylist():
-                try:
-                    record = _record_from_obj(obj, f"row{i}", f"row {i}")
-                    record.source = f"{path} row {i}"
-                    yield record
-                except ValueError as err:
-                    yield RecordError(id=f"row{i}", error=f"{path}: {err}", source=str(path))
-                i += 1
+        yield from _object_items((obj for batch in batches for obj in batch.to_pylist()), path, "row", "row")
     except (OSError, ValueError) as err:  # not a Parquet file, truncated (pyarrow's errors are ValueError/OSError)
         yield RecordError(id=path.stem, error=f"{path}: cannot read Parquet ({type(err).__name__})", source=str(path))
 
