@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray")
+pq = pytest.importorskip("pyarrow.parquet")
 
 import ray_pipelines  # noqa: E402  (helpers path: Ray workers import it by name)
-from cli_runner import invoke  # noqa: E402
+from cli_runner import invoke, run_textanon  # noqa: E402
 from core_fixtures import ROOT  # noqa: E402
 
 from textanon.datasets.records import read_records  # noqa: E402
@@ -93,7 +94,9 @@ def test_document_that_kills_every_worker_becomes_the_only_error_record(ray_loca
     assert "worker process died" in out[3]["error"] and "line 4" in out[3]["error"]
 
 
-def test_cli_engine_ray_writes_what_the_local_engine_writes(ray_local, tmp_path):
+def test_cli_engine_ray_on_an_existing_cluster_writes_what_the_local_engine_writes(ray_local, tmp_path):
+    """``anonymize --engine ray --address`` in another process (a second driver of this module's Ray) writes the
+    file that ``--engine local`` writes, in JSONL and in Parquet."""
     import spacy
 
     nlp = spacy.blank("en")
@@ -103,15 +106,17 @@ def test_cli_engine_ray_writes_what_the_local_engine_writes(ray_local, tmp_path)
     nlp.to_disk(tmp_path / "model")
     lines = [json.dumps({"id": "a", "text": "Mr Ion Rusu (no. 12345/06) lives in Balti.", "target": "Ion Rusu"}), "{"]
     path = _jsonl(tmp_path / "in.jsonl", lines)
-    outputs = {}
-    for engine in ("local", "ray"):
-        out = tmp_path / f"{engine}.jsonl"
-        extra = ["--num-workers", 1] if engine == "ray" else []
-        result = invoke("anonymize", path, "--output", out, "--model", tmp_path / "model", "--engine", engine, *extra)
-        assert result.exit_code == 0, result.output
-        outputs[engine] = out.read_bytes()
-    assert outputs["ray"] == outputs["local"]
-    assert "Rusu" not in json.loads(outputs["ray"].splitlines()[0])["anonymized_text"]
+    local = tmp_path / "local.jsonl"
+    result = invoke("anonymize", path, "--output", local, "--model", tmp_path / "model")
+    assert result.exit_code == 0, result.output
+    address = ray.get_runtime_context().gcs_address
+    options = ["--model", tmp_path / "model", "--engine", "ray", "--address", address, "--num-workers", 1]
+    on_ray = tmp_path / "ray.parquet"
+    result = run_textanon("-q", "anonymize", path, "--output", on_ray, *options, offline=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = pq.read_table(on_ray).to_pylist()
+    assert "\n".join(r["record"] for r in rows) + "\n" == local.read_text(encoding="utf-8")
+    assert [r["id"] for r in rows] == ["a", "line2"] and "Rusu" not in rows[0]["anonymized_text"]
     assert PipelineSpec(str(tmp_path / "model")).load().pipe_names == nlp.pipe_names
 
 

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import pickle
+import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
@@ -185,19 +186,9 @@ def _run_window(
     saved = (ctx.execution_options.preserve_order, ctx.enable_progress_bars)
     ctx.execution_options.preserve_order, ctx.enable_progress_bars = True, False
     try:
-        dataset = ray.data.from_items(
-            [{"index": i, "item": pickle.dumps(item)} for i, item in chunk],
-            override_num_blocks=_blocks(len(chunk), batch_size),
-        ).map_batches(
-            RecordAnonymizer,
-            fn_constructor_args=(pipeline, settings),
-            batch_size=max(1, batch_size),
-            batch_format="numpy",
-            compute=ray.data.ActorPoolStrategy(size=max(1, num_workers)),
-            num_cpus=1,
-            max_restarts=-1,
-            max_task_retries=max(0, retries),
-        )
+        with warnings.catch_warnings():  # Ray 2.60 has no named parameter for the retries yet, only remote args
+            warnings.filterwarnings("ignore", message=".*ray_remote_args.* is deprecated")
+            dataset = _dataset(chunk, pipeline, settings, num_workers, batch_size, retries)
         for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
             results.update(zip((int(i) for i in batch["index"]), batch["record"]))
             while position < len(order) and order[position] in results:
@@ -212,6 +203,25 @@ def _run_window(
         ctx.execution_options.preserve_order, ctx.enable_progress_bars = saved
     for i in order[position:]:
         yield json.loads(results.pop(i))
+
+
+def _dataset(chunk, pipeline: Pipeline, settings: dict, num_workers: int, batch_size: int, retries: int):
+    """The Ray Dataset of one window: its records (pickled, one block per batch) through the actor pool."""
+    import ray.data
+
+    return ray.data.from_items(
+        [{"index": i, "item": pickle.dumps(item)} for i, item in chunk],
+        override_num_blocks=_blocks(len(chunk), batch_size),
+    ).map_batches(
+        RecordAnonymizer,
+        fn_constructor_args=(pipeline, settings),
+        batch_size=max(1, batch_size),
+        batch_format="numpy",
+        compute=ray.data.ActorPoolStrategy(size=max(1, num_workers)),
+        num_cpus=1,
+        max_restarts=-1,
+        max_task_retries=max(0, retries),
+    )
 
 
 def _blocks(n_records: int, batch_size: int) -> int:
