@@ -176,9 +176,9 @@ def _run_window(
     chunk: List[Tuple[int, Item]], pipeline: Pipeline, settings: dict, num_workers: int, batch_size: int, retries: int
 ) -> Iterator[dict]:
     """One Ray Data execution over ``chunk``; its records in input order."""
-    import ray
     import ray.data
 
+    lost_worker = _lost_worker_errors()
     results: Dict[int, str] = {}
     order = [i for i, _ in chunk]
     position = 0
@@ -194,7 +194,7 @@ def _run_window(
             while position < len(order) and order[position] in results:
                 yield json.loads(results.pop(order[position]))
                 position += 1
-    except ray.exceptions.RayError as err:
+    except lost_worker as err:
         done = set(order[:position]) | set(results)
         pending = [(i, item) for i, item in chunk if i not in done]
         logger.warning("Ray window failed (%s): %d records run one at a time", type(err).__name__, len(pending))
@@ -203,6 +203,14 @@ def _run_window(
         ctx.execution_options.preserve_order, ctx.enable_progress_bars = saved
     for i in order[position:]:
         yield json.loads(results.pop(i))
+
+
+def _lost_worker_errors() -> tuple:
+    """Ray's errors for a worker (actor) that died or whose results were lost: the only ones that send a window's
+    remaining records one at a time (any other error, e.g. a bug in the UDF, stops the run)."""
+    import ray.exceptions as errors
+
+    return (errors.RayActorError, errors.WorkerCrashedError, errors.ObjectLostError, errors.NodeDiedError)
 
 
 def _dataset(chunk, pipeline: Pipeline, settings: dict, num_workers: int, batch_size: int, retries: int):
