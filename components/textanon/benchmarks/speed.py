@@ -120,6 +120,7 @@ def summarize(runs: List[Dict[str, dict]], sizes: Dict[str, dict]) -> Dict:
         entry = {
             "seconds": round(seconds, 2),
             "seconds_all_repeats": [round(r["seconds"], 2) for r in rs],
+            "cpu_seconds": round(statistics.median(r["cpu_seconds"] for r in rs), 2),
             "docs_per_s": round(size["docs"] / seconds, 3),
             "tokens_per_s": round(size["tokens"] / seconds, 1),
             "peak_rss_mb": round(max(r["peak_rss_mb"] for r in rs), 1),
@@ -160,10 +161,10 @@ def bench_speed(output: Path, **kwargs) -> Tuple[Dict, str]:
 def to_markdown(results: Dict) -> str:
     """One table: per configuration and corpus docs/s, tokens/s, ratio to Presidio, peak RSS; then seconds per
     component."""
-    sizes = results["corpora"]
+    sizes, load = results["corpora"], results["load_average_1_5_15min"]
     lines = [
-        "| configuration | corpus | docs/s | tokens/s | × Presidio | seconds | peak RSS (MiB) |",
-        "|---|---|---|---|---|---|---|",
+        "| configuration | corpus | docs/s | tokens/s | × Presidio | seconds | CPU seconds | peak RSS (MiB) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for label, config in results["configurations"].items():
         for corpus, r in config.items():
@@ -172,15 +173,16 @@ def to_markdown(results: Dict) -> str:
             )
             ratio = "–" if r["ratio_to_presidio"] is None else f"{r['ratio_to_presidio']}×"
             lines.append(
-                f"| {label} | {corpus} | {r['docs_per_s']} | {r['tokens_per_s']} | {ratio} | {r['seconds']} | {rss} |"
+                f"| {label} | {corpus} | {r['docs_per_s']} | {r['tokens_per_s']} | {ratio} | {r['seconds']} "
+                f"| {r['cpu_seconds']} | {rss} |"
             )
     lines += [
         "",
         "Corpora: "
         + "; ".join(f"{c}: {s['docs']} docs, {s['tokens']} tokens, {s['chars']} characters" for c, s in sizes.items())
         + f". Medians of {results['repeats']} interleaved repeat(s), each configuration in a fresh process "
-        f"(model load excluded); load average at start / end {results['load_average_1_5_15min']['start'][0]:.1f}"
-        f" / {results['load_average_1_5_15min']['end'][0]:.1f}.",
+        f"(model load excluded); CPU seconds: user + system of the process and its workers (less sensitive to "
+        f"other load than wall seconds); load average at start / end {load['start'][0]:.1f} / {load['end'][0]:.1f}.",
         "",
         "Seconds per component (one process):",
         "",
@@ -246,6 +248,7 @@ def bench_long(model: str, echr: Path, output: Path, n_chars: int = 1_000_000) -
         "chars": len(text),
         "tokens": count_tokens(docs),
         "seconds": round(r["seconds"], 1),
+        "cpu_seconds": round(r["cpu_seconds"], 1),
         "load_seconds": round(r["load_s"], 1),
         "peak_rss_mb": round(r["peak_rss_mb"], 1),
         "seconds_per_component": {k: round(v, 1) for k, v in r["masks"]["seconds_per_component"].items()},

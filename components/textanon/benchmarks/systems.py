@@ -7,6 +7,7 @@ throughput and peak resident memory are measured alone, on the same documents, i
 """
 
 import multiprocessing as mp
+import os
 import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -191,6 +192,12 @@ def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (worker processes), user + system."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _child(name: str, doc_sets, kwargs, queue) -> None:
     try:
         t0 = time.perf_counter()
@@ -198,13 +205,14 @@ def _child(name: str, doc_sets, kwargs, queue) -> None:
         load_s = time.perf_counter() - t0
         results = []
         for docs in doc_sets:
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), _cpu_seconds()
             masks = anonymize(docs)
             seconds = time.perf_counter() - t0
             results.append(
                 {
                     "masks": masks,
                     "seconds": seconds,
+                    "cpu_seconds": _cpu_seconds() - cpu0,
                     "load_s": load_s,
                     "peak_rss_mb": _peak_rss_mb(),
                     "peak_rss_workers_mb": _peak_rss_mb(resource.RUSAGE_CHILDREN),
@@ -216,7 +224,7 @@ def _child(name: str, doc_sets, kwargs, queue) -> None:
 
 
 def run_isolated(name: str, docs: Sequence[Doc], **kwargs) -> dict:
-    """Run system ``name`` in a fresh process: ``{"masks", "seconds", "load_s", "peak_rss_mb",
+    """Run system ``name`` in a fresh process: ``{"masks", "seconds", "cpu_seconds", "load_s", "peak_rss_mb",
     "peak_rss_workers_mb"}`` (``seconds``: anonymizing ``docs`` after loading and warm-up), or ``{"error"}``."""
     result = run_isolated_sets(name, [docs], **kwargs)
     return result if isinstance(result, dict) else result[0]
