@@ -57,9 +57,10 @@ def test_two_processes_give_the_output_of_one(nlp):
         assert [s["ic"] for s in r2["spans"]] == pytest.approx([s["ic"] for s in r1["spans"]], abs=1e-4)
 
 
-def _threads_in_child(queue, configure):
+def _threads_in_child(queue, configure, barrier):
     import torch
 
+    barrier.wait()  # as in spaCy's nlp.pipe: every worker is started before the first document arrives
     if configure:
         set_process_threads(2)
     else:
@@ -75,8 +76,8 @@ def test_worker_processes_share_the_cores():
     before = torch.get_num_threads()
     ctx = multiprocessing.get_context("fork")
     for configure in (True, False):  # runner workers set it; spaCy's nlp.pipe children adapt (2 siblings here)
-        queue = ctx.Queue()
-        procs = [ctx.Process(target=_threads_in_child, args=(queue, configure)) for _ in range(2)]
+        queue, barrier = ctx.Queue(), ctx.Barrier(2)
+        procs = [ctx.Process(target=_threads_in_child, args=(queue, configure, barrier)) for _ in range(2)]
         for p in procs:
             p.start()
         got = [queue.get(timeout=60) for _ in procs]

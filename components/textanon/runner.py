@@ -28,6 +28,7 @@ from typing import Callable, Deque, Dict, Iterable, Iterator, List, Optional, Se
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .chunking import pipe_in_pieces, run_components, stages
 from .datasets.records import Item, Record, RecordError
 from .extensions import DEFAULT_SPANS_KEY
 from .language_models.threads import set_process_threads
@@ -196,14 +197,11 @@ def _run_batch(
 
 
 def _pipe(nlp: Language, docs: List[Doc], timings: Optional[Dict[str, float]]) -> List[Doc]:
-    """``docs`` through the pipeline as one batch; with ``timings``, component by component, each timed."""
-    if timings is None:
-        return list(nlp.pipe(docs, batch_size=len(docs)))
-    for name, proc in nlp.pipeline:
-        start = time.perf_counter()
-        pipe = getattr(proc, "pipe", None)
-        docs = list(pipe(docs, batch_size=len(docs))) if pipe else [proc(doc) for doc in docs]
-        _add_time(timings, name, start)
+    """``docs`` through the pipeline as one batch, component by component (each component's ``pipe`` over the
+    batch, as ``nlp.pipe`` does); spaCy's own components take a long document in pieces
+    (:func:`textanon.chunking.pipe_in_pieces`). ``timings``: the seconds of each component are added to it."""
+    for mine, components in stages(nlp):
+        docs = run_components(components, docs, timings) if mine else pipe_in_pieces(components, docs, timings=timings)
     return docs
 
 

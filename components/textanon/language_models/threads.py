@@ -51,10 +51,18 @@ def adapt_threads_to_process() -> None:
 
 
 def _sibling_count() -> int:
-    """Processes started by this process's parent (this one included); 1 when it cannot be known."""
+    """Live processes started by this process's parent (this one included); when that cannot be known, the number
+    of cores (each worker then takes one thread: never more threads than cores)."""
     try:
         import psutil
 
-        return len([p for p in psutil.Process(os.getppid()).children() if p.status() != psutil.STATUS_ZOMBIE])
-    except Exception:  # noqa: BLE001 — psutil missing or the parent gone: count this process alone
-        return 1
+        children = psutil.Process(os.getppid()).children()
+    except Exception:  # noqa: BLE001 — psutil missing or the parent gone
+        return available_cores()
+    alive = 0
+    for child in children:
+        try:
+            alive += child.status() != psutil.STATUS_ZOMBIE
+        except psutil.Error:  # ended meanwhile
+            continue
+    return max(1, alive)
