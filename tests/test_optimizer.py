@@ -223,3 +223,13 @@ def test_a_name_written_in_lower_case_masks_its_lower_case_surname(target):
     text = "Then mrs hope summers left. summers appealed."
     doc = make_doc(text, [("hope summers", "PERSON", "P1")], [], target=target)
     assert words_left(doc, "summers") == [], doc._.anonymized_text
+
+
+def test_the_pronunciation_of_the_target_at_the_opening_is_masked_whole():
+    """The recognizer took the stressed syllable of the respelling for a name: the rest of the respelling must not
+    stay visible ("( toh-***; born"), the whole pronunciation is the target's name."""
+    text = "Tobin Arlow ( toh-BIN; born 4 June 1970) is an actor. Arlow lives in Ohio."
+    mentions = [("Tobin Arlow", "PERSON", "P1"), ("BIN", "PERSON", "P2"), ("Ohio", "LOC", "L1")]
+    doc = make_doc(text, mentions, [], target="Tobin Arlow")
+    assert doc._.anonymized_text == "*** ( ***; born 4 June 1970) is an actor. *** lives in Ohio."
+    assert {"P1", "P2"} <= masked_ids(doc) and "L1" not in masked_ids(doc)

@@ -128,25 +128,57 @@ def test_missing_or_broken_index_fails_closed(tmp_path, broken):
     assert not any(w in warnings[0] for w in ("Cork", "Irish", "Castraven", "lawyer"))
 
 
+class SearchFails(LocalIndex):
+    """An index that opens, counts and scores, then fails on its first ``search`` (the targeted risk's)."""
+
+    def open(self):
+        index = super().open()
+
+        class Failing:
+            meta, n_docs = index.meta, index.n_docs
+
+            def __getattr__(self, name):
+                return getattr(index, name)
+
+            def search(self, words, limit):
+                raise OSError("disk gone")
+
+        return Failing()
+
+
 def test_index_failing_mid_document_fails_closed(index_path):
-    class Broken(LocalIndex):
-        def open(self):
-            index = super().open()
-
-            class Failing:
-                meta, n_docs = index.meta, index.n_docs
-
-                def __getattr__(self, name):
-                    return getattr(index, name)
-
-                def search(self, words, limit):
-                    raise OSError("disk gone")
-
-            return Failing()
-
-    doc = SearchRisk(Broken(index_path), k=1, k_rank=2, candidates=False)(make_doc())
+    doc = SearchRisk(SearchFails(index_path), k=1, k_rank=2, candidates=False)(make_doc())
     assert sorted(doc._.risky_combinations) == [["E_bbc"], ["E_cork"], ["E_irish"]]
     assert "search index failed (OSError)" in doc._.anonymization_warnings[0]
+
+
+def _decided(doc):
+    spans = [(s.start_char, s.end_char, s.label_, s._.source, s._.entity_id, s._.ic) for s in doc.spans["pii"]]
+    return spans, sorted(doc._.risky_combinations), doc._.reid_rank
+
+
+def test_a_failure_half_way_leaves_no_partial_decision(index_path, tmp_path):
+    """The index splits "lawyer actor" (unseen as a phrase) and keeps the informative word "lawyer", then fails:
+    the document is decided as if the index had been missing from the start (the phrase masked whole, never
+    "lawyer" plus an unmasked "actor"), each candidate and each risk once, one warning."""
+    text = "Milo Castraven is an Irish actor who grew up in Cork and was a lawyer actor for the BBC."
+    failed = SearchRisk(SearchFails(index_path), k=1, k_rank=2)(make_doc(text=text))
+    missing = SearchRisk(LocalIndex(tmp_path / "none"), k=1, k_rank=2)(make_doc(text=text))
+    assert _decided(failed) == _decided(missing)
+    assert "lawyer actor" in [s.text for s in failed.spans["pii"]]
+    spans = [(s.start_char, s.end_char) for s in failed.spans["pii"]]
+    assert len(spans) == len(set(spans))
+    assert failed._.anonymization_warnings == [
+        "textanon_search_risk: search index failed (OSError); every candidate (5 entities) treated as a risk"
+    ]
+
+
+def test_failing_closed_adds_each_risk_once(tmp_path):
+    """An entity an earlier scorer already made a risk on its own is not listed again."""
+    doc = make_doc()
+    doc._.risky_combinations = [["E_cork"], ["E_bbc", "E_irish"]]
+    doc = SearchRisk(LocalIndex(tmp_path / "none"), candidates=False)(doc)
+    assert doc._.risky_combinations == [["E_cork"], ["E_bbc", "E_irish"], ["E_bbc"], ["E_irish"]]
 
 
 def test_serialization_keeps_the_index_path_not_the_index(index_path, tmp_path):

@@ -1,8 +1,11 @@
 """The protected person's name is found from the string the user gave, whatever the recognizer said."""
 
-import pytest
+import json
 
-from textanon.target import find_target_mentions, name_words, target_variants
+import pytest
+from core_fixtures import FIXTURES
+
+from textanon.target import find_target_mentions, name_occurrences, name_words, pronunciations, target_variants
 
 
 def _found(text, name):
@@ -82,3 +85,27 @@ def test_a_lower_case_letter_after_the_surname_is_not_an_initial():
     text = "Mrs Ana Petrescu, a teacher, signed as Petrescu, A. and as PETRESCU A; petrescu, a. too"
     found = [text[s:e] for s, e in find_target_mentions(text, "Ana Petrescu")]
     assert found == ["Ana Petrescu", "Petrescu, A.", "PETRESCU A", "petrescu, a."]
+
+
+PRONUNCIATIONS = json.loads((FIXTURES / "pronunciations.json").read_text(encoding="utf8"))
+
+
+@pytest.mark.parametrize("case", PRONUNCIATIONS, ids=[f"{i}" for i in range(len(PRONUNCIATIONS))])
+def test_the_pronunciation_after_the_name_at_the_opening_is_masked_whole(case):
+    """A respelling or IPA transcription right after the name at a biography's opening is the name said again: it is
+    one occurrence, whole (from the bracket to its last pronunciation segment); "(born ...)" and other
+    parentheticals are not."""
+    text, name = case["text"], case["name"]
+    expected = [] if case["pronunciation"] is None else [case["pronunciation"]]
+    assert [text[s:e] for s, e in pronunciations(text, name)] == expected
+    occurrences = name_occurrences(text, name)
+    assert all(p in [text[s:e] for s, e in occurrences] for p in expected)
+    for start, end in find_target_mentions(text, name):  # the name's own occurrences stay covered
+        assert any(s <= start and end <= e for s, e in occurrences)
+
+
+def test_an_unclosed_parenthetical_is_masked_to_the_end_of_its_line():
+    text = "Maren Quill (/ˈmærən kwɪl/ MAIR-ən KWIL, born in Cardiff\nShe acted."
+    assert [text[s:e] for s, e in pronunciations(text, "Maren Quill")] == [
+        "/ˈmærən kwɪl/ MAIR-ən KWIL, born in Cardiff"
+    ]

@@ -25,7 +25,7 @@ spans that the applied masks (propagation included) cover entirely.
 
 import logging
 import re
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
@@ -37,6 +37,7 @@ from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate,
 from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
+from .signatures import defaults, settings_from
 from .target import fold, name_occurrences, name_words
 
 logger = logging.getLogger(__name__)
@@ -52,58 +53,6 @@ BIRTH_CONTEXT = re.compile(
 )
 
 Char = Tuple[int, int]
-
-
-@Language.factory(
-    "textanon_optimizer",
-    default_config={
-        "spans_key": DEFAULT_SPANS_KEY,
-        "extra_spans_keys": [LLM_SPANS_KEY],
-        "target": None,
-        "replacement": "suppression",
-        "suppression_string": "***",
-        "time_limit_s": 10.0,
-        "mask_codes": True,
-        "propagate_mentions": True,
-        "pseudonym_seed": 0,
-        "pseudonym_scope": "document",
-    },
-    assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
-    requires=["span._.entity_id"],
-)
-def make_optimizer(
-    nlp: Language,
-    name: str,
-    spans_key: str,
-    extra_spans_keys: List[str],
-    target: Optional[str],
-    replacement: str,
-    suppression_string: str,
-    time_limit_s: float,
-    mask_codes: bool,
-    propagate_mentions: bool,
-    pseudonym_seed: int,
-    pseudonym_scope: str,
-) -> "MaskingOptimizer":
-    """Build the ``textanon_optimizer`` component from its config settings; the pipeline's risk scorer
-    (``textanon_lm_risk`` before it, same ``spans_key``) leaves the entities it always masks unscored."""
-    optimizer = MaskingOptimizer(
-        name,
-        spans_key,
-        extra_spans_keys,
-        target,
-        replacement,
-        suppression_string,
-        time_limit_s,
-        mask_codes,
-        propagate_mentions,
-        pseudonym_seed,
-        pseudonym_scope,
-    )
-    for _, proc in nlp.components:
-        if isinstance(proc, LMRiskScorer) and proc.spans_key == spans_key:
-            proc.forced_entities = optimizer.forced_entity_ids
-    return optimizer
 
 
 class MaskingOptimizer(SettingsRecord):
@@ -126,7 +75,7 @@ class MaskingOptimizer(SettingsRecord):
         self,
         name: str = "textanon_optimizer",
         spans_key: str = DEFAULT_SPANS_KEY,
-        extra_spans_keys: Iterable[str] = (LLM_SPANS_KEY,),
+        extra_spans_keys: List[str] = [LLM_SPANS_KEY],  # noqa: B006 - copied, never mutated; a config literal
         target: Optional[str] = None,
         replacement: str = "suppression",
         suppression_string: str = "***",
@@ -344,3 +293,21 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
         for eid, mentions in entities.items()
         if any(m.start_char < e and s < m.end_char for m in mentions for s, e in chars)
     }
+
+
+@Language.factory(
+    "textanon_optimizer",
+    default_config=defaults(MaskingOptimizer, MaskingOptimizer.SETTINGS),
+    assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
+    requires=["span._.entity_id"],
+)
+@settings_from(MaskingOptimizer)
+def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimizer:
+    """Build the ``textanon_optimizer`` component from its config settings (:class:`MaskingOptimizer`'s, with their
+    types and defaults: declared once, in its constructor); the pipeline's risk scorer (``textanon_lm_risk`` before
+    it, same ``spans_key``) leaves the entities this optimizer always masks unscored."""
+    optimizer = MaskingOptimizer(name, **settings)
+    for _, proc in nlp.components:
+        if isinstance(proc, LMRiskScorer) and proc.spans_key == optimizer.spans_key:
+            proc.forced_entities = optimizer.forced_entity_ids
+    return optimizer

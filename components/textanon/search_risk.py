@@ -22,14 +22,14 @@ after (the masks this component requires); ``span._.risk_reasons`` says why each
 and ids, never text). The protected name itself is the optimizer's (always masked) and is not scored here.
 
 Fail closed: when the index is missing, incompatible or fails while a document is processed, every
-candidate is proposed unfiltered, every entity is a risk on its own and a warning says so. The component
+candidate is proposed unfiltered, every entity is a risk on its own and a warning says so (a failure half
+way first undoes what the failed pass wrote, so the document fails closed as it came in). The component
 keeps the index *source* (its path), never the index: ``to_disk`` writes only settings.
 """
 
 import logging
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
@@ -42,71 +42,11 @@ from .search.source import IndexSource
 from .search.targeted import target_rank, unlink
 from .search.terms import query_word_spans
 from .serialization import SettingsRecord
+from .signatures import register_component
 from .target import find_target_mentions, fold
 
 logger = logging.getLogger(__name__)
 Char = Tuple[int, int]
-
-
-@Language.factory(
-    "textanon_search_risk",
-    default_config={
-        "spans_key": DEFAULT_SPANS_KEY,
-        "k": 5,
-        "max_combination_size": 2,
-        "max_queries": 20000,
-        "k_rank": 30,
-        "candidates": True,
-        "candidate_max_df": 0.25,
-        "candidate_rare_df": 0.02,
-        "candidate_max_words": 4,
-        "candidate_unseen": False,
-        "ic_from_index": True,
-        "assume_unindexed": 0.0,
-        "population_risk": True,
-        "targeted_risk": True,
-    },
-    assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
-    requires=["span._.entity_id"],
-)
-def make_search_risk(
-    nlp: Language,
-    name: str,
-    index: IndexSource,
-    spans_key: str,
-    k: int,
-    max_combination_size: int,
-    max_queries: int,
-    k_rank: int,
-    candidates: bool,
-    candidate_max_df: float,
-    candidate_rare_df: float,
-    candidate_max_words: int,
-    candidate_unseen: bool,
-    ic_from_index: bool,
-    assume_unindexed: float,
-    population_risk: bool,
-    targeted_risk: bool,
-) -> "SearchRisk":
-    """The ``textanon_search_risk`` factory: a :class:`SearchRisk` over ``index`` with the settings of the config."""
-    return SearchRisk(
-        index,
-        name,
-        spans_key,
-        k,
-        max_combination_size,
-        max_queries,
-        k_rank,
-        candidates,
-        candidate_max_df,
-        candidate_rare_df,
-        candidate_max_words,
-        candidate_unseen,
-        ic_from_index,
-        assume_unindexed,
-        population_risk,
-        targeted_risk,
-    )
 
 
 class SearchRisk(SettingsRecord):
@@ -167,10 +107,12 @@ class SearchRisk(SettingsRecord):
         except IndexUnavailable as err:
             logger.warning("search index unavailable (%s); every candidate is a risk", type(err).__name__)
             return self._fail_closed(doc, f"search index unavailable ({type(err).__name__})")
+        restore = self._snapshot(doc)
         try:
             return self._decide(doc, index)
         except Exception as err:  # noqa: BLE001 — any index failure mid-document must fail closed
             logger.warning("search index failed on a document (%s); every candidate is a risk", type(err).__name__)
+            restore()
             return self._fail_closed(doc, f"search index failed ({type(err).__name__})")
 
     def pipe(self, docs, batch_size: int = 8):
@@ -401,8 +343,33 @@ class SearchRisk(SettingsRecord):
             doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=group)
         return len(new)
 
+    def _snapshot(self, doc: Doc) -> Callable[[], None]:
+        """A function that puts back what :meth:`_decide` writes on ``doc`` (the span group, the spans' IC, the
+        risk extensions, the warnings): after a failure half way the document fails closed as it came in, not
+        from a part-filtered group (whose split phrases would no longer be proposed whole)."""
+        had_group = self.spans_key in doc.spans
+        spans = list(doc.spans.get(self.spans_key, []))
+        values = [(span._.ic, span._.risk_reasons) for span in spans]
+        combos, rank, warnings = doc._.risky_combinations, doc._.reid_rank, doc._.anonymization_warnings
+        warnings = list(warnings) if warnings is not None else None
+
+        def restore() -> None:
+            kept = {(s.start_char, s.end_char, s.label_) for s in spans}
+            for span in doc.spans.get(self.spans_key, []):
+                if (span.start_char, span.end_char, span.label_) not in kept:  # added by the failed decision
+                    span._.ic = span._.source = span._.entity_id = span._.risk_reasons = None
+            for span, (ic, reasons) in zip(spans, values):
+                span._.ic, span._.risk_reasons = ic, reasons
+            if had_group:
+                doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
+            elif self.spans_key in doc.spans:
+                del doc.spans[self.spans_key]
+            doc._.risky_combinations, doc._.reid_rank, doc._.anonymization_warnings = combos, rank, warnings
+
+        return restore
+
     def _fail_closed(self, doc: Doc, why: str) -> Doc:
-        """Every candidate proposed unfiltered, every entity a risk on its own, a warning."""
+        """Every candidate proposed unfiltered, every entity a risk on its own (once), a warning."""
         names = find_target_mentions(doc.text, doc._.target) if doc._.target else []
         if self.candidates:
             self._add_candidates(doc, None, None, names, [])
@@ -410,7 +377,8 @@ class SearchRisk(SettingsRecord):
         for mentions in entities.values():
             for span in mentions:
                 span._.risk_reasons = [f"fail closed: {why}"]
-        doc._.risky_combinations = list(doc._.risky_combinations or []) + [[e] for e in sorted(entities)]
+        combos = list(doc._.risky_combinations or [])
+        doc._.risky_combinations = combos + [[e] for e in sorted(entities) if [e] not in combos]
         doc._.reid_rank = None
         add_warning(doc, f"{self.name}: {why}; every candidate ({len(entities)} entities) treated as a risk")
         return doc
@@ -436,3 +404,12 @@ def _memo_count(index: SearchIndex):
 
 def _rank_str(rank: Optional[int]) -> str:
     return "beyond the ranked results" if rank is None else str(rank)
+
+
+#: the ``textanon_search_risk`` factory (entry point): settings, types and defaults are :class:`SearchRisk`'s
+make_search_risk = register_component(
+    "textanon_search_risk",
+    SearchRisk,
+    assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
+    requires=["span._.entity_id"],
+)

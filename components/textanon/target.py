@@ -13,6 +13,10 @@ possessives ("Munteanu's"). Multi-word variants match in any letter case. A sing
 matches capitalized or upper case ("Munteanu", "MUNTEANU"), and in lower case too unless the word is
 an ordinary lower-case English word ("will", "hope", "power"), so that "Mr Will Power" is masked
 without masking every "will" of the text; a lower-case "will power" is still caught as a full name.
+
+A biography often spells out how the name is said right after it: "Lena Headey ( LEE-nə HEE-dee; born ...)",
+"Arnold Schwarzenegger (; German: [ˈaɐ̯nɔlt ...]; born ...)". Such a respelling or IPA transcription is the name
+again, so :func:`name_occurrences` also returns it (:func:`pronunciations`).
 """
 
 import re
@@ -207,12 +211,74 @@ def is_common_word(word: str) -> bool:
 
 def name_occurrences(text: str, name: str) -> List[Span]:
     """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
-    the surname in lower case too, even if it is an ordinary word ("summers appealed")."""
+    the surname in lower case too, even if it is an ordinary word ("summers appealed"); and the name's
+    pronunciation at the opening of a biography (:func:`pronunciations`)."""
     occurrences = find_target_mentions(text, name)
+    extra = _pronunciations_after(text, occurrences)
     words = name_words(name)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
         folded = fold(text)
         occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start() : m.end()].islower()]
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
-    return occurrences
+    return [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
+
+
+#: how far into a text the opening of a biography ("Name (pronunciation; born ...)") may start
+LEAD_CHARS = 300
+#: the longest parenthetical read after the name; an unclosed one is read to the end of its line up to this
+PARENTHETICAL_CHARS = 400
+_IPA = re.compile(r"[\u0250-\u02ff\u1d00-\u1dbfæçðøŋœθβχ]|/[^/\n]+/|\[[^\]\n]+\]")
+_PRONUNCIATION_WORDS = re.compile(r"\b(?:pronounced|pronunciation|pron\.|listen|ipa|respelling)\b", re.IGNORECASE)
+# a respelled word: syllables joined by hyphens, one of them stressed (upper case): "joh-LEE", "LEE-nə", "wah-KEEN"
+_RESPELLED = re.compile(r"(?<![\w-])(?=[\w-]*\b[A-Z]{2,}\b)[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
+# a one-syllable respelling in capitals ("KAYN"): the whole segment is upper-case words
+_STRESSED_ONLY = re.compile(r"[A-Z]{2,}(?:\s+[A-Z]{2,})*")
+_OPENING = re.compile(r"[ \t]*\(")
+_CLOSING = re.compile(r"[)\n]")
+
+
+def _is_pronunciation(segment: str) -> bool:
+    """True if a segment of the parenthetical after the name transcribes how it is said."""
+    segment = segment.strip()
+    return bool(
+        _IPA.search(segment)
+        or _PRONUNCIATION_WORDS.search(segment)
+        or _RESPELLED.search(segment)
+        or _STRESSED_ONLY.fullmatch(segment)
+    )
+
+
+def pronunciations(text: str, name: str) -> List[Span]:
+    """The pronunciation of the name in a parenthetical right after it at the opening of a biography (an
+    occurrence starting in the first :data:`LEAD_CHARS` characters): "Lena Headey ( LEE-nə HEE-dee; born ...)".
+
+    Fail closed: the parenthetical is cut into segments at semicolons, and everything from its opening
+    bracket to the end of its last segment that looks like a pronunciation (IPA, /.../ or [...], "pronounced",
+    a respelling such as "joh-LEE" or "KAYN") is one span, so a language label or a native spelling before the
+    transcription ("German: [...]", "Irish: ...; pronounced ...") goes with it. "(born ...)" alone gives nothing.
+    """
+    return _pronunciations_after(text, find_target_mentions(text, name))
+
+
+def _pronunciations_after(text: str, occurrences: List[Span]) -> List[Span]:
+    """:func:`pronunciations` after the name's ``occurrences`` (found once by the caller)."""
+    spans: List[Span] = []
+    for _, end in (o for o in occurrences if o[0] < LEAD_CHARS):
+        opening = _OPENING.match(text, end)
+        if not opening:
+            continue
+        start = opening.end()
+        stop = min(len(text), start + PARENTHETICAL_CHARS)
+        close = _CLOSING.search(text, start, stop)
+        inner_end = close.start() if close else stop
+        last = None
+        for m in re.finditer(r"[^;]+", text[start:inner_end]):
+            if _is_pronunciation(m.group(0)):
+                last = start + m.end()
+        if last is not None:
+            first = start + len(text[start:last]) - len(text[start:last].lstrip(" \t;"))
+            last -= len(text[start:last]) - len(text[start:last].rstrip())
+            if first < last:
+                spans.append((first, last))
+    return spans

@@ -94,6 +94,14 @@ def test_target_is_masked_and_long_docs_are_chunked():
     assert {s._.source for s in doc.spans["llm_pii"]} == {"llm", "target"}
 
 
+def test_the_floor_masks_the_pronunciation_after_the_target_at_the_opening():
+    """Whatever the model says, the respelling after the protected name at a biography's opening is masked whole."""
+    nlp = make_nlp(model={"reply": '["BIN"]'})
+    doc = nlp.make_doc("Tobin Arlow ( toh-BIN; born 4 June 1970) is an actor.")
+    doc._.target = "Tobin Arlow"
+    assert nlp(doc)._.anonymized_text == "*** ( ***; born 4 June 1970) is an actor."
+
+
 def test_unparseable_reply_falls_back_per_chunk_with_warning():
     nlp = make_nlp(model={"reply": "I am sorry, I cannot do that."}, mask_target=False)
     doc = nlp(TEXT)

@@ -87,7 +87,7 @@ def bench(
 
         from .. import search_risk  # noqa: F401  (the factory, also without the package's entry points)
         from ..search import registry  # noqa: F401
-        from ..tuning.threshold import pseudo_abstracts
+        from ..tuning.sample import pseudo_abstracts
 
         nlp = spacy.load(pipeline)
         pool = [p for p in pseudo_abstracts(input_path, exclude) if p["eligible"]]
@@ -139,6 +139,7 @@ def tune(
     from ..evaluation.provenance import write_metrics
     from ..search.attach import use_index
     from ..search.builder import build_index
+    from ..tuning.sample import TuningSample
     from ..tuning.search import DEV_SETS, dev_pool, select_search_settings, tuning_documents
 
     if dev not in DEV_SETS:
@@ -153,10 +154,7 @@ def tune(
         msg.info(use_index(nlp, Path(tmp) / "index"))
         result = select_search_settings(
             nlp,
-            background,
-            exclude,
-            n or None,
-            seed,
+            TuningSample(background, exclude, n or None, seed),
             tolerance=tolerance,
             judge_pool=judge_pool or None,
             pool=pool,

@@ -35,8 +35,8 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from ..extensions import register_extensions
+from ..signatures import settings_from
 from . import local_model, openai_compatible  # noqa: F401 - register the models
-from .prompts import DEFAULT_DESIGN
 from .task import AnonymizeTask, _new_stats, task_defaults
 
 DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256}
@@ -53,13 +53,14 @@ TASK_SETTINGS = (
     "floor_labels",
     "chat_markers",
 )
+#: the task's arguments the component's config holds: the prompt design and :data:`TASK_SETTINGS`
+TASK_ARGS = ("design", "template_path", *TASK_SETTINGS)
 
 
 @Language.factory(
     "textanon_llm_anonymizer",
     default_config={
-        "design": DEFAULT_DESIGN,
-        "template_path": None,
+        **task_defaults(("design", "template_path")),
         "model": DEFAULT_MODEL,
         **task_defaults(TASK_SETTINGS),
         "cache_dir": None,
@@ -69,43 +70,21 @@ TASK_SETTINGS = (
     },
     assigns=["doc.spans", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
 )
+@settings_from(AnonymizeTask, names=TASK_ARGS)
 def make_llm_anonymizer(
     nlp: Language,
     name: str,
-    design: str,
-    template_path: Optional[str],
     model: Callable,
-    replacement: str,
-    fallback: str,
-    fallback_spans_key: str,
-    spans_key: str,
-    label: str,
-    chunk_size: int,
-    chunk_overlap: int,
-    mask_target: bool,
-    floor_labels: List[str],
-    chat_markers: bool,
     cache_dir: Optional[str],
     cache_batch_size: int,
     save_io: bool,
     validate_types: bool,
+    **task_settings: Any,
 ) -> "LLMAnonymizer":
-    """The ``textanon_llm_anonymizer`` factory: the anonymization task built from the settings, around ``model``."""
-    task = AnonymizeTask(
-        design=design,
-        template_path=template_path,
-        spans_key=spans_key,
-        label=label,
-        replacement=replacement,
-        chunk_size=chunk_size,
-        chunk_overlap=chunk_overlap,
-        fallback=fallback,
-        fallback_spans_key=fallback_spans_key,
-        mask_target=mask_target,
-        chat_markers=chat_markers,
-        component_name=name,
-        floor_labels=floor_labels,
-    )
+    """The ``textanon_llm_anonymizer`` factory: the anonymization task built from its settings (``design``,
+    ``template_path`` and :data:`TASK_SETTINGS`: :class:`AnonymizeTask`'s, with their types and defaults), around
+    ``model``."""
+    task = AnonymizeTask(component_name=name, **task_settings)
     return LLMAnonymizer(
         nlp,
         name,

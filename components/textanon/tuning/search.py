@@ -20,7 +20,6 @@ none does), the one with the highest TPI among those whose privacy is within ``t
 (:func:`textanon.tuning.threshold.choose`, privacy first).
 """
 
-import random
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -29,7 +28,7 @@ from tqdm import tqdm
 from ..datasets.records import Record
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from ..runner import pipe_docs
-from .threshold import pseudo_abstracts, split_lead
+from .sample import TuningSample, pseudo_abstracts, split_lead
 
 #: settings of ``textanon_search_risk`` swept: assume_unindexed (the stronger attacker's prior); k 5, k_rank 30
 DEFAULT_GRID: Tuple[Dict[str, object], ...] = tuple(
@@ -247,13 +246,9 @@ def dev_pool(background_path: Path, exclude_path: Path, dev: str = "summary", mi
 
 def select_search_settings(
     nlp,
-    background_path: Path,
-    exclude_path: Path,
-    n: Optional[int] = 100,
-    seed: int = 0,
+    sample: TuningSample,
     grid: Sequence[Dict[str, object]] = DEFAULT_GRID,
     tolerance: float = 0.02,
-    min_chars: int = 300,
     judge_pool: Optional[int] = 50,
     pool: Optional[Sequence[dict]] = None,
     dense: bool = True,
@@ -261,11 +256,9 @@ def select_search_settings(
     cache_dir: Optional[Path] = None,
     min_tpi: Optional[float] = None,
 ) -> dict:
-    """Seeded ``n`` pseudo-abstracts of non-evaluated actors (of ``pool``, default the lead paragraphs), then
+    """The seeded pseudo-abstracts of ``sample`` (drawn from ``pool``, default the lead paragraphs), then
     :func:`tune` (the index is ``nlp``'s)."""
-    pool = list(pool) if pool is not None else pseudo_abstracts(background_path, exclude_path, min_chars)
-    eligible = [p for p in pool if p["eligible"]]
-    items = random.Random(seed).sample(eligible, n) if n and n < len(eligible) else list(eligible)
+    pool, _, items = sample.draw(pool)
     result = tune(
         nlp,
         items,
@@ -278,12 +271,5 @@ def select_search_settings(
         cache_dir=cache_dir,
         min_tpi=min_tpi,
     )
-    result.update(
-        {
-            "background": str(background_path),
-            "excluded_evaluated_file": str(exclude_path),
-            "evaluated_records_used": 0,
-            "seed": seed,
-        }
-    )
+    result.update(sample.provenance())
     return result

@@ -1,6 +1,6 @@
 """Choosing the risk threshold t on data that is never evaluated, without manual annotation.
 
-Tuning data: *pseudo-abstracts*. Every WikiActors background record whose actor is NOT one of the
+Tuning data: *pseudo-abstracts* (:mod:`.sample`). Every WikiActors background record whose actor is NOT one of the
 evaluated individuals (``--exclude``: the 50 evaluated abstracts' file) has a Wikipedia body; its lead
 paragraphs (at least ``min_chars`` characters) are cut out and become a pseudo-abstract, the rest of the
 body stays as that actor's background knowledge. The evaluated abstracts are never read.
@@ -20,54 +20,19 @@ Annotation-free criterion, privacy first:
   ties go to the lower (more masking) rate, then the higher t.
 """
 
-import random
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 from tqdm import tqdm
 
 from ..datasets.records import Record
-from ..datasets.wikiactors import read_wikiactors
 from ..masking import SUPPRESSION, apply_offsets, merge_offsets
 from ..runner import pipe_docs, redecide
 from .bm25 import BM25
+from .sample import TuningSample, pseudo_abstracts, split_lead  # noqa: F401 - pseudo_abstracts, split_lead: public here too
 
 DEFAULT_GRID = tuple(float(t) for t in np.round(np.arange(-1.0, -20.01, -1.0), 2))
-
-
-def split_lead(body: str, min_chars: int = 300) -> Tuple[str, str]:
-    """``(lead, rest)``: the first paragraphs of ``body`` (newline-separated) until ``min_chars`` characters."""
-    paragraphs = [p.strip() for p in body.split("\n") if p.strip()]
-    lead: List[str] = []
-    while paragraphs and sum(map(len, lead)) < min_chars:
-        lead.append(paragraphs.pop(0))
-    return " ".join(lead), "\n".join(paragraphs)
-
-
-def pseudo_abstracts(
-    background_path: Path, exclude_path: Path, min_chars: int = 300, min_rest_chars: int = 500
-) -> List[dict]:
-    """``[{"name", "abstract", "body", "eligible"}]`` for every background actor not in ``exclude_path`` (the
-    evaluated file) whose body keeps some text once its lead is cut out (all are attack candidates);
-    ``eligible``: the lead has ``min_chars`` and the rest ``min_rest_chars`` characters (tuning documents)."""
-    excluded = {r.name for r in read_wikiactors(exclude_path)}
-    out = []
-    for rec in read_wikiactors(background_path):
-        name, body = rec.name, rec.background
-        if not name or name in excluded or body is None:
-            continue
-        lead, rest = split_lead(body, min_chars)
-        if rest:
-            out.append(
-                {
-                    "name": name,
-                    "abstract": lead,
-                    "body": rest,
-                    "eligible": len(lead) >= min_chars and len(rest) >= min_rest_chars,
-                }
-            )
-    return out
 
 
 def score_once(nlp, items: Sequence[dict]) -> list:
@@ -100,22 +65,16 @@ def choose(rows: List[dict], tolerance: float) -> dict:
 
 def select_threshold(
     nlp,
-    background_path: Path,
-    exclude_path: Path,
-    n: Optional[int] = 150,
-    seed: int = 0,
+    sample: TuningSample,
     grid: Sequence[float] = DEFAULT_GRID,
     tolerance: float = 0.02,
-    min_chars: int = 300,
     ic_model: str = "wordfreq",
 ) -> dict:
-    """Sweep ``grid`` on ``n`` seeded pseudo-abstracts; see the module docstring for the criterion."""
+    """Sweep ``grid`` on the seeded pseudo-abstracts of ``sample``; see the module docstring for the criterion."""
     from ..evaluation.tpi import InformationContent, tpi_corpus
     from ..target import find_target_mentions
 
-    pool = pseudo_abstracts(background_path, exclude_path, min_chars)
-    eligible = [p for p in pool if p["eligible"]]
-    items = random.Random(seed).sample(eligible, n) if n and n < len(eligible) else list(eligible)
+    pool, eligible, items = sample.draw()
     index = BM25([p["body"] for p in pool])
     pool_names = [p["name"] for p in pool]
     docs = score_once(nlp, items)
@@ -166,15 +125,12 @@ def select_threshold(
         ),
         "tuning_data": (
             "pseudo-abstracts: lead paragraphs (>= %d chars) cut out of the WikiActors background bodies "
-            "of actors NOT in the evaluated file; attacker pool = the remaining bodies" % min_chars
+            "of actors NOT in the evaluated file; attacker pool = the remaining bodies" % sample.min_chars
         ),
-        "background": str(background_path),
-        "excluded_evaluated_file": str(exclude_path),
-        "evaluated_records_used": 0,
+        **sample.provenance(),
         "documents": len(items),
         "pool": len(pool),
         "eligible": len(eligible),
-        "seed": seed,
         "tolerance": tolerance,
         "attacker": "BM25 (k1 1.5, b 0.75), lower-case words minus spaCy English stop words, top-1 over the pool",
         "baselines": baselines,
@@ -200,9 +156,8 @@ def tune_threshold(
 
     from ..evaluation.provenance import write_metrics
 
-    result = select_threshold(
-        spacy.load(model), background_path, exclude_path, n, seed, tolerance=tolerance, min_chars=min_chars
-    )
+    sample = TuningSample(background_path, exclude_path, n, seed, min_chars)
+    result = select_threshold(spacy.load(model), sample, tolerance=tolerance)
     write_metrics(output, result)
     plot(result, Path(output).with_suffix(".png"))
     return result
