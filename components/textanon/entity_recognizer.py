@@ -7,10 +7,16 @@ to TAB labels, (b) a gazetteer of person attributes (DEM/MISC) matched case-inse
 trained TAB-label model (``doc.spans[model_spans_key]``, see ``textanon_ents_to_spans``), restricted
 to ``model_labels``. ``span._.source`` records the detector.
 
-Two filters on the generic NER (measured on the 27 echr-dev cases, where they removed ~250 spans the
+Filters on the generic NER (measured on the 27 echr-dev cases, where they removed ~250 spans the
 annotator never marked): entities that are only a procedural/institutional word ("the Court", "the
-Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), and numbers that are references into legal texts or
-paragraph numbering ("§ 1", "Rule 59", "Article 6", a number opening a line: ``NUMBER_REFERENCE_WORDS``).
+Chamber", "THE FACTS", :data:`NER_STOP_TEXTS`), numbers that are references into legal texts or
+paragraph numbering ("§ 1", "Rule 59", "Article 6", "Articles 10, 11 and 14", a number opening a line:
+``NUMBER_REFERENCE_WORDS``), counts spelled out in words when ``spelled_counts = false`` (default true,
+privacy first; "three toilets": TAB's QUANTITY is a meaningful quantity, an amount, a percentage, a measure),
+and PERSON entities with a digit or
+a lower-case word that is no name particle. PERSON rules (titled names, ranks, designated letters) are placed
+before the generic NER as the CODE rules are, and the names they find are looked for again in the whole
+document (:func:`_name_mentions`). Error analysis: ``python -m textanon ner-errors`` (docs/evaluation_tab.md).
 """
 
 from pathlib import Path
@@ -23,10 +29,10 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
-from .labels import ONTONOTES_TO_TAB, PERSON, TAB_LABELS, check_label
-from .rules import CODE_RULE_NAMES, RULES, compile_rules, find_rule_matches
+from .labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
+from .rules import CODE_RULE_NAMES, OFFICE_WORDS, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
-from .target import COURTESY_TITLES
+from .target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold
 
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
@@ -80,7 +86,23 @@ NUMBER_REFERENCE_WORDS = frozenset(
         "page",
         "pp",
         "p.",
+        "art",
+        "arts",
+        "para",
+        "paras",
     }
+)
+#: tokens that continue a list of references ("Articles 10, 11 and 14", "art. 32-1", "Rule 21 para. 3 (b)")
+REFERENCE_CHAIN_WORDS = frozenset({",", "and", "or", "to", "-", "–", "(", ")", "&", "et", "seq", "in", "fine"})
+#: PERSON rules placed before every other detector (as the CODE rules): a titled name is never absorbed into a
+#: longer generic entity ("Mr R. Pekkanen, Mr J. Makarczyk and Mr D. Gotchev" read as one ORG)
+PERSON_FIRST_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter", "name_mention"})
+#: PERSON rules whose names are looked for again in the rest of the document (:func:`_name_mentions`)
+PROPAGATED_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter"})
+#: words of a titled name that are not the name ("Mr", "Lord Justice", "Detective Constable", "LJ")
+NOT_NAME_WORDS = frozenset(t.lower() for t in TITLES | OFFICE_WORDS) | frozenset(
+    "detective police deputy sergeant sgt constable inspector insp superintendent lieutenant captain corporal colonel "
+    "lj ljj qc kc".split()
 )
 NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
 
@@ -96,6 +118,7 @@ NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
         "extend_titles": True,
         "model_spans_key": None,
         "model_labels": None,
+        "spelled_counts": True,
     },
     assigns=["doc.spans"],
 )
@@ -110,10 +133,21 @@ def make_entity_recognizer(
     extend_titles: bool,
     model_spans_key: Optional[str],
     model_labels: Optional[List[str]],
+    spelled_counts: bool,
 ) -> "EntityRecognizer":
     """Build the ``textanon_entity_recognizer`` component from its config settings."""
     return EntityRecognizer(
-        nlp, name, spans_key, label_map, use_ner, use_gazetteer, use_rules, extend_titles, model_spans_key, model_labels
+        nlp,
+        name,
+        spans_key,
+        label_map,
+        use_ner,
+        use_gazetteer,
+        use_rules,
+        extend_titles,
+        model_spans_key,
+        model_labels,
+        spelled_counts,
     )
 
 
@@ -129,6 +163,7 @@ class EntityRecognizer(SettingsRecord):
         "extend_titles",
         "model_spans_key",
         "model_labels",
+        "spelled_counts",
     )
 
     def __init__(
@@ -143,6 +178,7 @@ class EntityRecognizer(SettingsRecord):
         extend_titles: bool = True,
         model_spans_key: Optional[str] = None,
         model_labels: Optional[Iterable[str]] = None,
+        spelled_counts: bool = True,
     ) -> None:
         register_extensions()
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
@@ -157,6 +193,7 @@ class EntityRecognizer(SettingsRecord):
             extend_titles,
         )
         self.model_spans_key = model_spans_key
+        self.spelled_counts = spelled_counts
         self.model_labels = list(TAB_LABELS if model_labels is None else [check_label(x) for x in model_labels])
         self.rules = compile_rules(RULES)
         self.gazetteer: List[Dict[str, str]] = []
@@ -207,21 +244,28 @@ class EntityRecognizer(SettingsRecord):
         if self.use_ner:
             for ent in doc.ents:
                 label = self.label_map.get(ent.label_)
-                if label and not _procedural(ent):
-                    candidates.append((ent.start, ent.end, label, "ner"))
+                if not label or _procedural(ent, self.spelled_counts):
+                    continue
+                part = _name_part(ent) if label == PERSON else (ent.start, ent.end)
+                if part is not None:
+                    candidates.append((*part, label, "ner"))
         if self.model_spans_key:
             for span in doc.spans.get(self.model_spans_key, []):
                 if span.label_ in self.model_labels:
                     candidates.append((span.start, span.end, span.label_, "model"))
         if self.use_gazetteer and self.gazetteer:
             for match_id, start, end in self.matcher(doc):
-                candidates.append((start, end, self.nlp.vocab.strings[match_id], "gazetteer"))
+                label = self.nlp.vocab.strings[match_id]
+                if label == DEM and _capitalized_office(doc[start:end]):
+                    label = ORG
+                candidates.append((start, end, label, "gazetteer"))
         if self.use_rules:
             for start_char, end_char, label, rule in find_rule_matches(doc.text, self.rules):
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
                     candidates.append((span.start, span.end, label, "rule:" + rule))
-        spans = [self._make_span(doc, *c) for c in _resolve_overlaps(doc, candidates)]
+            candidates.extend(_name_mentions(doc, candidates))
+        spans = [self._make_span(doc, *c) for c in _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
 
@@ -262,16 +306,103 @@ class EntityRecognizer(SettingsRecord):
         return self
 
 
-def _procedural(ent: Span) -> bool:
-    """A NER entity that is a procedural word or a reference number (see the module docstring)."""
+def _capitalized_office(span: Span) -> bool:
+    """A person-attribute term written as a title, not after "a"/"an" ("the Secretary of State", "Lord Chancellor's
+    Department"): a post held by one person names an institution (ORG), while "a secretary", "a Veterinary Surgeon"
+    describe a person (DEM)."""
+    words = [t for t in span if t.is_alpha and not t.is_stop]
+    indefinite = span.start > 0 and span.doc[span.start - 1].lower_ in ("a", "an")
+    return not indefinite and bool(words) and all(t.is_title for t in words)
+
+
+def _name_part(ent: Span) -> Optional[Tuple[int, int]]:
+    """The tokens of a NER PERSON entity that can be a name: none with a digit ("Articles 10, 11"); up to the first
+    lower-case word that is no name particle ("van", "de": :data:`textanon.target.PARTICLES`) when at least two
+    name words come before it ("Ion Rusu said" -> "Ion Rusu"), else none (a quoted foreign title, "Ustawa o ...")."""
+    if any(ch.isdigit() for t in ent for ch in t.text):
+        return None
+    for token in ent:
+        if token.is_alpha and token.text[0].islower() and token.lower_ not in PARTICLES:
+            words = [t for t in ent.doc[ent.start : token.i] if t.is_alpha]
+            return (ent.start, token.i) if len(words) >= 2 else None
+    return ent.start, ent.end
+
+
+def _name_mentions(doc: Doc, candidates) -> List[tuple]:
+    """The names found by the PERSON rules (:data:`PROPAGATED_RULES`) wherever else they occur in ``doc``, case
+    sensitive: the whole name without title and initials ("Mrs Anne-Marie Andersson" -> "Anne-Marie Andersson"),
+    its last word alone when that is not an ordinary word ("Mr Crow" -> "Crow"; not "Mr Will Power" -> "Power"),
+    a designated letter ("“K”" -> "K's"). Source ``rule:name_mention``."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    forms = set()
+    for start, end, label, source in candidates:
+        if label != PERSON or source[5:] not in PROPAGATED_RULES or not source.startswith("rule:"):
+            continue
+        words = [
+            t.text
+            for t in doc[start:end]
+            if not t.is_punct
+            and not t.is_space
+            and t.lower_.rstrip(".") not in NOT_NAME_WORDS
+            and not (len(t) == 1 and end - start > 1 and t.i + 1 < len(doc) and doc[t.i + 1].text == ".")
+        ]
+        words = [w for w in words if w[:1].isupper()]
+        if not words:
+            continue
+        first = next(t.i for t in doc[start:end] if t.text == words[0])
+        forms.add(tuple(t.text for t in doc[first:end]))
+        last = words[-1]
+        if (
+            len(words) == 1
+            and end - start == 1
+            or (len(last) >= 3 and fold(last) not in NAME_LIKE_WORDS and fold(last) not in STOP_WORDS)
+        ):
+            forms.add((last,))
+    by_first: Dict[str, List[tuple]] = {}
+    for form in forms:
+        by_first.setdefault(form[0], []).append(form)
+    found = []
+    for token in doc:
+        for form in by_first.get(token.text, ()):
+            end = token.i + len(form)
+            if end <= len(doc) and tuple(t.text for t in doc[token.i : end]) == form:
+                found.append((token.i, end, PERSON, "rule:name_mention"))
+    return found
+
+
+def _reference_word_before(doc: Doc, i: int) -> bool:
+    """Token ``i`` closes a chain of numbers and list words (:data:`REFERENCE_CHAIN_WORDS`) that starts right after
+    a reference word ("Articles 10, 11 and 14": 14; "art. 32-1": 1)."""
+    j = i - 1
+    while j >= 0:
+        token = doc[j]
+        if token.lower_ in NUMBER_REFERENCE_WORDS or token.lower_.rstrip(".") in NUMBER_REFERENCE_WORDS:
+            return True
+        if token.text == "." and j > 0 and doc[j - 1].lower_ in NUMBER_REFERENCE_WORDS:  # "para ." split
+            return True
+        if token.like_num or token.lower_ in REFERENCE_CHAIN_WORDS or (len(token) == 1 and token.is_alpha):
+            j -= 1
+            continue
+        return False
+    return False
+
+
+def _procedural(ent: Span, spelled_counts: bool = True) -> bool:
+    """A NER entity that is a procedural word or a reference number (see the module docstring), or, unless
+    ``spelled_counts``, a count spelled out in words ("three toilets", "two applications"): TAB's QUANTITY is a
+    *meaningful* quantity (amounts, percentages, measures)."""
+    if not spelled_counts and ent.label_ == "CARDINAL" and not any(any(ch.isdigit() for ch in t.text) for t in ent):
+        return True
     text = ent.text.lower().strip()
     if text.startswith("the "):
         text = text[4:]
     if text in NER_STOP_TEXTS:
         return True
-    if ent.label_ in NUMBER_LABELS and ent.start > 0:
+    numbers_only = all(t.like_num or t.lower_ in REFERENCE_CHAIN_WORDS for t in ent)  # "9, 10, 11 and 14" as a DATE
+    if (ent.label_ in NUMBER_LABELS or numbers_only) and ent.start > 0:
         prev = ent.doc[ent.start - 1]
-        if prev.lower_ in NUMBER_REFERENCE_WORDS:
+        if prev.lower_ in NUMBER_REFERENCE_WORDS or _reference_word_before(ent.doc, ent.start):
             return True
         if (prev.is_space or "\n" in prev.text) and ent.end < len(ent.doc) and ent.doc[ent.end].text == ".":
             return True  # "\n11. The applicant ..." paragraph numbering
@@ -281,6 +412,34 @@ def _procedural(ent: Span) -> bool:
 def _is_code_rule(candidate) -> bool:
     source = candidate[3]
     return source.startswith("rule:") and source[5:] in CODE_RULE_NAMES
+
+
+def _is_first_rule(candidate) -> bool:
+    """A CODE rule match or a titled-name PERSON rule match: placed before the other detectors."""
+    source = candidate[3]
+    return _is_code_rule(candidate) or (source.startswith("rule:") and source[5:] in PERSON_FIRST_RULES)
+
+
+def _translations_as_preceding(doc: Doc, kept):
+    """A span in parentheses right after an ORG or LOC span is its translation or original name ("Warsaw District
+    Court (Sąd Rejonowy)", "Labour Court (Arbetsdomstolen)"): it takes that label (the generic NER reads foreign
+    court names as persons)."""
+    out = list(kept)
+    for i in range(1, len(out)):
+        start, end, label, source = out[i]
+        prev = out[i - 1]
+        if (
+            prev[2] in (ORG, LOC)
+            and label != prev[2]
+            and not _is_first_rule(out[i])
+            and start >= 2
+            and end < len(doc)
+            and doc[start - 1].text == "("
+            and doc[end].text == ")"
+            and prev[1] == start - 1
+        ):
+            out[i] = (start, end, prev[2], source)
+    return out
 
 
 def _resolve_overlaps(doc: Doc, candidates):
@@ -297,13 +456,13 @@ def _resolve_overlaps(doc: Doc, candidates):
 
     taken = set()
     kept = []
-    codes = [c for c in candidates if _is_code_rule(c)]
-    for c in sorted(codes, key=key):
-        if not any(t in taken for t in range(c[0], c[1])):
-            kept.append(c)
-            taken.update(range(c[0], c[1]))
+    for first in (_is_code_rule, lambda c: _is_first_rule(c) and not _is_code_rule(c)):
+        for c in sorted((c for c in candidates if first(c)), key=key):
+            if not any(t in taken for t in range(c[0], c[1])):
+                kept.append(c)
+                taken.update(range(c[0], c[1]))
     code_tokens = set(taken)
-    for c in sorted((c for c in candidates if not _is_code_rule(c)), key=key):
+    for c in sorted((c for c in candidates if not _is_first_rule(c)), key=key):
         for piece in _pieces_outside(doc, c, code_tokens):
             tokens = range(piece[0], piece[1])
             if not any(t in taken for t in tokens):
@@ -326,7 +485,10 @@ def _pieces_outside(doc: Doc, candidate, blocked):
             run.pop(0)
         while run and (doc[run[-1]].is_punct or doc[run[-1]].is_space):
             run.pop()
-        if run:
+        attached = run and (run[0] - 1 in blocked or run[-1] + 1 in blocked)
+        if label == PERSON and not attached:  # "Mr M. Eliasson, Lawyer": "Lawyer" is no name
+            run = []
+        if run and any(doc[t].is_digit or doc[t].text[:1].isupper() for t in run):  # not "and", "the"
             pieces.append((run[0], run[-1] + 1, label, source))
         run = []
     return pieces

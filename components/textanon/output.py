@@ -109,6 +109,52 @@ def write_output(
     return n_ok, n_err
 
 
+class ParquetOutput:
+    """A Parquet output file that :func:`write_output` writes like a text file (``anonymize --output x.parquet``):
+    each JSON line becomes a row ``id``, ``error`` (null for an output record), ``anonymized_text`` (null for an
+    error record) and ``record`` (the whole JSON record, as the JSONL output's line), in the order written; rows
+    are buffered and written ``rows_per_group`` at a time (needs ``pyarrow``)."""
+
+    COLUMNS = ("id", "error", "anonymized_text", "record")
+
+    def __init__(self, path: Union[str, Path], rows_per_group: int = 1000):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self._pa, self.path, self.rows_per_group = pa, Path(path), max(1, rows_per_group)
+        self._schema = pa.schema([(name, pa.string()) for name in self.COLUMNS])
+        self._writer = pq.ParquetWriter(self.path, self._schema)
+        self._rows: List[dict] = []
+
+    def write(self, line: str) -> int:
+        """Add one JSON line (``write_output`` writes one record per call)."""
+        line = line.rstrip("\n")
+        if line:
+            record = json.loads(line)
+            self._rows.append(
+                {"id": record.get("id"), "error": record.get("error"), "anonymized_text": record.get("anonymized_text")}
+                | {"record": line}
+            )
+        return len(line)
+
+    def flush(self) -> None:
+        """Write the buffered rows once a row group is full."""
+        if len(self._rows) >= self.rows_per_group:
+            self._write_rows()
+
+    def close(self) -> None:
+        """Write what is buffered and close the file."""
+        if self._writer is not None:
+            self._write_rows()
+            self._writer.close()
+            self._writer = None
+
+    def _write_rows(self) -> None:
+        if self._rows:
+            self._writer.write_table(self._pa.Table.from_pylist(self._rows, schema=self._schema))
+            self._rows = []
+
+
 def decision_rows(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY, width: int = 40) -> List[Tuple]:
     """One row per detected span (:data:`DECISION_HEADER`): its text (cut at ``width`` characters), label,
     entity id, source, IC and whether it is masked."""

@@ -34,9 +34,16 @@ def bar(items: Iterable[T], total: Optional[int] = None, desc: str = "", unit: s
 
 def count_records(path: Union[str, Path]) -> Optional[int]:
     """How many records an input file holds, for an ETA: non-blank lines of a ``.jsonl`` file, entries of a
-    ``.json`` list or object, 1 for a text file; None when it cannot be told (the bar then shows no ETA)."""
+    ``.json`` list or object, the ``.txt`` files of a folder, the rows of a ``.parquet`` file, 1 for a text file; None
+    when it cannot be told (the bar then shows no ETA)."""
     path = Path(path)
     try:
+        if path.is_dir():
+            return sum(1 for p in path.glob("*.txt") if p.is_file())
+        if path.suffix.lower() == ".parquet":
+            import pyarrow.parquet as pq
+
+            return pq.ParquetFile(path).metadata.num_rows
         if path.suffix.lower() == ".jsonl":
             with path.open("rb") as f:
                 return sum(1 for line in f if line.strip())
@@ -44,5 +51,5 @@ def count_records(path: Union[str, Path]) -> Optional[int]:
             data = json.loads(path.read_bytes().decode("utf-8-sig"))
             return len(data) if isinstance(data, (list, dict)) else None
         return 1
-    except (OSError, ValueError):
+    except (OSError, ValueError, ImportError):
         return None

@@ -45,6 +45,19 @@ NAME_TITLES = (
 )
 #: one space, or one line break, between two words of a name
 NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
+#: initials before a surname: "E. ", "H.S. ", "J.-P. " (one way to match a run: no backtracking blow-up)
+INITIALS = r"(?:[A-Z]\.-?\s*)*"
+#: police and military ranks used as titles (:data:`PERSON_PATTERNS` ``ranked_name``)
+RANKS = r"(?:Sergeant|Sgt|Constable|Inspector|Insp|Superintendent|Lieutenant|Captain|Corporal|Colonel)"
+#: words of an office after "Lord"/"Lady"/"Judge" ("Lord Chancellor", "Lord Chief Justice"): not a name; the name, if
+#: any, comes after them ("Lord Justice Nourse")
+OFFICE_WORDS = frozenset(
+    "chancellor chief justice advocate president mayor provost privy commissioner ordinary judge clerk registrar "
+    "secretary minister speaker general lieutenant high chamberlain steward bishop".split()
+)
+#: titles after which a lower-case word may still be a name ("Mr igor munteanu"); after the others ("Judge", "Lord")
+#: only capitalized words are taken
+PERSONAL_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "mme", "mlle"})
 HEX4 = r"[0-9A-Fa-f]{1,4}"
 #: street-type words after which a preceding number is a house number ("12 Baker Street")
 STREET_WORDS = (
@@ -84,8 +97,26 @@ LEGAL_TEXT_WORDS = frozenset(
         "section",
         "paragraph",
         "recommendation",
+        # the same in the languages of the parties' legal texts ("bekendtgørelse nr. 224", "Ustawa nr 12")
+        "lov",
+        "loven",
+        "bekendtgørelse",
+        "ustawa",
+        "kanun",
+        "loi",
+        "décret",
+        "gesetz",
+        "zakon",
+        "legge",
+        "ley",
+        "decreto",
     }
 )
+#: an EU legal act ("83/189/EEC", "2004/38/EC"): a reference into a legal text, not an identifier
+EU_LEGAL_ACT = re.compile(r"\d{2,4}/\d{1,4}/(?:EEC|EC|EU|CE|EG|EWG|Euratom)\b")
+#: a numbered case title "X v. Y (no. 2)" or a volume of the Court's Reports ("Reports 1997-I, no. 30")
+CASE_TITLE_NUMBER = re.compile(r"\(\s*[Nn]o\.\s*\d{1,2}\s*\)")
+REPORTS_VOLUME = re.compile(r"\b\d{4}-[IVX]+\b")
 
 #: CODE rules (identifiers), name -> pattern
 CODE_PATTERNS = {
@@ -139,22 +170,57 @@ CODE_PATTERNS = {
         r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
         r"(?P<span>\d+[A-Za-z]?)\b"
     ),
-    "house_number": r"\b(?P<span>\d{1,4}[A-Za-z]?)(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+}
+#: addresses: a direct identifier (found by a CODE rule, always masked) labelled LOC as a whole, the house number
+#: and the street ("12 Baker Street"), as TAB's annotators mark them
+ADDRESS_PATTERNS = {
+    "house_number": r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
 }
 #: PERSON rules: a name after a title, a maiden name after "née"
 #: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
 PERSON_PATTERNS = {
+    # the words are a lookahead, so that "Mr Crow and Mr Singh" yields both names (a match never eats the next title)
     "titled_name": (
-        rf"\b{NAME_TITLES}\.?{NAME_GAP}(?:[A-Z]\.\s*)*(?P<words>{ANY_WORD}(?:{NAME_GAP}{ANY_WORD}){{0,2}})"
+        rf"\b(?P<title>{NAME_TITLES})\.?(?={NAME_GAP}{INITIALS}"
+        rf"(?P<words>{ANY_WORD}(?:{NAME_GAP}{ANY_WORD}){{0,2}}))"
     ),
+    # a police or military rank before a surname, the rank included ("Detective Constable Wilson", "Sergeant Gamble")
+    "ranked_name": rf"\b(?:(?:Detective|Chief|Police|Deputy)\s+)*{RANKS}\.?\s+{NAME_WORD}(?:[ \t]+{NAME_WORD})?\b",
+    # a judge's surname before a judicial post-nominal ("Auld LJ", "Smith QC")
+    "postnominal_name": r"\b" + NAME_WORD + r"\s+(?:LJ|LJJ|QC|KC)\b",
     "maiden_name": r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")",
+    # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"
+    "designated_letter": r"(?:(?<=[“\"‘])[B-HJ-Z](?=[”\"’])|(?<=\[)[B-HJ-Z](?=\]))",
+}
+#: DEM rules (demographic attributes, TAB): a nationality as a noun ("a United Kingdom national"),
+#: an age ("fifteen years of age", "aged 42", "a 42-year-old")
+NUMBER_WORD = (
+    r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?|[a-z]+teen|ten|eleven|twelve)"
+)
+DEM_PATTERNS = {
+    # a country of several words before "national(s)" (one-word nationalities are in the gazetteer: "Polish national")
+    "nationality": r"\b(?:United Kingdom|United States|[A-Z][a-z]+ [A-Z][a-z]+)\s+nationals?\b",
+    "age": (
+        rf"\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|{NUMBER_WORD}-year-old)\b"
+    ),
+}
+#: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
+LOC_PATTERNS = {
+    "residence": (
+        r"\b(?:lives?|lived|living|resides?|resided|residing|born)\s+in\s+(?P<span>"
+        + NAME_WORD
+        + r"(?:-[a-z]+-"
+        + NAME_WORD
+        + r")?)"
+    ),
 }
 DATETIME_PATTERNS = {
     "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTHS}(?:\s+\d{{4}})?\b",
     "month_day_year": rf"\b{MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}\s+\d{{4}}\b",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
-    "year": r"\b(?:1[6-9]|20)\d{2}s?\b",
+    # not the year of a statute ("the Employment Act 1996", "the 1996 Act"): it dates the law, not a person
+    "year": r"(?<!\bAct )(?<!\bActs )\b(?:1[6-9]|20)\d{2}s?\b(?! Acts?\b)",
     "clock_time": r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",
 }
 QUANTITY_PATTERNS = {
@@ -166,12 +232,15 @@ QUANTITY_PATTERNS = {
     "money_symbol": rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?",
     "percent": rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)",
 }
-#: every rule as ``(label, name, pattern)``, CODE first
+#: every rule as ``(label, name, pattern)``, CODE (and address) first
 RULES: List[Tuple[str, str, str]] = [
     (label, name, pattern)
     for label, patterns in (
         ("CODE", CODE_PATTERNS),
+        ("LOC", ADDRESS_PATTERNS),
         ("PERSON", PERSON_PATTERNS),
+        ("DEM", DEM_PATTERNS),
+        ("LOC", LOC_PATTERNS),
         ("DATETIME", DATETIME_PATTERNS),
         ("QUANTITY", QUANTITY_PATTERNS),
     )
@@ -180,7 +249,7 @@ RULES: List[Tuple[str, str, str]] = [
 
 
 #: names of the CODE rules: a span found by one of them is a direct identifier, whatever its label
-CODE_RULE_NAMES = frozenset(name for label, name, _ in RULES if label == "CODE")
+CODE_RULE_NAMES = frozenset(CODE_PATTERNS) | frozenset(ADDRESS_PATTERNS)
 
 
 def compile_rules(rules=RULES) -> List[Tuple[str, str, Pattern]]:
@@ -199,30 +268,64 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
     for label, name, regex in compiled:
         for m in regex.finditer(text):
             start, end = m.span("span") if "span" in regex.groupindex else m.span()
-            if end <= start:
-                continue
-            if name == "number_after_no" and _after_legal_text(text, m.start()):
-                continue
             if name == "titled_name":
-                end = _titled_name_end(text, m)
-                if end is None:
-                    continue
+                start, end = _titled_name(text, m)
+            if end <= start or _legal_reference(text, name, m, start, end):
+                continue
             yield start, end, label, name
 
 
-def _titled_name_end(text: str, m) -> Optional[int]:
+def _legal_reference(text: str, name: str, m, start: int, end: int) -> bool:
+    """A CODE match that is a reference into a legal text or a case report, not an identifier: "Law no. 123"
+    (:data:`LEGAL_TEXT_WORDS`), an EU act "83/189/EEC", "X v. Y (no. 2)", a Reports volume "1997-I"."""
+    if name in ("application_number", "slash_reference") and EU_LEGAL_ACT.match(text, start):
+        return True
+    if name == "number_after_no":
+        return (
+            _after_legal_text(text, m.start())
+            or bool(CASE_TITLE_NUMBER.match(text, max(0, m.start() - 1)))
+            or bool(REPORTS_VOLUME.search(text[max(0, m.start() - 14) : m.start()]))
+        )
+    return name == "id_number" and bool(REPORTS_VOLUME.fullmatch(text, start, end))
+
+
+def _titled_name(text: str, m) -> Tuple[int, int]:
+    """``(start, end)`` of a titled name: the title and the name words (:func:`_titled_name_end`), office words
+    included ("Lord Justice Nourse", "Mr Justice Collins"); ``(0, 0)`` when no name follows the office words
+    ("Lord Chief Justice", "Lord Chancellor's Department")."""
+    title = m.group("title").lower()
+    words = list(re.finditer(ANY_WORD, m.group("words")))
+    offices = 0
+    while offices < len(words) and re.sub("['’]s$", "", words[offices].group().lower()) in OFFICE_WORDS:
+        offices += 1
+    if offices:
+        rest = words[offices:]
+        possessive = words[offices - 1].group().endswith(("'s", "’s"))  # "Lord Chancellor's Department": an office
+        if possessive or not rest or not rest[0].group()[0].isupper():
+            return 0, 0
+        end = _titled_name_end(text, m, rest, personal=False)
+        return (m.start(), end) if end is not None else (0, 0)
+    end = _titled_name_end(text, m, words, personal=title in PERSONAL_TITLES)
+    return (m.start(), end) if end is not None else (0, 0)
+
+
+def _titled_name_end(text: str, m, words, personal: bool = True) -> Optional[int]:
     """End of the name after a title: capitalized words ("Mr Will Power"), or, if the first is in lower
-    case, at most two lower-case words that are not function words (a spaCy stop word that is not also a
-    name, :data:`textanon.target.NAME_LIKE_WORDS`): "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope
-    summers" stays whole; None if no word qualifies."""
+    case and the title is a personal one (:data:`PERSONAL_TITLES`), at most two lower-case words that are not
+    function words (a spaCy stop word that is not also a name, :data:`textanon.target.NAME_LIKE_WORDS`):
+    "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope summers" stays whole; None if no word qualifies.
+    A possessive "'s" is left out ("Mr Redfearn's complaint")."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     def is_function_word(word: str) -> bool:
         return fold(word) in STOP_WORDS and fold(word) not in NAME_LIKE_WORDS
 
     end, kept = None, 0
-    words = list(re.finditer(ANY_WORD, m.group("words")))
+    if not words:
+        return None
     capitalized = words[0].group()[0].isupper()
+    if not capitalized and not personal:
+        return None
     for w in words:
         word = w.group()
         if capitalized and not word[0].isupper():
@@ -230,6 +333,9 @@ def _titled_name_end(text: str, m) -> Optional[int]:
         if not capitalized and (word[0].isupper() or is_function_word(word) or kept == 2):
             break
         end, kept = m.start("words") + w.end(), kept + 1
+        if word.endswith(("'s", "’s")) and len(word) > 2:
+            end -= 2
+            break
     return end
 
 

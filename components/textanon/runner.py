@@ -74,6 +74,20 @@ def anonymize_records(
         yield from _run_parallel(nlp, jobs, settings, n_process, batch_size)
 
 
+def anonymize_batch(
+    nlp: Language,
+    batch: List[Tuple[int, Item]],
+    target: Optional[str] = None,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    spans_key: str = DEFAULT_SPANS_KEY,
+) -> List[Tuple[int, dict]]:
+    """``(index, output or error record)`` for each ``(index, item)`` of ``batch``, sorted by index: one batch of
+    :func:`anonymize_records` with the same settings, in this process (the unit of work of other engines, e.g.
+    ``textanon.scale.ray_engine``)."""
+    settings = {"target": target, "max_chars": max_chars, "spans_key": spans_key, "timings": None}
+    return _run_batch(nlp, batch, settings)
+
+
 def pipe_records(
     nlp: Language,
     items: Iterable[Item],

@@ -117,3 +117,18 @@ def test_evaluate_tab_cli_weighted(tmp_path, monkeypatch):
     metrics = json.loads(out.read_text())
     assert set(metrics) == TAB_METRIC_KEYS | {"weighted_token_precision", "weighted_mention_precision", "provenance"}
     assert metrics["weighted_token_precision"] == pytest.approx(0.8)
+
+
+def test_ner_errors_cli(tmp_path):
+    import textanon  # noqa: F401
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("entity_ruler").add_patterns([{"label": "PERSON", "pattern": "Jane"}])
+    nlp.add_pipe("textanon_entity_recognizer", config={"use_gazetteer": False})
+    nlp.to_disk(tmp_path / "model")
+    gold, out = write_json(tmp_path / "gold.json", GOLD), tmp_path / "errors.json"
+    res = invoke("ner-errors", gold, "--model", tmp_path / "model", "--output", out)
+    assert res.exit_code == 0, res.output
+    person = json.loads(out.read_text())["by_type"]["PERSON"]
+    assert person["gold_tokens"] == 2 and person["missed_by_cause"] == {"undetected": 1}
+    assert "Roe" not in out.with_suffix(".md").read_text() and "provenance" in out.read_text()

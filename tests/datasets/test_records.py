@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from textanon.datasets.records import Record, RecordError, read_records
 
 
@@ -79,3 +81,48 @@ def test_duplicate_id_becomes_an_error_record_naming_both_lines(tmp_path):
     assert [type(i).__name__ for i in items] == ["Record", "Record", "RecordError"]
     assert items[2].id == "a" and items[2].line == 3
     assert "duplicate id 'a'" in items[2].error and "line 1" in items[2].error and "line 3" in items[2].error
+
+
+def test_folder_of_txt_files_gives_one_record_per_file_in_name_order(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "b.txt").write_text("Second document.", encoding="utf-8")
+    (folder / "a.txt").write_bytes(b"\xef\xbb\xbfFirst document.")
+    (folder / "c.txt").write_bytes(b"bad \xc3\x28 bytes")
+    (folder / "notes.md").write_text("not a record", encoding="utf-8")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "d.txt").write_text("in a subfolder", encoding="utf-8")
+    items = list(read_records(folder))
+    assert [i.id for i in items] == ["a", "b", "c"]
+    assert items[0].text == "First document." and items[1].text == "Second document."
+    assert isinstance(items[2], RecordError) and "invalid UTF-8" in items[2].error
+
+
+def test_parquet_rows_are_records_with_the_json_rules(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "in.parquet"
+    rows = {
+        "id": ["a", None, "c", "a"],
+        "text": ["Mr Ion Rusu lives in Balti.", "no id", None, "again a"],
+        "target": ["Ion Rusu", None, None, None],
+        "court": ["ECHR", "ECHR", "ECHR", "ECHR"],
+    }
+    pq.write_table(pa.table(rows), path, row_group_size=2)
+    items = list(read_records(path))
+    assert [(type(i).__name__, i.id) for i in items] == [
+        ("Record", "a"),
+        ("Record", "row1"),
+        ("RecordError", "row2"),  # as in a .json list: the default id, the error names "c"
+        ("RecordError", "a"),
+    ]
+    assert (items[0].target, items[0].meta, items[0].source) == ("Ion Rusu", {"court": "ECHR"}, f"{path} row 0")
+    assert "(id c): 'text' must be a string" in items[2].error and "duplicate id 'a'" in items[3].error
+
+
+def test_unreadable_parquet_file_is_one_error_record(tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "broken.parquet"
+    path.write_bytes(b"not parquet at all")
+    (item,) = read_records(path)
+    assert isinstance(item, RecordError) and item.id == "broken" and "cannot read Parquet" in item.error

@@ -26,10 +26,8 @@ def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
 
     from ..language_models.loading import ModelNotAvailable
 
-    settings = {k: v for k, v in dict(optimizer, replacement=replacement).items() if v is not None}
-    config = {"components": {"textanon_optimizer": settings}} if settings else {}
     try:
-        return spacy.load(name, config=config)
+        return spacy.load(name, config=pipeline_overrides(replacement, **optimizer))
     except ModelNotAvailable as err:
         msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
     except OSError:
@@ -40,23 +38,41 @@ def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
         )
 
 
+def pipeline_overrides(replacement: Optional[str] = None, **optimizer) -> dict:
+    """The ``spacy.load`` config overrides of ``textanon_optimizer`` settings (those not None)."""
+    settings = {k: v for k, v in dict(optimizer, replacement=replacement).items() if v is not None}
+    return {"components": {"textanon_optimizer": settings}} if settings else {}
+
+
 def open_output(path: Path) -> IO[str]:
-    """Open an output file for writing, before any work: a clear error and exit 1 if it cannot be written."""
+    """Open an output file for writing, before any work: a clear error and exit 1 if it cannot be written
+    (``.parquet``: an ``output.ParquetOutput``)."""
     if path.is_dir():
         msg.fail(f"Output {path} is a directory; give a file path.", exits=1)
     if not path.parent.is_dir():
         msg.fail(f"Output folder {path.parent} does not exist.", exits=1)
     try:
+        if path.suffix.lower() == ".parquet":
+            from ..output import ParquetOutput
+
+            return ParquetOutput(path)
         return path.open("w", encoding="utf-8")
+    except ImportError:
+        msg.fail(f"Writing {path.name} needs pyarrow: pip install pyarrow (or textanon[scale]).", exits=1)
     except OSError as err:
         msg.fail(f"Cannot write output {path}: {err.strerror or type(err).__name__}.", exits=1)
 
 
 @app.command("anonymize")
 def anonymize(
-    input_path: Path = input_file(".txt, .jsonl ({id, text, target?}) or TAB-style .json"),
+    input_path: Path = typer.Argument(
+        ..., exists=True, help=".txt, .jsonl ({id, text, target?}), TAB-style .json, .parquet or a folder of .txt"
+    ),
     output: Path = typer.Option(
-        ..., "--output", "-o", help="Output JSONL: one record (or error record) per input record, in input order"
+        ...,
+        "--output",
+        "-o",
+        help="Output JSONL (or .parquet): one record (or error record) per input record, in input order",
     ),
     masks_out: Optional[Path] = typer.Option(
         None, "--masks-out", help="Write {doc_id: [[start, end, replacement], ...]}"
@@ -67,6 +83,13 @@ def anonymize(
     pseudonym_seed: Optional[int] = typer.Option(None, "--pseudonym-seed", help="Seed of the pseudonym surrogates"),
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size"),
+    engine: str = typer.Option("local", "--engine", help="local (this machine) | ray (Ray Data; docs/scale.md)"),
+    address: Optional[str] = typer.Option(
+        None, "--address", help="Ray cluster to use (e.g. auto, ray://head:10001); default: start a local Ray"
+    ),
+    num_workers: Optional[int] = typer.Option(
+        None, "--num-workers", help="Ray actors, each holding the pipeline (default: the cluster's CPUs)"
+    ),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
     index: Optional[Path] = typer.Option(
         None,
@@ -104,32 +127,58 @@ def anonymize(
         )
     except (ValueError, OSError) as err:
         msg.fail(f"Cannot write the side outputs: {err}", exits=1)
+    if engine not in ("local", "ray"):
+        msg.fail(f"Unknown --engine {engine!r}: local or ray.", exits=1)
+    if engine == "ray" and sides.mapping is not None:
+        msg.fail("--mapping-out/--mapping-in need --engine local (the pseudonym table lives in one process).", exits=1)
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
-    if index is not None:
-        from ..search.attach import use_index  # registers the search risk before the pipeline loads
-    nlp = load_pipeline(model, replacement, pseudonym_seed=pseudonym_seed)
-    if index is not None:
-        try:
-            msg.info(use_index(nlp, index))
-        except (IndexUnavailable, ValueError) as err:
-            msg.fail(f"Cannot use the search index: {err}", exits=1)
-    if allow_list or deny_list:
-        from ..allow_deny import add_lists
+    if engine == "ray":
+        from spacy import util as spacy_util
 
-        try:
-            add_lists(nlp, allow_list, deny_list)
-        except ValueError as err:
-            msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
-    n_process = sides.prepare(nlp, n_process)
-    records = anonymize_records(
-        nlp,
-        sides.inputs(read_records(input_path)),
-        target=target,
-        n_process=n_process,
-        batch_size=batch_size,
-        max_chars=max_chars,
-    )
+        from ..scale.ray_engine import PipelineSpec, anonymize_on_ray
+
+        if address is None and not (spacy_util.is_package(model) or Path(model).is_dir()):
+            load_pipeline(model)  # exits with the local engine's message
+        spec = PipelineSpec(
+            model,
+            pipeline_overrides(replacement, pseudonym_seed=pseudonym_seed),
+            *(str(p) if p else None for p in (index, allow_list, deny_list)),
+        )
+        records = anonymize_on_ray(
+            sides.inputs(read_records(input_path)),
+            spec,
+            address=address,
+            target=target,
+            num_workers=num_workers,
+            batch_size=batch_size,
+            max_chars=max_chars,
+        )
+    else:
+        if index is not None:
+            from ..search.attach import use_index  # registers the search risk before the pipeline loads
+        nlp = load_pipeline(model, replacement, pseudonym_seed=pseudonym_seed)
+        if index is not None:
+            try:
+                msg.info(use_index(nlp, index))
+            except (IndexUnavailable, ValueError) as err:
+                msg.fail(f"Cannot use the search index: {err}", exits=1)
+        if allow_list or deny_list:
+            from ..allow_deny import add_lists
+
+            try:
+                add_lists(nlp, allow_list, deny_list)
+            except ValueError as err:
+                msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
+        n_process = sides.prepare(nlp, n_process)
+        records = anonymize_records(
+            nlp,
+            sides.inputs(read_records(input_path)),
+            target=target,
+            n_process=n_process,
+            batch_size=batch_size,
+            max_chars=max_chars,
+        )
     try:
         n_ok, n_err = write_output(
             bar(sides.records(records), total=count_records(input_path), desc="anonymize"),

@@ -1,10 +1,13 @@
-"""Input records (.txt, .jsonl, TAB-style .json): the one place where they are read.
+"""Input records (.txt, .jsonl, TAB-style .json, a folder of .txt files, Parquet): the one place where they are read.
 
 :func:`read_records` loses none: bad ones become error records (the input of ``anonymize``);
 :func:`jsonl_to_docs` is the strict converter of a JSONL file to Docs (``convert --format jsonl``).
 
 * A UTF-8 byte-order mark at the start of a file is skipped (offsets refer to the text after it).
 * ``"id": null`` (or no id) gives the default id: ``line<N>`` (JSONL), ``doc<I>`` (JSON), the file stem (TXT).
+* A folder gives its ``*.txt`` files (not its subfolders) in sorted name order, one record per file.
+* Parquet (``.parquet``, needs ``pyarrow``): one record per row, columns as the JSON keys (``id`` or ``doc_id``,
+  ``text``, ``target``; the others kept as ``meta``); the default id is ``row<I>``.
 * A repeated id makes the later record an error record naming both places (``unique_ids``): no two output
   records, and no two entries of a masks file, can share an id, so no record's masks are ever lost.
 """
@@ -64,10 +67,14 @@ def read_records(path: Union[str, Path]) -> Iterator[Item]:
     """Yield a Record or a RecordError for every record of ``path`` (format by extension), ids made unique."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix == ".jsonl":
+    if path.is_dir():
+        items = (_read_txt(p) for p in sorted(path.glob("*.txt")) if p.is_file())
+    elif suffix == ".jsonl":
         items = _read_jsonl(path)
     elif suffix == ".json":
         items = _read_json(path)
+    elif suffix == ".parquet":
+        items = _read_parquet(path)
     else:
         items = iter([_read_txt(path)])
     yield from unique_ids(items)
@@ -154,13 +161,30 @@ def _read_json(path: Path) -> Iterator[Item]:
     if not isinstance(data, list):
         yield RecordError(id=path.stem, error=f"{path}: expected a list of documents", source=str(path))
         return
-    for i, obj in enumerate(data):
+    yield from _object_items(data, path, "doc", "document")
+
+
+def _object_items(objs: Iterable, path: Path, prefix: str, unit: str) -> Iterator[Item]:
+    """A record per JSON-like object (``_record_from_obj``): default id ``<prefix><i>``, source ``<path> <unit> <i>``;
+    a bad object gives an error record with the default id."""
+    for i, obj in enumerate(objs):
         try:
-            record = _record_from_obj(obj, f"doc{i}", f"document {i}")
-            record.source = f"{path} document {i}"
+            record = _record_from_obj(obj, f"{prefix}{i}", f"{unit} {i}")
+            record.source = f"{path} {unit} {i}"
             yield record
         except ValueError as err:
-            yield RecordError(id=f"doc{i}", error=f"{path}: {err}", source=str(path))
+            yield RecordError(id=f"{prefix}{i}", error=f"{path}: {err}", source=str(path))
+
+
+def _read_parquet(path: Path, batch_rows: int = 1024) -> Iterator[Item]:
+    """One record per row, read ``batch_rows`` rows at a time (a file that cannot be read: one error record)."""
+    import pyarrow.parquet as pq  # optional: the ``scale`` extra
+
+    try:
+        batches = pq.ParquetFile(path).iter_batches(batch_size=batch_rows)
+        yield from _object_items((obj for batch in batches for obj in batch.to_pylist()), path, "row", "row")
+    except (OSError, ValueError) as err:  # not a Parquet file, truncated (pyarrow's errors are ValueError/OSError)
+        yield RecordError(id=path.stem, error=f"{path}: cannot read Parquet ({type(err).__name__})", source=str(path))
 
 
 def _record_id(obj: dict, default_id: str) -> str:

@@ -89,9 +89,11 @@ def evaluate_ner(
     org_loc_interchangeable: bool = False,
     batch_size: int = 1,
     progress: Optional[Callable[[int], None]] = None,
+    folds: int = 0,
+    seed: int = 0,
 ) -> Dict[str, object]:
     """Run ``nlp`` on the gold texts (:func:`textanon.runner.pipe_docs`) and score its entities against one
-    annotator's mentions."""
+    annotator's mentions; with ``folds`` also the scores of each fold of documents (:func:`fold_scores`)."""
     from ..datasets.records import Record
     from ..runner import pipe_docs
 
@@ -106,7 +108,32 @@ def evaluate_ner(
             progress(i + 1)
     result = score_tokens(pairs, org_loc_interchangeable)
     result["documents"] = len(pairs)
+    result["macro_f1"] = macro_f1(result)
+    if folds:
+        result["folds"] = fold_scores([g.doc_id for g in gold_docs], pairs, folds, seed, org_loc_interchangeable)
     return result
+
+
+def macro_f1(scores: Dict[str, object]) -> float:
+    """Mean F1 over the types that have gold tokens (the issue's "macro": each TAB type weighs the same)."""
+    f1s = [s["f1"] for s in scores["by_type"].values() if s["gold_tokens"]]
+    return sum(f1s) / len(f1s) if f1s else 0.0
+
+
+def fold_scores(
+    doc_ids: Sequence[str], pairs: Sequence[Tuple[Dict, Dict]], k: int, seed: int = 0, org_loc: bool = False
+) -> List[dict]:
+    """Scores of each of ``k`` folds of documents (:func:`textanon.training.gold.folds`, the folds of ``cv-ner``):
+    ``[{test, macro_f1, f1: {type: F1}}]``, to see how much the scores vary from one group of cases to another."""
+    from ..training.gold import folds
+
+    by_id = dict(zip(doc_ids, pairs))
+    out = []
+    for test in folds(list(doc_ids), k, seed):
+        scores = score_tokens([by_id[d] for d in test], org_loc)
+        f1 = {t: round(s["f1"], 4) for t, s in scores["by_type"].items() if s["gold_tokens"]}
+        out.append({"test": test, "macro_f1": round(macro_f1(scores), 4), "f1": f1})
+    return out
 
 
 def evaluate_ner_model(
@@ -119,10 +146,12 @@ def evaluate_ner_model(
     org_loc_interchangeable: bool = False,
     full: bool = False,
     limit: Optional[int] = None,
+    folds: int = 0,
 ) -> Dict[str, object]:
     """``evaluate-ner``: :func:`evaluate_ner` of the pipeline ``model`` (recognition only: the components of
     :data:`DISABLE_FOR_NER` disabled unless ``full``) on the first ``limit`` documents of the TAB-format
-    ``gold_path``, with the model, pipeline and seconds, written to ``output`` (JSON with provenance)."""
+    ``gold_path`` (``folds``: per-fold scores too), with the model, pipeline and seconds, written to ``output``
+    (JSON with provenance)."""
     import time
 
     import spacy
@@ -135,7 +164,7 @@ def evaluate_ner_model(
     disabled = [] if full else [p for p in DISABLE_FOR_NER if p in nlp.pipe_names]
     start = time.perf_counter()
     with nlp.select_pipes(disable=disabled):
-        result = evaluate_ner(gold, nlp, annotator, source, spans_key, org_loc_interchangeable)
+        result = evaluate_ner(gold, nlp, annotator, source, spans_key, org_loc_interchangeable, folds=folds)
     result.update(
         {
             "model": model,
@@ -147,4 +176,13 @@ def evaluate_ner_model(
     return result
 
 
-__all__ = ["evaluate_ner", "evaluate_ner_model", "score_tokens", "token_labels", "predicted_spans", "DISABLE_FOR_NER"]
+__all__ = [
+    "evaluate_ner",
+    "evaluate_ner_model",
+    "fold_scores",
+    "macro_f1",
+    "score_tokens",
+    "token_labels",
+    "predicted_spans",
+    "DISABLE_FOR_NER",
+]
