@@ -7,6 +7,8 @@ import spacy
 from core_fixtures import CONFIG, SAMPLE, SMALL_GAZETTEER
 from renamed_samples import renamed_cases, survives
 
+from textanon.lm_risk import NOT_SCORED
+
 pytestmark = pytest.mark.slow
 
 
@@ -29,7 +31,11 @@ def court_doc(nlp):
 def test_extensions_are_populated(court_doc):
     spans = list(court_doc.spans["pii"])
     assert spans
-    assert all(s._.entity_id and s._.source and s._.ic is not None and s._.masked is not None for s in spans)
+    assert all(s._.entity_id and s._.source and s._.masked is not None for s in spans)
+    # scored, except the entities the optimizer always masks (codes, the protected names): unscored and masked
+    not_scored = set(court_doc.user_data[NOT_SCORED])
+    assert all((s._.ic is None) == (s._.entity_id in not_scored) for s in spans)
+    assert all(s._.masked for s in spans if s._.ic is None) and any(s._.ic is not None for s in spans)
     assert isinstance(court_doc._.risky_combinations, list)
     assert isinstance(court_doc._.anonymized_text, str)
     labels = {s.label_ for s in spans}
@@ -71,7 +77,8 @@ def test_target_is_always_masked_and_other_names_follow_risk(nlp):
         doc = nlp(doc)
     finally:
         risk.threshold = saved
-    assert doc._.risky_combinations == []
+    target_id = next(s._.entity_id for s in doc.spans["pii"] if s.text == "Ion Rusu")
+    assert doc._.risky_combinations == [[target_id]]  # left unscored (always masked): a risk on its own
     assert "Ion Rusu" not in doc._.anonymized_text
     assert "Andrei Petrescu" in doc._.anonymized_text and "Balti" in doc._.anonymized_text
 

@@ -29,14 +29,14 @@ spans that the applied masks (propagation included) cover entirely.
 
 import logging
 import re
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
 from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from .labels import CODE, DATETIME, PERSON
-from .lm_risk import scored_ic
+from .lm_risk import LMRiskScorer, scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
 from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
@@ -106,10 +106,7 @@ class MaskingOptimizer(SettingsRecord):
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
     def __call__(self, doc: Doc) -> Doc:
-        spans = list(doc.spans.get(self.spans_key, []))
-        entities: Dict[str, List[Span]] = {}
-        for i, span in enumerate(spans):
-            entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
+        entities = _entities(doc.spans.get(self.spans_key, []))
         combos = [list(c) for c in (doc._.risky_combinations or []) if c]
         forced, occurrences = self._direct_identifiers(doc, entities)
         self.generalized: Dict[str, Tuple[int, str]] = {}
@@ -123,25 +120,38 @@ class MaskingOptimizer(SettingsRecord):
     def _direct_identifiers(self, doc: Doc, entities: Dict[str, List[Span]]) -> Tuple[Set[str], List[Char]]:
         """Entity ids always masked, and the character spans of protected names masked whatever the
         recognizer said (see the module docstring). May add target spans to ``doc.spans[spans_key]``."""
-        forced: Set[str] = set()
-        for eid, mentions in entities.items():
-            if any(is_direct_identifier(m, self.mask_codes) for m in mentions):
-                forced.add(eid)
-        occurrences = self._protected_names(doc, entities)
-        forced |= _overlapping(entities, occurrences)
+        forced, occurrences = self._forced(doc, entities)
+        self._add_uncovered_names(doc, entities, occurrences)
+        forced |= _overlapping(entities, occurrences)  # the PERSON spans just added
         for key in self.extra_spans_keys:
             for i, extra in enumerate(doc.spans.get(key, [])):
-                forced |= _overlapping(entities, [(extra.start_char, extra.end_char)])
                 entities[f"{key}_{i}"] = [extra]  # the union of the extra span and what it overlaps
                 forced.add(f"{key}_{i}")
         return forced, occurrences
 
-    def _protected_names(self, doc: Doc, entities: Dict[str, List[Span]]) -> List[Char]:
+    def forced_entity_ids(self, doc: Doc) -> Set[str]:
+        """Ids of the entities of ``doc.spans[spans_key]`` that this optimizer will mask whatever their risk
+        (direct identifiers, protected names, spans of ``extra_spans_keys``); changes nothing on the doc (no
+        warning, no span): the risk scorer leaves them unscored (``textanon_lm_risk``)."""
+        return self._forced(doc, _entities(doc.spans.get(self.spans_key, [])), quiet=True)[0]
+
+    def _forced(self, doc: Doc, entities: Dict[str, List[Span]], quiet: bool = False) -> Tuple[Set[str], List[Char]]:
+        """(ids of the detected entities always masked, occurrences of the protected names)."""
+        forced = {
+            eid for eid, mentions in entities.items() if any(is_direct_identifier(m, self.mask_codes) for m in mentions)
+        }
+        occurrences = self._protected_names(doc, entities, quiet)
+        forced |= _overlapping(entities, occurrences)
+        for key in self.extra_spans_keys:
+            forced |= _overlapping(entities, [(e.start_char, e.end_char) for e in doc.spans.get(key, [])])
+        return forced, occurrences
+
+    def _protected_names(self, doc: Doc, entities: Dict[str, List[Span]], quiet: bool = False) -> List[Char]:
         """Occurrences of the target's name; without a target (or if it does not occur), of every full
-        person name and its surname. Occurrences no entity covers become PERSON spans (``TARGET_ID``)."""
+        person name and its surname (a warning says so unless ``quiet``)."""
         target = doc._.target or self.target
         occurrences = name_occurrences(doc.text, target) if target else []
-        if target and not occurrences:
+        if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
             full_names = {}
@@ -156,12 +166,16 @@ class MaskingOptimizer(SettingsRecord):
                     (s, e) for s, e in name_occurrences(doc.text, " ".join(words)) if fold(doc.text[s:e]) not in given
                 ]
             occurrences = [(s, e) for s, e, _ in merge(occurrences)]
-            if not target and full_names:
+            if not target and full_names and not quiet:
                 add_warning(
                     doc,
                     f"{self.name}: no target given; every full person name ({len(full_names)}) "
                     "and its surname are masked",
                 )
+        return occurrences
+
+    def _add_uncovered_names(self, doc: Doc, entities: Dict[str, List[Span]], occurrences: List[Char]) -> None:
+        """Occurrences of protected names that no entity covers become PERSON spans (``TARGET_ID``)."""
         uncovered = [o for o in occurrences if not _overlapping(entities, [o])]
         new_spans = [doc.char_span(s, e, label=PERSON, alignment_mode="expand") for s, e in uncovered]
         new_spans = [s for s in new_spans if s is not None and len(s)]
@@ -176,7 +190,6 @@ class MaskingOptimizer(SettingsRecord):
                 f"{self.name}: {len(new_spans)} occurrences of a protected name were not detected "
                 "as entities; they are masked",
             )
-        return occurrences
 
     def _solve(
         self,
@@ -360,6 +373,14 @@ def is_birth_date(text: str, start: int, label: str) -> bool:
     return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - 40) : start]) is not None
 
 
+def _entities(spans: Iterable[Span]) -> Dict[str, List[Span]]:
+    """Mentions grouped by entity id (``span_<i>`` for a span without one)."""
+    entities: Dict[str, List[Span]] = {}
+    for i, span in enumerate(spans):
+        entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
+    return entities
+
+
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:
     """Ids of the entities with a mention overlapping one of the character spans."""
     if not chars:
@@ -381,5 +402,10 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
 def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimizer:
     """Build the ``textanon_optimizer`` component from its config settings (:class:`MaskingOptimizer`'s, with their
     types and defaults: declared once, in its constructor); ``nlp``: where ``replacement = "generalize"`` finds the
-    search risk that checks its output."""
-    return MaskingOptimizer(name, nlp=nlp, **settings)
+    search risk that checks its output; the pipeline's risk scorer (``textanon_lm_risk`` before it, same
+    ``spans_key``) leaves the entities this optimizer always masks unscored."""
+    optimizer = MaskingOptimizer(name, nlp=nlp, **settings)
+    for _, proc in nlp.components:
+        if isinstance(proc, LMRiskScorer) and proc.spans_key == optimizer.spans_key:
+            proc.forced_entities = optimizer.forced_entity_ids
+    return optimizer

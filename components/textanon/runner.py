@@ -11,7 +11,8 @@ Fail closed, per document: a record that cannot be read, is too long, repeats an
 raise, or kills the worker process that runs it becomes an **error record** (that document is not
 released); every other record goes on. Errors are never raised to the caller and never lost.
 
-With ``n_process > 1`` batches run in forked worker processes. When a worker dies (killed, out of
+With ``n_process > 1`` batches run in forked worker processes, each with its share of the cores for torch
+(:func:`textanon.language_models.threads.set_process_threads`). When a worker dies (killed, out of
 memory), the batches it may have held are re-run one document at a time in fresh workers, so only
 the document that kills it becomes an error record.
 """
@@ -27,8 +28,10 @@ from typing import Callable, Deque, Dict, Iterable, Iterator, List, Optional, Se
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .chunking import pipe_in_pieces, run_components, stages
 from .datasets.records import Item, Record, RecordError
 from .extensions import DEFAULT_SPANS_KEY
+from .language_models.threads import set_process_threads
 from .output import doc_to_record
 
 logger = logging.getLogger(__name__)
@@ -97,8 +100,9 @@ def pipe_records(
     (the pipes that ``nlp.select_pipes`` leaves enabled), or, for an item that fails, its error record
     (a dict, as in :func:`anonymize_records`).
 
-    timings: if given, each document runs alone through one component after the other, and the seconds
-    spent in the tokenizer (key ``"tokenizer"``) and in each component are added to it (benchmarks).
+    timings: if given, each batch runs through one component after the other (each component's ``pipe`` over
+    the whole batch, as ``nlp.pipe`` does), and the seconds spent in the tokenizer (key ``"tokenizer"``) and in
+    each component are added to it (benchmarks).
     """
     settings = {"target": target, "max_chars": max_chars, "spans_key": None, "timings": timings}
     batches = _batches(enumerate(items), batch_size)
@@ -176,8 +180,8 @@ def _keep_doc(doc: Doc, record: Record, settings: dict) -> Doc:
 def _run_batch(
     nlp: Language, batch: List[Tuple[int, Item]], settings: dict, finish: Finish = _output_record
 ) -> List[Tuple[int, Union[dict, Doc]]]:
-    """Results of a batch: the whole batch through ``nlp.pipe``; if that raises, one document at a time
-    (always one at a time when ``settings["timings"]`` is set)."""
+    """Results of a batch: the whole batch through ``nlp.pipe`` (component by component, timed, when
+    ``settings["timings"]`` is set); if that raises, one document at a time."""
     out: Dict[int, Union[dict, Doc]] = {}
     todo: List[Tuple[int, Record]] = []
     for i, item in batch:
@@ -187,25 +191,32 @@ def _run_batch(
             out[i] = error_record(item, f"{len(item.text):,} characters, over the limit of {settings['max_chars']:,}")
         else:
             todo.append((i, item))
-    if settings["timings"] is not None:
-        for i, item in todo:
-            out[i] = _run_one(nlp, item, settings, finish)
-        return sorted(out.items(), key=lambda kv: kv[0])
     docs: List[Tuple[int, Record, Doc]] = []
+    start = time.perf_counter()
     for i, item in todo:
         try:
             docs.append((i, item, _make_doc(nlp, item, settings["target"])))
         except Exception as err:  # noqa: BLE001 — tokenizer failure: this document only
             out[i] = error_record(item, f"tokenizer failed ({type(err).__name__})")
+    _add_time(settings["timings"], "tokenizer", start)
     if docs:
         try:
-            done = list(nlp.pipe([d for _, _, d in docs]))
+            done = _pipe(nlp, [d for _, _, d in docs], settings["timings"])
             for (i, item, _), doc in zip(docs, done):
                 out[i] = finish(doc, item, settings)
         except Exception:  # noqa: BLE001 — find the document that fails, run the others alone
             for i, item, _ in docs:
                 out[i] = _run_one(nlp, item, settings, finish)
     return sorted(out.items(), key=lambda kv: kv[0])
+
+
+def _pipe(nlp: Language, docs: List[Doc], timings: Optional[Dict[str, float]]) -> List[Doc]:
+    """``docs`` through the pipeline as one batch, component by component (each component's ``pipe`` over the
+    batch, as ``nlp.pipe`` does); spaCy's own components take a long document in pieces
+    (:func:`textanon.chunking.pipe_in_pieces`). ``timings``: the seconds of each component are added to it."""
+    for mine, components in stages(nlp):
+        docs = run_components(components, docs, timings) if mine else pipe_in_pieces(components, docs, timings=timings)
+    return docs
 
 
 def _make_doc(nlp: Language, record: Record, target: Optional[str]) -> Doc:
@@ -243,7 +254,8 @@ def _add_time(timings: Optional[Dict[str, float]], name: str, start: float) -> N
         timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
 
 
-def _worker_init(nlp: Language, settings: dict) -> None:
+def _worker_init(nlp: Language, settings: dict, n_process: int) -> None:
+    set_process_threads(n_process)  # n_process workers share the cores: no oversubscription
     _WORKER.update(nlp=nlp, settings=settings)
 
 
@@ -264,7 +276,7 @@ def _run_parallel(
     while broken:
         broken = False
         executor = ProcessPoolExecutor(
-            n_process, mp_context=context, initializer=_worker_init, initargs=(nlp, settings)
+            n_process, mp_context=context, initializer=_worker_init, initargs=(nlp, settings, n_process)
         )
         running: Dict = {}  # future -> (batch, alone)
         try:

@@ -4,10 +4,13 @@ Importing this module registers :class:`LengthLM` as ``test.LengthLM.v1`` (:data
 ``misc`` registry, for the settings and command-line options that name a model.
 """
 
+import re
+
 import numpy as np
 from spacy.util import registry
 
-from textanon.language_models import LanguageModel
+from textanon.language_models import CausalLM, LanguageModel
+from textanon.language_models.engine import ScoringEngine
 
 LENGTH_LM = "test.LengthLM.v1"
 
@@ -69,3 +72,46 @@ class VocabularyEncoder:
                     out[i, self.vocab.index(w)] += 1
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms > 0, norms, 1)
+
+
+class WordTokenizer:
+    """One token per whitespace-separated word; ids from the word's characters."""
+
+    bos_token_id, eos_token_id, pad_token_id = 1, 2, 0
+
+    def __call__(self, text, add_special_tokens=False, return_offsets_mapping=True):
+        words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+        ids = [3 + sum(map(ord, text[s:e])) % 97 for s, e in words]
+        return {"input_ids": ids, "offset_mapping": words}
+
+
+class PrefixEngine(ScoringEngine):
+    """A causal stand-in: ln p(token at p) is a fixed function of the row's tokens up to p; records its calls."""
+
+    name = "test-prefix"
+
+    def __init__(self):
+        self.calls = []
+
+    def row_logprobs(self, rows, positions):
+        self.calls.append([(list(r), list(p)) for r, p in zip(rows, positions)])
+        return [
+            np.asarray([-1.0 - (hash(tuple(r[: p + 1])) % 1000) / 100 for p in pos], dtype=np.float32)
+            for r, pos in zip(rows, positions)
+        ]
+
+
+class FakeCausalLM(CausalLM):
+    """:class:`CausalLM` (its windows, batching, cache) over :class:`WordTokenizer` and :class:`PrefixEngine`."""
+
+    def __init__(self, **kwargs):
+        super().__init__("fake", **kwargs)
+        self._scoring_engine = PrefixEngine()
+
+    def _load(self):
+        return WordTokenizer(), None
+
+    @property
+    def rows(self):
+        """Every row the engine was given, in order."""
+        return [row for call in self._scoring_engine.calls for row, _ in call]

@@ -7,6 +7,7 @@ throughput and peak resident memory are measured alone, on the same documents, i
 """
 
 import multiprocessing as mp
+import os
 import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -131,6 +132,48 @@ def textanon_search(
     return run
 
 
+def textanon_timed(
+    model: str = "en_textanon", index: Optional[str] = None, n_process: int = 1, recognizer_only: bool = False
+) -> Callable[[Sequence[Doc]], dict]:
+    """A textanon pipeline as users run it (batches of ``nlp.batch_size`` documents) for the speed benchmark:
+    ``{"masks", "seconds_per_component", "errors"}``. ``index``: the search-risk pipeline's index;
+    ``recognizer_only``: up to the recognizer, every mention masked (no language model); ``n_process > 1``:
+    :func:`textanon.runner.anonymize_records` in that many worker processes (no per-component seconds)."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    from ..runner import anonymize_records
+
+    nlp = spacy.load(model)
+    if index:
+        from ..search.attach import use_index
+
+        use_index(nlp, index)
+    keep = nlp.pipe_names[: nlp.pipe_names.index("textanon_entity_recognizer") + 1]
+    keep = keep if recognizer_only else nlp.pipe_names
+    with nlp.select_pipes(enable=keep):  # warm-up: loads the language model weights
+        list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+
+    def run(docs: Sequence[Doc]) -> dict:
+        if n_process > 1:
+            out = list(anonymize_records(nlp, _records(docs), n_process=n_process, batch_size=nlp.batch_size))
+            masks = {r["id"]: merge_offsets((m[0], m[1]) for m in r.get("masks", [])) for r in out if "error" not in r}
+            return {"masks": masks, "seconds_per_component": None, "errors": sum("error" in r for r in out)}
+        timings: Dict[str, float] = {}
+        with nlp.select_pipes(enable=keep):
+            done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size, timings=timings))
+        spans = (
+            (lambda d: [(s.start_char, s.end_char) for s in d.spans[DEFAULT_SPANS_KEY]])
+            if recognizer_only
+            else (lambda d: [(m[0], m[1]) for m in d._.masks])
+        )
+        masks = {doc_id: merge_offsets(spans(doc)) for (doc_id, _, _), doc in zip(docs, done)}
+        return {"masks": masks, "seconds_per_component": timings, "errors": 0}
+
+    return run
+
+
 def _records(docs: Sequence[Doc]) -> List[Record]:
     return [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
 
@@ -149,29 +192,58 @@ SYSTEMS: Dict[str, Callable] = {
     "textanon_mask_all": textanon_mask_all,
     "textanon_risk": textanon_risk,
     "textanon_search": textanon_search,
+    "textanon_timed": textanon_timed,
 }
 
 
-def _child(name: str, docs, kwargs, queue) -> None:
+def _peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (worker processes), user + system."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _child(name: str, doc_sets, kwargs, queue) -> None:
     try:
         t0 = time.perf_counter()
         anonymize = SYSTEMS[name](**kwargs)
         load_s = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        masks = anonymize(docs)
-        seconds = time.perf_counter() - t0
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        queue.put({"masks": masks, "seconds": seconds, "load_s": load_s, "peak_rss_mb": rss})
+        results = []
+        for docs in doc_sets:
+            t0, cpu0 = time.perf_counter(), _cpu_seconds()
+            masks = anonymize(docs)
+            seconds = time.perf_counter() - t0
+            results.append(
+                {
+                    "masks": masks,
+                    "seconds": seconds,
+                    "cpu_seconds": _cpu_seconds() - cpu0,
+                    "load_s": load_s,
+                    "peak_rss_mb": _peak_rss_mb(),
+                    "peak_rss_workers_mb": _peak_rss_mb(resource.RUSAGE_CHILDREN),
+                }
+            )
+        queue.put(results)
     except Exception as err:  # reported by the parent; never the document text
         queue.put({"error": f"{type(err).__name__}: {err}"})
 
 
 def run_isolated(name: str, docs: Sequence[Doc], **kwargs) -> dict:
-    """Run system ``name`` in a fresh process: ``{"masks", "seconds", "load_s", "peak_rss_mb"}``
-    (``seconds``: anonymizing ``docs`` after loading and warm-up), or ``{"error"}``."""
+    """Run system ``name`` in a fresh process: ``{"masks", "seconds", "cpu_seconds", "load_s", "peak_rss_mb",
+    "peak_rss_workers_mb"}`` (``seconds``: anonymizing ``docs`` after loading and warm-up), or ``{"error"}``."""
+    result = run_isolated_sets(name, [docs], **kwargs)
+    return result if isinstance(result, dict) else result[0]
+
+
+def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], **kwargs):
+    """:func:`run_isolated` of several document sets, one after the other in one fresh process (loaded once):
+    a list of results (peak RSS: the process's so far), or ``{"error"}``."""
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(name, list(docs), kwargs, queue))
+    proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue))
     proc.start()
     result = queue.get()
     proc.join()

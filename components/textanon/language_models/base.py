@@ -11,6 +11,8 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 CharSpan = Tuple[int, int]
+#: a text and the character spans to score in it
+SpanRequest = Tuple[str, Sequence[CharSpan]]
 
 
 class LanguageModel(ABC):
@@ -35,6 +37,13 @@ class LanguageModel(ABC):
             Causal LMs condition on the left context only and ignore it.
         Returns one array per span (empty array if the span covers no token).
         """
+
+    def span_token_logprobs_many(self, requests: Sequence[SpanRequest]) -> List[List[np.ndarray]]:
+        """:meth:`span_token_logprobs` (each span masked alone) of several ``(text, spans)`` requests, in order.
+
+        Backends that can share forward passes between texts override this (:class:`~.causal.CausalLM` batches
+        the windows of all the texts together); the results equal those of one call per text."""
+        return [self.span_token_logprobs(text, spans) for text, spans in requests]
 
     def span_logprobs(self, text: str, spans: Sequence[CharSpan], reduce: str = "sum", passes=None) -> List[float]:
         """One log-probability per span: the ``sum`` or ``min`` of its token log-probs."""
