@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(
 
 TEXTS = {
     "case-1": "The applicant, Mr Ion Rusu (no. 12345/06), was born on 3 May 1961. "
-    "Rusu paid 5,000 euros on 12 June 2005.",
+    "RUSU paid 5,000 euros on 12 June 2005.",  # upper case: a mention of the name that the recognizer misses
     "case-2": "Ms Ana Popa, a lawyer, wrote to ana.popa@example.com on 4 July 2010.",
 }
 
