@@ -82,3 +82,38 @@ def bench_scale_cli(
     msg.good(
         f"Wrote {output} (+ .md, .png); outputs identical to the local engine's: {results.get('identical_to_local')}"
     )
+
+
+@app.command("bench-engines")
+def bench_engines_cli(
+    echr: Path = typer.Option(..., exists=True, help="echr-dev entity JSON (texts and gold mentions)"),
+    wikiactors: Path = typer.Option(..., exists=True, help="WikiActors JSON with original_abstract"),
+    output: Path = typer.Option(Path("metrics/lm_engines.json"), help="JSON results; a .md table is written beside it"),
+    engines: List[str] = typer.Option(
+        ["torch-fp32", "torch-int8", "ctranslate2-int8", "ctranslate2-fp32"],
+        "--engine",
+        help="Engines to compare; the first is the reference",
+    ),
+    threads: List[int] = typer.Option([1, 2], "--threads", help="Intra-op thread counts"),
+    echr_windows: int = typer.Option(2, help="Windows of each echr-dev case scored for the agreement"),
+    speed_docs: int = typer.Option(6, help="echr-dev cases (cut as above) in the speed set"),
+    wikiactors_docs: int = typer.Option(10, help="WikiActors abstracts in the speed set"),
+    repeats: int = typer.Option(3, help="Interleaved repeats of the speed set (medians are reported)"),
+) -> None:
+    """Forward-pass engines of the SmolLM2 scorer: CPU and wall seconds per 1,000 tokens at each thread count, and
+    agreement with the first engine (Spearman of span ICs on the echr-dev gold mentions, token log-prob diffs)."""
+    from ..benchmarks.lm_engines import write_bench_engines
+
+    _, table = write_bench_engines(
+        output,
+        echr=echr,
+        wikiactors=wikiactors,
+        engines=engines,
+        threads=threads,
+        echr_windows=echr_windows,
+        speed_docs=speed_docs,
+        wikiactors_docs=wikiactors_docs,
+        repeats=repeats,
+    )
+    msg.good(f"Wrote {output}")
+    print(table)

@@ -16,6 +16,7 @@ from spacy.util import registry
 
 from .base import LanguageModel, spans_to_tokens
 from .causal import CausalLM
+from .engine import ENGINES, REFERENCE
 from .loading import ModelNotAvailable, minilm_path, require_lm_dependencies, smollm2_path
 from .masked import MaskedLM
 
@@ -31,11 +32,16 @@ def _shared(cls, *args, **kwargs) -> LanguageModel:
 
 
 @registry.misc("textanon.SmolLM2Scorer.v1")
-def smollm2(window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu") -> LanguageModel:
-    """The shared causal backend of the packaged SmolLM2-135M-Instruct GGUF; ModelNotAvailable if missing."""
+def smollm2(
+    window: int = 512, context: int = 128, batch_size: int = 4, device: str = "cpu", engine: str = REFERENCE
+) -> LanguageModel:
+    """The shared causal backend of the packaged SmolLM2-135M-Instruct GGUF; ModelNotAvailable if missing.
+
+    engine: forward-pass engine (``torch-fp32`` reference, ``torch-int8``, ``ctranslate2-int8``,
+    ``ctranslate2-fp32``; see :mod:`.engine`); one that cannot be created falls back to ``torch-fp32``."""
     require_lm_dependencies(gguf=True)  # at load time, not per document
     folder, gguf = smollm2_path()
-    return causal_lm(str(folder), gguf, window, context, batch_size, device)
+    return causal_lm(str(folder), gguf, window, context, batch_size, device, engine)
 
 
 @registry.misc("textanon.CausalLM.v1")
@@ -46,11 +52,23 @@ def causal_lm(
     context: int = 128,
     batch_size: int = 4,
     device: str = "cpu",
+    engine: str = REFERENCE,
 ) -> LanguageModel:
-    """The shared :class:`CausalLM` of ``name`` (a GGUF file in it if given); ModelNotAvailable without torch."""
+    """The shared :class:`CausalLM` of ``name`` (a GGUF file in it if given); ModelNotAvailable without torch.
+
+    engine: forward-pass engine (see :func:`smollm2`); an unknown name raises ValueError."""
     require_lm_dependencies(gguf=bool(gguf_file))
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     return _shared(
-        CausalLM, name, gguf_file=gguf_file, window=window, context=context, batch_size=batch_size, device=device
+        CausalLM,
+        name,
+        gguf_file=gguf_file,
+        window=window,
+        context=context,
+        batch_size=batch_size,
+        device=device,
+        engine=engine,
     )
 
 

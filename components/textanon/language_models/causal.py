@@ -1,5 +1,6 @@
 """Causal-LM backend: log p(token | left context) with sliding windows, scoring only the tokens asked for."""
 
+import os
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Tuple
@@ -7,7 +8,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .base import CharSpan, LanguageModel, SpanRequest, spans_to_tokens
-from .engine import ScoringEngine, TorchEngine
+from .engine import REFERENCE, ScoringEngine, create_engine
 from .loading import load_causal_lm
 from .threads import adapt_threads_to_process
 
@@ -45,6 +46,10 @@ class CausalLM(LanguageModel):
     model does not see what follows), and the vocabulary log-softmax runs only at the requested tokens.
     Windows of several texts (:meth:`span_token_logprobs_many`) share engine calls, sorted by length.
     Memory is bounded by ``batch_size * window`` tokens per engine call.
+
+    engine: the forward-pass engine (:data:`~.engine.ENGINES`: ``torch-fp32`` reference, ``torch-int8``,
+    ``ctranslate2-int8``, ``ctranslate2-fp32``); if it cannot be created the torch fp32 reference runs instead
+    (``engine_fallback`` says why; a warning is logged).
     """
 
     def __init__(
@@ -56,6 +61,7 @@ class CausalLM(LanguageModel):
         batch_size: int = 4,
         device: str = "cpu",
         cache_docs: int = 8,
+        engine: str = REFERENCE,
     ):
         if context >= window - 1:
             raise ValueError("context must be smaller than window - 1")
@@ -64,7 +70,11 @@ class CausalLM(LanguageModel):
         self.window, self.context, self.batch_size, self.device = window, context, batch_size, device
         self._doc_cache: "OrderedDict[str, _Scored]" = OrderedDict()
         self._cache_docs = cache_docs
+        self.engine = engine
         self._scoring_engine: Optional[ScoringEngine] = None
+        self._engine_pid: Optional[int] = None
+        #: why the requested engine could not be created (the reference runs instead); None when it was
+        self.engine_fallback: Optional[str] = None
 
     def _load(self):
         return load_causal_lm(self.name_or_path, self.gguf_file, self.device)
@@ -135,29 +145,76 @@ class CausalLM(LanguageModel):
             yield _Job(entry, start, int(tokens[-1]) + 1, tokens)
 
     def _engine(self, tokenizer, model) -> ScoringEngine:
-        """The forward-pass engine of this backend (the fp32 torch reference)."""
-        if self._scoring_engine is None:
+        """The forward-pass engine of this backend (``self.engine``, or the torch fp32 reference when it cannot be
+        created); created again in a forked process when the engine is not fork-safe."""
+        engine = self._scoring_engine
+        if engine is None or (not engine.fork_safe and self._engine_pid != os.getpid()):
+            import torch
+
             pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-            self._scoring_engine = TorchEngine(model, pad, self.device)
+            self._scoring_engine, self.engine_fallback = create_engine(
+                self.engine,
+                tokenizer,
+                model,
+                pad,
+                self.device,
+                name_or_path=self.name_or_path,
+                gguf_file=self.gguf_file,
+                threads=torch.get_num_threads(),
+            )
+            self._engine_pid = os.getpid()
         return self._scoring_engine
+
+    def use_engine(self, engine: Optional[ScoringEngine]) -> None:
+        """Score with ``engine`` from now on (``None``: the configured one, created again); cached scores dropped."""
+        self._scoring_engine, self._engine_pid, self.engine_fallback = engine, os.getpid(), None
+        self._doc_cache.clear()
+
+    @property
+    def engine_name(self) -> str:
+        """The engine that scores (``self.engine``, or the reference after a fallback; before the first call: the
+        requested one)."""
+        return self._scoring_engine.name if self._scoring_engine is not None else self.engine
 
     def _score(self, entries: Sequence[_Scored], wanted: Sequence[np.ndarray], tokenizer, model) -> None:
         """Fill in the log-probs of the ``wanted`` tokens of each entry: the rows of all entries sorted by length
         and cut into engine calls of at most ``batch_size * window`` tokens (padding included)."""
-        jobs = sorted((job for e, w in zip(entries, wanted) for job in self._jobs(e, w)), key=len)
-        if not jobs:
+        calls = list(self._calls(entries, wanted, tokenizer))
+        if not calls:
             return
         adapt_threads_to_process()
-        bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
         engine = self._engine(tokenizer, model)
+        for batch, rows, positions in calls:
+            for job, lps in zip(batch, engine.row_logprobs(rows, positions)):
+                job.entry.logprobs[job.tokens] = lps
+
+    def _calls(
+        self, entries: Sequence[_Scored], wanted: Sequence[np.ndarray], tokenizer
+    ) -> Iterator[Tuple[List[_Job], List[List[int]], List[np.ndarray]]]:
+        """``(jobs, rows, positions)`` of each engine call that scores the ``wanted`` tokens not scored yet."""
+        jobs = sorted((job for e, w in zip(entries, wanted) for job in self._jobs(e, w)), key=len)
+        bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
         for batch in self._batches(jobs):
             rows, positions = [], []
             for job in batch:
                 offset = 1 if job.start == 0 else 0  # row position of token ids[start]
                 rows.append(([bos] if job.start == 0 else []) + job.entry.ids[job.start : job.end])
                 positions.append(job.tokens - job.start + offset)
-            for job, lps in zip(batch, engine.row_logprobs(rows, positions)):
-                job.entry.logprobs[job.tokens] = lps
+            yield batch, rows, positions
+
+    def engine_calls(self, requests: Sequence[SpanRequest]) -> List[Tuple[List[List[int]], List[np.ndarray]]]:
+        """The ``(rows, positions)`` engine calls that :meth:`span_token_logprobs_many` makes for ``requests`` of
+        texts not scored yet (for benchmarks: the same windows and batches, nothing scored or cached)."""
+        tokenizer, _ = self._load()
+        entries, wanted = [], []
+        for text, spans in requests:
+            enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+            entry = _Scored(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]], None)
+            entry.logprobs = np.full(len(entry.ids), np.nan, dtype=np.float32)
+            toks = [t for per_span in spans_to_tokens(entry.offsets, spans) for t in per_span]
+            entries.append(entry)
+            wanted.append(np.unique(np.asarray(toks, dtype=np.int64)))
+        return [(rows, positions) for _, rows, positions in self._calls(entries, wanted, tokenizer)]
 
     def _batches(self, jobs: Sequence[_Job]) -> Iterator[List[_Job]]:
         """Consecutive jobs (sorted by length) grouped under the budget of ``batch_size * window`` padded tokens."""

@@ -2,10 +2,13 @@
 log-probabilities. :class:`~textanon.language_models.causal.CausalLM` decides *which* token rows to score
 (windows, batching); an engine only turns rows of token ids into next-token log-probabilities."""
 
+import logging
 from abc import ABC, abstractmethod
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
+
+logger = logging.getLogger(__name__)
 
 
 class ScoringEngine(ABC):
@@ -17,6 +20,8 @@ class ScoringEngine(ABC):
 
     #: short identifier reported in metrics (e.g. ``torch-fp32``)
     name: str = "engine"
+    #: whether a forked process may keep using an engine its parent created (CTranslate2's thread pool cannot)
+    fork_safe: bool = True
 
     @abstractmethod
     def row_logprobs(self, rows: Sequence[Sequence[int]], positions: Sequence[Sequence[int]]) -> List[np.ndarray]:
@@ -54,3 +59,72 @@ class TorchEngine(ScoringEngine):
                 target = input_ids[r, pos_t.cpu()].to(lp.device)
                 out.append(lp.gather(1, target[:, None])[:, 0].cpu().numpy())
         return out
+
+
+class TorchInt8Engine(TorchEngine):
+    """torch with dynamic int8 quantization (``quantize_dynamic``) of the decoder's ``nn.Linear`` layers; the
+    vocabulary projection (tied to the embeddings) stays fp32. CPU only; the fp32 model is left untouched."""
+
+    name = "torch-int8"
+
+    def __init__(self, model, pad_id: int, device: str = "cpu"):
+        import copy
+
+        import torch
+
+        if device != "cpu":
+            raise ValueError("torch dynamic int8 quantization runs on CPU only")
+        decoder = torch.ao.quantization.quantize_dynamic(
+            copy.deepcopy(model.get_decoder()), {torch.nn.Linear}, dtype=torch.qint8
+        )
+        super().__init__(_WithDecoder(model, decoder), pad_id, device)
+
+
+class _WithDecoder:
+    """A causal LM seen through another decoder (same output embeddings)."""
+
+    def __init__(self, model, decoder):
+        self._model, self._decoder = model, decoder
+
+    def get_decoder(self):
+        return self._decoder
+
+    def get_output_embeddings(self):
+        return self._model.get_output_embeddings()
+
+
+#: engine setting values (``engine`` of ``textanon.SmolLM2Scorer.v1`` / ``textanon.CausalLM.v1``)
+ENGINES = ("torch-fp32", "torch-int8", "ctranslate2-int8", "ctranslate2-fp32")
+REFERENCE = "torch-fp32"
+
+
+def create_engine(
+    engine: str,
+    tokenizer,
+    model,
+    pad_id: int,
+    device: str = "cpu",
+    name_or_path: str = "",
+    gguf_file: Optional[str] = None,
+    threads: int = 1,
+) -> Tuple[ScoringEngine, Optional[str]]:
+    """``(engine, fallback reason)``: the engine named ``engine`` for the loaded ``model``; when it cannot be created
+    (package missing, conversion failed, device unsupported) the torch fp32 reference, with a warning logged (no
+    document text) and the reason returned (``None`` when the requested engine was created)."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == REFERENCE:
+        return TorchEngine(model, pad_id, device), None
+    try:
+        if engine == "torch-int8":
+            return TorchInt8Engine(model, pad_id, device), None
+        from .ctranslate2_engine import QUANTIZATIONS, CTranslate2Engine, convert_ctranslate2, source_files
+
+        loaded_from = str(getattr(model, "name_or_path", "") or name_or_path)
+        sources = source_files(name_or_path, gguf_file, loaded_from)
+        folder = convert_ctranslate2(model, tokenizer, loaded_from, sources, QUANTIZATIONS[engine])
+        return CTranslate2Engine(folder, engine, device, threads), None
+    except Exception as err:  # noqa: BLE001 — any failure: the reference engine (slower, same masking)
+        reason = f"{engine} unavailable ({type(err).__name__}); using {REFERENCE}"
+        logger.warning("language model engine %s", reason)
+        return TorchEngine(model, pad_id, device), reason
