@@ -104,16 +104,8 @@ def bench_engines_cli(
     agreement with the first engine (Spearman of span ICs on the echr-dev gold mentions, token log-prob diffs)."""
     from ..benchmarks.lm_engines import write_bench_engines
 
-    _, table = write_bench_engines(
-        output,
-        echr=echr,
-        wikiactors=wikiactors,
-        engines=engines,
-        threads=threads,
-        echr_windows=echr_windows,
-        speed_docs=speed_docs,
-        wikiactors_docs=wikiactors_docs,
-        repeats=repeats,
-    )
+    settings = dict(engines=engines, threads=threads, repeats=repeats)
+    sizes = dict(echr_windows=echr_windows, speed_docs=speed_docs, wikiactors_docs=wikiactors_docs)
+    _, table = write_bench_engines(output, echr=echr, wikiactors=wikiactors, **settings, **sizes)
     msg.good(f"Wrote {output}")
     print(table)
