@@ -113,3 +113,42 @@ def test_fast_engines_agree_with_the_reference_at_exactly_the_requested_position
     elif name == "ctranslate2-int8":
         assert spearmanr(ref[0], got[0]).statistic >= 0.95
         assert np.abs(ref[0] - got[0]).mean() < 0.5
+
+
+def _score_in_child(lm, text, spans, queue):
+    queue.put([a.tolist() for a in lm.span_token_logprobs(text, spans)])
+
+
+@pytest.mark.slow
+def test_a_forked_worker_scores_with_ctranslate2_after_its_parent_ran_it_on_two_threads():
+    """`anonymize --n-process 2` after the parent scored a document: the worker inherits a CTranslate2 engine whose
+    threads did not survive the fork. It used to hang for ever (destroying the inherited engine, or starting a new
+    OpenMP thread team); the worker must score, and give what the parent gives for the same text."""
+    import multiprocessing
+
+    import torch
+
+    from textanon.language_models import smollm2
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        lm = smollm2(engine="ctranslate2-int8")
+        lm.span_token_logprobs(TEXT, [(0, 20)])  # the parent's engine runs on two threads
+        assert lm.engine_name == "ctranslate2-int8"
+        other = "Ms Ana Popa, a lawyer from Iasi, wrote to the court on 4 July 2010."
+        spans = [(0, 11), (26, 30), (58, 69)]
+        queue = multiprocessing.get_context("fork").Queue()
+        child = multiprocessing.get_context("fork").Process(target=_score_in_child, args=(lm, other, spans, queue))
+        child.start()
+        child.join(180)
+        if child.exitcode is None:
+            child.kill()
+        assert child.exitcode == 0, "the forked worker did not finish (deadlock)"
+        got = queue.get(timeout=10)
+    finally:
+        torch.set_num_threads(threads)
+    for mine, theirs in zip(lm.span_token_logprobs(other, spans), got):
+        np.testing.assert_allclose(theirs, mine, atol=0.05)

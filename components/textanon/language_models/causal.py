@@ -8,7 +8,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .base import CharSpan, LanguageModel, SpanRequest, spans_to_tokens
-from .engine import REFERENCE, ScoringEngine, create_engine
+from .engine import REFERENCE, ScoringEngine, create_engine, keep_forever
 from .loading import load_causal_lm
 from .threads import adapt_threads_to_process
 
@@ -150,6 +150,9 @@ class CausalLM(LanguageModel):
         engine = self._scoring_engine
         if engine is None or (not engine.fork_safe and self._engine_pid != os.getpid()):
             import torch
+
+            if engine is not None:  # inherited from the parent process: never used nor destroyed here
+                keep_forever(engine)
 
             pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
             self._scoring_engine, self.engine_fallback = create_engine(

@@ -9,6 +9,7 @@ reads the model already loaded in torch.
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -21,6 +22,24 @@ from .loading import cache_dir, cached_conversion
 QUANTIZATIONS = {"ctranslate2-int8": "int8", "ctranslate2-fp32": "float32"}
 
 _HASHES: Dict[Tuple[str, int, int], str] = {}
+
+#: the process in which a CTranslate2 engine ran several threads (its OpenMP runtime, GNU libgomp, then has a thread
+#: team); a process forked from it inherits the value
+_TEAM_PID: Optional[int] = None
+
+
+def fork_safe_threads(threads: int) -> int:
+    """The intra-op threads a new CTranslate2 engine may use in this process: ``threads``, except in a process forked
+    from one whose engine ran several threads, where it is 1 — GNU OpenMP's thread team does not survive a fork, and
+    starting a new team in the child never returns (measured: a child of a 2-thread parent hangs at creation with 2
+    threads, works with 1). Workers of ``anonymize --n-process N`` get ``cores // N`` threads anyway."""
+    global _TEAM_PID
+    threads = max(1, threads)
+    if _TEAM_PID is not None and _TEAM_PID != os.getpid():
+        return 1
+    if threads > 1:
+        _TEAM_PID = os.getpid()
+    return threads
 
 
 def file_sha256(path: Path) -> str:
@@ -104,7 +123,7 @@ class CTranslate2Engine(ScoringEngine):
             device="cuda" if device.startswith("cuda") else "cpu",
             device_index=index,
             compute_type=compute,
-            intra_threads=max(1, threads),
+            intra_threads=fork_safe_threads(threads),
             inter_threads=1,
         )
         self.vocabulary = _vocabulary(self.folder)

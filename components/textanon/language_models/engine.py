@@ -2,6 +2,7 @@
 log-probabilities. :class:`~textanon.language_models.causal.CausalLM` decides *which* token rows to score
 (windows, batching); an engine only turns rows of token ids into next-token log-probabilities."""
 
+import ctypes
 import logging
 from abc import ABC, abstractmethod
 from typing import List, Optional, Sequence, Tuple
@@ -128,3 +129,18 @@ def create_engine(
         reason = f"{engine} unavailable ({type(err).__name__}); using {REFERENCE}"
         logger.warning("language model engine %s", reason)
         return TorchEngine(model, pad_id, device), reason
+
+
+#: engines inherited through a fork that must never be destroyed in the child (see :func:`keep_forever`)
+_KEPT: List[object] = []
+
+
+def keep_forever(engine: object) -> None:
+    """Keep an engine inherited from a parent process alive until this process ends, without ever destroying it.
+
+    A CTranslate2 engine owns worker threads that do not survive a fork: in the child, destroying it waits on
+    those threads' condition variables and never returns. The child makes its own engine; the inherited one is
+    given an extra reference (never released: not even at interpreter shutdown is it destroyed) and left alone.
+    The memory stays shared with the parent (copy-on-write)."""
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(engine))
+    _KEPT.append(engine)
