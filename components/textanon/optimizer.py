@@ -334,6 +334,10 @@ class MaskingOptimizer(SettingsRecord):
             masks.append((start, end, target_rep))
             surfaces.setdefault(re.sub(r"\s+", " ", doc.text[start:end].strip()), target_rep)
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
+        if generalized:  # "an American" -> "a North American", not "an North American"
+            from .generalization.base import fit_articles
+
+            masks = fit_articles(doc.text, masks, {text for _, text in generalized.values()})
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
