@@ -170,7 +170,9 @@ def tune(
 
 @index_app.command("dev-set")
 def dev_set_cmd(
-    background: Path = typer.Argument(..., exists=True, dir_okay=False, help="WikiActors background file (full bodies)"),
+    background: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="WikiActors background file (full bodies)"
+    ),
     exclude: Path = typer.Option(
         ..., exists=True, dir_okay=False, help="The evaluated records: their actors are left out, abstracts never read"
     ),

@@ -47,8 +47,10 @@ def generalize_date(text: str) -> List[Generalization]:
 
 
 def _decades(start: int) -> List[str]:
-    """ "1900s" ... "1990s" for the century beginning at ``start``."""
-    return [f"{d}s" for d in range(start, start + 100, 10)]
+    """What "the 20th century" covers, for the century beginning at ``start`` (1900): its decades "1900s" ...
+    "1990s" and its years 1901 ... 1999 (a document holding "1987" is one the century describes; the year ``start``
+    itself, which two conventions place differently, is left out)."""
+    return [f"{d}s" for d in range(start, start + 100, 10)] + [str(y) for y in range(start + 1, start + 100)]
 
 
 def century(year: int) -> str:

@@ -135,7 +135,8 @@ def generalize_phrase(text: str, words: Sequence[str] = (), tags: Sequence[str] 
         texts += [g.text for g in person]
         members += [list(g.members) for g in person]
     else:
-        for name, covered in shared_hypernyms(head):
+        # a plural climbs one level only: WordNet's words are singular, and plurals go wrong higher up ("crafts")
+        for name, covered in shared_hypernyms(head, 1 if plural else MAX_HYPERNYMS):
             texts.append(_plural(name) if plural else name)
             members.append(covered)
     return levels(texts, "phrases", text, members)

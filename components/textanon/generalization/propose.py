@@ -6,6 +6,7 @@ from typing import List, Sequence, Tuple
 from ..labels import DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from .base import Generalization
 from .dates import generalize_date
+from .known import generalize_known
 from .nationalities import generalize_nationality
 from .nouns import generalize_noun
 from .numbers import generalize_number
@@ -42,8 +43,12 @@ def propose(
         found = generalize_number(text)
     elif label == LOC:
         found = generalize_place(text) or generalize_named_thing(text, doc_text, start)
-    elif label == ORG:
-        found = generalize_named_thing(text, doc_text, start)
+    elif label == ORG:  # a typed head ("Juilliard School"), a listed name ("BBC"), an award taken for an ORG
+        found = (
+            generalize_named_thing(text, doc_text, start)
+            or generalize_known(text)
+            or generalize_named_thing(text, doc_text, start, THING_TYPES)
+        )
     elif label == DEM:
         found = generalize_nationality(text) or (generalize_noun(text, doc_text, start) if common_noun else [])
     elif label == MISC:
