@@ -46,3 +46,11 @@ def test_only_generalizations_are_fitted():
     text = "She is an American actress and an Oscar winner."
     masks = [(10, 18, "North American"), (33, 38, "***")]
     assert fit_articles(text, masks, {"North American"}) == [(7, 18, "a North American"), (33, 38, "***")]
+
+
+def test_the_attacker_check_finds_replacements_whatever_article_was_fitted():
+    from textanon.generalization.targeted import written_key
+
+    assert written_key("a North American") == written_key("North American") == "north american"
+    assert written_key("The award") == written_key("an award") == "award"
+    assert written_key("the 2000s") == "2000s" and written_key("another person") == "another person"
