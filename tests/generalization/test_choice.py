@@ -146,3 +146,17 @@ def test_no_raise_to_a_level_that_does_not_break_a_combination_or_that_the_index
     # the pair is allowed once the other entity is suppressed
     pair = {"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": [[["T1", 2], ["P1", 0]]]}
     assert _raised(pair, masked=("P1",)) == {"T1": (2, "the 20th century")}
+
+
+def test_of_two_levels_scored_alike_the_more_specific_is_chosen():
+    levels = [("the 1960s", 10.0), ("the 20th century", 10.0)]  # both capped at the entity's IC
+    doc = decide(
+        "Left in 1961.",
+        [("1961", "DATETIME", "T1")],
+        [["T1"]],
+        {"T1": 10.0},
+        {"T1": levels},
+        None,
+        {"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": []},
+    )
+    assert doc._.anonymized_text == "Left in the 1960s."
