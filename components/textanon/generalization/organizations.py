@@ -36,6 +36,8 @@ THING_TYPES = (
     "publication.n.01",
     "broadcast.n.02",
 )
+#: heads that name shows as often as organizations ("Modern Family", "The Partridge Family"): no type is sure
+TITLE_HEADS = {"family", "families"}
 _SPLIT = re.compile(r"\s+(?:of|for|in|at|on)\s+", re.IGNORECASE)
 
 
@@ -52,6 +54,8 @@ def generalize_named_thing(
     (:data:`THING_TYPES`) from its head noun (module docstring). A head in the plural ("Paramount Pictures", "Tony
     Awards") is not generalized: the name of one thing does not make it several."""
     head = head_noun(text)
+    if head.lower() in TITLE_HEADS:
+        return []
     if len(head) < 3 or head.isupper() or not head[0].isupper():
         return []  # an acronym, or a common noun ("dance", "attraction"): no name says which sense is meant
     found = typed_sense(head.lower(), types)

@@ -20,7 +20,6 @@ optimizer fits "a"/"an" before it (:func:`.base.fit_articles`).
 from typing import List, Optional, Sequence, Tuple
 
 from .base import Generalization, levels
-from .nouns import generalize_noun
 from .wordnet import MIN_DEPTH, TOO_GENERAL, hyponym_lemmas, is_hyponym_of, lemma_text, wordnet
 
 #: modifiers after which the head is not true of the phrase ("former wife", "fake gun", "vice president")
@@ -130,15 +129,12 @@ def generalize_phrase(text: str, words: Sequence[str] = (), tags: Sequence[str] 
             return []
         head, plural = found[0], tags[-1] == "NNS"
         texts, members = [head], [[]]
-    person = generalize_noun(head) if len(words) > 1 else []  # "younger sister" -> "sister" -> "female sibling"
-    if person:
-        texts += [g.text for g in person]
-        members += [list(g.members) for g in person]
-    else:
-        # a plural climbs one level only: WordNet's words are singular, and plurals go wrong higher up ("crafts")
-        for name, covered in shared_hypernyms(head, 1 if plural else MAX_HYPERNYMS):
-            texts.append(_plural(name) if plural else name)
-            members.append(covered)
+    # the head climbs only as a single noun does, by the senses it shares: "youngest child" is no "juvenile" (the
+    # most frequent sense of "child"), "younger sister" stays "sister"; a plural climbs one level only (WordNet's
+    # words are singular, and plurals go wrong higher up: "crafts")
+    for name, covered in shared_hypernyms(head, 1 if plural else MAX_HYPERNYMS):
+        texts.append(_plural(name) if plural else name)
+        members.append(covered)
     return levels(texts, "phrases", text, members)
 
 
