@@ -28,3 +28,26 @@ def test_dev_set_is_a_wikiactors_file_of_non_evaluated_actors_with_their_index_d
     for r in dev:
         assert r.original.split(". ")[0] not in by_name.get(r.name, "")  # no pseudo-abstract found verbatim
         assert len(by_name.get(r.name, "")) <= 0.26 * len(r.background) + 1  # the first quarter of what is left
+
+
+def test_dev_set_command_writes_both_files(tmp_path):
+    from cli_runner import invoke
+
+    records = [{"name": f"Actor {i}", "public_knowledge": _body()} for i in range(3)]
+    (tmp_path / "bk.json").write_text(json.dumps(records))
+    (tmp_path / "eval.json").write_text(json.dumps([{"name": "Actor 0", "original_abstract": "x"}]))
+    result = invoke(
+        "index",
+        "dev-set",
+        tmp_path / "bk.json",
+        "--exclude",
+        tmp_path / "eval.json",
+        "--n",
+        5,
+        "--output",
+        tmp_path / "dev",
+    )
+    assert result.exit_code == 0, result.output
+    names = {r["name"] for r in json.loads((tmp_path / "dev" / "dev.json").read_text())}
+    assert names == {"Actor 1", "Actor 2"}  # every eligible one (fewer than --n), the evaluated actor left out
+    assert (tmp_path / "dev" / "index.jsonl").read_text().count("\n") == 3
