@@ -54,8 +54,8 @@ def generalize_named_thing(
     (:data:`THING_TYPES`) from its head noun (module docstring). A head in the plural ("Paramount Pictures", "Tony
     Awards") is not generalized: the name of one thing does not make it several."""
     head = head_noun(text)
-    if head.lower() in TITLE_HEADS:
-        return []
+    if head.lower() in TITLE_HEADS or re.match(r"(?:best|outstanding)\s", text.strip(), re.IGNORECASE):
+        return []  # "Best Film", "Outstanding Lead Actress": an award's category, not a film or an actress
     if len(head) < 3 or head.isupper() or not head[0].isupper():
         return []  # an acronym, or a common noun ("dance", "attraction"): no name says which sense is meant
     found = typed_sense(head.lower(), types)
