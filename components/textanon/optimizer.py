@@ -282,6 +282,19 @@ class MaskingOptimizer(SettingsRecord):
             return
         costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
         demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+        raised = 0
+        while demote and not exhausted:  # first a more general level, where one keeps every combination broken
+            up = self._raise_levels(doc, entities, combos, demote, masked)
+            if not up:
+                break
+            raised += len(up)
+            masked = masked | (demote - set(up))
+            self.generalized = {e: up.get(e, g) for e, g in self.generalized.items() if e not in masked}
+            self._render(doc, entities, masked, occurrences, self.generalized)
+            costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
+            demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+        if raised:
+            add_warning(doc, f"{self.name}: {raised} generalizations made more general for the search attacker")
         if exhausted:
             add_warning(
                 doc,
@@ -294,9 +307,55 @@ class MaskingOptimizer(SettingsRecord):
             add_warning(doc, f"{self.name}: {len(demote)} generalized entities suppressed for the search attacker")
             self.generalized = {e: g for e, g in self.generalized.items() if e not in demote}
             masked = masked | demote
-        else:
+        elif not raised:
             return
         self._render(doc, entities, masked, occurrences, self.generalized)
+
+    def _raise_levels(
+        self, doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]], demote: Set[str], masked: Set[str]
+    ) -> Dict[str, Tuple[int, str]]:
+        """For the generalized entities of ``demote`` (the search attacker still needs their words), the next more
+        general candidate each may take instead of being suppressed: one that breaks every risky combination of
+        the entity that no other entity's choice breaks (:func:`textanon.generalization.choice.breaks`), and that
+        the index forbids neither alone nor beside the other entities' current choices
+        (:func:`textanon.generalization.choice.forbidden`). Entities without one are left out (suppressed)."""
+        from .generalization.choice import breaks, candidates_of, forbidden
+
+        live = [c for c in combos if all(e in entities for e in c)]
+        combo_breaks = breaks(doc, entities, live)
+        banned = forbidden(doc)
+        state = {e: g[0] for e, g in self.generalized.items()}  # entity -> level; kept entities: 0, masked: absent
+        out: Dict[str, Tuple[int, str]] = {}
+
+        def option(e: str) -> Optional[int]:
+            return None if e in masked else state.get(e, 0)
+
+        def broken_by_others(e: str, combo: List[str], allowed: Dict[str, List[int]]) -> bool:
+            return any(f != e and (f in masked or option(f) in allowed.get(f, [])) for f in combo)
+
+        for e in sorted(demote):
+            current = state.get(e)
+            if current is None:
+                continue
+            for cand in candidates_of(entities[e]):
+                level = cand["level"]
+                if level <= current or cand.get("ic") is None:
+                    continue
+                ok = all(
+                    level in allowed.get(e, [])
+                    for combo, allowed in zip(live, combo_breaks)
+                    if e in combo and not broken_by_others(e, combo, allowed)
+                )
+                ok = ok and not any(
+                    any(f == e and n == level for f, n in ban)
+                    and all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
+                    for ban in banned
+                )
+                if ok:
+                    state[e] = level
+                    out[e] = (level, cand["text"])
+                    break
+        return out
 
     @staticmethod
     def _cost(mentions: List[Span]) -> int:
@@ -334,6 +393,10 @@ class MaskingOptimizer(SettingsRecord):
             masks.append((start, end, target_rep))
             surfaces.setdefault(re.sub(r"\s+", " ", doc.text[start:end].strip()), target_rep)
         masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
+        if generalized:  # "an American" -> "a North American", not "an North American"
+            from .generalization.base import fit_articles
+
+            masks = fit_articles(doc.text, masks, {text for _, text in generalized.values()})
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}

@@ -184,3 +184,11 @@ def test_a_partial_run_replaces_its_rows_in_the_earlier_result():
     merged = harness.merge_rows(earlier, partial)
     assert [(r["system"], r["tpi"]) for r in merged["rows"]] == [("a", 1), ("b", 3), ("c", 4)]
     assert merged["settings"]["partial_runs"][0]["rows"] == ["b", "c"] and merged["settings"]["data"] == "x"
+
+
+def test_masked_share_without_a_manual_anonymization():
+    from textanon.benchmarks.harness import _masked_share
+
+    originals = {"a": "one two three four", "b": "five six"}
+    assert _masked_share(originals, {"a": [[0, 3]], "b": [[0, 8]]}) == round(3 / 6, 4)
+    assert _masked_share(originals, {}) is None

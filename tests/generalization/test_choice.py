@@ -76,7 +76,7 @@ def test_every_mention_of_an_entity_gets_the_same_replacement():
     text = "Rusu lives in Balti. Balti is small."
     mentions = [("Balti", "LOC", "L1"), ("Balti", "LOC", "L1")]
     doc = decide(text, mentions, [["L1"]], {"L1": 9.0}, {"L1": [("a city in Moldova", 2.0)]})
-    assert doc._.anonymized_text == "Rusu lives in a city in Moldova. a city in Moldova is small."
+    assert doc._.anonymized_text == "Rusu lives in a city in Moldova. A city in Moldova is small."  # fitted
     assert {s._.treatment for s in doc.spans["pii"]} == {"generalize:1"}
 
 
@@ -119,3 +119,44 @@ def test_suppression_style_ignores_candidates():
     )
     assert doc._.anonymized_text == "Left in ***."
     assert doc.spans["pii"][0]._.treatment is None
+
+
+def _raised(risk, demote=("T1",), masked=()):
+    """What the optimizer's attacker check may raise the generalized T1 ("1961" -> "the 1960s") to."""
+    from textanon.optimizer import _entities
+
+    levels = [("the 1960s", 3.0), ("the 20th century", 2.0)]
+    text = "Left in 1961 with Rusu."
+    mentions = [("1961", "DATETIME", "T1"), ("Rusu", "PERSON", "P1")]
+    doc = decide(text, mentions, [["T1"]], {"T1": 10.0, "P1": 5.0}, {"T1": levels}, None, risk)
+    assert doc._.anonymized_text == "Left in the 1960s with Rusu."
+    opt = spacy.blank("en").add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    opt.generalized = {"T1": (1, "the 1960s")}
+    return opt._raise_levels(doc, _entities(doc.spans["pii"]), [["T1"]], set(demote), set(masked))
+
+
+def test_a_generalization_the_attacker_needs_is_raised_to_a_level_that_still_breaks_its_combinations():
+    assert _raised({"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": []}) == {"T1": (2, "the 20th century")}
+
+
+def test_no_raise_to_a_level_that_does_not_break_a_combination_or_that_the_index_forbids():
+    assert _raised({"breaks": [[["T1"], {"T1": [1]}]], "forbidden": []}) == {}
+    assert _raised({"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": [[["T1", 2]]]}) == {}
+    assert _raised({"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": [[["T1", 2], ["P1", 0]]]}) == {}
+    # the pair is allowed once the other entity is suppressed
+    pair = {"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": [[["T1", 2], ["P1", 0]]]}
+    assert _raised(pair, masked=("P1",)) == {"T1": (2, "the 20th century")}
+
+
+def test_of_two_levels_scored_alike_the_more_specific_is_chosen():
+    levels = [("the 1960s", 10.0), ("the 20th century", 10.0)]  # both capped at the entity's IC
+    doc = decide(
+        "Left in 1961.",
+        [("1961", "DATETIME", "T1")],
+        [["T1"]],
+        {"T1": 10.0},
+        {"T1": levels},
+        None,
+        {"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": []},
+    )
+    assert doc._.anonymized_text == "Left in the 1960s."

@@ -16,7 +16,8 @@ EXAMPLES = json.loads((Path(__file__).parents[1] / "fixtures/generalization_exam
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"{e['label']}:{e['text']}" for e in EXAMPLES])
 def test_every_proposed_replacement_is_a_hand_checked_true_generalization(example):
     context, text = example["context"], example["text"]
-    found = propose(example["label"], text, context, context.index(text), max_levels=4, common_noun=True)
+    tokens = [tuple(t) for t in example.get("tokens", [])]
+    found = propose(example["label"], text, context, context.index(text), max_levels=4, common_noun=True, tokens=tokens)
     texts = [g.text for g in found]
     assert texts == example["expected"]
     assert not set(texts) & set(example.get("never", []))

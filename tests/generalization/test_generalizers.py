@@ -90,3 +90,45 @@ def test_named_things_become_the_type_of_their_head_noun():
     assert generalize_named_thing("Paramount Pictures", "at Paramount Pictures", 3) == []  # a plural head
     assert generalize_named_thing("BBC", "the BBC", 4) == []
     assert texts(generalize_named_thing("Golden Globe Award", "a Golden Globe Award", 2, THING_TYPES)) == ["award"]
+
+
+def test_a_century_covers_its_decades_and_its_years_but_not_the_ambiguous_hundredth():
+    century_level = generalize_date("1987")[-1]
+    assert century_level.text == "the 20th century"
+    assert {"1987", "1901", "1999", "1990s"} <= set(century_level.members)
+    assert "1900" not in century_level.members and "2000" not in century_level.members
+
+
+def test_persons_where_the_words_right_before_say_so():
+    for context in ("a film directed by Jon Smith", "she starred opposite Jon Smith", "alongside Jon Smith"):
+        assert texts(generalize_person("Jon Smith", context, context.index("Jon"))) == ["another person"]
+    for context in ("she directed Jon Smith", "by Jon Smith", "the opposite of Jon Smith"):
+        assert generalize_person("Jon Smith", context, context.index("Jon")) == [], context
+
+
+@needs_wordnet
+def test_noun_phrases_become_their_head_when_every_modifier_restricts_it():
+    from textanon.generalization.phrases import generalize_phrase, phrase_head
+
+    assert phrase_head(["ensemble", "drama"], ["NN", "NN"]) == ("drama", False)
+    assert texts(generalize_phrase("good reviews", ["good", "reviews"], ["JJ", "NNS"])) == ["reviews"]
+    assert phrase_head(["former", "wife"], ["JJ", "NN"]) is None  # a former wife is no wife
+    assert phrase_head(["so", "-", "called", "expert"], ["RB", "HYPH", "VBN", "NN"]) is None
+    assert phrase_head(["soap", "opera"], ["NN", "NN"]) is None  # a WordNet compound: no opera
+    assert phrase_head(["new", "soap", "opera"], ["JJ", "NN", "NN"]) == ("soap opera", True)
+    assert phrase_head(["Royal", "Court"], ["NNP", "NNP"]) is None  # a name, not a common noun phrase
+    assert phrase_head(["her", "sister"], ["PRP$", "NN"]) is None
+    assert generalize_phrase("ensemble drama") == []  # without the tagger's tags nothing is guessed
+
+
+@needs_wordnet
+def test_single_nouns_climb_only_to_hypernyms_all_their_senses_share_in_safe_kinds():
+    from textanon.generalization.phrases import generalize_phrase, shared_hypernyms
+
+    assert texts(generalize_phrase("ship", ["ship"], ["NN"])) == ["vessel", "craft"]
+    assert texts(generalize_phrase("ships", ["ships"], ["NNS"])) == ["vessels"]  # one level: not "crafts"
+    assert generalize_phrase("website", ["website"], ["NN"]) == []  # WordNet's "computer": not a safe kind
+    assert generalize_phrase("musical", ["musical"], ["NN"]) == []  # a play or a film: neither holds for both
+    assert generalize_phrase("working", ["working"], ["NN"]) == []  # a gerund, not WordNet's mine working
+    assert generalize_phrase("Ship", ["Ship"], ["NN"]) == []
+    assert shared_hypernyms("xqzzy") == []

@@ -210,7 +210,7 @@ def score(
                 "target_chars_added": s.get("target_chars_added"),
                 "precision": quality.get("precision"),
                 "recall": quality.get("recall"),
-                "masked_share": quality.get("masked_share"),
+                "masked_share": quality.get("masked_share", _masked_share(originals, s["masks"])),
                 "docs_per_s": round(n_docs / s["seconds"], 3) if s.get("seconds") else None,
                 "load_s": round(s["load_s"], 1) if s.get("load_s") else None,
                 "peak_rss_mb": round(s["peak_rss_mb"], 1) if s.get("peak_rss_mb") else None,
@@ -221,6 +221,13 @@ def score(
             rows[-1]["suppress_twin"] = s.get("suppress_twin")
             rows[-1]["generalized_share"] = generalized_share(s["replacements"])
     return rows
+
+
+def _masked_share(originals: Dict[str, str], masks: Dict[str, list]) -> Optional[float]:
+    """Share of the tokens masked over documents without a manual anonymization (a development set)."""
+    flags = [token_flags(originals[n], m) for n, m in masks.items() if n in originals]
+    n_tokens = sum(len(f) for f in flags)
+    return round(sum(int(f.sum()) for f in flags) / n_tokens, 4) if n_tokens else None
 
 
 def generalized_share(replacements: Dict[str, List[list]]) -> Optional[float]:

@@ -166,3 +166,24 @@ def tune(
     write_metrics(output, result)
     chosen = ", ".join(f"{k} = {v}" for k, v in result["selected"].items())
     msg.good(f"{chosen} -> {output}")
+
+
+@index_app.command("dev-set")
+def dev_set_cmd(
+    background: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="WikiActors background file (full bodies)"
+    ),
+    exclude: Path = typer.Option(
+        ..., exists=True, dir_okay=False, help="The evaluated records: their actors are left out, abstracts never read"
+    ),
+    output: Path = typer.Option(Path("build/generalization_dev"), "--output", "-o", help="Folder"),
+    n: int = typer.Option(50, help="Summary pseudo-abstracts sampled (seeded); 0 = all"),
+    seed: int = typer.Option(0, help="Sampling seed"),
+    share: float = typer.Option(0.25, help="Share of each remaining body the defender indexes"),
+) -> None:
+    """A development set of non-evaluated actors for the benchmark: dev.json (WikiActors format) and index.jsonl
+    (the defender's index documents, for ``index build``) in --output (textanon.tuning.generalization)."""
+    from ..tuning.generalization import write_dev_set
+
+    paths = write_dev_set(background, exclude, output, n, seed, share)
+    msg.good(f"dev set -> {paths['records']}, index documents -> {paths['index']}")

@@ -48,6 +48,67 @@ def article(noun: str) -> str:
     return ("an " if vowel else "a ") + noun
 
 
+_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
+_OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+
+
+def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tuple[int, str]:
+    """``(start, replacement)`` of a generalization written at ``start`` of ``text`` with its article fitted to
+    the words before it (nothing before ``floor``, the end of the previous replacement, is touched):
+
+    * after "a"/"an", the article is rewritten for the replacement's first word and taken into the replacement,
+      whose own article ("a", "an", "the") is dropped: "an American" -> "a North American", "a Golden Globe" ->
+      "an award", "a 2009 film" -> "a 2000s film";
+    * after another determiner ("the", "her", ...) the replacement's own article is dropped: "her a work" ->
+      "her work", "the an award" -> "the award";
+    * "another person" takes no article before it ("a another person" -> "another person");
+    * at the start of a sentence the replacement starts with a capital letter.
+    """
+    if not replacement:
+        return start, replacement
+    before = text[max(floor, start - 12) : start]
+    own = _OWN_ARTICLE.match(replacement)
+    bare = replacement[own.end() :] if own else replacement
+    m = _ARTICLE_BEFORE.search(before)
+    if m and bare:
+        start -= len(m.group(0))
+        if bare.lower().startswith("another "):
+            replacement = bare
+        else:
+            replacement = article(bare)
+        if m.group(1)[0].isupper():
+            replacement = replacement[0].upper() + replacement[1:]
+        return start, replacement
+    w = _WORD_BEFORE.search(before)
+    if w and w.group(1).lower() in DETERMINERS and own and bare:
+        return start, bare
+    if sentence_start(text, start, floor):
+        replacement = replacement[0].upper() + replacement[1:]
+    return start, replacement
+
+
+def sentence_start(text: str, start: int, floor: int = 0) -> bool:
+    """Whether ``start`` of ``text`` begins a sentence (the text's start, or after ". ", "! ", "? ", a line break)."""
+    head = text[:start].rstrip(" \t")
+    if not head.strip():
+        return True
+    if head[-1] == "." and re.search(r"(?<![\w.])(?:[A-Za-z]|mr|mrs|ms|dr|st|jr|sr|prof|no|vs)\.$", head, re.I):
+        return False  # "Mr. Smith", "J. Smith", "U.S. Army": an abbreviation, not a sentence's end
+    return head[-1] in ".!?\n" and start > floor
+
+
+def fit_articles(text: str, masks, generalized) -> list:
+    """``masks`` (sorted, merged ``(start, end, replacement)``) with every replacement in ``generalized`` (the
+    generalizations' strings) fitted to its context by :func:`fit_article`; other masks are left as they are."""
+    out: list = []
+    for start, end, rep in masks:
+        if rep is not None and rep in generalized:
+            start, rep = fit_article(text, start, rep, out[-1][1] if out else 0)
+        out.append((start, end, rep))
+    return out
+
+
 def after_determiner(text: str, start: int) -> bool:
     """Whether the word right before character ``start`` of ``text`` is a determiner ("the", "his", ...)."""
     m = re.search(r"(\w+)\s*$", text[max(0, start - 30) : start])

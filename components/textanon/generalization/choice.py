@@ -3,7 +3,8 @@
 One boolean per option and entity, exactly one per entity; cost = the information lost, in milli-nats: 0 to keep,
 the entity's masking cost (:meth:`textanon.optimizer.MaskingOptimizer._cost`) to suppress, and that cost minus
 the candidate's IC per mention to generalize (never less than 0, always below suppression's, so that of two
-options breaking the same combinations the informative one wins). Every risky combination must be broken: one of
+options breaking the same combinations the informative one wins; of two levels scored alike, the lower one, by
+one milli-nat per level). Every risky combination must be broken: one of
 its entities suppressed, or generalized to a level that breaks it (:func:`breaks`, :mod:`.risk`).
 """
 
@@ -99,7 +100,8 @@ def choose(
         terms.append(full * sup[e])
         n = len(entities[e])
         for c in options[e]:
-            lost = max(0, min(full - 1, full - int(round(c["ic"] * IC_SCALE * n))))
+            # + level milli-nats: of two levels scored alike (both capped at the entity's IC), the more specific
+            lost = max(0, min(full - 1, full - int(round(c["ic"] * IC_SCALE * n)) + int(c["level"])))
             terms.append(lost * gen[(e, c["level"])])
     model.Minimize(sum(terms))
     solver = cp_model.CpSolver()

@@ -97,7 +97,10 @@ class Generalizer(SettingsRecord):
         candidates: Dict[str, list] = {}
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
-            found = propose(rep.label_, rep.text, doc.text, rep.start_char, self.max_levels, is_common_noun(rep))
+            tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
+            found = propose(
+                rep.label_, rep.text, doc.text, rep.start_char, self.max_levels, is_common_noun(rep), tokens
+            )
             if found:
                 candidates[eid] = found
         lm, search = self.risk_components()

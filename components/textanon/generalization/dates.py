@@ -27,6 +27,8 @@ def generalize_date(text: str) -> List[Generalization]:
             return []
         return levels([century(first)], "dates", text, [_decades(first // 100 * 100)])
     years = _YEAR.findall(text)
+    if len(set(years)) == 2:
+        return generalize_range(text, sorted(int(y) for y in set(years)))
     if len(set(years)) != 1:
         return []
     year = int(years[0])
@@ -46,9 +48,37 @@ def generalize_date(text: str) -> List[Generalization]:
     return levels(out, "dates", text, members)
 
 
+_RANGE = re.compile(
+    r"^(?P<lead>(?:between|from)\s+)?(?:[A-Za-z]+\.?\s+)?(?:\d{1,2}\s+)?\d{4}\s*(?:-|–|—|to|and|until|till)\s*"
+    r"(?:[A-Za-z]+\.?\s+)?(?:\d{1,2},?\s+)?\d{4}$",
+    re.IGNORECASE,
+)
+
+
+def generalize_range(text: str, years: List[int]) -> List[Generalization]:
+    """A period between two years ("1994 to 1999", "between 1965 and 1967", "December 1922 to March 1923") lies
+    within the decade or the century holding both: "the 1990s" (after "between"/"from": "in the 1990s"), then the
+    century; nothing when they fall in different centuries, or either is a year ending in 00 (its century is in
+    doubt), or the span is not one period."""
+    match = _RANGE.match(text.strip())
+    first, last = years
+    if not match or first // 100 != last // 100 or first % 100 == 0 or last % 100 == 0:
+        return []
+    lead = "in " if match.group("lead") else ""
+    out, members = [], []
+    if first // 10 == last // 10:
+        out.append(f"{lead}the {first // 10 * 10}s")
+        members.append([str(y) for y in range(first // 10 * 10, first // 10 * 10 + 10)])
+    out.append(lead + century(first))
+    members.append(_decades(first // 100 * 100))
+    return levels(out, "dates", text, members)
+
+
 def _decades(start: int) -> List[str]:
-    """ "1900s" ... "1990s" for the century beginning at ``start``."""
-    return [f"{d}s" for d in range(start, start + 100, 10)]
+    """What "the 20th century" covers, for the century beginning at ``start`` (1900): its decades "1900s" ...
+    "1990s" and its years 1901 ... 1999 (a document holding "1987" is one the century describes; the year ``start``
+    itself, which two conventions place differently, is left out)."""
+    return [f"{d}s" for d in range(start, start + 100, 10)] + [str(y) for y in range(start + 1, start + 100)]
 
 
 def century(year: int) -> str:

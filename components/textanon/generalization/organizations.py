@@ -4,7 +4,9 @@ university" -> "an educational institution" -> "an institution"; "Royal Shakespe
 ("Academy Award for Best Actress" -> "Award"). The head must be a WordNet noun of one of the :data:`TYPES`
 (:data:`ORGANIZATION_TYPES`: organizations, institutions, buildings and facilities; :data:`THING_TYPES`:
 awards, events, works): a name without such a head
-("BBC", "Titanic") gets no generalization (the optimizer suppresses it)."""
+("BBC", "Titanic") gets no generalization (the optimizer suppresses it). Only names: a lower-case head is a common
+noun whose sense no naming convention fixes ("dance", "ranked dance companies", is no social event; see
+:mod:`.phrases` for common nouns)."""
 
 import re
 from typing import List, Sequence
@@ -34,6 +36,8 @@ THING_TYPES = (
     "publication.n.01",
     "broadcast.n.02",
 )
+#: heads that name shows as often as organizations ("Modern Family", "The Partridge Family"): no type is sure
+TITLE_HEADS = {"family", "families"}
 _SPLIT = re.compile(r"\s+(?:of|for|in|at|on)\s+", re.IGNORECASE)
 
 
@@ -50,11 +54,14 @@ def generalize_named_thing(
     (:data:`THING_TYPES`) from its head noun (module docstring). A head in the plural ("Paramount Pictures", "Tony
     Awards") is not generalized: the name of one thing does not make it several."""
     head = head_noun(text)
-    if len(head) < 3 or head.isupper():
-        return []
+    if head.lower() in TITLE_HEADS or re.match(r"(?:best|outstanding)\s", text.strip(), re.IGNORECASE):
+        return []  # "Best Film", "Outstanding Lead Actress": an award's category, not a film or an actress
+    if len(head) < 3 or head.isupper() or not head[0].isupper():
+        return []  # an acronym, or a common noun ("dance", "attraction"): no name says which sense is meant
     found = typed_sense(head.lower(), types)
-    if found is None or found[2]:
-        return []
+    first = typed_sense(head.lower(), ORGANIZATION_TYPES + THING_TYPES)
+    if found is None or found[2] or first is None or first[0] != found[0]:
+        return []  # a head whose most frequent typed sense is of the other kind ("Vaudeville Theatre": a building)
     synset, lemma, _ = found
     chain = [(lemma.replace("_", " "), synset)] + [
         (name, s) for name, s in hypernym_chain(synset) if s is not None and is_hyponym_of(s, types)

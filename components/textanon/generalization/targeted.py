@@ -6,11 +6,19 @@ The attacker and its greedy unlinking are those of the search risk (:func:`texta
 the component's ``k_rank`` and stronger-attacker prior); the candidates it may take away are the replacements
 written for generalized entities (all the entities that share a replacement text go together)."""
 
+import re
 from typing import Dict, List, Set, Tuple
 
 from spacy.tokens import Doc
 
 Char = Tuple[int, int]
+
+
+def written_key(replacement: str) -> str:
+    """A replacement as the optimizer may have written it, its article fitted to the text
+    (:func:`textanon.generalization.base.fit_articles`: "a North American" for "North American", "The award" for
+    "an award"): lower case, without a leading article."""
+    return re.sub(r"^(?:an?|the)\s+", "", " ".join(replacement.lower().split()))
 
 
 def to_suppress(
@@ -34,11 +42,12 @@ def to_suppress(
     words = [w for _, _, w in occurrences]
     by_text: Dict[str, List[str]] = {}
     for eid, (_, rep) in generalized.items():
-        by_text.setdefault(rep, []).append(eid)
+        by_text.setdefault(written_key(rep), []).append(eid)
     regions: Dict[str, List[Char]] = {}
     for start, end, rep in output_regions(doc._.masks or []):
-        if rep in by_text:
-            regions.setdefault(rep, []).append((start, end))
+        key = written_key(rep or "")
+        if key in by_text:
+            regions.setdefault(key, []).append((start, end))
     entity_words = {
         rep: [i for i, (s, e, _) in enumerate(occurrences) if any(a < e and s < b for a, b in chars)]
         for rep, chars in regions.items()

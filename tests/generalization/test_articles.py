@@ -1,0 +1,56 @@
+"""Articles around a replacement (issue 17's known defect): "an American" -> "a North American", never "an North
+American" or "a an award"."""
+
+import pytest
+
+from textanon.generalization.base import fit_article, fit_articles
+
+
+def written(text, original, replacement):
+    start = text.index(original)
+    new_start, rep = fit_article(text, start, replacement)
+    return text[:new_start] + rep + text[start + len(original) :]
+
+
+@pytest.mark.parametrize(
+    "text,original,replacement,expected",
+    [
+        ("She is an American actress.", "American", "North American", "She is a North American actress."),
+        ("She won a Golden Globe Award in", "Golden Globe Award", "an award", "She won an award in"),
+        ("She won an Oscar in", "Oscar", "an award", "She won an award in"),
+        ("He is an Academy Award-winning actor", "Academy Award", "an award", "He is an award-winning actor"),
+        ("in a 2009 film", "2009", "the 2000s", "in a 2000s film"),
+        ("with a Jon Smith lookalike", "Jon Smith", "another person", "with another person lookalike"),
+        ("An American actress", "American", "North American", "A North American actress"),
+        ("her Juilliard School years", "Juilliard School", "a school", "her school years"),
+        ("and the Golden Globe Award for", "Golden Globe Award", "an award", "and the award for"),
+        ("in the 1990s", "1990s", "the 20th century", "in the 20th century"),
+        ("born in Chisinau in", "Chisinau", "a city in Moldova", "born in a city in Moldova in"),
+        ("Oscar. Juilliard School taught", "Juilliard School", "a school", "Oscar. A school taught"),
+        ("Juilliard School taught", "Juilliard School", "a school", "A school taught"),
+        ("Mr. Smith met a man", "Smith", "another person", "Mr. another person met a man"),
+        ("met J. Smith there", "Smith", "another person", "met J. another person there"),
+    ],
+)
+def test_the_article_before_a_replacement_fits_it(text, original, replacement, expected):
+    assert written(text, original, replacement) == expected
+
+
+def test_the_article_is_not_taken_from_the_previous_replacement():
+    text = "a b Oscar"
+    assert fit_article(text, 4, "an award", floor=3) == (4, "an award")  # "b" ends a previous mask: untouched
+    assert fit_article("a Oscar", 2, "an award", floor=2) == (2, "an award")
+
+
+def test_only_generalizations_are_fitted():
+    text = "She is an American actress and an Oscar winner."
+    masks = [(10, 18, "North American"), (33, 38, "***")]
+    assert fit_articles(text, masks, {"North American"}) == [(7, 18, "a North American"), (33, 38, "***")]
+
+
+def test_the_attacker_check_finds_replacements_whatever_article_was_fitted():
+    from textanon.generalization.targeted import written_key
+
+    assert written_key("a North American") == written_key("North American") == "north american"
+    assert written_key("The award") == written_key("an award") == "award"
+    assert written_key("the 2000s") == "2000s" and written_key("another person") == "another person"
