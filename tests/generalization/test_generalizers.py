@@ -3,13 +3,14 @@
 import pytest
 from wordnet_data import needs_wordnet
 
+from textanon.generalization.context import capital_the_before, title_context
 from textanon.generalization.dates import century, generalize_date
 from textanon.generalization.nationalities import generalize_nationality
 from textanon.generalization.nouns import generalize_noun
 from textanon.generalization.numbers import generalize_number
-from textanon.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun
+from textanon.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun, reads_as_name
 from textanon.generalization.persons import generalize_person
-from textanon.generalization.places import generalize_place
+from textanon.generalization.places import generalize_place, place_context
 from textanon.generalization.works import generalize_title
 
 
@@ -90,6 +91,37 @@ def test_named_things_become_the_type_of_their_head_noun():
     assert generalize_named_thing("Paramount Pictures", "at Paramount Pictures", 3) == []  # a plural head
     assert generalize_named_thing("BBC", "the BBC", 4) == []
     assert texts(generalize_named_thing("Golden Globe Award", "a Golden Globe Award", 2, THING_TYPES)) == ["award"]
+
+
+def test_a_title_context_or_a_titles_article_is_recognized():
+    assert title_context("she starred in Suicide Squad", len("she starred in "))
+    assert not title_context("she joined the Royal Shakespeare Company", len("she joined the "))
+    assert capital_the_before("her work on The Crown", len("her work on The "))
+    assert not capital_the_before("The Crown", 4)  # "The" at the start: a sentence's capital, not a title's
+    assert not capital_the_before("at the Crown", 7)
+
+
+@needs_wordnet
+def test_a_name_reads_as_an_organization_only_in_organization_naming_patterns():
+    assert reads_as_name("University of Texas", "University")  # "<head> of <known place>"
+    assert reads_as_name("Academy Award for Best Actress", "Award")
+    assert not reads_as_name("House of Wax", "House")
+    assert not reads_as_name("The Lord of the Rings", "Lord")
+    assert not reads_as_name("University of the Arts", "University")
+    assert not reads_as_name("Juilliard School", "School", "she starred in Juilliard School", 15)
+
+
+def test_a_place_name_is_not_read_as_a_place_after_a_title_or_person_cue_or_as_a_given_name():
+    assert place_context("London", "born in London to", 8)
+    assert not place_context("Alice")  # a common given name
+    assert not place_context("London", "she starred in London in", 15)
+    assert not place_context("Paris", "her sister Paris was", 11)
+
+
+@needs_wordnet
+def test_person_nouns_climb_only_through_hypernyms_shared_by_all_their_senses():
+    assert texts(generalize_noun("director")) == ["a person"]  # not "a head": a film director is no administrator
+    assert texts(generalize_noun("actress"))[:1] == ["an actor"]
 
 
 def test_a_century_covers_its_decades_and_its_years_but_not_the_ambiguous_hundredth():

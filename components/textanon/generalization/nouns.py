@@ -2,12 +2,18 @@
 doctor" -> "a medical practitioner" -> "a health professional" -> "a person"; "pneumonia" -> "a respiratory disease"
 -> "a disease"); see :mod:`.wordnet`. Other common nouns are not generalized: the most frequent sense of an
 arbitrary word is too often not the one meant ("weights" the objects are not physical properties). A plural noun
-gets plural hypernyms ("actresses" -> "actors"); an article is added unless a determiner precedes the span."""
+gets plural hypernyms ("actresses" -> "actors"); an article is added unless a determiner precedes the span.
+
+The hypernyms are those of the most frequent sense that every other sense of the same kind shares (person senses
+of a person noun, disease senses of a disease; proper-name senses, WordNet's instances, left out): "director" is
+not always "a head" or "an administrator" (WordNet's most frequent sense), it may be a film director or a board
+member, so it becomes "a person" only. As in :mod:`.phrases`, a replacement must be true whichever sense the text
+means."""
 
 from typing import List
 
 from .base import Generalization, levels, noun_phrase
-from .wordnet import is_hyponym_of, noun_hypernyms, noun_sense
+from .wordnet import hypernym_chain, hyponym_lemmas, is_hyponym_of, noun_sense, wordnet
 
 #: the kinds of nouns generalized: persons (occupations, roles, religions, nationalities) and diseases
 KINDS = ("person.n.01", "disease.n.01")
@@ -19,8 +25,24 @@ def generalize_noun(text: str, doc_text: str = "", start: int = 0, known_noun: b
     sense = noun_sense(text, known_noun)
     if sense is None or not is_hyponym_of(sense[0], KINDS):
         return []
-    found = noun_hypernyms(text, known_noun)
-    if found is None:
-        return []
-    nouns, plural = found
+    synset, plural = sense
+    kind = next(k for k in KINDS if is_hyponym_of(synset, (k,)))
+    shared = shared_hypernyms(text, kind)
+    nouns = [
+        (n, hyponym_lemmas(s) if s is not None else []) for n, s in hypernym_chain(synset) if s in shared or s is None
+    ]
     return levels([noun_phrase(n, doc_text, start, plural) for n, _ in nouns], "nouns", text, [m for _, m in nouns])
+
+
+def shared_hypernyms(text: str, kind: str) -> set:
+    """The hypernyms (synsets) above every non-instance noun sense of ``text`` below ``kind``."""
+    wn = wordnet()
+    key = "_".join(text.strip().split())
+    lemma = wn.morphy(key, wn.NOUN) or wn.morphy(key.lower(), wn.NOUN)
+    above = None
+    for sense in wn.synsets(lemma, pos=wn.NOUN) if lemma else []:
+        if sense.instance_hypernyms() or not is_hyponym_of(sense, (kind,)):
+            continue
+        hypernyms = {h for path in sense.hypernym_paths() for h in path if h != sense}
+        above = hypernyms if above is None else above & hypernyms
+    return above or set()

@@ -1,16 +1,52 @@
 """Places: a city becomes "a city in <US state / country>" -> "a city in <country>" -> "a city in <continent>" ->
 "a city"; a US state "a US state" -> "a place in North America"; a country "a country in <continent>" -> "a
 country". A city name shared by cities of comparable size in different places ("Birmingham") gets "a city" only,
-which is true of every one of them. Data: :mod:`.gazetteer` (GeoNames, offline)."""
+which is true of every one of them. Data: :mod:`.gazetteer` (GeoNames, offline).
 
-from typing import List
+A name the gazetteer knows is not always a place where it stands: "she starred in Alice" (a film; Alice is also a
+city in Texas), "her sister Alice". So no place is proposed for a name in a title context (:func:`.context.
+title_context`) or right after a word that says a person's name follows ("sister", "actress", "opposite", "directed
+by": :mod:`.persons`), nor for a one-word name that is a common
+given name (:func:`given_names`): the optimizer suppresses it."""
+
+import re
+from functools import lru_cache
+from typing import FrozenSet, List
 
 from .base import Generalization, levels
+from .context import title_context, words_before
 from .gazetteer import CONTINENTS, geonames
 
 
-def generalize_place(text: str) -> List[Generalization]:
-    """Generalizations of the place name ``text`` (empty when the gazetteer does not know it)."""
+@lru_cache(maxsize=1)
+def given_names() -> FrozenSet[str]:
+    """Common given names (lower case), from the built-in pseudonym vocabulary (:mod:`textanon.pseudonyms`)."""
+    from ..pseudonyms import vocabulary
+
+    data = vocabulary()
+    return frozenset(n.lower() for key in ("given_female", "given_male") for n in data.get(key, []))
+
+
+def place_context(text: str, doc_text: str = "", start: int = 0) -> bool:
+    """Whether ``text`` (at ``start`` of ``doc_text``) may be read as a place: not a one-word given name, not in a
+    title or person context (module docstring)."""
+    from .persons import BY_PERSON, NEXT_IS_PERSON, PERSON_CUES
+
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
+    if len(words) == 1 and words[0].lower() in given_names():
+        return False
+    if not doc_text:
+        return True
+    last = words_before(doc_text, start, 2)
+    person = bool(last) and (last[-1] in PERSON_CUES or last[-1] in NEXT_IS_PERSON or tuple(last) in BY_PERSON)
+    return not (person or title_context(doc_text, start))
+
+
+def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
+    """Generalizations of the place name ``text`` at ``start`` of ``doc_text`` (empty when the gazetteer does not
+    know it, or the name may not be a place there: :func:`place_context`)."""
+    if not place_context(text, doc_text, start):
+        return []
     gaz = geonames()
     country = gaz.country(text)
     if country is not None:

@@ -42,7 +42,7 @@ def propose(
     elif label == QUANTITY:
         found = generalize_number(text)
     elif label == LOC:
-        found = generalize_place(text) or generalize_named_thing(text, doc_text, start)
+        found = generalize_place(text, doc_text, start) or generalize_named_thing(text, doc_text, start)
     elif label == ORG:  # a typed head ("Juilliard School"), a listed name ("BBC"), an award taken for an ORG
         found = (
             generalize_named_thing(text, doc_text, start)

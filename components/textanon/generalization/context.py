@@ -1,0 +1,35 @@
+"""Cues in the words before a name that say it is the title of a work or a person's name, not an organization or a
+place: "she starred in Suicide Squad", "a role in House of Wax", "she played in The Crown". A name in such a context
+gets no organization type and no place (:mod:`.organizations`, :mod:`.places`): the optimizer suppresses it."""
+
+import re
+
+#: how many words before a name are read for a cue (within its sentence)
+WINDOW = 3
+#: words that say the next name is a work's title (performing in it, making it, a kind of work)
+TITLE_CUES = set(
+    """starred star stars starring appeared appear appears appearing role roles cast played plays playing
+    film films movie movies series sitcom show shows episode episodes album albums song songs single novel novels
+    book books play musical opera sequel remake documentary miniseries soap drama comedy thriller feature
+    voiced narrated directed wrote co-wrote produced released filmed adaptation version premiere""".split()
+)
+
+
+def words_before(doc_text: str, start: int, window: int = WINDOW) -> list:
+    """The last ``window`` words (lower case) before ``start`` in ``doc_text``, within the sentence."""
+    before = re.split(r"[.!?;:()\n]", doc_text[max(0, start - 80) : start])[-1]
+    return [w.lower() for w in re.findall(r"[A-Za-z-]+", before)][-window:]
+
+
+def title_context(doc_text: str, start: int) -> bool:
+    """Whether a cue word (:data:`TITLE_CUES`) stands among the :data:`WINDOW` words before ``start``: the name there
+    may be a work's title whatever its head noun or its place name says."""
+    return any(w in TITLE_CUES for w in words_before(doc_text, start))
+
+
+def capital_the_before(doc_text: str, start: int) -> bool:
+    """Whether the name at ``start`` is preceded by a capitalised "The" in mid-sentence ("in The Crown"): a title's
+    article, not an organization's ("at the Juilliard School")."""
+    before = doc_text[max(0, start - 40) : start]
+    m = re.search(r"(\S*)\s+The\s+$", before)
+    return bool(m) and not re.search(r"[.!?:]$", m.group(1) or ".")
