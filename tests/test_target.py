@@ -109,3 +109,17 @@ def test_an_unclosed_parenthetical_is_masked_to_the_end_of_its_line():
     assert [text[s:e] for s, e in pronunciations(text, "Maren Quill")] == [
         "/ˈmærən kwɪl/ MAIR-ən KWIL, born in Cardiff"
     ]
+
+
+def test_long_texts_fold_like_short_ones_and_name_occurrences_are_fresh_lists():
+    """fold() and name_occurrences() remember long texts (a 1,000,000-character document is searched once per name):
+    the result is the same as for the pieces, and a caller that extends the returned list changes nothing later."""
+    from textanon.target import fold, name_occurrences
+
+    piece = "Mr Çağrı ÖZTÜRK met Ms Hope Summers in Chișinău; öztürk appealed. "
+    long_text = piece * 400  # over the length from which texts are remembered
+    assert fold(long_text) == fold(piece) * 400 and len(fold(long_text)) == len(long_text)
+    first = name_occurrences(long_text, "Cagri Ozturk")
+    assert len(first) == 2 * 400 and first == name_occurrences(long_text, "Cagri Ozturk")
+    first.append((0, 1))
+    assert (0, 1) not in name_occurrences(long_text, "Cagri Ozturk")

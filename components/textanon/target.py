@@ -21,7 +21,8 @@ again, so :func:`name_occurrences` also returns it (:func:`pronunciations`).
 
 import re
 import unicodedata
-from typing import List, Tuple
+from functools import lru_cache
+from typing import Dict, List, Tuple
 
 from .masking import merge
 
@@ -88,12 +89,30 @@ Span = Tuple[int, int]
 
 
 def fold(text: str) -> str:
-    """Lower-case, diacritics removed, one character per character (offsets are preserved)."""
-    out = []
-    for ch in text:
-        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
-        out.append(base.lower() if len(base) == 1 else ch.lower() if len(ch.lower()) == 1 else ch)
-    return "".join(out)
+    """Lower-case, diacritics removed, one character per character (offsets are preserved).
+
+    Linear in the text with a per-character cache; the last few long texts are remembered, since the name search
+    folds the same document once per name (a 1,000,000-character document with a thousand names)."""
+    if len(text) < _LONG_TEXT:
+        return "".join(map(_fold_char, text))
+    folded = _FOLDED_TEXTS.get(text)
+    if folded is None:
+        folded = "".join(map(_fold_char, text))
+        _FOLDED_TEXTS[text] = folded
+        while len(_FOLDED_TEXTS) > 4:
+            _FOLDED_TEXTS.pop(next(iter(_FOLDED_TEXTS)))
+    return folded
+
+
+#: texts at least this long are remembered by :func:`fold`
+_LONG_TEXT = 10_000
+_FOLDED_TEXTS: Dict[str, str] = {}
+
+
+@lru_cache(maxsize=65536)
+def _fold_char(ch: str) -> str:
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return base.lower() if len(base) == 1 else ch.lower() if len(ch.lower()) == 1 else ch
 
 
 def name_words(name: str) -> List[str]:
@@ -212,7 +231,23 @@ def is_common_word(word: str) -> bool:
 def name_occurrences(text: str, name: str) -> List[Span]:
     """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
     the surname in lower case too, even if it is an ordinary word ("summers appealed"); and the name's
-    pronunciation at the opening of a biography (:func:`pronunciations`)."""
+    pronunciation at the opening of a biography (:func:`pronunciations`).
+
+    Remembered for long texts (the risk scorer and the optimizer both ask, once per name): a new list each call."""
+    if len(text) < _LONG_TEXT:
+        return _name_occurrences(text, name)
+    key = (text, name)
+    if key not in _OCCURRENCES:
+        if len(_OCCURRENCES) >= 20_000:
+            _OCCURRENCES.clear()
+        _OCCURRENCES[key] = tuple(_name_occurrences(text, name))
+    return list(_OCCURRENCES[key])
+
+
+_OCCURRENCES: Dict[Tuple[str, str], Tuple[Span, ...]] = {}
+
+
+def _name_occurrences(text: str, name: str) -> List[Span]:
     occurrences = find_target_mentions(text, name)
     extra = _pronunciations_after(text, occurrences)
     words = name_words(name)
