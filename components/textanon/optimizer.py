@@ -418,11 +418,12 @@ class MaskingOptimizer(SettingsRecord):
 
 def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
     """A mention whose entity is always masked: a CODE mention (``mask_codes``), a date of birth, a deny-list span."""
-    return (
-        (mask_codes and is_code(span.label_, span._.source))
-        or is_birth_date(span.doc.text, span.start_char, span.label_)
-        or span._.source == DENY_SOURCE
-    )
+    if mask_codes and is_code(span.label_, span._.source) or span._.source == DENY_SOURCE:
+        return True
+    # only the 40 characters before the mention: ``doc.text`` would join the whole document for each mention
+    before = span.doc[max(0, span.start - 12) : span.start]
+    context = before.text_with_ws if len(before) else ""
+    return is_birth_date(context, len(context), span.label_)
 
 
 def is_code(label: str, source: Optional[str]) -> bool:
