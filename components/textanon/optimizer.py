@@ -150,7 +150,8 @@ class MaskingOptimizer(SettingsRecord):
         """Occurrences of the target's name; without a target (or if it does not occur), of every full
         person name and its surname (a warning says so unless ``quiet``)."""
         target = doc._.target or self.target
-        occurrences = name_occurrences(doc.text, target) if target else []
+        text = doc.text  # built once: doc.text joins every token
+        occurrences = name_occurrences(text, target) if target else []
         if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -163,7 +164,7 @@ class MaskingOptimizer(SettingsRecord):
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
                 occurrences += [
-                    (s, e) for s, e in name_occurrences(doc.text, " ".join(words)) if fold(doc.text[s:e]) not in given
+                    (s, e) for s, e in name_occurrences(text, " ".join(words)) if fold(text[s:e]) not in given
                 ]
             occurrences = [(s, e) for s, e, _ in merge(occurrences)]
             if not target and full_names and not quiet:
@@ -375,6 +376,7 @@ class MaskingOptimizer(SettingsRecord):
     ) -> None:
         masks: List[Mask] = []
         surfaces: Dict[str, str] = {}
+        doc_text = doc.text  # built once: doc.text joins every token
         generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
         for eid, (level, text) in sorted(generalized.items()):
             for span in entities.get(eid, []):
@@ -382,21 +384,21 @@ class MaskingOptimizer(SettingsRecord):
                 surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), text)
         if self.pseudonyms is not None:
             persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
-            self.pseudonyms.start_document(doc.text, persons)
+            self.pseudonyms.start_document(doc_text, persons)
         for eid in sorted(masked):
             for span in entities.get(eid, []):
                 rep = self._replacement(span.label_, eid, span.text)
                 masks.append((span.start_char, span.end_char, rep))
                 surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), rep)
         for start, end in occurrences:
-            target_rep = self._replacement(PERSON, TARGET_ID, doc.text[start:end])
+            target_rep = self._replacement(PERSON, TARGET_ID, doc_text[start:end])
             masks.append((start, end, target_rep))
-            surfaces.setdefault(re.sub(r"\s+", " ", doc.text[start:end].strip()), target_rep)
-        masks = propagate(doc.text, masks, surfaces) if self.propagate_mentions else merge(masks)
+            surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), target_rep)
+        masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
         if generalized:  # "an American" -> "a North American", not "an North American"
             from .generalization.base import fit_articles
 
-            masks = fit_articles(doc.text, masks, {text for _, text in generalized.values()})
+            masks = fit_articles(doc_text, masks, {text for _, text in generalized.values()})
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
