@@ -22,6 +22,13 @@ class _Scored:
     logprobs: np.ndarray
 
 
+def _tokenize(text: str, tokenizer) -> _Scored:
+    """``text`` tokenized without special tokens, nothing scored yet."""
+    enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+    ids, offsets = list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]]
+    return _Scored(ids, offsets, np.full(len(ids), np.nan, dtype=np.float32))
+
+
 @dataclass
 class _Job:
     """One window row: tokens ``ids[start:end]`` (BOS first when ``start == 0``) of ``entry``; ``tokens`` are the
@@ -109,9 +116,7 @@ class CausalLM(LanguageModel):
         if text in self._doc_cache:
             self._doc_cache.move_to_end(text)
             return self._doc_cache[text]
-        enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
-        ids, offsets = list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]]
-        entry = _Scored(ids, offsets, np.full(len(ids), np.nan, dtype=np.float32))
+        entry = _tokenize(text, tokenizer)
         self._doc_cache[text] = entry
         while len(self._doc_cache) > self._cache_docs:
             self._doc_cache.popitem(last=False)
@@ -211,9 +216,7 @@ class CausalLM(LanguageModel):
         tokenizer, _ = self._load()
         entries, wanted = [], []
         for text, spans in requests:
-            enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
-            entry = _Scored(list(enc["input_ids"]), [tuple(o) for o in enc["offset_mapping"]], None)
-            entry.logprobs = np.full(len(entry.ids), np.nan, dtype=np.float32)
+            entry = _tokenize(text, tokenizer)
             toks = [t for per_span in spans_to_tokens(entry.offsets, spans) for t in per_span]
             entries.append(entry)
             wanted.append(np.unique(np.asarray(toks, dtype=np.int64)))
