@@ -164,3 +164,23 @@ def test_single_nouns_climb_only_to_hypernyms_all_their_senses_share_in_safe_kin
     assert generalize_phrase("working", ["working"], ["NN"]) == []  # a gerund, not WordNet's mine working
     assert generalize_phrase("Ship", ["Ship"], ["NN"]) == []
     assert shared_hypernyms("xqzzy") == []
+
+
+@needs_wordnet
+def test_wordnet_is_found_in_the_project_assets_without_nltk_data(monkeypatch, tmp_path):
+    """``spacy project run`` does not export the Makefile's NLTK_DATA: the project's assets/nltk_data is read."""
+    import os
+
+    from textanon.generalization import wordnet as wordnet_module
+
+    prepared = os.environ["NLTK_DATA"]
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "nltk_data").symlink_to(prepared, target_is_directory=True)
+    monkeypatch.delenv("NLTK_DATA")
+    monkeypatch.chdir(tmp_path)
+    wordnet_module.wordnet.cache_clear()
+    try:
+        reader = wordnet_module.wordnet()
+        assert reader.synsets("actress", pos="n")  # before the fix: nltk's default places, no WordNet -> an error
+    finally:
+        wordnet_module.wordnet.cache_clear()

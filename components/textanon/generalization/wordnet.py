@@ -42,18 +42,22 @@ TOO_GENERAL = {
 MIN_DEPTH = 4
 MAX_LEVELS = 4
 PERSON = "person.n.01"
+#: where ``make`` prepares WordNet in the project (relative to the working folder)
+PROJECT_NLTK_DATA = Path("assets") / "nltk_data"
 
 
 @lru_cache(maxsize=1)
 def wordnet():
     """The offline WordNet reader (loaded once), read directly from the first ``NLTK_DATA`` folder holding it (much
-    faster than nltk's lazy corpus loader), else from nltk's default places."""
+    faster than nltk's lazy corpus loader), else from the project's ``assets/nltk_data`` when run from the project
+    folder (``spacy project run`` does not export the Makefile's ``NLTK_DATA``), else from nltk's default places."""
     import os
 
     from ..gazetteer.wordnet_data import load_wordnet
 
-    for folder in os.environ.get("NLTK_DATA", "").split(os.pathsep):
-        if folder and (Path(folder) / "corpora" / "wordnet" / "lexnames").is_file():
+    folders = [f for f in os.environ.get("NLTK_DATA", "").split(os.pathsep) if f] + [str(PROJECT_NLTK_DATA)]
+    for folder in folders:
+        if (Path(folder) / "corpora" / "wordnet" / "lexnames").is_file():
             return load_wordnet(folder)
     return load_wordnet()
 
