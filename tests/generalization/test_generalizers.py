@@ -96,6 +96,13 @@ def test_named_things_become_the_type_of_their_head_noun():
 def test_a_title_context_or_a_titles_article_is_recognized():
     assert title_context("she starred in Suicide Squad", len("she starred in "))
     assert not title_context("she joined the Royal Shakespeare Company", len("she joined the "))
+    assert title_context("her next project, Suicide Squad", len("her next project, "))
+    assert title_context(
+        "she starred alongside Will Smith in Suicide Squad", len("she starred alongside Will Smith in ")
+    )
+    assert not title_context(
+        "she starred in films. In 1990 she joined Disney", len("she starred in films. In 1990 she joined ")
+    )
     assert capital_the_before("her work on The Crown", len("her work on The "))
     assert not capital_the_before("The Crown", 4)  # "The" at the start: a sentence's capital, not a title's
     assert not capital_the_before("at the Crown", 7)

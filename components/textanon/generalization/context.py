@@ -1,6 +1,8 @@
 """Cues in the words before a name that say it is the title of a work or a person's name, not an organization or a
-place: "she starred in Suicide Squad", "a role in House of Wax", "she played in The Crown". A name in such a context
-gets no organization type and no place (:mod:`.organizations`, :mod:`.places`): the optimizer suppresses it."""
+place: "she starred in Suicide Squad", "a role in House of Wax", "she played in The Crown", "her next project, Suicide
+Squad", "she starred alongside Will Smith in Suicide Squad". A name in such a context gets no organization type and
+no place (:mod:`.organizations`, :mod:`.places`): the optimizer suppresses it. A false cue only costs a
+generalization (the name is suppressed instead), never truth."""
 
 import re
 
@@ -11,20 +13,33 @@ TITLE_CUES = set(
     """starred star stars starring appeared appear appears appearing role roles cast played plays playing
     film films movie movies series sitcom show shows episode episodes album albums song songs single novel novels
     book books play musical opera sequel remake documentary miniseries soap drama comedy thriller feature
-    voiced narrated directed wrote co-wrote produced released filmed adaptation version premiere""".split()
+    voiced narrated directed wrote co-wrote produced released filmed adaptation version premiere
+    project projects production productions picture pictures blockbuster blockbusters franchise installment
+    instalment title titles hit hits debut cameo prequel spin-off reboot pilot season seasons credits""".split()
 )
+#: words that, anywhere earlier in the sentence (up to :data:`SENTENCE_WINDOW` words), make a name right after "in"
+#: or "on" a work's title: "she starred alongside Will Smith in Suicide Squad"
+PERFORMING = set(
+    """starred star stars starring co-starred costarred appeared appears appearing played plays playing cast role
+    roles voiced guest-starred""".split()
+)
+SENTENCE_WINDOW = 12
 
 
 def words_before(doc_text: str, start: int, window: int = WINDOW) -> list:
     """The last ``window`` words (lower case) before ``start`` in ``doc_text``, within the sentence."""
-    before = re.split(r"[.!?;:()\n]", doc_text[max(0, start - 80) : start])[-1]
+    before = re.split(r"[.!?;:()\n]", doc_text[max(0, start - max(80, 12 * window)) : start])[-1]
     return [w.lower() for w in re.findall(r"[A-Za-z-]+", before)][-window:]
 
 
 def title_context(doc_text: str, start: int) -> bool:
-    """Whether a cue word (:data:`TITLE_CUES`) stands among the :data:`WINDOW` words before ``start``: the name there
-    may be a work's title whatever its head noun or its place name says."""
-    return any(w in TITLE_CUES for w in words_before(doc_text, start))
+    """Whether a cue word (:data:`TITLE_CUES`) stands among the :data:`WINDOW` words before ``start``, or the name
+    follows "in"/"on" in a sentence about performing (:data:`PERFORMING`): the name there may be a work's title
+    whatever its head noun or its place name says."""
+    if any(w in TITLE_CUES for w in words_before(doc_text, start)):
+        return True
+    earlier = words_before(doc_text, start, SENTENCE_WINDOW)
+    return bool(earlier) and earlier[-1] in ("in", "on") and any(w in PERFORMING for w in earlier)
 
 
 def capital_the_before(doc_text: str, start: int) -> bool:
