@@ -4,8 +4,10 @@
   to float32 on first load and cached as safetensors by ``textanon.language_models.loading``).
 * ``textanon.LocalChatModel.v1`` — any local/cached causal LM by name or path (optionally a GGUF file).
 
-Decoding is greedy (deterministic); generation stops at ``max_new_tokens``, after ``max_time``
-seconds, as soon as the reply holds a complete JSON list/object (``stop_at_json_end``), or when the
+Decoding is greedy (deterministic). The prompts of a batch of documents are generated ``batch_size`` at a time
+(left-padded, one forward pass per new token for all of them: decoding one token reads all the weights, so a batch
+costs little more than one reply); each reply stops on its own. Generation stops at ``max_new_tokens``, after
+``max_time`` seconds, as soon as the reply holds a complete JSON list/object (``stop_at_json_end``), or when the
 model loops: the last ``stop_after_repeats`` complete list items all repeat earlier items (small
 greedy models often cycle through the same strings until the token limit; duplicates add nothing).
 The reply is started for the model with ``reply_prefix`` (default ``"["``): small models then answer
@@ -52,6 +54,7 @@ class LocalChatModel:
         context_length: int = 4096,
         stop_after_repeats: int = 4,
         reply_prefix: str = "[",
+        batch_size: int = 8,
     ):
         self.name_or_path, self.gguf_file = name_or_path, gguf_file
         self.max_new_tokens, self.max_time = max_new_tokens, max_time
@@ -60,6 +63,7 @@ class LocalChatModel:
         self._context_length = context_length
         self.stop_after_repeats = stop_after_repeats
         self.reply_prefix = reply_prefix or ""
+        self.batch_size = batch_size
         self._tokenizer = None
         self._model = None
         self.usage: Dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0}
@@ -90,31 +94,44 @@ class LocalChatModel:
         return self._tokenizer, self._model
 
     def __call__(self, prompts: Iterable[Iterable[str]]) -> Iterable[Iterable[str]]:
-        for doc_prompts in prompts:
-            yield [self.generate(prompt) for prompt in doc_prompts]
+        """Replies to the prompts of a batch of documents: all their prompts are generated ``batch_size`` at a time
+        (one forward pass per new token for the whole batch), then given back per document."""
+        per_doc = [list(doc_prompts) for doc_prompts in prompts]
+        flat = [p for doc_prompts in per_doc for p in doc_prompts]
+        replies: List[LLMReply] = []
+        size = max(1, self.batch_size)
+        for i in range(0, len(flat), size):
+            replies.extend(self.generate_batch(flat[i : i + size]))
+        position = 0
+        for doc_prompts in per_doc:
+            yield replies[position : position + len(doc_prompts)]
+            position += len(doc_prompts)
 
     def generate(self, prompt: str) -> LLMReply:
         """Greedy reply to one prompt, with why generation stopped (``finish_reason``); usage counts updated."""
+        return self.generate_batch([prompt])[0]
+
+    def generate_batch(self, prompts: List[str]) -> List[LLMReply]:
+        """Greedy replies to ``prompts`` in one ``generate`` call (left-padded), each with why its generation stopped
+        (``finish_reason``: a row stops on its own end-of-sequence token, complete JSON or loop; ``length`` and
+        ``time`` are the batch's limits); usage counts updated (one call per prompt)."""
         import torch
 
+        if not prompts:
+            return []
         tokenizer, model = self._load()
         if self.num_threads:
             torch.set_num_threads(self.num_threads)
-        if getattr(tokenizer, "chat_template", None):
-            input_ids = tokenizer.apply_chat_template(
-                split_messages(prompt), add_generation_prompt=True, return_tensors="pt"
-            )
-        else:
-            input_ids = tokenizer(to_plain_text(prompt), return_tensors="pt").input_ids
-        if self.reply_prefix:
-            prefix = tokenizer(self.reply_prefix, add_special_tokens=False, return_tensors="pt").input_ids
-            input_ids = torch.cat([input_ids, prefix.to(input_ids.dtype)], dim=1)
-        input_ids = input_ids.to(self.device)
+        rows = [self._prompt_ids(p) for p in prompts]
+        width = max(len(r) for r in rows)
+        pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+        input_ids = torch.tensor([[pad] * (width - len(r)) + r for r in rows], dtype=torch.long, device=self.device)
+        attention = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in rows], device=self.device)
         kwargs: Dict[str, Any] = {
             "max_new_tokens": self.max_new_tokens,
             "do_sample": False,
-            "attention_mask": torch.ones_like(input_ids),
-            "pad_token_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
+            "attention_mask": attention,
+            "pad_token_id": pad,
         }
         if self.repetition_penalty != 1.0:
             kwargs["repetition_penalty"] = self.repetition_penalty
@@ -123,7 +140,7 @@ class LocalChatModel:
         criteria = None
         if self.stop_at_json_end or self.stop_after_repeats:
             criteria = _stop_criteria(
-                tokenizer, input_ids.shape[1], self.stop_at_json_end, self.stop_after_repeats, self.reply_prefix
+                tokenizer, width, len(rows), self.stop_at_json_end, self.stop_after_repeats, self.reply_prefix
             )
             kwargs["stopping_criteria"] = criteria
         # greedy decoding: drop sampling defaults of the model's generation_config to silence warnings
@@ -131,17 +148,43 @@ class LocalChatModel:
         start = time.perf_counter()
         with torch.no_grad():
             output = model.generate(input_ids, **kwargs)
-        new_tokens = output[0, input_ids.shape[1] :]
-        self.usage["calls"] += 1
-        self.usage["prompt_tokens"] += int(input_ids.shape[1])
-        self.usage["completion_tokens"] += int(new_tokens.shape[0])
         elapsed = time.perf_counter() - start
+        eos = _eos_ids(tokenizer, model)
+        replies = []
+        for i, row in enumerate(rows):
+            new_tokens = _until_end([int(t) for t in output[i, width:]], eos)
+            stopped_by = criteria[0].reasons[i] if criteria is not None else None
+            if stopped_by and new_tokens and new_tokens[-1] == pad:
+                new_tokens = new_tokens[:-1]  # the padding after a row a criterion stopped (pad = EOS)
+            self.usage["calls"] += 1
+            self.usage["prompt_tokens"] += len(row)
+            self.usage["completion_tokens"] += len(new_tokens)
+            reason = stopped_by or _finish_reason(new_tokens, eos, self.max_new_tokens, elapsed, self.max_time)
+            replies.append(LLMReply(self.reply_prefix + tokenizer.decode(new_tokens, skip_special_tokens=True), reason))
         self.usage["seconds"] += elapsed
-        stopped_by = criteria[0].reason if criteria is not None else None
-        reason = stopped_by or _finish_reason(
-            [int(t) for t in new_tokens], _eos_ids(tokenizer, model), self.max_new_tokens, elapsed, self.max_time
-        )
-        return LLMReply(self.reply_prefix + tokenizer.decode(new_tokens, skip_special_tokens=True), reason)
+        return replies
+
+    def _prompt_ids(self, prompt: str) -> List[int]:
+        """The prompt's token ids: the chat template (or the plain text) and the reply prefix."""
+        tokenizer = self._tokenizer
+        if getattr(tokenizer, "chat_template", None):
+            ids = tokenizer.apply_chat_template(split_messages(prompt), add_generation_prompt=True, tokenize=True)
+            if isinstance(ids, dict) or hasattr(ids, "keys"):
+                ids = ids["input_ids"]
+        else:
+            ids = tokenizer(to_plain_text(prompt)).input_ids
+        ids = [int(i) for i in (ids[0] if ids and isinstance(ids[0], list) else ids)]
+        if self.reply_prefix:
+            ids += [int(i) for i in tokenizer(self.reply_prefix, add_special_tokens=False).input_ids]
+        return ids
+
+
+def _until_end(tokens: List[int], eos: set) -> List[int]:
+    """A generated row up to and including its first end-of-sequence token (what follows is the batch's padding)."""
+    for i, token in enumerate(tokens):
+        if token in eos:
+            return tokens[: i + 1]
+    return tokens
 
 
 def _eos_ids(tokenizer, model) -> set:
@@ -166,22 +209,26 @@ def _finish_reason(
     return "stop"
 
 
-def _stop_criteria(tokenizer, prompt_len: int, json_end: bool, repeats: int, prefix: str = ""):
+def _stop_criteria(tokenizer, prompt_len: int, rows: int, json_end: bool, repeats: int, prefix: str = ""):
+    """Stopping criteria over a batch of ``rows`` replies: a row is done once it holds a complete JSON list/object
+    (its reason "stop") or loops ("loop"); its first reason is kept."""
+    import torch
     from transformers import StoppingCriteria, StoppingCriteriaList
 
     class JsonEndOrLoop(StoppingCriteria):
-        """Stop once the reply holds a complete JSON list/object (``reason`` "stop"), or once it loops
-        (``reason`` "loop")."""
+        def __init__(self):
+            self.reasons: List[Optional[str]] = [None] * rows
 
-        reason: Optional[str] = None
-
-        def __call__(self, input_ids, scores, **kwargs) -> bool:
-            text = prefix + tokenizer.decode(input_ids[0, prompt_len:], skip_special_tokens=True)
-            if json_end and reply_is_complete(text):
-                self.reason = "stop"
-            elif repeats > 0 and reply_is_looping(text, repeats):
-                self.reason = "loop"
-            return self.reason is not None
+        def __call__(self, input_ids, scores, **kwargs):
+            for i in range(input_ids.shape[0]):
+                if self.reasons[i] is not None:
+                    continue
+                text = prefix + tokenizer.decode(input_ids[i, prompt_len:], skip_special_tokens=True)
+                if json_end and reply_is_complete(text):
+                    self.reasons[i] = "stop"
+                elif repeats > 0 and reply_is_looping(text, repeats):
+                    self.reasons[i] = "loop"
+            return torch.tensor([r is not None for r in self.reasons], device=input_ids.device)
 
     return StoppingCriteriaList([JsonEndOrLoop()])
 
