@@ -46,3 +46,12 @@ def test_markdown_shows_mean_sd_over_seeds():
     }
     md = markdown(result, "t", {"original": 100, "manual": 10})
     assert "| Original | 100 | 94.0 ± 4.0 | -6 |" in md and "[42, 1, 2]" in md
+
+
+def test_wall_times_of_several_seeds_are_one_column_per_seed():
+    from textanon.benchmarks.trir import _timings_table
+
+    rows = _timings_table({42: {"finetuning": 10.0, "total": 12.0}, 1: {"finetuning": 9.0, "total": 11.5}})
+    assert rows[0] == "| stage | seed 42 | seed 1 |"
+    assert rows[2:] == ["| finetuning | 10.0 | 9.0 |", "| total | 12.0 | 11.5 |"]
+    assert _timings_table({"total": 3.0})[2:] == ["| total | 3.0 |"]

@@ -19,8 +19,6 @@ EXCEPTIONS = {
 #: session that added the check (too slow on 2 CPU cores, or needs a trained model that is not built by
 #: `make`). Each is regenerated, and removed from here, by the command named in its reason.
 PENDING_REGENERATION = {
-    "trir_wikiactors_50_eval.json": "seed-42 run on a lent GPU whose keys were renamed by hand (issue 13): "
-    "regenerate with `spacy project run trir` (3 seeds; ~1.5 h/seed on CPU)",
     "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with "
     "`spacy project run bench-llm` (~45 min)",
     "llm_deidentification_one_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",

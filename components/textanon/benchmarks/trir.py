@@ -126,10 +126,8 @@ def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = N
         "",
         "## Wall time (s) and memory",
         "",
-        "| stage | seconds |",
-        "|---|---:|",
     ]
-    lines += [f"| {k} | {v} |" for k, v in t.items()]
+    lines += _timings_table(t)
     lines += [
         "",
         f"Peak RSS: {result['peak_rss_mb']} MB"
@@ -155,6 +153,16 @@ def markdown(result: dict, title: str, published: Optional[Dict[str, float]] = N
                 + f" | {r['epoch_s']} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _timings_table(timings: dict) -> List[str]:
+    """Markdown rows of the wall times: ``{stage: s}`` as one column, ``{seed: {stage: s}}`` one column per seed."""
+    if timings and all(isinstance(v, dict) for v in timings.values()):
+        seeds = list(timings)
+        stages = list(dict.fromkeys(k for v in timings.values() for k in v))
+        rows = ["| stage | " + " | ".join(f"seed {x}" for x in seeds) + " |", "|---|" + "---:|" * len(seeds)]
+        return rows + [f"| {k} | " + " | ".join(str(timings[x].get(k, "–")) for x in seeds) + " |" for k in stages]
+    return ["| stage | seconds |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in timings.items()]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> dict:
