@@ -123,3 +123,52 @@ def test_long_texts_fold_like_short_ones_and_name_occurrences_are_fresh_lists():
     assert len(first) == 2 * 400 and first == name_occurrences(long_text, "Cagri Ozturk")
     first.append((0, 1))
     assert (0, 1) not in name_occurrences(long_text, "Cagri Ozturk")
+
+
+def test_long_texts_are_searched_around_the_names_words_with_the_same_result_as_a_full_scan(monkeypatch):
+    import random
+
+    from textanon import target as target_module
+
+    rng = random.Random(0)
+    pieces = [
+        "Mr Igor Munteanu",
+        "MUNTEANU I.",
+        "Munteanu, Igor",
+        "I. Munteanu",
+        "Igor\n\n      Munteanu",
+        "Munteanuson",
+        "igor",
+        "Igor's",
+        "the applicant",
+        "munteanu appealed",
+        "Munteanu" + "x" * 300,
+    ]
+    filler = "word " * 80
+    text = "".join(rng.choice(pieces) + " " + filler[: rng.randrange(0, 400)] for _ in range(400))
+    assert len(text) >= 20_000
+    windowed = target_module.find_target_mentions(text, "Igor Munteanu")
+    monkeypatch.setattr(target_module, "_regions", lambda folded, variants: None)
+    full = target_module.find_target_mentions(text, "Igor Munteanu")
+    assert windowed == full and len(full) > 100
+
+
+def test_a_variants_words_far_apart_across_whitespace_are_found_in_a_long_text(monkeypatch):
+    from textanon import target as target_module
+
+    text = "x " * 6000 + "Munteanu" + " " * 400 + "Igor" + " y" * 6000
+    found = target_module.find_target_mentions(text, "Munteanu Igor")
+    assert found == [(12000, 12412)]  # "Munteanu Igor" across 400 spaces, as a full scan finds it
+    monkeypatch.setattr(target_module, "_regions", lambda folded, variants: None)
+    assert found == target_module.find_target_mentions(text, "Munteanu Igor")
+
+
+def test_a_match_cut_at_a_regions_edge_makes_the_search_fall_back_to_the_whole_text(monkeypatch):
+    from textanon import target as target_module
+
+    text = "x " * 6000 + "Igor Munteanu met Munteanu Ivanov." + " y" * 6000
+    monkeypatch.setattr(target_module, "REGION_MARGIN", 1)  # the region after "Munteanu" ends inside "Ivanov"
+    found = target_module.find_target_mentions(text, "Igor Munteanu")
+    monkeypatch.setattr(target_module, "_regions", lambda folded, variants: None)
+    assert found == target_module.find_target_mentions(text, "Igor Munteanu")
+    assert not any(text[s:e].startswith("Munteanu I") for s, e in found)  # no "Munteanu I" cut out of "Ivanov"

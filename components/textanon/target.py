@@ -22,7 +22,7 @@ again, so :func:`name_occurrences` also returns it (:func:`pronunciations`).
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .masking import merge
 
@@ -189,17 +189,72 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
     if not variants or not text:
         return []
     folded = fold(text)
+    regions = _regions(folded, variants) if len(text) >= _LONG_TEXT else None
     spans: List[Span] = []
     for variant in variants:
         single = len(re.findall(r"\w+", variant)) == 1
         pattern = re.compile(r"(?<!\w)" + _variant_pattern(variant) + r"(?!\w)")
-        for m in pattern.finditer(folded):
+        for m in _search(pattern, folded, regions):
             if single and not _single_word_case_ok(text[m.start() : m.end()], variant):
                 continue
             if not single and not _initials_ok(text, m.start(), m.end()):
                 continue
             spans.append((m.start(), m.end()))
     return [(s, e) for s, e, _ in merge(spans, adjacent=True)]
+
+
+#: characters (not counting whitespace and commas) read on each side of a name word found in a long text (a variant's
+#: match holds one of its words)
+REGION_MARGIN = 200
+
+
+def _regions(folded: str, variants: Sequence[str]) -> Optional[List[Span]]:
+    """The parts of a long folded text where a variant can match: around every place one of its words (of two or
+    more letters) occurs, found with ``str.find`` instead of running every variant's pattern over the whole text.
+    None (search everywhere) when a variant has no such word or the parts would cover half the text."""
+    anchors = set()
+    for variant in variants:
+        words = [w for w in re.findall(r"\w+", fold(variant)) if len(w) >= 2]
+        if not words:
+            return None
+        anchors.add(max(words, key=len))
+    found: List[Span] = []
+    for word in anchors:
+        at = folded.find(word)
+        while at >= 0:
+            found.append((_reach(folded, at, -1), _reach(folded, at + len(word), 1)))
+            at = folded.find(word, at + 1)
+    regions = [(s, e) for s, e, _ in merge(found)] if found else []
+    return None if sum(e - s for s, e in regions) * 2 > len(folded) else regions
+
+
+def _reach(folded: str, position: int, step: int, margin: int = 0) -> int:
+    """The offset ``margin`` (default :data:`REGION_MARGIN`) characters other than whitespace and commas away from
+    ``position`` (``step`` -1: before it, 1: after it): a variant's words may be separated by any run of those."""
+    left = margin or REGION_MARGIN
+    while left > 0 and (position > 0 if step < 0 else position < len(folded)):
+        char = folded[position - 1] if step < 0 else folded[position]
+        if not (char.isspace() or char == ","):
+            left -= 1
+        position += step
+    return position
+
+
+def _search(pattern, folded: str, regions: Optional[List[Span]]):
+    """``pattern.finditer`` over ``folded``, or only over ``regions`` of it. A match that touches a region's edge
+    may be cut there (the pattern's look-ahead sees the region's end as the text's end): the whole text is then
+    searched for that pattern instead."""
+    if regions is None:
+        yield from pattern.finditer(folded)
+        return
+    matches = []
+    for start, end in regions:
+        for m in pattern.finditer(folded, start, end):
+            if (m.start() == start and start > 0) or (m.end() == end and end < len(folded)):
+                yield from pattern.finditer(folded)
+                return
+            matches.append(m)
+    yield from matches
 
 
 def _initials_ok(text: str, start: int, end: int) -> bool:
