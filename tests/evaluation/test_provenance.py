@@ -19,11 +19,6 @@ EXCEPTIONS = {
 #: session that added the check (too slow on 2 CPU cores, or needs a trained model that is not built by
 #: `make`). Each is regenerated, and removed from here, by the command named in its reason.
 PENDING_REGENERATION = {
-    "llm_attributes_one_shot.json": "merged by hand (issue 13): regenerate with "
-    "`spacy project run bench-llm` (~45 min)",
-    "llm_deidentification_one_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
-    "llm_tab_categories_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
-    "llm_tokens_zero_shot.json": "merged by hand (issue 13): `spacy project run bench-llm`",
     "ner_echr_cv.json": "written by cv-ner before provenance: `spacy project run cv-ner` (needs the trained silver "
     "model, `spacy project run silver && spacy project run train`, ~35 min)",
     "ner_echr_cv_seed1.json": "written by cv-ner before provenance: `spacy project run cv-ner`",

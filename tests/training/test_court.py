@@ -225,3 +225,11 @@ def test_compare_picks_systems_out_of_cv_results(tmp_path):
     assert runs == {"tuned": {"micro": {"f1": 0.5}, "by_type": {}}}
     with pytest.raises(KeyError, match="no system"):
         load_runs([("bad", Path(f"{cv}#other"))])
+
+
+def test_the_comparison_table_has_a_macro_row_over_the_types_scored():
+    from textanon.training.compare import table
+
+    scores = {"x": {"micro": {"f1": 0.9}, "by_type": {"PERSON": {"f1": 0.8}, "CODE": {"f1": 0.6}}}}
+    rows = table(scores).splitlines()
+    assert rows[-2] == "| micro | 0.900 |" and rows[-1] == "| macro | 0.700 |"

@@ -43,14 +43,22 @@ def silver_scores(model_dir: Path) -> Optional[dict]:
 
 
 def table(results: Dict[str, dict], metric: str = "f1") -> str:
-    """Markdown: one row per TAB type (+ micro), one column per system."""
+    """Markdown: one row per TAB type, then micro and macro (the mean over the types scored), one column per
+    system."""
     names = list(results)
     lines = ["| type | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-    for label in list(TAB_LABELS) + ["micro"]:
+    for label in list(TAB_LABELS) + ["micro", "macro"]:
         cells = []
         for name in names:
             r = results[name]
-            value = r["micro"].get(metric) if label == "micro" else r["by_type"].get(label, {}).get(metric)
+            if label == "micro":
+                value = r["micro"].get(metric)
+            elif label == "macro":
+                values = [r["by_type"][t].get(metric) for t in TAB_LABELS if t in r["by_type"]]
+                values = [v for v in values if v is not None]
+                value = sum(values) / len(values) if values else None
+            else:
+                value = r["by_type"].get(label, {}).get(metric)
             cells.append("–" if value is None else f"{value:.3f}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

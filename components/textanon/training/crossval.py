@@ -22,9 +22,16 @@ RECOGNIZER = "textanon_entity_recognizer"
 #: recognizer settings compared on the same predictions (None = the rule-based default)
 VARIANTS: Dict[str, dict] = {
     "NER + gazetteer + rules": {"model_spans_key": None},
-    "trained model alone": {"model_spans_key": "model", "use_ner": False, "use_gazetteer": False, "use_rules": False},
+    "trained model alone": {
+        "model_spans_key": "model",
+        "model_labels": list(TAB_LABELS),
+        "use_ner": False,
+        "use_gazetteer": False,
+        "use_rules": False,
+    },
     "hybrid (model: all types)": {"model_spans_key": "model", "model_labels": list(TAB_LABELS)},
     "hybrid (model: DEM, MISC, CODE)": {"model_spans_key": "model", "model_labels": [DEM, MISC, CODE]},
+    "hybrid (model: DEM, MISC)": {"model_spans_key": "model", "model_labels": [DEM, MISC]},
     "hybrid (model: all types, no gazetteer)": {
         "model_spans_key": "model",
         "model_labels": list(TAB_LABELS),
