@@ -11,18 +11,11 @@ from textanon.evaluation import provenance
 
 MACHINE_KEYS = {"cpu", "cores", "gpu", "torch", "platform"}
 #: metrics files that no project.yml command writes yet, with the reason (keep this list short)
-EXCEPTIONS = {
-    "ner_echr_dev.json": "compare-ner table of several evaluate-ner / cv-ner runs (training area): no project.yml "
-    "command yet; written through provenance.write_metrics when regenerated",
-}
+EXCEPTIONS = {}
 #: metrics files written before provenance was recorded, whose project command could not be re-run in the
 #: session that added the check (too slow on 2 CPU cores, or needs a trained model that is not built by
 #: `make`). Each is regenerated, and removed from here, by the command named in its reason.
-PENDING_REGENERATION = {
-    "ner_echr_cv.json": "written by cv-ner before provenance: `spacy project run cv-ner` (needs the trained silver "
-    "model, `spacy project run silver && spacy project run train`, ~35 min)",
-    "ner_echr_cv_seed1.json": "written by cv-ner before provenance: `spacy project run cv-ner`",
-}
+PENDING_REGENERATION = {}
 
 
 def _commands():

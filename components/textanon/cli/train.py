@@ -100,7 +100,10 @@ def train_ner_cmd(
 def compare_ner_cmd(
     run: List[str] = typer.Option(..., help="NAME=evaluate-ner JSON (repeatable, table column order)"),
     silver: List[str] = typer.Option([], help="NAME=trained model folder (its silver dev scores, repeatable)"),
-    output: Path = typer.Option(Path("metrics/ner_echr_dev.json"), help="JSON; a .md table is written beside it"),
+    output: Path = typer.Option(
+        Path("build/ner_compare.json"),
+        help="JSON; a .md table is written beside it (metrics/ only through a project.yml command)",
+    ),
     note: List[str] = typer.Option([], help="Line added under the table (repeatable)"),
 ) -> None:
     """Combine ``evaluate-ner`` results of several recognizers into one comparison table."""
