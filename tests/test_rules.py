@@ -203,6 +203,22 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
 
 
 @pytest.mark.parametrize(
+    "text,address",
+    [
+        ("rented Flat 33, 10 Harbour View from", "10 Harbour View"),  # no street word: after a flat number
+        ("lived at 12 Church Walk until", "12 Church Walk"),
+        ("moved to 140 Kingsway in", "140 Kingsway"),
+        ("Flat 2, 45 Mill Lane", "45 Mill Lane"),
+    ],
+)
+def test_house_numbers_and_streets_without_the_common_street_words_are_addresses(text, address):
+    from textanon.optimizer import is_code
+
+    found = [(text[s:e], label, name) for s, e, label, name in find_rule_matches(text, COMPILED)]
+    assert any(m == address and label == "LOC" and is_code("LOC", f"rule:{name}") for m, label, name in found), found
+
+
+@pytest.mark.parametrize(
     "text,place", [("was born in 1950 and lives in Wexshire.", "Wexshire"), ("lives in Stow-on-the-Wold.", "Stow")]
 )
 def test_residence_is_loc(text, place):

@@ -62,7 +62,8 @@ HEX4 = r"[0-9A-Fa-f]{1,4}"
 #: street-type words after which a preceding number is a house number ("12 Baker Street")
 STREET_WORDS = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
-    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|Strasse|Straße|Rue|Via|Calle|Strada|Str)"
+    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Row|Hill|Court|Ct|Park|Rise|Green|Vale|Wharf|Quay|"
+    r"Yard|Highway|Hwy|Strasse|Straße|Rue|Via|Calle|Strada|Str)"
 )
 #: labels after which an alphanumeric run is an identifier ("passport no. 123456789", "ID No 123")
 ID_LABELS = (
@@ -175,6 +176,14 @@ CODE_PATTERNS = {
 #: and the street ("12 Baker Street"), as TAB's annotators mark them
 ADDRESS_PATTERNS = {
     "house_number": r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+    # one-word street names ending in a street word ("10 Kingsway", "5 Broadway")
+    "house_number_compound": r"\b\d{1,4}[A-Za-z]?,?\s+[A-Z][a-z]+(?:way|gate|street|road|lane)\b",
+    # after a flat number the next number and its capitalised words are the building and street, whatever the
+    # street is called ("Flat 33, 10 Harbour View")
+    "house_after_flat": (
+        r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite)\s+\d+[A-Za-z]?,\s+"
+        r"(?P<span>\d{1,4}[A-Za-z]?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})"
+    ),
 }
 #: PERSON rules: a name after a title, a maiden name after "née"
 #: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
