@@ -212,10 +212,17 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
     ],
 )
 def test_house_numbers_and_streets_without_the_common_street_words_are_addresses(text, address):
+    """Also: "Court", "Park" or a country after a number is no address ("5 Supreme Court judges", "1995 Norway")."""
     from textanon.optimizer import is_code
 
     found = [(text[s:e], label, name) for s, e, label, name in find_rule_matches(text, COMPILED)]
     assert any(m == address and label == "LOC" and is_code("LOC", f"rule:{name}") for m, label, name in found), found
+
+
+@pytest.mark.parametrize("text", ["the 5 Supreme Court judges", "in 1995 Norway joined", "its 3 Hyde Park concerts"])
+def test_court_park_or_a_country_after_a_number_is_no_address(text):
+    found = [name for s, e, label, name in find_rule_matches(text, COMPILED)]
+    assert not any(name.startswith("house") for name in found), found
 
 
 @pytest.mark.parametrize(

@@ -62,8 +62,8 @@ HEX4 = r"[0-9A-Fa-f]{1,4}"
 #: street-type words after which a preceding number is a house number ("12 Baker Street")
 STREET_WORDS = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
-    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Row|Hill|Court|Ct|Park|Rise|Green|Vale|Wharf|Quay|"
-    r"Yard|Highway|Hwy|Strasse|Straße|Rue|Via|Calle|Strada|Str)"
+    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Rise|Vale|Wharf|Quay|Yard|Highway|Hwy|"
+    r"Strasse|Straße|Rue|Via|Calle|Strada|Str)"
 )
 #: labels after which an alphanumeric run is an identifier ("passport no. 123456789", "ID No 123")
 ID_LABELS = (
@@ -176,8 +176,11 @@ CODE_PATTERNS = {
 #: and the street ("12 Baker Street"), as TAB's annotators mark them
 ADDRESS_PATTERNS = {
     "house_number": r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
-    # one-word street names ending in a street word ("10 Kingsway", "5 Broadway")
-    "house_number_compound": r"\b\d{1,4}[A-Za-z]?,?\s+[A-Z][a-z]+(?:way|gate|street|road|lane)\b",
+    # one-word street names ("10 Kingsway", "5 Broadway"; not "1995 Norway": a closed list, no suffix rule); "Court",
+    # "Park", "Hill" and the like are no street words (court texts: "5 Supreme Court judges"), only after a flat
+    "house_number_compound": (
+        r"\b\d{1,4}[A-Za-z]?,?\s+(?:Kingsway|Queensway|Broadway|Parkway|Causeway|Northway|Southway|Eastway|Westway)\b"
+    ),
     # after a flat number the next number and its capitalised words are the building and street, whatever the
     # street is called ("Flat 33, 10 Harbour View")
     "house_after_flat": (
