@@ -13,7 +13,7 @@ means."""
 from typing import List
 
 from .base import Generalization, levels, noun_phrase
-from .wordnet import hypernym_chain, hyponym_lemmas, is_hyponym_of, noun_sense, wordnet
+from .wordnet import hypernym_chain, hypernyms_of_every_sense, hyponym_lemmas, is_hyponym_of, noun_sense, wordnet
 
 #: the kinds of nouns generalized: persons (occupations, roles, religions, nationalities) and diseases
 KINDS = ("person.n.01", "disease.n.01")
@@ -39,10 +39,4 @@ def shared_hypernyms(text: str, kind: str) -> set:
     wn = wordnet()
     key = "_".join(text.strip().split())
     lemma = wn.morphy(key, wn.NOUN) or wn.morphy(key.lower(), wn.NOUN)
-    above = None
-    for sense in wn.synsets(lemma, pos=wn.NOUN) if lemma else []:
-        if sense.instance_hypernyms() or not is_hyponym_of(sense, (kind,)):
-            continue
-        hypernyms = {h for path in sense.hypernym_paths() for h in path if h != sense}
-        above = hypernyms if above is None else above & hypernyms
-    return above or set()
+    return hypernyms_of_every_sense(lemma, (kind,)) if lemma else set()

@@ -27,7 +27,7 @@ from typing import List, Sequence
 
 from .base import Generalization, levels, noun_phrase
 from .context import capital_the_before, title_context
-from .wordnet import hypernym_chain, hyponym_lemmas, is_hyponym_of, wordnet
+from .wordnet import hypernym_chain, hypernyms_of_every_sense, hyponym_lemmas, is_hyponym_of, wordnet
 
 #: WordNet synsets whose hyponyms are types an organization (ORG, LOC facilities) may be generalized to
 ORGANIZATION_TYPES = (
@@ -139,18 +139,8 @@ def shared_levels(word: str, synset, types: Sequence[str]) -> list:
     kind = next((k for k in KINDS if is_hyponym_of(synset, k)), None)
     if kind is None:
         return []
-    lemma = wn.morphy(word, wn.NOUN) or word
-    above = None
-    for sense in wn.synsets(lemma, pos=wn.NOUN):
-        if sense.instance_hypernyms() or not is_hyponym_of(sense, kind):
-            continue
-        hypernyms = {h for path in sense.hypernym_paths() for h in path if h != sense}
-        above = hypernyms if above is None else above & hypernyms
-    return [
-        (name, s)
-        for name, s in hypernym_chain(synset)
-        if s is not None and is_hyponym_of(s, types) and s in (above or set())
-    ]
+    above = hypernyms_of_every_sense(wn.morphy(word, wn.NOUN) or word, kind)
+    return [(name, s) for name, s in hypernym_chain(synset) if s is not None and is_hyponym_of(s, types) and s in above]
 
 
 def typed_sense(word: str, types: Sequence[str]):

@@ -7,7 +7,7 @@ load_wordnet`, ``NLTK_DATA``)."""
 
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 #: synsets too general to be a meaningful replacement ("a whole", "a symbol", "a group")
 TOO_GENERAL = {
@@ -139,6 +139,20 @@ def is_hyponym_of(synset, ancestors) -> bool:
     """Whether one of ``ancestors`` (synset names) is ``synset`` or above it (hypernyms and instance hypernyms)."""
     names = set(ancestors)
     return synset.name() in names or any(h.name() in names for path in synset.hypernym_paths() for h in path)
+
+
+def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
+    """The hypernyms (synsets) above every noun sense of ``lemma`` that is below one of ``kind`` (synset names;
+    instances, i.e. proper-name senses, left out): the generalizations true whichever of those senses a text
+    means. Empty when no sense is of that kind."""
+    wn = wordnet()
+    above = None
+    for sense in wn.synsets(lemma, pos=wn.NOUN):
+        if sense.instance_hypernyms() or not is_hyponym_of(sense, kind):
+            continue
+        hypernyms = {h for path in sense.hypernym_paths() for h in path if h != sense}
+        above = hypernyms if above is None else above & hypernyms
+    return above or set()
 
 
 def hyponym_lemmas(synset, limit: int = 20) -> List[str]:
