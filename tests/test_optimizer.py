@@ -174,6 +174,13 @@ def test_dates_of_birth_are_direct_identifiers():
     assert masked_ids(doc) == {"T1", "T3"}
 
 
+def test_a_date_of_birth_is_found_however_many_tokens_its_cue_spans():
+    """The cue is read in the 40 characters before the date, whatever their tokens (here 27 characters, 16 tokens)."""
+    text = "Date\nof\nbirth\n:\n,\non\n,\nthe\n3 March 1961 was recorded."
+    doc = make_doc(text, [("3 March 1961", "DATETIME", "T1")], [])
+    assert masked_ids(doc) == {"T1"}
+
+
 def test_risky_ids_without_mentions_fail_closed_with_an_exact_warning():
     text = "a surgeon in Balti since 1961"
     mentions = [("surgeon", "DEM", "D1"), ("Balti", "LOC", "L1"), ("1961", "DATETIME", "T1")]

@@ -50,6 +50,8 @@ IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
 DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_deny``): always masked
+#: characters before a DATETIME read for a birth cue (:data:`BIRTH_CONTEXT`)
+BIRTH_WINDOW = 40
 #: a DATETIME right after one of these is a date of birth (a direct identifier)
 BIRTH_CONTEXT = re.compile(
     r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
@@ -422,9 +424,14 @@ def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
     """A mention whose entity is always masked: a CODE mention (``mask_codes``), a date of birth, a deny-list span."""
     if mask_codes and is_code(span.label_, span._.source) or span._.source == DENY_SOURCE:
         return True
-    # only the 40 characters before the mention: ``doc.text`` would join the whole document for each mention
-    before = span.doc[max(0, span.start - 12) : span.start]
-    context = before.text_with_ws if len(before) else ""
+    if span.label_ != DATETIME:
+        return False
+    # the tokens that hold the BIRTH_WINDOW characters before the mention (``doc.text`` would join the whole
+    # document for each mention): however many tokens that is, the same characters as the document's text
+    doc, first = span.doc, span.start
+    while first > 0 and doc[first].idx > span.start_char - BIRTH_WINDOW:
+        first -= 1
+    context = doc[first : span.start].text_with_ws
     return is_birth_date(context, len(context), span.label_)
 
 
@@ -436,7 +443,7 @@ def is_code(label: str, source: Optional[str]) -> bool:
 
 def is_birth_date(text: str, start: int, label: str) -> bool:
     """A DATETIME mention starting at ``start`` right after "born", "date of birth"... (:data:`BIRTH_CONTEXT`)."""
-    return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - 40) : start]) is not None
+    return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - BIRTH_WINDOW) : start]) is not None
 
 
 def _entities(spans: Iterable[Span]) -> Dict[str, List[Span]]:
