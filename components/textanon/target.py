@@ -228,10 +228,10 @@ def _regions(folded: str, variants: Sequence[str]) -> Optional[List[Span]]:
     return None if sum(e - s for s, e in regions) * 2 > len(folded) else regions
 
 
-def _reach(folded: str, position: int, step: int, margin: int = 0) -> int:
-    """The offset ``margin`` (default :data:`REGION_MARGIN`) characters other than whitespace and commas away from
-    ``position`` (``step`` -1: before it, 1: after it): a variant's words may be separated by any run of those."""
-    left = margin or REGION_MARGIN
+def _reach(folded: str, position: int, step: int) -> int:
+    """The offset :data:`REGION_MARGIN` characters other than whitespace and commas away from ``position`` (``step``
+    -1: before it, 1: after it): a variant's words may be separated by any run of those."""
+    left = REGION_MARGIN
     while left > 0 and (position > 0 if step < 0 else position < len(folded)):
         char = folded[position - 1] if step < 0 else folded[position]
         if not (char.isspace() or char == ","):

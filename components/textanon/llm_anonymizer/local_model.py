@@ -154,8 +154,8 @@ class LocalChatModel:
         for i, row in enumerate(rows):
             new_tokens = _until_end([int(t) for t in output[i, width:]], eos)
             stopped_by = criteria[0].reasons[i] if criteria is not None else None
-            if stopped_by and new_tokens and new_tokens[-1] == pad:
-                new_tokens = new_tokens[:-1]  # the padding after a row a criterion stopped (pad = EOS)
+            while stopped_by and new_tokens and new_tokens[-1] == pad:
+                new_tokens = new_tokens[:-1]  # the padding after a row a criterion stopped
             self.usage["calls"] += 1
             self.usage["prompt_tokens"] += len(row)
             self.usage["completion_tokens"] += len(new_tokens)
@@ -169,7 +169,7 @@ class LocalChatModel:
         tokenizer = self._tokenizer
         if getattr(tokenizer, "chat_template", None):
             ids = tokenizer.apply_chat_template(split_messages(prompt), add_generation_prompt=True, tokenize=True)
-            if isinstance(ids, dict) or hasattr(ids, "keys"):
+            if hasattr(ids, "keys"):  # a dict or BatchEncoding (newer tokenizers)
                 ids = ids["input_ids"]
         else:
             ids = tokenizer(to_plain_text(prompt)).input_ids
