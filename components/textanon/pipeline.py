@@ -25,6 +25,13 @@ def assemble(
     if gazetteer:
         overrides["paths.gazetteer"] = str(gazetteer)
     config = load_config(config_path, overrides=overrides, interpolate=False)
+    ner_model = config.get("paths", {}).get("ner_model")
+    if ner_model and not Path(ner_model).exists():
+        raise FileNotFoundError(
+            f"{config_path}: the entity model paths.ner_model = {ner_model!r} is not there (relative paths are read "
+            "from the current folder: build from the repository root, or give another with --ner-model / "
+            "overrides={'paths.ner_model': ...})"
+        )
     if last_component:
         names = list(config["nlp"]["pipeline"])
         keep = names[: names.index(last_component) + 1]
@@ -49,10 +56,15 @@ def assemble(
     return nlp
 
 
-def build_pipeline(config_path: Path, output: Path, gazetteer: Optional[Path] = None) -> Language:
-    """``build-pipeline``: :func:`assemble` the pipeline of ``config_path`` (with ``gazetteer``) and save it to the
-    folder ``output`` (created). Returns the pipeline."""
-    nlp = assemble(config_path, gazetteer)
+def build_pipeline(
+    config_path: Path,
+    output: Path,
+    gazetteer: Optional[Path] = None,
+    overrides: Optional[Dict[str, object]] = None,
+) -> Language:
+    """``build-pipeline``: :func:`assemble` the pipeline of ``config_path`` (with ``gazetteer`` and config
+    ``overrides``) and save it to the folder ``output`` (created). Returns the pipeline."""
+    nlp = assemble(config_path, gazetteer, overrides)
     Path(output).mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     return nlp

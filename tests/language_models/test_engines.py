@@ -40,7 +40,7 @@ def test_cache_key_changes_with_source_hash_and_converter_version(tmp_path):
 
 
 def test_configs_select_the_engine():
-    for name in ("textanon.cfg", "textanon_trained.cfg"):
+    for name in ("textanon.cfg", "textanon_rules.cfg"):
         model = load_config(ROOT / "configs" / name)["components"]["textanon_lm_risk"]["model"]
         assert model["engine"] == "ctranslate2-int8"
     lm = registry.resolve({"m": {"@misc": "textanon.CausalLM.v1", "name": "some/model", "engine": "torch-int8"}})["m"]

@@ -48,13 +48,13 @@ def train_silver(recognizer_nlp):
 
 @pytest.fixture(scope="session")
 def hybrid_pipeline():
-    """``hybrid(ner_model) -> Language``: configs/textanon_trained.cfg around the trained NER in ``ner_model``, up
+    """``hybrid(ner_model) -> Language``: configs/textanon.cfg around the trained NER in ``ner_model``, up
     to the entity recognizer."""
     from textanon.pipeline import assemble
 
     def hybrid(ner_model):
         return assemble(
-            ROOT / "configs" / "textanon_trained.cfg",
+            ROOT / "configs" / "textanon.cfg",
             overrides={"paths.ner_model": str(ner_model)},
             last_component="textanon_entity_recognizer",
         )

@@ -15,10 +15,17 @@ def build_pipeline_cli(
     config: Path = input_file("Pipeline config (configs/textanon.cfg)"),
     output: Path = typer.Argument(..., help="Folder to write the pipeline to"),
     gazetteer: Optional[Path] = typer.Option(None, exists=True, dir_okay=False, help="Gazetteer JSONL"),
+    ner_model: Optional[Path] = typer.Option(
+        None,
+        exists=True,
+        file_okay=False,
+        help="Trained entity model for configs with paths.ner_model (default: the config's, the shipped one)",
+    ),
 ) -> None:
     """Assemble the pipeline from CONFIG (gazetteer included) and save it to OUTPUT."""
     from ..pipeline import build_pipeline
 
-    nlp = build_pipeline(config, output, gazetteer)
+    overrides = {"paths.ner_model": str(ner_model)} if ner_model else None
+    nlp = build_pipeline(config, output, gazetteer, overrides)
     n_terms = len(nlp.get_pipe("textanon_entity_recognizer").gazetteer)
     msg.good(f"Saved pipeline {nlp.pipe_names} to {output} ({n_terms} gazetteer terms)")

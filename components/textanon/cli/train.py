@@ -18,7 +18,10 @@ def silver_cmd(
     output_dir: Path = typer.Option(
         Path("corpus"), help="Folder for <prefix>-train.spacy, <prefix>-dev.spacy, <prefix>-stats.json"
     ),
-    model: str = typer.Option("en_textanon", help="Pipeline whose entity recognizer annotates (package or folder)"),
+    model: str = typer.Option(
+        "training/en_textanon_rules",
+        help="Pipeline whose entity recognizer annotates (package or folder; the rule-based one by default)",
+    ),
     max_individuals: Optional[int] = typer.Option(None, help="Use a random subset of this many biographies"),
     dev_share: float = typer.Option(0.1, help="Share of individuals (or annotated documents) held out as dev"),
     seed: int = typer.Option(0),
@@ -151,7 +154,9 @@ def cv_ner_cmd(
         Path("training/ner_cpu/model-best"), exists=True, file_okay=False, help="Silver model to fine-tune"
     ),
     config: Path = typer.Option(Path("configs/ner_court.cfg"), exists=True, dir_okay=False),
-    pipeline_config: Path = typer.Option(Path("configs/textanon_trained.cfg"), exists=True, dir_okay=False),
+    pipeline_config: Path = typer.Option(
+        Path("configs/textanon.cfg"), exists=True, dir_okay=False, help="Hybrid pipeline (paths.ner_model set per fold)"
+    ),
     gazetteer: Optional[Path] = typer.Option(
         Path("assets/gazetteer.jsonl"), help="Gazetteer JSONL for the hybrid pipeline"
     ),
@@ -181,3 +186,36 @@ def cv_ner_cmd(
             log=msg.info,
         )
     )
+
+
+@app.command("export-ner")
+def export_ner_cmd(
+    model: Path = typer.Argument(..., exists=True, file_okay=False, help="Trained pipeline folder (train-court)"),
+    output: Path = typer.Option(Path("assets/models/ner_court"), help="Artifact folder (replaced)"),
+    project: Optional[Path] = typer.Option(
+        None, exists=True, dir_okay=False, help="project.yml whose assets entry for OUTPUT gets the new checksum"
+    ),
+) -> None:
+    """The shipped entity model: MODEL copied to OUTPUT without its training-time strings, checked to tag probe
+    texts as MODEL does, its checksum written into PROJECT."""
+    from ..training.artifact import ArtifactError, export_model
+
+    try:
+        export_model(model, output, project, log=msg.good)
+    except ArtifactError as err:
+        msg.fail(str(err), exits=1)
+
+
+@app.command("verify-asset")
+def verify_asset_cmd(
+    dest: str = typer.Argument(..., help="The dest of an assets entry of PROJECT (e.g. assets/models/ner_court)"),
+    project: Path = typer.Option(Path("project.yml"), exists=True, dir_okay=False),
+) -> None:
+    """Fail unless DEST has the checksum PROJECT's assets entry gives (the build runs this)."""
+    from ..training.artifact import ArtifactError, verify_asset
+
+    try:
+        digest = verify_asset(project, dest)
+    except ArtifactError as err:
+        msg.fail(str(err), exits=1)
+    msg.good(f"{dest}: checksum {digest} as in {project}")

@@ -4,8 +4,9 @@
 on human-annotated cases. ``cross_validate`` measures what that buys on annotated cases without
 scoring any case the model was tuned on: the cases are dealt into k folds by document; for each fold
 a model is fine-tuned on the other folds (a slice of them is its early-stopping dev set) and the
-held-out fold is tagged by the hybrid pipeline (``configs/textanon_trained.cfg``). Every recognizer
-variant of :data:`VARIANTS` is scored on the same held-out predictions, token level, pooled over folds.
+held-out fold is tagged by the hybrid pipeline (``configs/textanon.cfg``, ``paths.ner_model`` set to the fold
+model). Every recognizer variant of :data:`VARIANTS` is scored on the same held-out predictions, token level,
+pooled over folds.
 """
 
 import json
