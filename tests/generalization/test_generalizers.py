@@ -141,7 +141,30 @@ def test_a_century_covers_its_decades_and_its_years_but_not_the_ambiguous_hundre
 def test_persons_where_the_words_right_before_say_so():
     for context in ("a film directed by Jon Smith", "she starred opposite Jon Smith", "alongside Jon Smith"):
         assert texts(generalize_person("Jon Smith", context, context.index("Jon"))) == ["another person"]
-    for context in ("she directed Jon Smith", "by Jon Smith", "the opposite of Jon Smith"):
+    for context in ("she directed Zorb Quux", "by Zorb Quux", "the opposite of Zorb Quux"):  # no given name
+        assert generalize_person("Zorb Quux", context, context.index("Zorb")) == [], context
+
+
+@needs_wordnet
+def test_a_name_written_as_a_personal_name_is_another_person_unless_a_work_is_said():
+    from textanon.generalization.persons import is_personal_name
+
+    for name in ("Emlyn Williams", "Jesse Tyler Ferguson", "Vincent van Gogh", "Paris Hilton", "Hal Needham"):
+        assert is_personal_name(name), name
+    for name in (
+        "Grace Kelly",  # "grace" is an everyday word: no evidence
+        "Will Smith",
+        "Modern Family",
+        "Chelsea Hospital",  # a place's name
+        "Doomwatch",  # one word
+        "Henry James'",  # a possessive
+        "Man for All Seasons",  # lower-case words
+        "Zorb Quux",  # no given name
+    ):
+        assert not is_personal_name(name), name
+    for context in ("she met Jon Smith", "with Jon Smith and others"):
+        assert texts(generalize_person("Jon Smith", context, context.index("Jon"))) == ["another person"], context
+    for context in ("she starred in Jon Smith", "the film Jon Smith", 'she appeared in "Jon Smith'):
         assert generalize_person("Jon Smith", context, context.index("Jon")) == [], context
 
 

@@ -1,12 +1,21 @@
 """Persons other than the protected one (who is always suppressed): the role word "another person" ("her father,
 Jon Voight" -> "her father, another person"). The role words the text writes around the name stay visible as they
 are. A PERSON label is not enough to be sure a span names a person (film titles are often taken for names), so a
-mention is generalized only when a role word (:data:`PERSON_CUES`: "father", "actor", "director", "married"...)
-stands among the :data:`WINDOW` words before it in its sentence, or the words right before it say the name is a
-person's ("directed by", "opposite", "alongside": :data:`BY_PERSON`, :data:`NEXT_IS_PERSON`): otherwise the
-optimizer suppresses it."""
+mention is generalized only when
+
+* a role word (:data:`PERSON_CUES`: "father", "actor", "director", "married"...) stands among the :data:`WINDOW`
+  words before it in its sentence, or the words right before it say the name is a person's ("directed by",
+  "opposite", "alongside": :data:`BY_PERSON`, :data:`NEXT_IS_PERSON`); or
+* it is written as a personal name (:func:`is_personal_name`): two to five capitalized words (initials and name
+  particles such as "de", "van" allowed) whose first is a given name of the ``gender-guesser`` name dictionary
+  (offline, ~45,000 given names of many countries) and not a common English word ("Will", "Grace"), and the words
+  before it do not say a work follows ("starred in Jane Eyre", "the novel Silas Marner": :data:`WORK_BEFORE`),
+  nor is it quoted;
+
+otherwise the optimizer suppresses it."""
 
 import re
+from functools import lru_cache
 from typing import List
 
 from .base import Generalization, levels
@@ -31,13 +40,72 @@ BY_PERSON = {
 }
 
 
+#: words right before a capitalized name that say it is a work's title, not a person's ("starred in Jane Eyre",
+#: "the novel Silas Marner", "a production of Tom Jones")
+WORK_BEFORE = set(
+    """in of film films movie movies novel novels play plays series sitcom musical musicals opera operas album albums
+    song songs show shows drama dramas adaptation production productions version title episode episodes book books
+    role roles titled called entitled""".split()
+)
+#: lower-case words inside a name ("Vincent van Gogh", "Leonardo da Vinci")
+PARTICLES = {"de", "da", "di", "del", "della", "der", "den", "van", "von", "du", "le", "la", "bin", "ibn", "al", "dos"}
+#: last words that make a capitalized phrase a place's, an institution's or a work's name ("Chelsea Hospital")
+NOT_A_SURNAME = set(
+    """hospital clinic school college university academy institute opera theatre theater church cathedral chapel
+    street road avenue lane park hall house center centre museum gallery library company club award awards prize
+    festival studio studios records square bridge station airport hotel court county city town island islands river
+    lake mountain mountains valley bay beach family show story series saga chronicles diaries""".split()
+)
+_WORD = re.compile(r"^[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*$")
+_INITIAL = re.compile(r"^[A-Z]\.$")
+
+
+@lru_cache(maxsize=1)
+def _given_names():
+    import gender_guesser.detector as gender
+
+    return gender.Detector(case_sensitive=False)
+
+
+@lru_cache(maxsize=20000)
+def _common_word(word: str) -> bool:
+    """An everyday English word (a WordNet lemma written in lower case: "will", "grace", "rose", "bill"), so no
+    evidence of a name; proper names ("Thomas", "David") are capitalized in WordNet."""
+    from .wordnet import wordnet
+
+    lower = word.lower()
+    return any(lemma.name() == lower for synset in wordnet().synsets(lower) for lemma in synset.lemmas())
+
+
+def is_personal_name(text: str) -> bool:
+    """``text`` is written as a personal name: 2-5 words, each capitalized (or an initial, or a particle), the
+    last a capitalized word that names no place, institution or work (:data:`NOT_A_SURNAME`), the first a given
+    name of the name dictionary that is not an everyday English word."""
+    words = text.replace("\u2019", "'").split()
+    if not 2 <= len(words) <= 5 or words[-1].endswith("'s"):
+        return False
+    if not all(_WORD.match(w) or _INITIAL.match(w) or w in PARTICLES for w in words) or not _WORD.match(words[-1]):
+        return False
+    if words[-1].lower() in NOT_A_SURNAME:
+        return False
+    first = words[0]
+    if not _WORD.match(first) or "-" in first or _common_word(first):
+        return False
+    return _given_names().get_gender(first) != "unknown"
+
+
 def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
-    """ "another person" when the context says ``text`` (at ``start`` of ``doc_text``) names a person, else nothing."""
+    """ "another person" when the context says ``text`` (at ``start`` of ``doc_text``) names a person, or it is
+    written as a personal name in no work's context (module docstring), else nothing."""
     before = re.split(r"[.!?;:()\n]", doc_text[max(0, start - 60) : start])[-1]
     words = re.findall(r"[A-Za-z-]+", before)[-WINDOW:]
     last = [w.lower() for w in words[-2:]]
     cued = any(w.lower() in PERSON_CUES for w in words)
     cued = cued or (bool(last) and last[-1] in NEXT_IS_PERSON) or (len(last) == 2 and tuple(last) in BY_PERSON)
+    if not cued:
+        quoted = before.rstrip().endswith(('"', "'", "\u201c", "\u2018"))
+        work = bool(last) and last[-1] in WORK_BEFORE
+        cued = not quoted and not work and is_personal_name(" ".join(text.split()))
     if not cued:
         return []
     return levels(["another person"], "persons", text)

@@ -34,7 +34,8 @@ def propose(
     becomes its head (:mod:`.phrases`)."""
     text = " ".join(text.split())
     if label in (MISC, ORG) or (label == PERSON and not generalize_person(text, doc_text, start)):
-        found = generalize_title(text, doc_text, start)  # a name followed by a release year: a work's title
+        # a name followed by a release year, or after "starred in" (not for ORG): a work's title
+        found = generalize_title(text, doc_text, start, works_in_context=label != ORG)
         if found:
             return found[:max_levels]
     if label == DATETIME:

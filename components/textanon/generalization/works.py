@@ -1,7 +1,10 @@
 """Titles of works: a name followed by a year in parentheses ("Hackers (1995)", "Cyborg 2 (1993)") is the title of a
 work released that year (a film, a series, a play, an album), whatever label the recognizer gave it; it becomes
 "a work". Only a single four-digit year right after the name counts ("John Smith (1920-2001)" is a lifespan, not
-a release)."""
+a release). So does a capitalized name right after words that only a work's title follows ("starred in Hackers",
+"a revival of Hay Fever", "an episode of Doomwatch": :data:`WORK_CUES`), unless the name is an event's
+(:data:`EVENT_WORDS`: "starred in the World Cup" says nothing of a work); ``works_in_context`` is off for ORG
+mentions (the caller's choice: "a production of the National Theatre" names a company)."""
 
 import re
 from typing import List
@@ -9,10 +12,43 @@ from typing import List
 from .base import Generalization, levels, noun_phrase
 
 _RELEASE = re.compile(r"^\s*\((?:1[89]\d\d|20\d\d)\)")
+#: the two words before a name that only a work's title follows
+WORK_CUES = {
+    ("starred", "in"),
+    ("co-starred", "in"),
+    ("costarred", "in"),
+    ("production", "of"),
+    ("productions", "of"),
+    ("revival", "of"),
+    ("adaptation", "of"),
+    ("episode", "of"),
+    ("episodes", "of"),
+    ("sequel", "to"),
+    ("remake", "of"),
+    ("cast", "of"),
+}
+#: words of an event's name, not a work's ("the World Cup", "the Olympic Games")
+EVENT_WORDS = set(
+    """war wars cup games olympics olympic championship championships tournament open festival award awards prize
+    league election elections marathon grand prix""".split()
+)
 
 
-def generalize_title(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
-    """ "a work" when the name ``text`` (at ``start`` of ``doc_text``) is followed by a release year, else nothing."""
-    if not _RELEASE.match(doc_text[start + len(text) :]):
+def _cued(text: str, doc_text: str, start: int) -> bool:
+    if not text[:1].isupper() or EVENT_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
+        return False
+    before = re.split(r"[.!?;:()\n\"\u201c]", doc_text[max(0, start - 40) : start])[-1]
+    words = [w.lower() for w in re.findall(r"[A-Za-z-]+", before)]
+    if words and words[-1] == "the":  # "starred in the Hackers": the article belongs to the title or not
+        words = words[:-1]
+    return len(words) >= 2 and (words[-2], words[-1]) in WORK_CUES
+
+
+def generalize_title(
+    text: str, doc_text: str = "", start: int = 0, works_in_context: bool = True
+) -> List[Generalization]:
+    """ "a work" when the name ``text`` (at ``start`` of ``doc_text``) is followed by a release year, or (with
+    ``works_in_context``) comes right after a work's cue (module docstring), else nothing."""
+    if not _RELEASE.match(doc_text[start + len(text) :]) and not (works_in_context and _cued(text, doc_text, start)):
         return []
     return levels([noun_phrase("work", doc_text, start)], "works", text)
