@@ -41,6 +41,21 @@ def test_index_rule_counts_a_generalization_by_its_members_and_pairs_it_with_eve
     assert few == [[("T1", 1)]]
 
 
+def test_another_person_is_found_in_every_document_of_a_person_centred_index():
+    docs = {"Rusu": {1}, "Balti": {1, 2}, "1961": {1}}
+
+    def count_any(groups):
+        sets = [set().union(*(docs.get(p, set()) for p in group)) for group in groups]
+        return len(set.intersection(*sets)) if sets else 6
+
+    phrases = {"P2": "Ion Rusu", "L1": "Balti", "T1": "1961"}
+    candidates = {"P2": [(content_words("another person"), ())], "T1": [(["1960s"], ())]}
+    forbidden = index_forbidden(["P2", "L1", "T1"], ["P2", "T1"], count_any, 2, phrases, candidates)
+    assert not [f for f in forbidden if ("P2", 1) in f and len(f) == 1]  # alone: every document
+    assert [("P2", 1), ("L1", 0)] not in forbidden  # with Balti: Balti's 2 documents
+    assert [("T1", 1)] in forbidden  # the 1960s: only document 1 (its original), "1960s" in none
+
+
 def test_candidate_information_content_from_a_language_model_in_context():
     class WordLM:
         def span_token_logprobs(self, text, spans, passes=None):

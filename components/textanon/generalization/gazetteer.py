@@ -75,6 +75,10 @@ class Geonames:
             iso: Country(iso, c["name"], c["continentcode"]) for iso, c in gc.get_countries().items()
         }
         self._country_names = {c.name.lower(): c for c in self.countries.values()}
+        population = {iso: int(c.get("population") or 0) for iso, c in gc.get_countries().items()}
+        self._by_continent: Dict[str, List[str]] = {}
+        for iso in sorted(self.countries, key=lambda i: -population.get(i, 0)):  # the most populous first
+            self._by_continent.setdefault(self.countries[iso].continent, []).append(self.countries[iso].name)
         states = gc.get_us_states()
         self._state_by_code = {code: s["name"] for code, s in states.items()}
         self._states = {s["name"].lower(): s["name"] for s in states.values()}
@@ -86,8 +90,11 @@ class Geonames:
             state = self._state_by_code.get(c["admin1code"]) if country.iso == "US" else None
             self._cities.setdefault(c["name"].lower(), []).append(City(c["name"], country, state, c["population"]))
         self._by_country: Dict[str, List[City]] = {}
+        self._by_state: Dict[str, List[City]] = {}
         for city in sorted((c for cs in self._cities.values() for c in cs), key=lambda c: -c.population):
             self._by_country.setdefault(city.country.iso, []).append(city)
+            if city.state:
+                self._by_state.setdefault(city.state, []).append(city)
 
     def country(self, name: str) -> Optional[Country]:
         """The country called ``name`` (GeoNames name or :data:`COUNTRY_ALIASES`), else None."""
@@ -103,11 +110,19 @@ class Geonames:
 
     def members(self, country: Optional[Country] = None, continent: Optional[str] = None, limit: int = 20) -> List[str]:
         """Names a place generalization covers: the largest cities of ``country`` (with its name first), or the
-        countries of ``continent``, at most ``limit``."""
+        most populous countries of ``continent``, at most ``limit``."""
         if country is not None:
             cities = self._by_country.get(country.iso, [])
             return [country.name] + [c.name for c in cities[: limit - 1]]
-        return [c.name for c in self.countries.values() if c.continent == continent][:limit]
+        return self._by_continent.get(continent, [])[:limit]
+
+    def us_states(self) -> List[str]:
+        """Every US state's name (what "a US state" covers)."""
+        return sorted(self._states.values())
+
+    def state_members(self, state: str, limit: int = 20) -> List[str]:
+        """What "a city in <US state>" covers: the state's name and its largest cities, at most ``limit``."""
+        return [state] + [c.name for c in self._by_state.get(state, [])[: limit - 1]]
 
     def city(self, name: str) -> Optional[List[City]]:
         """The cities called ``name``: all of them when the name is ambiguous (:data:`AMBIGUOUS_SHARE`), else

@@ -1,7 +1,9 @@
 """Places: a city becomes "a city in <US state / country>" -> "a city in <country>" -> "a city in <continent>" ->
 "a city"; a US state "a US state" -> "a place in North America"; a country "a country in <continent>" -> "a
-country". A city name shared by cities of comparable size in different places ("Birmingham") gets "a city" only,
-which is true of every one of them. Data: :mod:`.gazetteer` (GeoNames, offline).
+country". Each level lists the names it covers (``members``: every US state; a state and its largest cities; a
+country and its largest cities; a continent's countries), whose documents the index risk counts as the level's.
+A city name shared by cities of comparable size in different places ("Birmingham") gets "a city" only, which is
+true of every one of them. Data: :mod:`.gazetteer` (GeoNames, offline).
 
 A name the gazetteer knows is not always a place where it stands: "she starred in Alice" (a film; Alice is also a
 city in Texas), "her sister Alice". So no place is proposed for a name in a title context (:func:`.context.
@@ -53,7 +55,13 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
         covered = gaz.members(continent=country.continent)
         return levels([f"a country in {CONTINENTS[country.continent][0]}", "a country"], "places", text, [covered])
     if gaz.us_state(text):
-        return levels(["a US state", "a place in North America"], "places", text)
+        states = gaz.us_states()
+        return levels(
+            ["a US state", "a place in North America"],
+            "places",
+            text,
+            [states, states + gaz.members(continent="NA")],
+        )
     cities = gaz.city(text)
     if not cities:
         return []
@@ -62,7 +70,7 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
     city = cities[0]
     continent = CONTINENTS[city.country.continent][0]
     out = [f"a city in {city.state}"] if city.state else []
-    members = [[city.state]] if city.state else []
+    members = [gaz.state_members(city.state)] if city.state else []
     out += [f"a city in {city.country.phrase}", f"a city in {continent}", "a city"]
     members += [gaz.members(city.country), gaz.members(continent=city.country.continent)]
     return levels(out, "places", text, members)

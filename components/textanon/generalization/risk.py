@@ -65,7 +65,7 @@ def index_forbidden(
     original mentions are the search risk's own combinations). ``candidates``: entity -> [(content words, members)]
     per level; a generalization's documents are those holding one of its more specific ``members``, the original
     mention, or its content word when it has one (``count_any``: the index's count of documents holding one phrase
-    of every group)."""
+    of every group); every document for "another person", "a person" (:data:`EVERY_DOCUMENT_WORDS`)."""
     options = {  # a generalization covers the original too: its documents count as the generalization's
         e: [([phrases[e]], ())] + [(list(w), tuple(m) + (phrases[e],)) for w, m in candidates.get(e, [])]
         for e in phrases
@@ -73,8 +73,8 @@ def index_forbidden(
     options = {e: o for e, o in options.items() if e in set(entities)}
 
     def found(option, other=None) -> bool:
-        groups = [_group(option)] + ([_group(other)] if other is not None else [])
-        return count_any(groups) >= k
+        groups = [g for g in [_group(option)] + ([_group(other)] if other is not None else []) if g is not None]
+        return not groups or count_any(groups) >= k
 
     forbidden: List[List[Tuple[str, int]]] = []
     seen = set()
@@ -107,8 +107,16 @@ def intersect(a: Breaks, b: Breaks) -> Breaks:
     return {e: levels for e, levels in out.items() if levels}
 
 
-def _group(option) -> List[str]:
+#: replacements every document of a person-centred index is consistent with ("another person", "a person",
+#: "persons"): the index holds biographies, judgments, news about people, so each of its documents mentions one
+EVERY_DOCUMENT_WORDS = {"person", "persons", "people"}
+
+
+def _group(option) -> Optional[List[str]]:
     """The phrases whose documents are an option's: its members (the original mention included) and its content word
-    when it has exactly one (a replacement of several content words is found through its members)."""
+    when it has exactly one (a replacement of several content words is found through its members); None when every
+    document is (:data:`EVERY_DOCUMENT_WORDS`)."""
     words, members = option
+    if len(words) == 1 and words[0].lower() in EVERY_DOCUMENT_WORDS:
+        return None
     return list(dict.fromkeys(list(members) + (list(words) if len(words) == 1 else [])))
