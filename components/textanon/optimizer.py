@@ -299,13 +299,32 @@ class MaskingOptimizer(SettingsRecord):
         if raised:
             add_warning(doc, f"{self.name}: {raised} generalizations made more general for the search attacker")
         if exhausted:
-            add_warning(
-                doc,
-                f"{self.name}: the search attacker still finds the target with the generalizations suppressed; "
-                "decided again by suppression only",
-            )
-            self.generalized = {}
+            chosen = dict(self.generalized)
             masked = self._solve(doc, entities, combos, forced, generalize=False)
+            self.generalized = self._generalize_suppressed(doc, entities, combos, masked - set(forced), chosen)
+            if self.generalized:
+                masked = masked - set(self.generalized)
+                self._render(doc, entities, masked, occurrences, self.generalized)
+                costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
+                demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+                if exhausted:
+                    self.generalized, masked = {}, masked | set(self.generalized)
+                else:
+                    self.generalized = {e: g for e, g in self.generalized.items() if e not in demote}
+                    masked = masked | demote
+            if self.generalized:
+                add_warning(
+                    doc,
+                    f"{self.name}: the search attacker still finds the target with the generalizations suppressed; "
+                    f"decided again by suppression, then {len(self.generalized)} of the suppressed entities "
+                    "generalized where the attacker does not need them",
+                )
+            else:
+                add_warning(
+                    doc,
+                    f"{self.name}: the search attacker still finds the target with the generalizations suppressed; "
+                    "decided again by suppression only",
+                )
         elif demote:
             add_warning(doc, f"{self.name}: {len(demote)} generalized entities suppressed for the search attacker")
             self.generalized = {e: g for e, g in self.generalized.items() if e not in demote}
@@ -313,6 +332,43 @@ class MaskingOptimizer(SettingsRecord):
         elif not raised:
             return
         self._render(doc, entities, masked, occurrences, self.generalized)
+
+    def _generalize_suppressed(
+        self,
+        doc: Doc,
+        entities: Dict[str, List[Span]],
+        combos: List[List[str]],
+        suppressed: Set[str],
+        chosen: Dict[str, Tuple[int, str]],
+    ) -> Dict[str, Tuple[int, str]]:
+        """After a decision by suppression only (``suppressed``, direct identifiers left out), the entities of it that
+        the first decision had generalized (``chosen``) that may take that generalization back: every risky
+        combination of the entity stays broken (by another suppressed entity, or by that level:
+        :func:`textanon.generalization.choice.breaks`) and the index forbids the level neither alone nor beside the
+        other entities' options. Greedy, most informative first; every kept entity stays kept."""
+        from .generalization.choice import breaks, forbidden
+
+        live = [c for c in combos if all(e in entities for e in c)]
+        combo_breaks = breaks(doc, entities, live)
+        banned = forbidden(doc)
+        state: Dict[str, Optional[int]] = {e: (None if e in suppressed else 0) for e in entities}
+        out: Dict[str, Tuple[int, str]] = {}
+        for e in sorted(set(chosen) & suppressed, key=lambda e: -self._cost(entities[e])):
+            level = chosen[e][0]
+            ok = all(
+                level in allowed.get(e, []) or any(f != e and state.get(f) is None for f in combo)
+                for combo, allowed in zip(live, combo_breaks)
+                if e in combo
+            )
+            ok = ok and not any(
+                any(f == e and n == level for f, n in ban)
+                and all((f == e and n == level) or (f != e and state.get(f) == n) for f, n in ban)
+                for ban in banned
+            )
+            if ok:
+                state[e] = level
+                out[e] = chosen[e]
+        return out
 
     def _raise_levels(
         self, doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]], demote: Set[str], masked: Set[str]

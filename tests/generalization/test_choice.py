@@ -160,3 +160,35 @@ def test_of_two_levels_scored_alike_the_more_specific_is_chosen():
         {"breaks": [[["T1"], {"T1": [1, 2]}]], "forbidden": []},
     )
     assert doc._.anonymized_text == "Left in the 1960s."
+
+
+def _given_back(risk, suppressed=("T1", "P1"), combos=(("T1", "P1"),)):
+    """What may be generalized again after a decision by suppression only suppressed ``suppressed`` (the first
+    decision had generalized T1 "1961" -> "the 1960s" and P1 "Rusu" -> "another person")."""
+    from textanon.optimizer import _entities
+
+    text = "Left in 1961 with Rusu."
+    mentions = [("1961", "DATETIME", "T1"), ("Rusu", "PERSON", "P1")]
+    cands = {"T1": [("the 1960s", 3.0)], "P1": [("another person", 1.0)]}
+    doc = decide(text, mentions, [list(c) for c in combos], {"T1": 10.0, "P1": 5.0}, cands, None, risk)
+    opt = spacy.blank("en").add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    chosen = {"T1": (1, "the 1960s"), "P1": (1, "another person")}
+    return opt._generalize_suppressed(
+        doc, _entities(doc.spans["pii"]), [list(c) for c in combos], set(suppressed), chosen
+    )
+
+
+def test_after_suppression_only_a_suppressed_entity_is_generalized_where_its_combinations_stay_broken():
+    # T1's level breaks the pair: T1 is generalized, and P1 then needs its own level to break it (it has one)
+    both = {"breaks": [[["P1", "T1"], {"T1": [1], "P1": [1]}]], "forbidden": []}
+    assert _given_back(both) == {"T1": (1, "the 1960s"), "P1": (1, "another person")}
+    # only T1's level breaks the pair: the first (most costly) taken, the other must stay suppressed
+    only_t1 = {"breaks": [[["P1", "T1"], {"T1": [1]}]], "forbidden": []}
+    assert _given_back(only_t1) == {"T1": (1, "the 1960s")}
+    # no level breaks it: T1 may come back only while P1 stays suppressed, and then P1 may not
+    none = {"breaks": [[["P1", "T1"], {}]], "forbidden": []}
+    assert _given_back(none) == {"T1": (1, "the 1960s")}
+    # a kept entity stays kept; the index's pair ban with a kept option holds
+    banned = {"breaks": [[["P1", "T1"], {"T1": [1]}]], "forbidden": [[["T1", 1], ["P1", 0]]]}
+    assert _given_back(banned, suppressed=("T1",)) == {}
+    assert _given_back(banned, suppressed=("T1",), combos=()) == {}
