@@ -18,8 +18,39 @@ _DECADE = re.compile(r"^(?:the\s+)?(?:early\s+|mid\s+|late\s+|mid-)?(1[0-9]{2}|2
 _FULL = {m[:3]: m for m in MONTHS[:12]}
 
 
+#: words before a date that make it a bound or an approximation ("before 1990" is not in the 1990s): not generalized
+BOUNDS = re.compile(
+    r"^(?:before|after|since|until|till|til|by|from|to|through|around|about|circa|c\.|ca\.|approximately|nearly|"
+    r"almost|prior\s+to|up\s+to|as\s+(?:early|late)\s+as|no\s+(?:later|earlier)\s+than|pre-|post-)(?:\s+|\b)",
+    re.IGNORECASE,
+)
+#: prepositions of time inside the span, kept before every level ("on 14 September 2009" -> "in September 2009")
+PLACING = re.compile(r"^(in|on|during)\s+", re.IGNORECASE)
+
+
 def generalize_date(text: str) -> List[Generalization]:
-    """Generalizations of a date expression, most specific first (empty when it has no single four-digit year)."""
+    """Generalizations of a date expression, most specific first (empty when it has no single four-digit year, or
+    is a bound or an approximation: :data:`BOUNDS`); a leading "in"/"on"/"during" stays ("in"/"during") before
+    every level."""
+    text = " ".join(text.split())
+    if BOUNDS.match(text):
+        return []
+    placing = PLACING.match(text)
+    if placing:
+        word = "during" if placing.group(1).lower() == "during" else "in"
+        if placing.group(1)[0].isupper():
+            word = word.capitalize()
+        found = _generalize_date(text[placing.end() :])
+        return levels([f"{word} {g.text}" for g in found], "dates", text, [g.members for g in found])
+    return _generalize_date(text)
+
+
+def mentions_year(text: str) -> bool:
+    """Whether ``text`` holds a four-digit year (or a decade: "1990s")."""
+    return bool(re.search(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d,])", text))
+
+
+def _generalize_date(text: str) -> List[Generalization]:
     decade = _DECADE.match(text.strip())
     if decade:
         first = int(decade.group(1)) * 10

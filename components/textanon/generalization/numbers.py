@@ -2,13 +2,29 @@
 "between 20,000 and 30,000 euros" -> "at least 10,000 euros"; "aged 34" -> "aged between 30 and 40" -> "aged at
 least 10"). The number is replaced inside the span, its unit or currency kept. Only spans with exactly one number
 written in digits are generalized (from 10 up, or any number before "thousand", "million", "billion"); the range
-includes its lower bound and excludes its upper one, so every level is true."""
+includes its lower bound and excludes its upper one, so every level is true.
+
+A number after a bound or an approximation is not an exact value: "more than 20", "over 100", "almost 150", "about
+100" (:data:`LOWER_BOUNDS`, :data:`APPROXIMATE`) become the order of magnitude below them, the modifier dropped
+("more than 20" -> "at least 10": true of every value the original allows, as "about 100" -> "at least 10"); "up to
+100", "under 50" (:data:`UPPER_BOUNDS`) get no generalization (a range would claim a lower bound the text never
+gave)."""
 
 import re
 from typing import List
 
 from .base import Generalization, levels
 
+#: words before a number that make it a lower bound / an approximation / an upper bound
+LOWER_BOUNDS = ("more than", "over", "at least", "above", "in excess of", "upwards of", "greater than", "no fewer than")
+APPROXIMATE = ("almost", "nearly", "about", "around", "approximately", "roughly", "some", "close to", "circa", "c.")
+UPPER_BOUNDS = ("up to", "under", "less than", "fewer than", "at most", "below", "no more than", "not more than")
+_MODIFIER = re.compile(
+    r"\b("
+    + "|".join(re.escape(w) for w in sorted(LOWER_BOUNDS + APPROXIMATE + UPPER_BOUNDS, key=len, reverse=True))
+    + r")\s+$",
+    re.IGNORECASE,
+)
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
 
 
@@ -33,6 +49,17 @@ def generalize_number(text: str) -> List[Generalization]:
     def fmt(v: int) -> str:
         return sign + (f"{v:,}" if grouped else str(v))
 
+    modifier = _MODIFIER.search(before)
+    if modifier:
+        if modifier.group(1).lower() in UPPER_BOUNDS:
+            return []
+        # "more than 20" is at least 20: its magnitude holds; "about 100", "nearly 1,050" may be 98, 990: one below
+        near = modifier.group(1).lower() in APPROXIMATE and value < 1.2 * lead
+        bound = lead // 10 if near or value == lead else lead
+        if bound < (1 if scaled else 10):
+            return []
+        before = before[: modifier.start()]
+        return levels([f"{before}at least {fmt(bound)}{after}"], "numbers", text)
     return levels(
         [f"{before}between {fmt(low)} and {fmt(low + lead)}{after}", f"{before}at least {fmt(lead)}{after}"],
         "numbers",

@@ -5,7 +5,7 @@ from typing import List, Sequence, Tuple
 
 from ..labels import DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from .base import Generalization
-from .dates import generalize_date
+from .dates import generalize_date, mentions_year
 from .known import generalize_known
 from .nationalities import generalize_nationality
 from .nouns import generalize_noun
@@ -39,7 +39,8 @@ def propose(
         if found:
             return found[:max_levels]
     if label == DATETIME:
-        found = generalize_date(text) or generalize_number(text)  # "age 20" -> "age between 20 and 30"
+        # "age 20" -> "age between 20 and 30"; never a year ("before 1990" is no number between 1000 and 2000)
+        found = generalize_date(text) or ([] if mentions_year(text) else generalize_number(text))
     elif label == QUANTITY:
         found = generalize_number(text)
     elif label == LOC:
