@@ -61,7 +61,7 @@ VARIANTS: Dict[str, dict] = {
     },
 }
 #: the variant configs/textanon.cfg ships (tests check the config says the same)
-SHIPPED_VARIANT = "hybrid (model: DEM, MISC; no gazetteer)"
+SHIPPED_VARIANT = "hybrid (model: DEM, MISC)"
 
 
 def finetune(
