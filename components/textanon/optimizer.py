@@ -360,11 +360,7 @@ class MaskingOptimizer(SettingsRecord):
                 for combo, allowed in zip(live, combo_breaks)
                 if e in combo
             )
-            ok = ok and not any(
-                any(f == e and n == level for f, n in ban)
-                and all((f == e and n == level) or (f != e and state.get(f) == n) for f, n in ban)
-                for ban in banned
-            )
+            ok = ok and not _banned(banned, e, level, state.get)
             if ok:
                 state[e] = level
                 out[e] = chosen[e]
@@ -405,11 +401,7 @@ class MaskingOptimizer(SettingsRecord):
                     for combo, allowed in zip(live, combo_breaks)
                     if e in combo and not broken_by_others(e, combo, allowed)
                 )
-                ok = ok and not any(
-                    any(f == e and n == level for f, n in ban)
-                    and all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
-                    for ban in banned
-                )
+                ok = ok and not _banned(banned, e, level, option)
                 if ok:
                     state[e] = level
                     out[e] = (level, cand["text"])
@@ -474,6 +466,16 @@ class MaskingOptimizer(SettingsRecord):
             return self.pseudonyms(label, text, fallback=f"[{entity_id}]")
         style = "suppression" if self.replacement == GENERALIZE else self.replacement  # a suppressed entity: ***
         return replacement(style, label, entity_id, self.suppression_string)
+
+
+def _banned(banned, e: str, level: int, option) -> bool:
+    """Whether entity ``e`` at ``level`` completes one of the index's ``banned`` options or pairs of options, the
+    other entities at ``option(entity)`` (their level; 0 kept; None suppressed)."""
+    return any(
+        any(f == e and n == level for f, n in ban)
+        and all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
+        for ban in banned
+    )
 
 
 def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
