@@ -214,3 +214,24 @@ def test_wordnet_is_found_in_the_project_assets_without_nltk_data(monkeypatch, t
         assert reader.synsets("actress", pos="n")  # before the fix: nltk's default places, no WordNet -> an error
     finally:
         wordnet_module.wordnet.cache_clear()
+
+
+@needs_wordnet
+def test_wordnet_levels_and_members_do_not_depend_on_the_hash_seed():
+    """NLTK returns hypernyms and hyponyms in an order that varies with Python's hash seed: the chains and the
+    members the index counts must not (else the same document is anonymized differently from run to run)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from textanon.generalization.organizations import generalize_named_thing as g\n"
+        "from textanon.generalization.nouns import generalize_noun as n\n"
+        "print([(x.text, x.members) for x in g('Royal Exchange Theatre') + n('veterinary surgeon') + n('dancer')])"
+    )
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1 and "building" in outputs.pop()

@@ -104,7 +104,7 @@ def hypernym_chain(synset) -> List[Tuple[str, object]]:
         parents = current.hypernyms() or current.instance_hypernyms()
         if not parents:
             break
-        current = parents[0]
+        current = min(parents, key=lambda p: p.name())  # NLTK's order varies with the hash seed: a fixed choice
         if current.name() == PERSON:
             is_person = True
         if current.name() in TOO_GENERAL or current.min_depth() < MIN_DEPTH:
@@ -157,12 +157,16 @@ def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
 
 def hyponym_lemmas(synset, limit: int = 20) -> List[str]:
     """Lemmas of ``synset`` and of its hyponyms (two levels down; instances left out; only lemmas whose most frequent
-    noun sense is that hyponym), at most ``limit``: more specific terms a replacement by ``synset`` covers."""
+    noun sense is that hyponym; the most used first), at most ``limit``: more specific terms a replacement by ``synset``
+    covers."""
     wn = wordnet()
     out = [lemma_text(synset)]
     frontier = [synset]
     for _ in range(2):
-        frontier = [h for s in frontier for h in s.hyponyms()]
+        # NLTK gives hyponyms in no fixed order (it varies with Python's hash seed): the most used lemmas first
+        # (SemCor counts), then by name, so that the ``limit`` kept are the same every run, and the common ones
+        found = {h for s in frontier for h in s.hyponyms()}
+        frontier = sorted(found, key=lambda h: (-sum(lemma.count() for lemma in h.lemmas()), h.name()))
         # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
         out += [lemma_text(h) for h in frontier if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]]
     return list(dict.fromkeys(out))[:limit]
