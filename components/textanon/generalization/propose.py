@@ -33,9 +33,10 @@ def propose(
     ``tokens``: the mention's (word, tag) pairs from a tagger; a MISC common noun phrase ("ensemble drama") then
     becomes its head (:mod:`.phrases`)."""
     text = " ".join(text.split())
-    if label in (MISC, ORG) or (label == PERSON and not generalize_person(text, doc_text, start)):
-        # a name followed by a release year, or after "starred in" (not for ORG): a work's title
-        found = generalize_title(text, doc_text, start, works_in_context=label != ORG)
+    if label in (MISC, ORG, LOC) or (label == PERSON and not generalize_person(text, doc_text, start)):
+        # a name followed by a release year ("Phoenix (2005)" too: a film named after a city), or after "starred
+        # in" (not for ORG or LOC): a work's title
+        found = generalize_title(text, doc_text, start, works_in_context=label not in (ORG, LOC))
         if found:
             return found[:max_levels]
     if label == DATETIME:
