@@ -26,9 +26,14 @@ PERFORMING = set(
 SENTENCE_WINDOW = 12
 
 
-def words_before(doc_text: str, start: int, window: int = WINDOW) -> list:
-    """The last ``window`` words (lower case) before ``start`` in ``doc_text``, within the sentence."""
-    before = re.split(r"[.!?;:()\n]", doc_text[max(0, start - max(80, 12 * window)) : start])[-1]
+#: characters that end the stretch of text :func:`words_before` reads (a sentence, a parenthesis, a line)
+SENTENCE_BREAKS = r"[.!?;:()\n]"
+
+
+def words_before(doc_text: str, start: int, window: int = WINDOW, breaks: str = SENTENCE_BREAKS) -> list:
+    """The last ``window`` words (lower case) before ``start`` in ``doc_text``, within the sentence (the text after
+    the last match of the character class ``breaks``)."""
+    before = re.split(breaks, doc_text[max(0, start - max(80, 12 * window)) : start])[-1]
     return [w.lower() for w in re.findall(r"[A-Za-z-]+", before)][-window:]
 
 

@@ -14,6 +14,7 @@ MONTHS = (
 )
 _MONTH = re.compile(r"\b(" + "|".join(MONTHS) + r")\b\.?", re.IGNORECASE)
 _YEAR = re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d,]|s\b)")
+_YEAR_OR_DECADE = re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d,])")
 _DECADE = re.compile(r"^(?:the\s+)?(?:early\s+|mid\s+|late\s+|mid-)?(1[0-9]{2}|20[0-9])0s$", re.IGNORECASE)
 _FULL = {m[:3]: m for m in MONTHS[:12]}
 
@@ -47,7 +48,7 @@ def generalize_date(text: str) -> List[Generalization]:
 
 def mentions_year(text: str) -> bool:
     """Whether ``text`` holds a four-digit year (or a decade: "1990s")."""
-    return bool(re.search(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d,])", text))
+    return _YEAR_OR_DECADE.search(text) is not None
 
 
 def _generalize_date(text: str) -> List[Generalization]:

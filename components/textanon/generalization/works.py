@@ -10,6 +10,7 @@ import re
 from typing import List
 
 from .base import Generalization, levels, noun_phrase
+from .context import words_before
 
 _RELEASE = re.compile(r"^\s*\((?:1[89]\d\d|20\d\d)\)")
 #: the two words before a name that only a work's title follows
@@ -37,8 +38,7 @@ EVENT_WORDS = set(
 def _cued(text: str, doc_text: str, start: int) -> bool:
     if not text[:1].isupper() or EVENT_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
         return False
-    before = re.split(r"[.!?;:()\n\"\u201c]", doc_text[max(0, start - 40) : start])[-1]
-    words = [w.lower() for w in re.findall(r"[A-Za-z-]+", before)]
+    words = words_before(doc_text, start, 3, breaks=r"[.!?;:()\n\"\u201c]")  # an opening quote ends the cue
     if words and words[-1] == "the":  # "starred in the Hackers": the article belongs to the title or not
         words = words[:-1]
     return len(words) >= 2 and (words[-2], words[-1]) in WORK_CUES
