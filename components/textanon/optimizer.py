@@ -5,7 +5,9 @@ CP-SAT program (OR-Tools): one boolean per entity, minimize sum(IC(e) * masked(e
 entity chooses among keep / generalize at level 1...L / suppress instead (one boolean per option, exactly one per
 entity; candidates from ``textanon_generalizer``; :mod:`textanon.generalization.choice`): cost = the information
 lost, and every risky combination broken by suppression or by a generalization whose recomputed risk clears it.
-Direct identifiers are fixed to masked (suppressed; see :meth:`MaskingOptimizer._direct_identifiers`):
+Direct identifiers are fixed to masked (suppressed; see :meth:`MaskingOptimizer._direct_identifiers`; when
+generalizing, the protected person's name is replaced by the ``target_role`` setting, "the person", instead of
+``***``: a role word true of them, no clue to who they are):
 
 * the protected person (``doc._.target`` or the ``target`` setting): every occurrence of a variant of
   the name in the text (:func:`textanon.target.find_target_mentions`), whatever the recognizer said;
@@ -49,6 +51,9 @@ GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.ge
 IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
 DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
+#: what replaces the protected person's name when generalizing (``target_role``; a role word, as "the applicant" in
+#: a judgment): true of the target whatever the text says, and no clue to who it is
+TARGET_ROLE = "the person"
 DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_deny``): always masked
 #: characters before a DATETIME read for a birth cue (:data:`BIRTH_CONTEXT`)
 BIRTH_WINDOW = 40
@@ -76,6 +81,7 @@ class MaskingOptimizer(SettingsRecord):
         "propagate_mentions",
         "pseudonym_seed",
         "pseudonym_scope",
+        "target_role",
     )
 
     def __init__(
@@ -91,6 +97,7 @@ class MaskingOptimizer(SettingsRecord):
         propagate_mentions: bool = True,
         pseudonym_seed: int = 0,
         pseudonym_scope: str = "document",
+        target_role: str = TARGET_ROLE,
         nlp: Optional[Language] = None,
     ) -> None:
         register_extensions()
@@ -104,6 +111,7 @@ class MaskingOptimizer(SettingsRecord):
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
+        self.target_role = target_role
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -435,20 +443,27 @@ class MaskingOptimizer(SettingsRecord):
         if self.pseudonyms is not None:
             persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
             self.pseudonyms.start_document(doc_text, persons)
+        role = self.target_role if self.replacement == GENERALIZE else ""  # the protected person's role word
+        if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
+            for start, end in occurrences:
+                masks.append((start, end, role))
+                surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), role)
         for eid in sorted(masked):
             for span in entities.get(eid, []):
-                rep = self._replacement(span.label_, eid, span.text)
+                inside = role and any(s <= span.start_char and span.end_char <= e for s, e in occurrences)
+                rep = role if inside else self._replacement(span.label_, eid, span.text)
                 masks.append((span.start_char, span.end_char, rep))
                 surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), rep)
-        for start, end in occurrences:
+        for start, end in [] if role else occurrences:
             target_rep = self._replacement(PERSON, TARGET_ID, doc_text[start:end])
             masks.append((start, end, target_rep))
             surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), target_rep)
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
-        if generalized:  # "an American" -> "a North American", not "an North American"
+        if generalized or role:  # "an American" -> "a North American", not "an North American"
             from .generalization.base import fit_articles
 
-            masks = fit_articles(doc_text, masks, {text for _, text in generalized.values()})
+            fitted = {text for _, text in generalized.values()} | ({role} if role else set())
+            masks = fit_articles(doc_text, masks, fitted)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}

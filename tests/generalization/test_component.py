@@ -70,3 +70,35 @@ def test_word_frequency_fallback_scores_candidates_without_a_risk_model():
     doc = gen(doc)
     assert [g["text"] for g in doc.spans["pii"][0]._.generalizations][0] == "actor"
     assert all(g["ic"] > 0 for g in doc.spans["pii"][0]._.generalizations)
+
+
+def test_the_protected_name_becomes_its_role_word_and_nothing_that_contains_it_does():
+    text = "Ann Harding was an actress. Harding's first film failed. The Harding Theatre closed."
+    mentions = [("Ann Harding", "PERSON", "P1"), ("Harding Theatre", "ORG", "O1")]
+    nlp = pipeline()
+    doc = nlp.make_doc(text)
+    spans = []
+    for sub, label, eid in mentions:
+        start = text.index(sub)
+        span = doc.char_span(start, start + len(sub), label=label)
+        span._.entity_id, span._.source = eid, "ner"
+        spans.append(span)
+    doc.spans["pii"] = spans
+    doc._.target = "Ann Harding"
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    out = doc._.anonymized_text
+    assert "Harding" not in out and "Ann" not in out
+    # every occurrence is the role word, capitalized at a sentence's start, possessive kept; the organization whose
+    # name holds the surname is masked as a whole (never "The the person Theatre")
+    assert out.startswith("The person was an actress. The person's first film failed.")
+    assert "person Theatre" not in out
+    masks = {text[s:e]: r for s, e, r in doc._.masks}
+    assert masks["Ann Harding"] == "The person" and masks["Harding"] == "The person"
+
+    suppressing = spacy.blank("en")
+    suppressing.add_pipe("textanon_optimizer", config={"replacement": "generalize", "target_role": ""})
+    doc = suppressing(text)
+    doc._.target = "Ann Harding"
+    doc = suppressing.get_pipe("textanon_optimizer")(doc)
+    assert doc._.anonymized_text.startswith("*** was an actress. ***'s first film")

@@ -149,11 +149,22 @@ def test_persons_where_the_words_right_before_say_so():
 def test_a_name_written_as_a_personal_name_is_another_person_unless_a_work_is_said():
     from textanon.generalization.persons import is_personal_name
 
-    for name in ("Emlyn Williams", "Jesse Tyler Ferguson", "Vincent van Gogh", "Paris Hilton", "Hal Needham"):
+    for name in (
+        "Emlyn Williams",
+        "Jesse Tyler Ferguson",
+        "Vincent van Gogh",
+        "Paris Hilton",
+        "Hal Needham",
+        "Grace Kelly",  # "grace" is an everyday word, "Kelly" is none
+        "Sylvester McCoy",
+        "Scott O'Brien",
+    ):
         assert is_personal_name(name), name
     for name in (
-        "Grace Kelly",  # "grace" is an everyday word: no evidence
-        "Will Smith",
+        "Will Smith",  # an everyday given name before an everyday word: may be a sentence
+        "Rose Red",
+        "Victoria Falls",  # a plural noun ends it: a place
+        "Vincent Angelina's Ristorante",  # a possessive inside
         "Modern Family",
         "Chelsea Hospital",  # a place's name
         "Doomwatch",  # one word
@@ -166,6 +177,18 @@ def test_a_name_written_as_a_personal_name_is_another_person_unless_a_work_is_sa
         assert texts(generalize_person("Jon Smith", context, context.index("Jon"))) == ["another person"], context
     for context in ("she starred in Jon Smith", "the film Jon Smith", 'she appeared in "Jon Smith'):
         assert generalize_person("Jon Smith", context, context.index("Jon")) == [], context
+
+
+@needs_wordnet
+def test_a_surname_alone_is_another_person_only_after_its_full_name_and_a_possessive_stays_one():
+    context = "In 1940 she starred with Mickey Rooney. Rooney later married her."
+    assert texts(generalize_person("Rooney", context, context.rindex("Rooney"))) == ["another person"]
+    context = "The band Rooney released an album."
+    assert generalize_person("Rooney", context, context.index("Rooney")) == []
+    for given in ("Jane", "Sarah"):  # a lone given name may be a title's ("Leave It to Jane")
+        assert generalize_person(given, f"with {given} there", 5) == []
+    context = "before Charlie Chaplin's cameras"
+    assert texts(generalize_person("Charlie Chaplin's", context, 7)) == ["another person's"]
 
 
 @needs_wordnet

@@ -6,13 +6,17 @@ mention is generalized only when
 * a role word (:data:`PERSON_CUES`: "father", "actor", "director", "married"...) stands among the :data:`WINDOW`
   words before it in its sentence, or the words right before it say the name is a person's ("directed by",
   "opposite", "alongside": :data:`BY_PERSON`, :data:`NEXT_IS_PERSON`); or
-* it is written as a personal name (:func:`is_personal_name`): two to five capitalized words (initials and name
-  particles such as "de", "van" allowed) whose first is a given name of the ``gender-guesser`` name dictionary
-  (offline, ~45,000 given names of many countries) and not a common English word ("Will", "Grace"), and the words
-  before it do not say a work follows ("starred in Jane Eyre", "the novel Silas Marner": :data:`WORK_BEFORE`),
-  nor is it quoted;
+* it is written as a personal name (:func:`is_personal_name`): two to five capitalized words (initials, name
+  particles such as "de", "van" and surname prefixes "Mc", "O'" allowed) whose first is a given name of the
+  ``gender-guesser`` name dictionary (offline, ~45,000 given names of many countries); a given name that is also an
+  everyday English word ("Will", "Ben", "Rose") counts only before a surname that is not one ("Ben Affleck", not
+  "Will Smith" or "Rose Red"); and the words before it do not say a work follows ("starred in Jane Eyre", "the novel
+  Silas Marner": :data:`WORK_BEFORE`), nor is it quoted; or
+* it is one word that is such a name's surname elsewhere in the text ("Rooney" after "Mickey Rooney"), in no
+  work's context. A lone given name is not enough: titles are named after them ("Leave It to Jane", "Jennifer on
+  My Mind", the magazine "Jane").
 
-otherwise the optimizer suppresses it."""
+A possessive mention ("Charlie Chaplin's") becomes "another person's". Otherwise the optimizer suppresses it."""
 
 import re
 from functools import lru_cache
@@ -56,7 +60,10 @@ NOT_A_SURNAME = set(
     festival studio studios records square bridge station airport hotel court county city town island islands river
     lake mountain mountains valley bay beach family show story series saga chronicles diaries""".split()
 )
-_WORD = re.compile(r"^[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*$")
+#: a capitalized name word: "Smith", "Smith-Jones", "O'Brien", "McCoy", "MacDonald", "DiCaprio", "D'Angelo"
+_WORD = re.compile(r"^(?:[A-Z][a-z]{0,2}'?(?=[A-Z]))?[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*$")
+#: the possessive ending of a mention ("Chaplin's", "James'")
+_POSSESSIVE = re.compile(r"(?:'s|'|\u2019s|\u2019)$")
 _INITIAL = re.compile(r"^[A-Z]\.$")
 
 
@@ -69,12 +76,14 @@ def _given_names():
 
 @lru_cache(maxsize=20000)
 def _common_word(word: str) -> bool:
-    """An everyday English word (a WordNet lemma written in lower case: "will", "grace", "rose", "bill"), so no
-    evidence of a name; proper names ("Thomas", "David") are capitalized in WordNet."""
+    """An everyday English word, inflected or not (a WordNet lemma written in lower case: "will", "grace", "rose",
+    "falls"), so no evidence of a name; proper names ("Thomas", "David") are capitalized in WordNet."""
     from .wordnet import wordnet
 
+    wn = wordnet()
     lower = word.lower()
-    return any(lemma.name() == lower for synset in wordnet().synsets(lower) for lemma in synset.lemmas())
+    forms = {lower} | {base for pos in "nvar" for base in wn._morphy(lower, pos)}
+    return any(lemma.name() == form for form in forms for synset in wn.synsets(form) for lemma in synset.lemmas())
 
 
 def is_personal_name(text: str) -> bool:
@@ -86,12 +95,41 @@ def is_personal_name(text: str) -> bool:
         return False
     if not all(_WORD.match(w) or _INITIAL.match(w) or w in PARTICLES for w in words) or not _WORD.match(words[-1]):
         return False
+    if any(_POSSESSIVE.search(w) for w in words):  # "Vincent Angelina's Ristorante" is a place, not a name
+        return False
     if words[-1].lower() in NOT_A_SURNAME:
         return False
     first = words[0]
-    if not _WORD.match(first) or "-" in first or _common_word(first):
+    if not _WORD.match(first) or "-" in first or not _given_name(first):
         return False
-    return _given_names().get_gender(first) != "unknown"
+    # "Will Smith" may be a sentence, "Rose Red" a title: an everyday given name needs a surname that is no word;
+    # a plural noun ends places' names ("Victoria Falls", "Palm Springs") more often than persons'
+    return (not _common_word(first) or not _common_word(words[-1])) and not _plural_noun(words[-1])
+
+
+def _plural_noun(word: str) -> bool:
+    """An everyday noun in the plural ("Falls", "Springs", "Heights")."""
+    from .wordnet import wordnet
+
+    lower = word.lower()
+    return any(base != lower and _common_word(base) for base in wordnet()._morphy(lower, "n"))
+
+
+def _given_name(word: str) -> bool:
+    return _given_names().get_gender(word) != "unknown"
+
+
+def _surname_of_a_name(word: str, doc_text: str) -> bool:
+    """Whether ``word`` ends a personal name written elsewhere in ``doc_text`` ("Rooney" after "Mickey Rooney")."""
+    if not _WORD.match(word) or _common_word(word):
+        return False
+    for m in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", doc_text):
+        # the capitalized words right before it: "In 1950 Mickey Rooney" -> "Mickey Rooney", the shortest name first
+        found = re.search(r"(?:[A-Z][\w.'-]*[ \t]+){1,4}$", doc_text[max(0, m.start() - 80) : m.start()])
+        before = found.group(0).split() if found else []
+        if any(is_personal_name(" ".join(before[i:] + [word])) for i in range(len(before) - 1, -1, -1)):
+            return True
+    return False
 
 
 def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
@@ -102,10 +140,15 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
     last = [w.lower() for w in words[-2:]]
     cued = any(w.lower() in PERSON_CUES for w in words)
     cued = cued or (bool(last) and last[-1] in NEXT_IS_PERSON) or (len(last) == 2 and tuple(last) in BY_PERSON)
-    if not cued:
+    name = _POSSESSIVE.sub("", " ".join(text.split()))
+    if not cued and name:
         quoted = before.rstrip().endswith(('"', "'", "\u201c", "\u2018"))
         work = bool(last) and last[-1] in WORK_BEFORE
-        cued = not quoted and not work and is_personal_name(" ".join(text.split()))
+        if " " in name:
+            written = is_personal_name(name)
+        else:
+            written = _surname_of_a_name(name, doc_text)
+        cued = not quoted and not work and written
     if not cued:
         return []
-    return levels(["another person"], "persons", text)
+    return levels(["another person's" if name != " ".join(text.split()) else "another person"], "persons", text)
