@@ -11,7 +11,7 @@ mention is generalized only when
   ``gender-guesser`` name dictionary (offline, ~45,000 given names of many countries); a given name that is also an
   everyday English word ("Will", "Ben", "Rose") counts only before a surname that is not one ("Ben Affleck", not
   "Will Smith" or "Rose Red"); and the words before it do not say a work follows ("starred in Jane Eyre", "the novel
-  Silas Marner": :data:`WORK_BEFORE`), nor is it quoted; or
+  Silas Marner": :data:`WORK_BEFORE`), nor is it quoted or followed by a release year ("Kate Leopold (2001)"); or
 * it is one word that is such a name's surname elsewhere in the text ("Rooney" after "Mickey Rooney"), in no
   work's context. A lone given name is not enough: titles are named after them ("Leave It to Jane", "Jennifer on
   My Mind", the magazine "Jane").
@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import List
 
 from .base import Generalization, levels
+from .works import followed_by_release
 
 WINDOW = 3
 #: words that say the next name is a person's (roles, relatives, professions, titles, "married")
@@ -143,7 +144,8 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
     name = _POSSESSIVE.sub("", " ".join(text.split()))
     if not cued and name:
         quoted = before.rstrip().endswith(('"', "'", "\u201c", "\u2018"))
-        work = bool(last) and last[-1] in WORK_BEFORE
+        # "Kate Leopold (2001)": a name followed by a release year is a film's title, written as a name or not
+        work = bool(last) and last[-1] in WORK_BEFORE or followed_by_release(doc_text, start + len(text))
         if " " in name:
             written = is_personal_name(name)
         else:

@@ -35,6 +35,11 @@ EVENT_WORDS = set(
 )
 
 
+def followed_by_release(doc_text: str, end: int) -> bool:
+    """Whether a release year in parentheses follows character ``end`` of ``doc_text`` ("Hackers (1995)")."""
+    return bool(_RELEASE.match(doc_text[end:]))
+
+
 def _cued(text: str, doc_text: str, start: int) -> bool:
     if not text[:1].isupper() or EVENT_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
         return False
@@ -49,6 +54,6 @@ def generalize_title(
 ) -> List[Generalization]:
     """ "a work" when the name ``text`` (at ``start`` of ``doc_text``) is followed by a release year, or (with
     ``works_in_context``) comes right after a work's cue (module docstring), else nothing."""
-    if not _RELEASE.match(doc_text[start + len(text) :]) and not (works_in_context and _cued(text, doc_text, start)):
+    if not followed_by_release(doc_text, start + len(text)) and not (works_in_context and _cued(text, doc_text, start)):
         return []
     return levels([noun_phrase("work", doc_text, start)], "works", text)
