@@ -16,7 +16,7 @@ def pipeline(ic_source="auto"):
     return nlp
 
 
-def run(nlp, text, mentions):
+def run(nlp, text, mentions, target=None):
     doc = nlp.make_doc(text)
     spans = []
     for sub, label, eid in mentions:
@@ -25,7 +25,7 @@ def run(nlp, text, mentions):
         span._.entity_id, span._.source = eid, "ner"
         spans.append(span)
     doc.spans["pii"] = spans
-    doc._.target = None
+    doc._.target = target
     for _, proc in nlp.pipeline:
         doc = proc(doc)
     return doc
@@ -75,18 +75,7 @@ def test_word_frequency_fallback_scores_candidates_without_a_risk_model():
 def test_the_protected_name_becomes_its_role_word_and_nothing_that_contains_it_does():
     text = "Ann Harding was an actress. Harding's first film failed. The Harding Theatre closed."
     mentions = [("Ann Harding", "PERSON", "P1"), ("Harding Theatre", "ORG", "O1")]
-    nlp = pipeline()
-    doc = nlp.make_doc(text)
-    spans = []
-    for sub, label, eid in mentions:
-        start = text.index(sub)
-        span = doc.char_span(start, start + len(sub), label=label)
-        span._.entity_id, span._.source = eid, "ner"
-        spans.append(span)
-    doc.spans["pii"] = spans
-    doc._.target = "Ann Harding"
-    for _, proc in nlp.pipeline:
-        doc = proc(doc)
+    doc = run(pipeline(), text, mentions, target="Ann Harding")
     out = doc._.anonymized_text
     assert "Harding" not in out and "Ann" not in out
     # every occurrence is the role word, capitalized at a sentence's start, possessive kept; the organization whose
