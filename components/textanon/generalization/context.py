@@ -32,8 +32,10 @@ SENTENCE_BREAKS = r"[.!?;:()\n]"
 
 def words_before(doc_text: str, start: int, window: int = WINDOW, breaks: str = SENTENCE_BREAKS) -> list:
     """The last ``window`` words (lower case) before ``start`` in ``doc_text``, within the sentence (the text after
-    the last match of the character class ``breaks``)."""
+    the last match of the character class ``breaks``). A possessive "'s" is no word: "the series Dirk Gently's
+    Holistic Detective Agency" reads "series", "dirk", "gently" before "Holistic"."""
     before = re.split(breaks, doc_text[max(0, start - max(80, 12 * window)) : start])[-1]
+    before = re.sub(r"['\u2019]s\b", "", before)
     return [w.lower() for w in re.findall(r"[A-Za-z-]+", before)][-window:]
 
 
