@@ -106,6 +106,14 @@ def test_a_title_context_or_a_titles_article_is_recognized():
     assert capital_the_before("her work on The Crown", len("her work on The "))
     assert not capital_the_before("The Crown", 4)  # "The" at the start: a sentence's capital, not a title's
     assert not capital_the_before("at the Crown", 7)
+    assert capital_the_before("a revival of In Celebration", len("a revival of In "))  # any title's first word
+    assert not capital_the_before("In Celebration", 3)
+    from textanon.generalization.context import continues_a_name
+
+    assert continues_a_name("in No Country for Old Men", len("in No Country for "))
+    assert continues_a_name("The Lord of the Rings", len("The Lord of the "))
+    assert not continues_a_name("she studied at the Juilliard School", len("she studied at the "))
+    assert not continues_a_name("It ended. For Old Men", len("It ended. For "))
 
 
 @needs_wordnet

@@ -49,9 +49,25 @@ def title_context(doc_text: str, start: int) -> bool:
     return bool(earlier) and earlier[-1] in ("in", "on") and any(w in PERFORMING for w in earlier)
 
 
+#: capitalised function words that open a title in mid-sentence ("in The Crown", "a revival of In Celebration")
+TITLE_OPENERS = ("The", "A", "An", "In", "On", "Of", "At", "To", "For", "And", "With", "From", "By")
+
+
 def capital_the_before(doc_text: str, start: int) -> bool:
-    """Whether the name at ``start`` is preceded by a capitalised "The" in mid-sentence ("in The Crown"): a title's
-    article, not an organization's ("at the Juilliard School")."""
+    """Whether the name at ``start`` is preceded by a capitalised "The" (or another function word: "In", "A"...,
+    :data:`TITLE_OPENERS`) in mid-sentence ("in The Crown", "in In Celebration"): a title's first word, not an
+    organization's article ("at the Juilliard School")."""
     before = doc_text[max(0, start - 40) : start]
-    m = re.search(r"(\S*)\s+The\s+$", before)
+    m = re.search(r"(\S*)\s+(?:" + "|".join(TITLE_OPENERS) + r")\s+$", before)
     return bool(m) and not re.search(r"[.!?:]$", m.group(1) or ".")
+
+
+def continues_a_name(doc_text: str, start: int) -> bool:
+    """Whether the name at ``start`` follows a capitalised word and a lower-case preposition or article ("No Country
+    for Old Men", "Lord of the Rings"): the end of a longer title or name, whose last words say nothing of it."""
+    before = doc_text[max(0, start - 40) : start]
+    return bool(_CONTINUED.search(before))
+
+
+#: a capitalised word, then a lower-case preposition (and an article), right before a name
+_CONTINUED = re.compile(r"(?<![.!?:]\s)\b[A-Z][\w'-]*\s+(?:for|of|in|on|and|to|with|from)(?:\s+(?:the|a|an))?\s+$")

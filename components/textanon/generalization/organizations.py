@@ -13,7 +13,10 @@ unit", "House of Wax" -> "a house", "The Crown" -> "an award"). So a name is typ
 an organization or a named thing:
 
 * not in a title context (:func:`.context.title_context`: "starred in", "the film" before it), and not after a
-  capitalised "The" in mid-sentence ("in The Crown") unless its head is an organization noun;
+  capitalised "The" (or "In", "A"...) in mid-sentence ("in The Crown", "in In Celebration") unless its head is an
+  organization noun;
+* not the end of a longer name ("No Country for Old Men": a capitalised word and "for"/"of"/... right before it,
+  :func:`.context.continues_a_name`), no plural head, even one WordNet lists as a word of its own ("Men");
 * no "of the" in it ("The Lord of the Rings"), and a head before "of"/"for"/... only in the naming patterns of
   organizations and awards: "<head> of <a known place>" ("University of Texas", not "House of Wax", "Land of
   Blood") and "<head> for Best/Outstanding ..." ("Academy Award for Best Actress");
@@ -26,7 +29,7 @@ import re
 from typing import List, Sequence
 
 from .base import Generalization, levels, noun_phrase
-from .context import capital_the_before, title_context
+from .context import capital_the_before, continues_a_name, title_context
 from .wordnet import hypernym_chain, hypernyms_of_every_sense, hyponym_lemmas, is_hyponym_of, wordnet
 
 #: WordNet synsets whose hyponyms are types an organization (ORG, LOC facilities) may be generalized to
@@ -85,6 +88,8 @@ def generalize_named_thing(
         return []  # an acronym, or a common noun ("dance", "attraction"): no name says which sense is meant
     if not reads_as_name(text, head, doc_text, start):
         return []
+    if any(base != head.lower() for base in wordnet()._morphy(head.lower(), "n")):
+        return []  # a plural even where WordNet lists the plural itself ("Men": a force; "Old Men" is no force)
     found = typed_sense(head.lower(), types)
     first = typed_sense(head.lower(), ORGANIZATION_TYPES + THING_TYPES)
     if found is None or found[2] or first is None or first[0] != found[0]:
@@ -111,8 +116,8 @@ def reads_as_name(text: str, head: str, doc_text: str = "", start: int = 0) -> b
     """Whether ``text`` (head ``head``, at ``start`` of ``doc_text``) reads as the name of an organization or a named
     thing rather than a work's title (module docstring): no title context, no "of the", and a head before a
     preposition only in "<head> of <known place>" or "<head> for Best/Outstanding ..."."""
-    if doc_text and title_context(doc_text, start):
-        return False
+    if doc_text and (title_context(doc_text, start) or continues_a_name(doc_text, start)):
+        return False  # "starred in Suicide Squad"; "No Country for Old Men" (the span "Old Men")
     if re.search(r"\bof\s+the\b", text, re.IGNORECASE):
         return False
     after = _AFTER_HEAD.search(text.strip())

@@ -76,7 +76,7 @@ def _given_names():
 
 
 @lru_cache(maxsize=20000)
-def _common_word(word: str) -> bool:
+def everyday_word(word: str) -> bool:
     """An everyday English word, inflected or not (a WordNet lemma written in lower case: "will", "grace", "rose",
     "falls"), so no evidence of a name; proper names ("Thomas", "David") are capitalized in WordNet."""
     from .wordnet import wordnet
@@ -105,7 +105,7 @@ def is_personal_name(text: str) -> bool:
         return False
     # "Will Smith" may be a sentence, "Rose Red" a title: an everyday given name needs a surname that is no word;
     # a plural noun ends places' names ("Victoria Falls", "Palm Springs") more often than persons'
-    return (not _common_word(first) or not _common_word(words[-1])) and not _plural_noun(words[-1])
+    return (not everyday_word(first) or not everyday_word(words[-1])) and not _plural_noun(words[-1])
 
 
 def _plural_noun(word: str) -> bool:
@@ -113,7 +113,7 @@ def _plural_noun(word: str) -> bool:
     from .wordnet import wordnet
 
     lower = word.lower()
-    return any(base != lower and _common_word(base) for base in wordnet()._morphy(lower, "n"))
+    return any(base != lower and everyday_word(base) for base in wordnet()._morphy(lower, "n"))
 
 
 def _given_name(word: str) -> bool:
@@ -122,7 +122,7 @@ def _given_name(word: str) -> bool:
 
 def _surname_of_a_name(word: str, doc_text: str) -> bool:
     """Whether ``word`` ends a personal name written elsewhere in ``doc_text`` ("Rooney" after "Mickey Rooney")."""
-    if not _WORD.match(word) or _common_word(word):
+    if not _WORD.match(word) or everyday_word(word):
         return False
     for m in re.finditer(r"(?<!\w)" + re.escape(word) + r"(?!\w)", doc_text):
         # the capitalized words right before it: "In 1950 Mickey Rooney" -> "Mickey Rooney", the shortest name first

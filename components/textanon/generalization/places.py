@@ -8,8 +8,9 @@ true of every one of them. Data: :mod:`.gazetteer` (GeoNames, offline).
 A name the gazetteer knows is not always a place where it stands: "she starred in Alice" (a film; Alice is also a
 city in Texas), "her sister Alice". So no place is proposed for a name in a title context (:func:`.context.
 title_context`) or right after a word that says a person's name follows ("sister", "actress", "opposite", "directed
-by": :mod:`.persons`), nor for a one-word name that is a common
-given name (:func:`given_names`): the optimizer suppresses it."""
+by": :mod:`.persons`), nor for a one-word name that is a common given name (:func:`given_names`), nor for a small
+town whose name is made of everyday words ("West End": :data:`COMMON_WORDS_MIN_POPULATION`): the optimizer
+suppresses it."""
 
 import re
 from functools import lru_cache
@@ -18,6 +19,18 @@ from typing import FrozenSet, List
 from .base import Generalization, levels
 from .context import title_context, words_before
 from .gazetteer import CONTINENTS, geonames
+
+#: a city whose name is made of everyday words only ("West End", "Long Beach") is taken for that city only when it
+#: has at least this many inhabitants: the words name districts, streets and venues far more often than a town
+COMMON_WORDS_MIN_POPULATION = 100_000
+
+
+def everyday_words(text: str) -> bool:
+    """Whether every word of ``text`` is an everyday English word ("West End", "Long Beach", "Salt Lake City")."""
+    from .persons import everyday_word
+
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
+    return bool(words) and all(everyday_word(w) for w in words)
 
 
 @lru_cache(maxsize=1)
@@ -65,6 +78,8 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
     cities = gaz.city(text)
     if not cities:
         return []
+    if everyday_words(text) and cities[0].population < COMMON_WORDS_MIN_POPULATION:
+        return []  # "West End" (London's theatres; a town in Canada), "Green Valley": a phrase more than a town
     if len(cities) > 1:
         return levels(["a city"], "places", text)
     city = cities[0]
