@@ -436,28 +436,27 @@ class MaskingOptimizer(SettingsRecord):
         surfaces: Dict[str, str] = {}
         doc_text = doc.text  # built once: doc.text joins every token
         generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
+
+        def add(start: int, end: int, rep: str) -> None:  # the mask, and its surface for propagation
+            masks.append((start, end, rep))
+            surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), rep)
+
         for eid, (level, text) in sorted(generalized.items()):
             for span in entities.get(eid, []):
-                masks.append((span.start_char, span.end_char, text))
-                surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), text)
+                add(span.start_char, span.end_char, text)
         if self.pseudonyms is not None:
             persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
             self.pseudonyms.start_document(doc_text, persons)
         role = self.target_role if self.replacement == GENERALIZE else ""  # the protected person's role word
         if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
             for start, end in occurrences:
-                masks.append((start, end, role))
-                surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), role)
+                add(start, end, role)
         for eid in sorted(masked):
             for span in entities.get(eid, []):
                 inside = role and any(s <= span.start_char and span.end_char <= e for s, e in occurrences)
-                rep = role if inside else self._replacement(span.label_, eid, span.text)
-                masks.append((span.start_char, span.end_char, rep))
-                surfaces.setdefault(re.sub(r"\s+", " ", span.text.strip()), rep)
+                add(span.start_char, span.end_char, role if inside else self._replacement(span.label_, eid, span.text))
         for start, end in [] if role else occurrences:
-            target_rep = self._replacement(PERSON, TARGET_ID, doc_text[start:end])
-            masks.append((start, end, target_rep))
-            surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), target_rep)
+            add(start, end, self._replacement(PERSON, TARGET_ID, doc_text[start:end]))
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
         if generalized or role:  # "an American" -> "a North American", not "an North American"
             from .generalization.base import fit_articles

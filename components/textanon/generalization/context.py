@@ -51,6 +51,7 @@ def title_context(doc_text: str, start: int) -> bool:
 
 #: capitalised function words that open a title in mid-sentence ("in The Crown", "a revival of In Celebration")
 TITLE_OPENERS = ("The", "A", "An", "In", "On", "Of", "At", "To", "For", "And", "With", "From", "By")
+_OPENER_BEFORE = re.compile(r"(\S*)\s+(?:" + "|".join(TITLE_OPENERS) + r")\s+$")
 
 
 def capital_the_before(doc_text: str, start: int) -> bool:
@@ -58,7 +59,7 @@ def capital_the_before(doc_text: str, start: int) -> bool:
     :data:`TITLE_OPENERS`) in mid-sentence ("in The Crown", "in In Celebration"): a title's first word, not an
     organization's article ("at the Juilliard School")."""
     before = doc_text[max(0, start - 40) : start]
-    m = re.search(r"(\S*)\s+(?:" + "|".join(TITLE_OPENERS) + r")\s+$", before)
+    m = _OPENER_BEFORE.search(before)
     return bool(m) and not re.search(r"[.!?:]$", m.group(1) or ".")
 
 

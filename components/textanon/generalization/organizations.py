@@ -30,7 +30,7 @@ from typing import List, Sequence
 
 from .base import Generalization, levels, noun_phrase
 from .context import capital_the_before, continues_a_name, title_context
-from .wordnet import hypernym_chain, hypernyms_of_every_sense, hyponym_lemmas, is_hyponym_of, wordnet
+from .wordnet import hypernym_chain, hypernyms_of_every_sense, hyponym_lemmas, is_hyponym_of, plural_bases, wordnet
 
 #: WordNet synsets whose hyponyms are types an organization (ORG, LOC facilities) may be generalized to
 ORGANIZATION_TYPES = (
@@ -88,7 +88,7 @@ def generalize_named_thing(
         return []  # an acronym, or a common noun ("dance", "attraction"): no name says which sense is meant
     if not reads_as_name(text, head, doc_text, start):
         return []
-    if any(base != head.lower() for base in wordnet()._morphy(head.lower(), "n")):
+    if plural_bases(head):
         return []  # a plural even where WordNet lists the plural itself ("Men": a force; "Old Men" is no force)
     found = typed_sense(head.lower(), types)
     first = typed_sense(head.lower(), ORGANIZATION_TYPES + THING_TYPES)

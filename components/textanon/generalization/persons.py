@@ -110,10 +110,9 @@ def is_personal_name(text: str) -> bool:
 
 def _plural_noun(word: str) -> bool:
     """An everyday noun in the plural ("Falls", "Springs", "Heights")."""
-    from .wordnet import wordnet
+    from .wordnet import plural_bases
 
-    lower = word.lower()
-    return any(base != lower and everyday_word(base) for base in wordnet()._morphy(lower, "n"))
+    return any(everyday_word(base) for base in plural_bases(word))
 
 
 def _given_name(word: str) -> bool:
@@ -141,7 +140,8 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
     last = [w.lower() for w in words[-2:]]
     cued = any(w.lower() in PERSON_CUES for w in words)
     cued = cued or (bool(last) and last[-1] in NEXT_IS_PERSON) or (len(last) == 2 and tuple(last) in BY_PERSON)
-    name = _POSSESSIVE.sub("", " ".join(text.split()))
+    written_as = " ".join(text.split())
+    name = _POSSESSIVE.sub("", written_as)
     if not cued and name:
         quoted = before.rstrip().endswith(('"', "'", "\u201c", "\u2018"))
         # "Kate Leopold (2001)": a name followed by a release year is a film's title, written as a name or not
@@ -153,4 +153,4 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
         cued = not quoted and not work and written
     if not cued:
         return []
-    return levels(["another person's" if name != " ".join(text.split()) else "another person"], "persons", text)
+    return levels(["another person's" if name != written_as else "another person"], "persons", text)

@@ -87,6 +87,13 @@ def noun_sense(text: str, known_noun: bool = False):
     return senses[0], plural
 
 
+def plural_bases(word: str) -> List[str]:
+    """The WordNet nouns that ``word`` is the plural of ("men" -> ["man"], "falls" -> ["fall"]; empty for a singular,
+    even one WordNet also lists as a word of its own: "men" is both)."""
+    lower = word.lower()
+    return [base for base in wordnet()._morphy(lower, "n") if base != lower]
+
+
 def dominant_noun(wn, lemma: str, senses) -> bool:
     """Whether the most frequent noun sense is attested (SemCor count > 0) and the word is at least as often a noun
     as anything else ("earnest" the adjective is not read as the noun, a security)."""
