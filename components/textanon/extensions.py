@@ -23,6 +23,11 @@ EXTENSIONS = {
         None,
         "the entity's generalization candidates [{text, level, kind, ic}], level 1 first (textanon_generalizer)",
     ),
+    "operator": (
+        Span,
+        None,
+        "the operator that wrote this masked mention (replace, mask, hash...); None without an operators setting",
+    ),
     "treatment": (Span, None, "the optimizer's choice for this mention's entity: keep, generalize:LEVEL or suppress"),
     # Doc attributes
     "target": (Doc, None, "name of the person to protect, if known"),

@@ -188,3 +188,21 @@ def deanonymize_records(records, mapping: Mapping):
             yield {"id": doc_id, "text": restore(text, entries)}
         except MappingError as err:
             yield {"id": doc_id, "error": str(err)}
+
+
+def decrypt_records(records, key: str):
+    """``{"id", "text"}`` per record with every token of the ``encrypt`` operator decrypted with ``key``;
+    ``{"id", "error"}`` for an error record, a record without text or a token that does not decrypt."""
+    from .operators.base import OperatorError
+    from .operators.encrypt import decrypt_text
+
+    for record in records:
+        doc_id = str(record.get("id"))
+        text = record.get("anonymized_text", record.get("text"))
+        if "error" in record or text is None:
+            yield {"id": doc_id, "error": "error record: nothing to restore" if "error" in record else "no text"}
+            continue
+        try:
+            yield {"id": doc_id, "text": decrypt_text(text, key)}
+        except OperatorError as err:
+            yield {"id": doc_id, "error": str(err)}

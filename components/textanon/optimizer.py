@@ -29,6 +29,7 @@ only). ``span._.masked`` is True exactly for the
 spans that the applied masks (propagation included) cover entirely.
 """
 
+import bisect
 import logging
 import re
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
@@ -40,6 +41,9 @@ from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import LMRiskScorer, scored_ic
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
+from .operators import Mention, Renderer
+from .operators.generalize import Generalize
+from .operators.pseudonym import Pseudonym
 from .pseudonyms import PSEUDONYM, Pseudonymizer
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
@@ -82,6 +86,7 @@ class MaskingOptimizer(SettingsRecord):
         "pseudonym_seed",
         "pseudonym_scope",
         "target_role",
+        "operators",
     )
 
     def __init__(
@@ -98,6 +103,7 @@ class MaskingOptimizer(SettingsRecord):
         pseudonym_seed: int = 0,
         pseudonym_scope: str = "document",
         target_role: str = TARGET_ROLE,
+        operators: Dict[str, Any] = {},  # noqa: B006 - copied, never mutated; a config block
         nlp: Optional[Language] = None,
     ) -> None:
         register_extensions()
@@ -112,6 +118,12 @@ class MaskingOptimizer(SettingsRecord):
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
         self.target_role = target_role
+        #: how masked mentions are written, per label (``operators`` setting; empty: the ``replacement`` style)
+        self.renderer = Renderer(operators)
+        self.operators = self.renderer.describe()
+        if self.pseudonyms is None and any(isinstance(op, Pseudonym) for op in self.renderer.all()):
+            self.pseudonyms = Pseudonymizer(pseudonym_seed, pseudonym_scope)
+        self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -119,6 +131,7 @@ class MaskingOptimizer(SettingsRecord):
         entities = _entities(doc.spans.get(self.spans_key, []))
         combos = [list(c) for c in (doc._.risky_combinations or []) if c]
         forced, occurrences = self._direct_identifiers(doc, entities)
+        self._protected = forced
         self.generalized: Dict[str, Tuple[int, str]] = {}
         masked = self._solve(doc, entities, combos, forced, self.replacement == GENERALIZE)
         self._render(doc, entities, masked, occurrences, self.generalized)
@@ -436,27 +449,50 @@ class MaskingOptimizer(SettingsRecord):
         surfaces: Dict[str, str] = {}
         doc_text = doc.text  # built once: doc.text joins every token
         generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
+        renderer, warnings = self.renderer, list(self.renderer.warnings())
+        rendered_by: Dict[str, Optional[str]] = {}  # replacement -> the operator that wrote it
 
-        def add(start: int, end: int, rep: str) -> None:  # the mask, and its surface for propagation
-            masks.append((start, end, rep))
+        def add(start: int, end: int, rep: Optional[str], operator: Optional[str] = None) -> None:
+            if rep is None:  # the keep operator: the mention stays
+                return
+            masks.append((start, end, rep))  # the mask, and its surface for propagation
             surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), rep)
+            rendered_by.setdefault(rep, operator)
 
+        def render(text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool):
+            mention = Mention(text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected)
+            return renderer.render(mention, lambda: self._replacement(label, eid, text), warnings)
+
+        if renderer:  # a generalized entity whose label has another operator is written by that operator
+            moved = {e for e in generalized if not isinstance(self._operator(entities, e), (Generalize, type(None)))}
+            generalized = {e: g for e, g in generalized.items() if e not in moved}
+            masked = set(masked) | moved
         for eid, (level, text) in sorted(generalized.items()):
             for span in entities.get(eid, []):
-                add(span.start_char, span.end_char, text)
+                add(span.start_char, span.end_char, text, Generalize.name if renderer else None)
         if self.pseudonyms is not None:
             persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
             self.pseudonyms.start_document(doc_text, persons)
+        person_operator = renderer.operator_for(PERSON)
         role = self.target_role if self.replacement == GENERALIZE else ""  # the protected person's role word
+        if person_operator is not None and person_operator.name not in (Generalize.name, "keep"):
+            role = ""  # an operator chosen for PERSON writes the protected person's name too
         if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
             for start, end in occurrences:
-                add(start, end, role)
+                add(start, end, role, Generalize.name if renderer else None)
         for eid in sorted(masked):
-            for span in entities.get(eid, []):
-                inside = role and any(s <= span.start_char and span.end_char <= e for s, e in occurrences)
-                add(span.start_char, span.end_char, role if inside else self._replacement(span.label_, eid, span.text))
+            mentions = entities.get(eid, [])
+            canonical = max((m.text for m in mentions), key=len, default="")
+            for span in mentions:
+                start, end = span.start_char, span.end_char
+                if role and any(s <= start and end <= e for s, e in occurrences):
+                    add(start, end, role, Generalize.name if renderer else None)
+                    continue
+                add(start, end, *render(span.text, span.label_, eid, start, end, canonical, eid in self._protected))
+        names = [doc_text[s:e] for s, e in occurrences]
         for start, end in [] if role else occurrences:
-            add(start, end, self._replacement(PERSON, TARGET_ID, doc_text[start:end]))
+            name = max(names, key=len)
+            add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, name, True))
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
         if generalized or role:  # "an American" -> "a North American", not "an North American"
             from .generalization.base import fit_articles
@@ -465,14 +501,25 @@ class MaskingOptimizer(SettingsRecord):
             masks = fit_articles(doc_text, masks, fitted)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc.text, masks)
+        for warning in warnings:
+            add_warning(doc, warning)
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
         treatment.update({e: "suppress" for e in masked})
+        starts = [m[0] for m in masks]
         for key in [self.spans_key] + self.extra_spans_keys:
             for i, span in enumerate(doc.spans.get(key, [])):
                 span._.masked = covered(masks, span.start_char, span.end_char)
                 if self.replacement == GENERALIZE:
                     eid = span._.entity_id or f"span_{i}"
                     span._.treatment = treatment.get(eid, "suppress" if span._.masked else "keep")
+                if renderer and span._.masked:
+                    mask = masks[max(0, bisect.bisect_right(starts, span.start_char) - 1)]
+                    span._.operator = rendered_by.get(mask[2])
+
+    def _operator(self, entities: Dict[str, List[Span]], eid: str):
+        """The operator configured for the label of entity ``eid`` (None: the replacement style)."""
+        mentions = entities.get(eid) or []
+        return self.renderer.operator_for(mentions[0].label_) if mentions else None
 
     def _replacement(self, label: str, entity_id: str, text: str) -> str:
         """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``), else the style's string."""

@@ -42,6 +42,8 @@ def doc_to_record(doc: Doc, doc_id: str, spans_key: str = DEFAULT_SPANS_KEY) -> 
         for s in doc.spans.get(spans_key, [])
     ]
     for span, out in zip(doc.spans.get(spans_key, []), spans):
+        if span._.operator is not None:  # set only when operators are configured (default output unchanged)
+            out["operator"] = span._.operator
         if span._.risk_reasons is not None:  # the search risk's (absent otherwise: default output unchanged)
             out["risk_reasons"] = list(span._.risk_reasons)
     record = {

@@ -80,9 +80,11 @@ class SideOutputs:
     def prepare(self, nlp, n_process: int) -> int:
         """Give the optimizer the mapping's pseudonym table (corpus scope) when it writes pseudonyms; returns the
         number of processes to use (1 then: the table lives in this process)."""
-        from .pseudonyms import PSEUDONYM, Pseudonymizer
+        from .pseudonyms import Pseudonymizer
 
-        optimizer = next((p for _, p in nlp.pipeline if getattr(p, "replacement", None) == PSEUDONYM), None)
+        optimizer = next(
+            (p for _, p in nlp.pipeline if isinstance(getattr(p, "pseudonyms", None), Pseudonymizer)), None
+        )
         if self.mapping is None or optimizer is None:
             return n_process
         optimizer.pseudonyms = Pseudonymizer(optimizer.pseudonym_seed, "corpus", self.mapping.pseudonyms)

@@ -74,7 +74,7 @@ def ruler_model(tmp_path):
 def test_evaluate_ner_cli(tmp_path, ruler_model, org_loc):
     gold, out = write_json(tmp_path / "gold.json", GOLD), tmp_path / "ner.json"
     flags = ["--org-loc-interchangeable"] if org_loc else []
-    res = invoke("evaluate-ner", gold, "--model", ruler_model, "--output", out, *flags)
+    res = invoke("lab", "evaluate-ner", gold, "--model", ruler_model, "--output", out, *flags)
     assert res.exit_code == 0, res.output
     r = json.loads(out.read_text())
     # gold tokens: Jane Roe (PERSON) Acme Corp (ORG) Oslo (LOC) 2001 (DATETIME); predicted:
@@ -99,9 +99,9 @@ def test_token_labels_first_mention_wins():
 
 def test_convert_cli(tmp_path):
     out = tmp_path / "tab.spacy"
-    res = invoke("convert", TAB_SMALL, out, "--format", "tab")
+    res = invoke("lab", "convert", TAB_SMALL, out, "--format", "tab")
     assert res.exit_code == 0 and out.exists(), res.output
-    bad = invoke("convert", TAB_SMALL_MASKS, out, "--format", "tab")
+    bad = invoke("lab", "convert", TAB_SMALL_MASKS, out, "--format", "tab")
     assert bad.exit_code == 1 and "expected a JSON list" in bad.output
 
 
@@ -127,7 +127,7 @@ def test_ner_errors_cli(tmp_path):
     nlp.add_pipe("textanon_entity_recognizer", config={"use_gazetteer": False})
     nlp.to_disk(tmp_path / "model")
     gold, out = write_json(tmp_path / "gold.json", GOLD), tmp_path / "errors.json"
-    res = invoke("ner-errors", gold, "--model", tmp_path / "model", "--output", out)
+    res = invoke("lab", "ner-errors", gold, "--model", tmp_path / "model", "--output", out)
     assert res.exit_code == 0, res.output
     person = json.loads(out.read_text())["by_type"]["PERSON"]
     assert person["gold_tokens"] == 2 and person["missed_by_cause"] == {"undetected": 1}

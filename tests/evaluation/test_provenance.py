@@ -74,7 +74,7 @@ def test_write_metrics_records_command_and_machine(tmp_path):
     path = provenance.write_metrics(tmp_path / "sub" / "m.json", {"value": 1, "provenance": "forged"}, argv=argv)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["value"] == 1
-    assert data["provenance"]["command"] == "python -m textanon benchmark 'data file.json' --output m.json"
+    assert data["provenance"]["command"] == "python -m textanon lab benchmark 'data file.json' --output m.json"
     assert MACHINE_KEYS <= set(data["provenance"]["machine"])
     assert data["provenance"]["machine"]["cores"] >= 1
     assert not list(tmp_path.glob("sub/.*.tmp"))

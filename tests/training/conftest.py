@@ -27,6 +27,7 @@ def train_silver(recognizer_nlp):
         paths = write_silver(silver, folder)
         out = folder / "model"
         result = invoke(
+            "lab",
             "train-ner",
             ROOT / "configs" / config,
             "--output",

@@ -81,7 +81,7 @@ def test_verify_fails_on_a_changed_or_missing_model(project):
     meta.write_text(meta.read_text(encoding="utf8") + " ", encoding="utf8")
     with pytest.raises(ArtifactError, match="checksum .* is not the"):
         verify_asset(yml, "assets/models/m")
-    result = invoke("verify-asset", "assets/models/m", "--project", yml)
+    result = invoke("lab", "verify-asset", "assets/models/m", "--project", yml)
     assert result.exit_code == 1 and "checksum" in result.output
     shutil.rmtree(project / "assets" / "models" / "m")
     with pytest.raises(ArtifactError, match="missing"):

@@ -148,7 +148,7 @@ def test_folds_and_splits_partition_documents():
 
 
 def test_silver_command_reads_tab_json_as_gold(court_json, tmp_path):
-    result = invoke("silver", court_json, "--input-format", "tab", "--output-dir", tmp_path, "--dev-share", 0.25)
+    result = invoke("lab", "silver", court_json, "--input-format", "tab", "--output-dir", tmp_path, "--dev-share", 0.25)
     assert result.exit_code == 0, result.output
     stats = json.loads((tmp_path / "gold-stats.json").read_text())
     assert stats["documents"] == {"train": 3, "dev": 1}
@@ -162,7 +162,7 @@ def test_silver_command_names_the_bad_record(tmp_path):
     mention = {"entity_type": "NAME", "start_offset": 3, "end_offset": 9, "span_text": "Tansky"}
     record = {"doc_id": "x1", "text": "Mr Tansky.", "annotations": {"a": {"entity_mentions": [mention]}}}
     bad = write_json(tmp_path / "bad.json", [record])
-    result = invoke("silver", bad, "--input-format", "tab", "--output-dir", tmp_path)
+    result = invoke("lab", "silver", bad, "--input-format", "tab", "--output-dir", tmp_path)
     assert result.exit_code == 1 and "x1" in result.output and "NAME" in result.output
 
 
@@ -175,7 +175,7 @@ def base_model(tmp_path_factory, train_silver):
 def test_cv_ner_scores_every_case_with_a_model_that_never_saw_it(court_json, base_model, tmp_path):
     out = tmp_path / "cv.json"
     options = ["--base-model", base_model, "--max-steps", 10]
-    result = invoke("cv-ner", court_json, "--folds", 2, "--work-dir", tmp_path / "cv", "--output", out, *options)
+    result = invoke("lab", "cv-ner", court_json, "--folds", 2, "--work-dir", tmp_path / "cv", "--output", out, *options)
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     tested = [d for f in report["folds"] for d in f["test"]]
@@ -206,7 +206,7 @@ def test_cv_ner_scores_every_case_with_a_model_that_never_saw_it(court_json, bas
 def test_train_court_and_hybrid_pipeline_assembly(court_json, base_model, hybrid_pipeline, tmp_path):
     out = tmp_path / "court"
     options = ["--base-model", base_model, "--max-steps", 10]
-    result = invoke("train-court", court_json, "--output", out, "--dev-share", 0.25, *options)
+    result = invoke("lab", "train-court", court_json, "--output", out, "--dev-share", 0.25, *options)
     assert result.exit_code == 0, result.output
     nlp = hybrid_pipeline(out / "model-best")
     assert nlp.pipe_names == ["textanon_ner", "textanon_ents_to_spans", "ner", "textanon_entity_recognizer"]

@@ -65,7 +65,7 @@ def test_transformer_config_trains_on_the_local_minilm(train_silver, hybrid_pipe
     court = tmp_path / "court"
     config = ROOT / "configs" / "ner_court_trf.cfg"
     result = invoke(
-        "train-court", TAB_SMALL, "--output", court, "--base-model", model, "--config", config, "--max-steps", 2
+        "lab", "train-court", TAB_SMALL, "--output", court, "--base-model", model, "--config", config, "--max-steps", 2
     )
     assert result.exit_code == 0, result.output
     hybrid = hybrid_pipeline(court / "model-last")

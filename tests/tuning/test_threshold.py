@@ -50,5 +50,5 @@ def test_choose_most_useful_threshold_within_tolerance_of_best_privacy():
 
 @pytest.mark.parametrize("n", [0, 3])
 def test_select_threshold_cli_requires_exclude(tmp_path, n):
-    res = invoke("select-threshold", write_json(tmp_path / "bk.json", []), "--n", n)
+    res = invoke("lab", "select-threshold", write_json(tmp_path / "bk.json", []), "--n", n)
     assert res.exit_code != 0 and "exclude" in res.output.lower()

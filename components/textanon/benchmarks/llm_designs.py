@@ -225,7 +225,7 @@ def write_table(path: Path = DEFAULT_TABLE, metrics_dir: Path = Path("metrics"))
     )
     text = (
         "# LLM prompt designs on WikiActors 50 (SmolLM2-135M-Instruct, CPU, 1 thread)\n\n"
-        "Written by `python -m textanon bench-llm`. *hallucinated*: share of returned strings found nowhere "
+        "Written by `python -m textanon lab bench-llm`. *hallucinated*: share of returned strings found nowhere "
         "in the text. *truncated*: replies cut at the token limit or looping; *matched nothing*: replies "
         "matching no text where PII is detected; *fallbacks*: chunks masked by the fallback policy instead. "
         "*chars masked (LLM)*: non-space characters masked by strings of the model; *(all)*: also "

@@ -1,13 +1,42 @@
-"""Command line: ``python -m textanon COMMAND`` (typer app; one module per command group)."""
+"""Command line: ``textanon COMMAND`` (or ``python -m textanon COMMAND``), a typer app, one module per command
+group. The top level holds what a user of the anonymizer runs (anonymize, demo, report, deanonymize,
+mapping-key, index, and the evaluators); research and project commands (benchmarks, training, tuning, NER
+error analysis, asset checks) are the ``lab`` group (``textanon lab --help``), which ``spacy project run`` calls.
+
+Output is plain (no colour) when it is not a terminal or when ``$NO_COLOR`` is set; a usage error is one line
+and exit code 2."""
+
+import os
+import sys
 
 import typer
+from wasabi import msg
+
+HELP = "Risk-aware anonymization of English text (spaCy components). Research commands: textanon lab --help"
 
 app = typer.Typer(
     name="textanon",
-    help="Risk-aware anonymization of English text (spaCy components).",
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # help as written (no markup eats [brackets]); plain, uncoloured errors
+    pretty_exceptions_enable=False,
 )
+#: research and project commands: benchmarks, training, tuning, NER analysis, asset checks (``spacy project run``)
+lab = typer.Typer(
+    name="lab",
+    help="Research and project commands (benchmarks, training, tuning, NER analysis, asset checks).",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(lab, name="lab")
+
+
+def use_colour() -> bool:
+    """Colour only on a terminal, and never with ``$NO_COLOR`` (https://no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 @app.callback()
@@ -18,9 +47,10 @@ def _options(
     from ..progress import set_quiet
 
     set_quiet(quiet)
+    msg.show_color = use_colour()
 
 
-# Each module registers its commands on ``app`` when imported.
+# Each module registers its commands on ``app`` or ``lab`` when imported.
 from . import (  # noqa: E402
     anonymize,  # noqa: F401
     bench,  # noqa: F401
@@ -42,5 +72,5 @@ from . import (  # noqa: E402
 
 
 def main() -> None:
-    """Entry point of the ``textanon`` console script: every command registered on :data:`app`."""
+    """Entry point of the ``textanon`` console script."""
     app()

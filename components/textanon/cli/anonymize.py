@@ -1,25 +1,35 @@
 """``anonymize`` and ``demo`` commands."""
 
 from pathlib import Path
-from typing import IO, Optional
+from typing import IO, List, Optional
 
 import typer
 from wasabi import msg
 
 from ..mapping import KEY_ENV
+from ..operators import OPERATORS, OperatorError, parse_spec
+from ..operators import build as build_operator
+from ..operators.registry import KEYED
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
-from ._util import input_file
-from .report import check_report_folder
+from ._util import Engine, Replacement, check_distinct, check_report_folder, input_file, usage_error
 
 DEFAULT_PIPELINE = "en_textanon"
+OPERATOR_HELP = (
+    "How masked entities of LABEL are written: LABEL=NAME[:ARG=VALUE...], repeatable; LABEL 'default' for every "
+    "other label. NAME: " + ", ".join(OPERATORS) + " (or a registered function's full name). Examples: "
+    "PERSON=pseudonym, CODE=mask:chars_to_mask=12, ORG=replace:new_value=<ORG>, DEM=redact, "
+    "LOC=hash:length=12 (keyed: --key-file), DATETIME=encrypt (reversed by deanonymize --key-file). "
+    "See the operator table in the README."
+)
 
 
 def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
     """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing.
 
-    replacement and ``optimizer`` (settings not None): overrides of the ``textanon_optimizer`` settings."""
+    replacement and ``optimizer`` (settings not None): overrides of the ``textanon_optimizer`` settings
+    (``operators``: ``{label: {"@misc": ..., ...}}``, see :func:`operator_config`)."""
     import spacy
 
     import textanon  # noqa: F401  (extensions)
@@ -30,6 +40,8 @@ def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
         return spacy.load(name, config=pipeline_overrides(replacement, **optimizer))
     except ModelNotAvailable as err:
         msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
+    except OperatorError as err:
+        usage_error(str(err))
     except OSError:
         msg.fail(
             f"Cannot load pipeline {name!r}.",
@@ -41,7 +53,57 @@ def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
 def pipeline_overrides(replacement: Optional[str] = None, **optimizer) -> dict:
     """The ``spacy.load`` config overrides of ``textanon_optimizer`` settings (those not None)."""
     settings = {k: v for k, v in dict(optimizer, replacement=replacement).items() if v is not None}
-    return {"components": {"textanon_optimizer": settings}} if settings else {}
+    operators = settings.pop("operators", None)
+    overrides = {f"components.textanon_optimizer.{k}": v for k, v in settings.items()}
+    if operators:
+        overrides["components.textanon_optimizer.operators"] = operators
+    return overrides
+
+
+def operator_config(specs: List[str], key_file: Optional[Path] = None) -> Optional[dict]:
+    """The optimizer's ``operators`` config block from ``--operator`` specs, each operator built once here so that a
+    wrong name, argument or missing key is a usage error before the pipeline loads; None when no spec is given."""
+    if not specs:
+        return None
+    block = {}
+    try:
+        for spec in specs:
+            label, name, arguments = parse_spec(spec)
+            if label in block:
+                usage_error(f"--operator {spec!r}: {label} is given twice")
+            if name in KEYED and key_file is not None:
+                arguments["key_file"] = str(key_file)
+            build_operator(name, **arguments)
+            block[label] = {"@misc": OPERATORS.get(name, name), **arguments}
+    except OperatorError as err:
+        usage_error(str(err))
+    return block
+
+
+def attach(nlp, index: Optional[Path], allow_list: Optional[Path], deny_list: Optional[Path], generalize: bool):
+    """What the options add to a loaded pipeline: the search index, the generalizer (``--replacement generalize``),
+    the allow and deny lists; a problem with any of them is an error (exit 1) before any document is read."""
+    if index is not None:
+        from ..search.attach import use_index
+
+        try:
+            msg.info(use_index(nlp, index))
+        except (IndexUnavailable, ValueError) as err:
+            msg.fail(f"Cannot use the search index: {err}", exits=1)
+    if generalize:
+        from ..generalization.attach import use_generalizer
+
+        try:
+            use_generalizer(nlp)
+        except ValueError as err:
+            msg.fail(f"Cannot generalize: {err}", exits=1)
+    if allow_list or deny_list:
+        from ..allow_deny import add_lists
+
+        try:
+            add_lists(nlp, allow_list, deny_list)
+        except ValueError as err:
+            msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
 
 
 def open_output(path: Path) -> IO[str]:
@@ -75,15 +137,24 @@ def anonymize(
         help="Output JSONL (or .parquet): one record (or error record) per input record, in input order",
     ),
     masks_out: Optional[Path] = typer.Option(
-        None, "--masks-out", help="Write {doc_id: [[start, end, replacement], ...]}"
+        None, "--masks-out", help="Also write the masks as JSON: {doc_id: [[start, end, replacement], ...]}"
     ),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
-    replacement: Optional[str] = typer.Option(None, "--replacement", help="suppression | label | numbered | pseudonym"),
+    replacement: Optional[Replacement] = typer.Option(
+        None,
+        "--replacement",
+        help="How every masked entity is written: *** (suppression), [PERSON] (label), [PERSON_1] (numbered), a "
+        "realistic surrogate (pseudonym), or a true, less specific phrase where the risk allows it (generalize: "
+        "adds the generalizer; else ***). Default: the pipeline's (suppression)",
+    ),
+    operator: List[str] = typer.Option([], "--operator", help=OPERATOR_HELP, metavar="LABEL=NAME[:ARG=VALUE...]"),
     pseudonym_seed: Optional[int] = typer.Option(None, "--pseudonym-seed", help="Seed of the pseudonym surrogates"),
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
-    batch_size: int = typer.Option(8, "--batch-size"),
-    engine: str = typer.Option("local", "--engine", help="local (this machine) | ray (Ray Data; docs/scale.md)"),
+    batch_size: int = typer.Option(8, "--batch-size", help="Documents per batch sent to the pipeline"),
+    engine: Engine = typer.Option(
+        Engine.local, "--engine", help="local (this machine) or ray (Ray Data; docs/scale.md)"
+    ),
     address: Optional[str] = typer.Option(
         None, "--address", help="Ray cluster to use (e.g. auto, ray://head:10001); default: start a local Ray"
     ),
@@ -107,7 +178,11 @@ def anonymize(
         None, "--mapping-in", help="An earlier mapping to carry over (its pseudonyms stay the same)"
     ),
     key_file: Optional[Path] = typer.Option(
-        None, "--key-file", help=f"File holding the mapping key (default: ${KEY_ENV})", dir_okay=False
+        None,
+        "--key-file",
+        help=f"File holding the key of the mapping and of the hash and encrypt operators (default: ${KEY_ENV})",
+        exists=True,
+        dir_okay=False,
     ),
     mapping_unencrypted: bool = typer.Option(
         False, "--mapping-unencrypted", help="Write the mapping WITHOUT encryption (it holds the original identifiers)"
@@ -120,6 +195,12 @@ def anonymize(
     from ..progress import bar, count_records
     from ..side_outputs import SideOutputs
 
+    check_distinct(
+        [("INPUT_PATH", input_path), ("--mapping-in", mapping_in), ("--allow-list", allow_list)],
+        [("--output", output), ("--masks-out", masks_out), ("--mapping-out", mapping_out), ("--html", html)],
+    )
+    operators = operator_config(operator, key_file)
+    replacement = replacement.value if replacement is not None else None
     try:  # report folder, mapping key and earlier mapping checked before any output is opened
         key = None if mapping_unencrypted else read_key(key_file)
         sides = SideOutputs(
@@ -127,13 +208,14 @@ def anonymize(
         )
     except (ValueError, OSError) as err:
         msg.fail(f"Cannot write the side outputs: {err}", exits=1)
-    if engine not in ("local", "ray"):
-        msg.fail(f"Unknown --engine {engine!r}: local or ray.", exits=1)
-    if engine == "ray" and sides.mapping is not None:
-        msg.fail("--mapping-out/--mapping-in need --engine local (the pseudonym table lives in one process).", exits=1)
+    if engine is Engine.ray and sides.mapping is not None:
+        usage_error("--mapping-out/--mapping-in need --engine local (the pseudonym table lives in one process)")
+    if engine is Engine.ray and replacement == Replacement.generalize.value:
+        usage_error("--replacement generalize needs --engine local")
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
-    if engine == "ray":
+    settings = dict(pseudonym_seed=pseudonym_seed, operators=operators)
+    if engine is Engine.ray:
         from spacy import util as spacy_util
 
         from ..scale.ray_engine import PipelineSpec, anonymize_on_ray
@@ -142,7 +224,7 @@ def anonymize(
             load_pipeline(model)  # exits with the local engine's message
         spec = PipelineSpec(
             model,
-            pipeline_overrides(replacement, pseudonym_seed=pseudonym_seed),
+            pipeline_overrides(replacement, **settings),
             *(str(p) if p else None for p in (index, allow_list, deny_list)),
         )
         records = anonymize_on_ray(
@@ -156,20 +238,9 @@ def anonymize(
         )
     else:
         if index is not None:
-            from ..search.attach import use_index  # registers the search risk before the pipeline loads
-        nlp = load_pipeline(model, replacement, pseudonym_seed=pseudonym_seed)
-        if index is not None:
-            try:
-                msg.info(use_index(nlp, index))
-            except (IndexUnavailable, ValueError) as err:
-                msg.fail(f"Cannot use the search index: {err}", exits=1)
-        if allow_list or deny_list:
-            from ..allow_deny import add_lists
-
-            try:
-                add_lists(nlp, allow_list, deny_list)
-            except ValueError as err:
-                msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
+            from ..search.attach import use_index  # noqa: F401  (registers the search risk before the pipeline loads)
+        nlp = load_pipeline(model, replacement, **settings)
+        attach(nlp, index, allow_list, deny_list, replacement == Replacement.generalize.value)
         n_process = sides.prepare(nlp, n_process)
         records = anonymize_records(
             nlp,
@@ -196,9 +267,13 @@ def anonymize(
 @app.command("demo")
 def demo(
     input_path: Path = input_file("A .txt document"),
-    model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m"),
-    target: Optional[str] = typer.Option(None, "--target"),
+    model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
+    target: Optional[str] = typer.Option(None, "--target", help="Person to protect (their name)"),
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
+    operator: List[str] = typer.Option([], "--operator", help=OPERATOR_HELP, metavar="LABEL=NAME[:ARG=VALUE...]"),
+    key_file: Optional[Path] = typer.Option(
+        None, "--key-file", exists=True, dir_okay=False, help=f"Key of the hash and encrypt operators (${KEY_ENV})"
+    ),
 ) -> None:
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
@@ -207,7 +282,8 @@ def demo(
     from ..output import DECISION_HEADER, decision_rows
     from ..runner import pipe_docs
 
-    nlp = load_pipeline(model)
+    check_distinct([("INPUT_PATH", input_path)], [("--html", html)])
+    nlp = load_pipeline(model, operators=operator_config(operator, key_file))
     record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
     doc = next(pipe_docs(nlp, [record]))
     msg.divider("Anonymized text")

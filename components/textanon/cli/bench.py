@@ -6,10 +6,10 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 
 
-@app.command("bench-speed")
+@lab.command("bench-speed")
 def bench_speed_cli(
     wikiactors: Path = typer.Option(..., exists=True, help="WikiActors JSON with original_abstract"),
     echr: Path = typer.Option(..., exists=True, help="echr-dev entity JSON (texts)"),
@@ -42,7 +42,7 @@ def bench_speed_cli(
     print(table)
 
 
-@app.command("bench-long")
+@lab.command("bench-long")
 def bench_long_cli(
     echr: Path = typer.Option(..., exists=True, help="echr-dev entity JSON: the cases the document is built from"),
     output: Path = typer.Option(Path("metrics/speed_long.json"), help="JSON results"),
@@ -59,7 +59,7 @@ def bench_long_cli(
     )
 
 
-@app.command("bench-scale")
+@lab.command("bench-scale")
 def bench_scale_cli(
     input_path: Path = typer.Argument(..., exists=True, help="Input records (as `anonymize`), e.g. the echr-dev cases"),
     output: Path = typer.Option(Path("metrics/scale.json"), help="JSON results; .md table and .png plot beside it"),
@@ -84,7 +84,7 @@ def bench_scale_cli(
     )
 
 
-@app.command("bench-engines")
+@lab.command("bench-engines")
 def bench_engines_cli(
     echr: Path = typer.Option(..., exists=True, help="echr-dev entity JSON (texts and gold mentions)"),
     wikiactors: Path = typer.Option(..., exists=True, help="WikiActors JSON with original_abstract"),

@@ -6,11 +6,11 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 from ._util import input_file
 
 
-@app.command("benchmark")
+@lab.command("benchmark")
 def benchmark_cmd(
     data: Path = input_file("WikiActors-format JSON (original_abstract, manual_abstract, public_knowledge, ...)"),
     output: Path = typer.Option(

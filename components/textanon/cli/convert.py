@@ -5,11 +5,11 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 from ._util import input_file
 
 
-@app.command("convert")
+@lab.command("convert")
 def convert_cmd(
     input_path: Path = input_file("Input corpus"),
     output_path: Path = typer.Argument(..., help="Output .spacy file"),

@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from ..extensions import DEFAULT_SPANS_KEY
-from . import app
+from . import app, lab
 from ._util import input_file
 
 IC_MODEL_HELP = (
@@ -55,7 +55,7 @@ NER_SPANS_KEY = typer.Option(DEFAULT_SPANS_KEY, "--spans-key")
 NER_LIMIT = typer.Option(None, "--limit", help="Only the first N documents")
 
 
-@app.command("evaluate-ner")
+@lab.command("evaluate-ner")
 def evaluate_ner_cmd(
     gold_path: Path = NER_GOLD,
     model: str = NER_MODEL,
@@ -93,7 +93,7 @@ def evaluate_ner_cmd(
     msg.good(f"NER scores of {result['documents']} documents -> {output}")
 
 
-@app.command("ner-errors")
+@lab.command("ner-errors")
 def ner_errors_cmd(
     gold_path: Path = NER_GOLD,
     model: str = NER_MODEL,

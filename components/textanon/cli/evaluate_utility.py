@@ -8,7 +8,7 @@ import typer
 from wasabi import msg
 
 from ..progress import is_quiet
-from . import app
+from . import app, lab
 from ._util import input_file
 
 MODEL_HELP = (
@@ -228,7 +228,7 @@ def evaluate(
         msg.good(f"{key}: {path}")
 
 
-@app.command("bench-tpi")
+@lab.command("bench-tpi")
 def bench_tpi(
     input_path: Path = input_file("WikiActors-style JSON"),
     output: Path = typer.Option(Path("metrics/tpi_speed.json"), "--output", "-o"),

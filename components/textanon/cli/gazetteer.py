@@ -6,10 +6,10 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 
 
-@app.command("build-gazetteer")
+@lab.command("build-gazetteer")
 def build_gazetteer_cmd(
     output: Path = typer.Option(Path("assets/gazetteer.jsonl"), "--output", "-o", help="JSONL file to write"),
     source: str = typer.Option("wordnet", help="wordnet (offline) or wikidata (needs internet)"),

@@ -5,10 +5,10 @@ from typing import List, Optional
 
 import typer
 
-from . import app
+from . import lab
 
 
-@app.command("bench-llm")
+@lab.command("bench-llm")
 def bench_llm(
     input: Path = typer.Option(..., exists=True, help="WikiActors JSON (original_abstract, name)"),
     design: List[str] = typer.Option(["all"], help="Prompt design (repeatable) or 'all'"),

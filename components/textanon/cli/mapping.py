@@ -10,6 +10,7 @@ from wasabi import msg
 
 from ..mapping import KEY_ENV
 from . import app
+from ._util import check_distinct, usage_error
 
 
 @app.command("deanonymize")
@@ -17,25 +18,38 @@ def deanonymize(
     input_path: Path = typer.Argument(
         ..., exists=True, dir_okay=False, help="Output JSONL of `anonymize` (or {id, text} per line)"
     ),
-    mapping_path: Path = typer.Option(..., "--mapping", exists=True, dir_okay=False, help="The mapping file"),
+    mapping_path: Optional[Path] = typer.Option(
+        None,
+        "--mapping",
+        exists=True,
+        dir_okay=False,
+        help="The mapping file of `anonymize --mapping-out`; without it only the encrypt operator's tokens are "
+        "restored (with the key)",
+    ),
     output: Path = typer.Option(..., "--output", "-o", help="JSONL {id, text} (or {id, error}) per input record"),
     key_file: Optional[Path] = typer.Option(
         None, "--key-file", dir_okay=False, help=f"File holding the mapping key (default: ${KEY_ENV})"
     ),
 ) -> None:
-    """Restore the original texts of anonymized records from an (encrypted) mapping."""
-    from ..mapping import Mapping, MappingError, deanonymize_records, read_key
+    """Restore the original texts of anonymized records: from an (encrypted) mapping, and the encrypt operator's
+    tokens with the key."""
+    from ..mapping import Mapping, MappingError, deanonymize_records, decrypt_records, read_key
     from ..output import read_output
     from ..progress import bar, count_records
 
+    check_distinct([("INPUT_PATH", input_path), ("--mapping", mapping_path)], [("--output", output)])
+    key = read_key(key_file)
+    if mapping_path is None and not key:
+        usage_error(f"give --mapping, or the key of the encrypt operator (--key-file or ${KEY_ENV})")
     try:
-        mapping = Mapping.read(mapping_path, read_key(key_file))
+        mapping = Mapping.read(mapping_path, key) if mapping_path is not None else None
     except (MappingError, OSError) as err:
         msg.fail(f"Cannot read the mapping: {err}", exits=1)
     n_ok = n_err = 0
     with output.open("w", encoding="utf-8") as out:
         records = bar(read_output(input_path), total=count_records(input_path), desc="deanonymize")
-        for record in deanonymize_records(records, mapping):
+        restored = deanonymize_records(records, mapping) if mapping is not None else decrypt_records(records, key)
+        for record in restored:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             n_err += "error" in record
             n_ok += "error" not in record

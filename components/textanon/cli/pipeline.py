@@ -6,11 +6,11 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 from ._util import input_file
 
 
-@app.command("build-pipeline")
+@lab.command("build-pipeline")
 def build_pipeline_cli(
     config: Path = input_file("Pipeline config (configs/textanon.cfg)"),
     output: Path = typer.Argument(..., help="Folder to write the pipeline to"),

@@ -6,10 +6,10 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 
 
-@app.command("reliability")
+@lab.command("reliability")
 def reliability(
     output: Path = typer.Option(Path("metrics/reliability.json"), "--output", "-o", help="JSON report"),
     markdown_out: Optional[Path] = typer.Option(None, "--markdown", help="Markdown table (default: OUTPUT.md)"),

@@ -7,15 +7,31 @@ import typer
 from wasabi import msg
 
 from . import app
+from ._util import check_distinct, check_report_folder, usage_error
 
 
-def check_report_folder(path: Path) -> Path:
-    """Exit with a clear message, before any work, if the report folder cannot be created or written."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        msg.fail(f"Cannot create the report folder {path}: {err.strerror or type(err).__name__}.", exits=1)
-    return path
+def check_output_file(path: Path) -> None:
+    """A usage error unless ``path``'s first record is an ``anonymize`` output or error record (a JSON object with
+    ``id`` and ``anonymized_text`` or ``error``): an input file given in its place is named as such."""
+    import json
+
+    with path.open(encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                record = None
+            if not isinstance(record, dict) or "id" not in record:
+                usage_error(f"{path} line {n} is not an output record of `textanon anonymize` (a JSON object)")
+            if "anonymized_text" not in record and "error" not in record:
+                usage_error(
+                    f"{path} line {n} has no anonymized_text: give the output of `textanon anonymize` "
+                    "(the input file goes to --input)"
+                )
+            return
+    usage_error(f"{path} holds no record")
 
 
 @app.command("report")
@@ -27,8 +43,8 @@ def report(
         "--input",
         "-i",
         exists=True,
-        dir_okay=False,
-        help="The input file given to `anonymize` (original texts; without it masked text is drawn as █)",
+        help="The input given to `anonymize`: a file or a folder of .txt (original texts; without it masked text is "
+        "drawn as █)",
     ),
     target: Optional[str] = typer.Option(None, "--target", help="The --target given to `anonymize`, if any"),
 ) -> None:
@@ -38,6 +54,8 @@ def report(
     from ..progress import bar, count_records
     from ..review.report import write_report
 
+    check_distinct([("OUTPUT_PATH", output_path), ("--input", input_path)], [("--output", report_dir)])
+    check_output_file(output_path)
     check_report_folder(report_dir)
     inputs = read_records(input_path) if input_path else None
     records = bar(read_output(output_path), total=count_records(output_path), desc="report")

@@ -6,11 +6,11 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 from ._util import input_file
 
 
-@app.command("silver")
+@lab.command("silver")
 def silver_cmd(
     inputs: List[Path] = input_file(
         "WikiActors JSON file(s) with public_knowledge, or TAB-format JSON with --input-format tab"
@@ -78,7 +78,7 @@ def silver_cmd(
     )
 
 
-@app.command("train-ner", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@lab.command("train-ner", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def train_ner_cmd(
     ctx: typer.Context,
     config: Path = input_file("configs/ner_cpu.cfg or configs/ner_trf.cfg"),
@@ -99,7 +99,7 @@ def train_ner_cmd(
     spacy_train(config, output, use_gpu=-1, overrides=overrides)
 
 
-@app.command("compare-ner")
+@lab.command("compare-ner")
 def compare_ner_cmd(
     run: List[str] = typer.Option(..., help="NAME=evaluate-ner JSON (repeatable, table column order)"),
     silver: List[str] = typer.Option([], help="NAME=trained model folder (its silver dev scores, repeatable)"),
@@ -121,7 +121,7 @@ def compare_ner_cmd(
     print(compare_ner(pairs(run), pairs(silver), output, note))
 
 
-@app.command("train-court")
+@lab.command("train-court")
 def train_court_cmd(
     gold: List[Path] = input_file("TAB-format JSON with annotated cases"),
     output: Path = typer.Option(Path("training/ner_court"), help="Output folder (model-best / model-last)"),
@@ -146,7 +146,7 @@ def train_court_cmd(
     msg.good(f"Court-tuned entity model -> {model}")
 
 
-@app.command("cv-ner")
+@lab.command("cv-ner")
 def cv_ner_cmd(
     gold: Path = input_file("TAB-format JSON with annotated cases (e.g. echr-dev)"),
     folds: int = typer.Option(3, help="Number of folds (split by document)"),
@@ -188,7 +188,7 @@ def cv_ner_cmd(
     )
 
 
-@app.command("export-ner")
+@lab.command("export-ner")
 def export_ner_cmd(
     model: Path = typer.Argument(..., exists=True, file_okay=False, help="Trained pipeline folder (train-court)"),
     output: Path = typer.Option(Path("assets/models/ner_court"), help="Artifact folder (replaced)"),
@@ -206,7 +206,7 @@ def export_ner_cmd(
         msg.fail(str(err), exits=1)
 
 
-@app.command("verify-asset")
+@lab.command("verify-asset")
 def verify_asset_cmd(
     dest: str = typer.Argument(..., help="The dest of an assets entry of PROJECT (e.g. assets/models/ner_court)"),
     project: Path = typer.Option(Path("project.yml"), exists=True, dir_okay=False),

@@ -5,11 +5,11 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from . import app
+from . import lab
 from ._util import input_file
 
 
-@app.command("select-threshold")
+@lab.command("select-threshold")
 def select_threshold_cmd(
     background: Path = input_file(
         "WikiActors background file (public_knowledge bodies), e.g. WikiActors_500_random.json"

@@ -1,4 +1,4 @@
-"""spaCy DocBin files: writing, reading, and converting corpora to them (``python -m textanon convert``).
+"""spaCy DocBin files: writing, reading, and converting corpora to them (``python -m textanon lab convert``).
 
 Formats of :func:`convert` (each converter lives with its format's reader):
 

@@ -151,7 +151,7 @@ def markdown(result: dict) -> str:
         f"ORG/LOC {'interchangeable' if result['org_loc_interchangeable'] else 'distinct'})",
         "",
         f"Model: `{result['model']}`. Shapes only (X/x/d), never the text. "
-        "Reproduce: `python -m textanon ner-errors` (see `provenance`).",
+        "Reproduce: `python -m textanon lab ner-errors` (see `provenance`).",
         "",
     ]
     for label, e in result["by_type"].items():

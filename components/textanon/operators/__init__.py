@@ -1,0 +1,21 @@
+"""Operators: how each masked entity is written (replace, redact, mask, hash, encrypt, pseudonym, generalize,
+keep), one per module over :mod:`.base`, built by registered functions (:mod:`.registry`) and chosen per label by
+the optimizer's ``operators`` setting (:mod:`.renderer`). See the README's operator table."""
+
+from .base import Mention, Operator, OperatorError
+from .encrypt import decrypt_text
+from .registry import DEFAULT, OPERATORS, build, operators_from_specs, parse_spec
+from .renderer import Renderer
+
+__all__ = [
+    "DEFAULT",
+    "OPERATORS",
+    "Mention",
+    "Operator",
+    "OperatorError",
+    "Renderer",
+    "build",
+    "decrypt_text",
+    "operators_from_specs",
+    "parse_spec",
+]
