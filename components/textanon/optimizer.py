@@ -461,7 +461,8 @@ class MaskingOptimizer(SettingsRecord):
 
         def render(text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool):
             mention = Mention(text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected)
-            return renderer.render(mention, lambda: self._replacement(label, eid, text), warnings)
+            style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
+            return renderer.render(mention, lambda: self._replacement(label, eid, text), warnings, style)
 
         if renderer:  # a generalized entity whose label has another operator is written by that operator
             moved = {e for e in generalized if not isinstance(self._operator(entities, e), (Generalize, type(None)))}
@@ -523,7 +524,7 @@ class MaskingOptimizer(SettingsRecord):
 
     def _replacement(self, label: str, entity_id: str, text: str) -> str:
         """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``), else the style's string."""
-        if self.pseudonyms is not None:
+        if self.replacement == PSEUDONYM and self.pseudonyms is not None:
             return self.pseudonyms(label, text, fallback=f"[{entity_id}]")
         style = "suppression" if self.replacement == GENERALIZE else self.replacement  # a suppressed entity: ***
         return replacement(style, label, entity_id, self.suppression_string)

@@ -33,13 +33,14 @@ class Renderer:
         return self.operators.get(label, self.default)
 
     def render(
-        self, mention: Mention, style: Callable[[], str], warnings: List[str]
+        self, mention: Mention, style: Callable[[], str], warnings: List[str], style_name: Optional[str] = None
     ) -> Tuple[Optional[str], Optional[str]]:
-        """(what replaces ``mention`` — None keeps it —, the name of the operator that wrote it; None: the
-        ``style`` function, the optimizer's replacement style). A refused ``keep`` appends to ``warnings``."""
+        """(what replaces ``mention`` — None keeps it —, the name of the operator that wrote it). A label without an
+        operator is written by ``style`` (the optimizer's replacement style), named ``style_name``. A refused
+        ``keep`` appends to ``warnings``."""
         operator = self.operator_for(mention.label)
         if operator is None:
-            return style(), None
+            return style(), style_name
         if isinstance(operator, Keep) and mention.protected:
             what = "protected name" if mention.label == "PERSON" else "direct identifier"
             message = REFUSED_KEEP.format(what=what, label=mention.label)
