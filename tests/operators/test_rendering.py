@@ -6,7 +6,7 @@ import pytest
 import spacy
 from core_fixtures import decision_pipeline
 
-from textanon.mapping import Mapping, decrypt_records, deanonymize_records
+from textanon.mapping import Mapping, deanonymize_records, decrypt_records
 from textanon.operators import OperatorError, decrypt_text
 from textanon.output import doc_to_record
 

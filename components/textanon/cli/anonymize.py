@@ -20,7 +20,8 @@ OPERATOR_HELP = (
     "How masked entities of LABEL are written: LABEL=NAME[:ARG=VALUE...], repeatable; LABEL 'default' for every "
     "other label. NAME: " + ", ".join(OPERATORS) + " (or a registered function's full name). Examples: "
     "PERSON=pseudonym, CODE=mask:chars_to_mask=12, ORG=replace:new_value=<ORG>, DEM=redact, "
-    "LOC=hash:length=12 (keyed: --key-file), DATETIME=encrypt (reversed by deanonymize --key-file). "
+    "LOC=hash:length=12 (keyed: --key-file), DATETIME=encrypt (reversed by deanonymize --key-file), "
+    "LOC=generalize (with --replacement generalize), MISC=keep (never for the protected person or a code). "
     "See the operator table in the README."
 )
 
