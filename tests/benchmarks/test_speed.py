@@ -35,6 +35,8 @@ def fake_runs(calls):
 def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, tmp_path):
     calls = []
     monkeypatch.setattr("textanon.benchmarks.systems.run_isolated_sets", fake_runs(calls))
+    startup = {"m": {"load_s": 1.5, "first_record_s": 2.5, "cli_s": 4.0, "repeats": 3}}
+    monkeypatch.setattr("textanon.benchmarks.startup.measure_startup", lambda python, models: startup)
     results, table = speed.bench_speed(tmp_path / "speed.json", model="m", wikiactors=WIKI, echr=TAB, repeats=2)
     labels = list(results["configurations"])
     assert len(labels) == 4 and labels[-1].startswith("Presidio")  # no search pipeline given: no search row
@@ -46,6 +48,7 @@ def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, 
     assert results["configurations"][labels[1]]["echr_dev_27"]["ratio_to_presidio"] == 0.25
     assert "| 0.5× |" in table and json.loads((tmp_path / "speed.json").read_text())["provenance"]
     assert (tmp_path / "speed.md").read_text() == table
+    assert results["startup"]["pipelines"] == startup and "| m | 1.5 | 2.5 | 4.0 |" in table
 
 
 def test_long_document_has_the_length_asked_and_other_names_in_each_copy():

@@ -25,8 +25,13 @@ def _commands():
 
 
 def _subcommand(line: str):
+    """The command a line runs (``textanon [-q] [lab] COMMAND``: the research commands moved into the lab group,
+    metrics written before that name them without it)."""
     words = shlex.split(line)
-    return words[words.index("textanon") + 1] if "textanon" in words[:-1] else None
+    if "textanon" not in words[:-1]:
+        return None
+    rest = [w for w in words[words.index("textanon") + 1 :] if w not in ("-q", "--quiet")]
+    return rest[1] if rest[:1] == ["lab"] and len(rest) > 1 else rest[0]
 
 
 def _writers(rel: str):

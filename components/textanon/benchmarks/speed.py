@@ -146,12 +146,21 @@ def add_ratios(results: Dict) -> None:
             entry["ratio_to_presidio"] = round(entry["docs_per_s"] / base, 3) if base else None
 
 
-def bench_speed(output: Path, **kwargs) -> Tuple[Dict, str]:
-    """``bench-speed``: :func:`run` (keyword arguments), the results to ``output`` (JSON with provenance) and the
-    markdown table (:func:`to_markdown`) beside it (``.md``). Returns (results, table)."""
+def bench_speed(output: Path, startup_python: Optional[str] = None, startup: bool = True, **kwargs) -> Tuple[Dict, str]:
+    """``bench-speed``: :func:`run` (keyword arguments) and the start-up of the default pipeline
+    (:func:`~textanon.benchmarks.startup.measure_startup` with ``startup_python``, by default this Python), the
+    results to ``output`` (JSON with provenance) and the markdown table (:func:`to_markdown`) beside it (``.md``).
+    ``startup`` False: no start-up figures. Returns (results, table)."""
+    import sys
+
     from ..evaluation.provenance import write_metrics
+    from .startup import measure_startup
 
     results = run(**kwargs)
+    python = startup_python or sys.executable
+    if startup:
+        model = kwargs["model"]
+        results["startup"] = {"python": python, "pipelines": measure_startup(python, {model: model})}
     write_metrics(output, results)
     table = to_markdown(results)
     Path(output).with_suffix(".md").write_text(table, encoding="utf-8")
@@ -192,6 +201,10 @@ def to_markdown(results: Dict) -> str:
             comps = r.get("seconds_per_component")
             if comps:
                 lines.append(f"- {label}, {corpus}: " + ", ".join(f"{k} {v}" for k, v in comps.items()))
+    if results.get("startup"):
+        from .startup import startup_markdown
+
+        lines += ["", startup_markdown(results["startup"]["pipelines"], results["startup"]["python"]).rstrip()]
     return "\n".join(lines) + "\n"
 
 

@@ -22,13 +22,17 @@ def bench_speed_cli(
     n_process: List[int] = typer.Option([1, 2], "--n-process", help="Worker processes of the default pipeline"),
     repeats: int = typer.Option(3, help="Interleaved repeats (medians are reported)"),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents of each corpus (smoke runs)"),
+    startup_python: Optional[str] = typer.Option(
+        None, help="Python of the environment whose start-up is timed (default: this one)"
+    ),
 ) -> None:
     """Anonymize the WikiActors abstracts and echr-dev cases with each configuration and Presidio; write docs/s,
-    tokens/s, ratio to Presidio, peak RSS and seconds per component."""
+    tokens/s, ratio to Presidio, peak RSS, seconds per component and the start-up of the default pipeline."""
     from ..benchmarks.speed import bench_speed
 
     _, table = bench_speed(
         output,
+        startup_python=startup_python,
         model=model,
         wikiactors=wikiactors,
         echr=echr,
@@ -38,6 +42,30 @@ def bench_speed_cli(
         repeats=repeats,
         limit=limit,
     )
+    msg.good(f"Wrote {output}")
+    print(table)
+
+
+@lab.command("bench-startup")
+def bench_startup_cli(
+    model: List[str] = typer.Option(["en_textanon"], "--model", help="Pipeline package or folder (repeatable)"),
+    python: Optional[str] = typer.Option(
+        None, help="Python of the environment to time, e.g. build/check-wheel-venv/bin/python (default: this one)"
+    ),
+    repeats: int = typer.Option(3, help="Fresh processes per pipeline (medians are reported)"),
+    output: Path = typer.Option(Path("metrics/startup.json"), help="JSON results; a .md table is written beside it"),
+) -> None:
+    """Time to the first anonymized record of one short document: spacy.load, the first record, the CLI."""
+    import sys
+
+    from ..benchmarks.startup import measure_startup, startup_markdown
+    from ..evaluation.provenance import write_metrics
+
+    python = python or sys.executable
+    results = measure_startup(python, {m: m for m in model}, repeats)
+    write_metrics(output, {"python": python, "pipelines": results})
+    table = startup_markdown(results, python)
+    output.with_suffix(".md").write_text(table, encoding="utf-8")
     msg.good(f"Wrote {output}")
     print(table)
 
