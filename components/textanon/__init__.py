@@ -5,13 +5,17 @@ The public API (see README, "From Python"):
 * :func:`anonymize_records` — run a pipeline over records (:func:`read_records` reads .txt/.jsonl/.json):
   one output or error record per input record, in input order, fail closed per document;
 * :func:`pipe_records` — the same run, yielding the processed Docs;
-* :func:`redecide` — re-decide scored Docs at another risk threshold without running the models again.
+* :func:`redecide` — re-decide scored Docs at another risk threshold without running the models again;
+* :func:`profile` — the ``spacy.load`` config overrides of a named profile (``fast``, ``lm``, ``search``),
+  :func:`load` — ``spacy.load`` with them (:mod:`textanon.profiles`).
 """
 
 from .about import __version__
 from .datasets.records import read_records
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .labels import TAB_LABELS
+from .profiles import PROFILES, profile
+from .profiles import load as load
 from .runner import anonymize_records, pipe_records, redecide
 
 register_extensions()
@@ -34,4 +38,7 @@ __all__ = [
     "pipe_records",
     "read_records",
     "redecide",
+    "PROFILES",
+    "profile",
+    "load",
 ]

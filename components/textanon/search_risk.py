@@ -84,7 +84,7 @@ class SearchRisk(SettingsRecord):
         candidate_max_words: int = 4,
         candidate_unseen: bool = False,
         ic_from_index: bool = True,
-        assume_unindexed: float = 0.0,
+        assume_unindexed: float = 0.1,
         population_risk: bool = True,
         targeted_risk: bool = True,
     ):

@@ -75,7 +75,7 @@ def test_exceptions_are_still_needed():
 
 
 def test_write_metrics_records_command_and_machine(tmp_path):
-    argv = ["/x/site-packages/textanon/__main__.py", "benchmark", "data file.json", "--output", "m.json"]
+    argv = ["/x/site-packages/textanon/__main__.py", "lab", "benchmark", "data file.json", "--output", "m.json"]
     path = provenance.write_metrics(tmp_path / "sub" / "m.json", {"value": 1, "provenance": "forged"}, argv=argv)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["value"] == 1

@@ -185,7 +185,20 @@ def textanon_twins(model: str = "en_textanon", index: Optional[str] = None) -> C
     return twins(model, index)
 
 
+def textanon_profile(
+    profile: str = "fast", model: str = "en_textanon", index: Optional[str] = None
+) -> Callable[[Sequence[Doc]], dict]:
+    """A profile as users run it (:func:`textanon.profiles.load`): ``{"masks": {id: offsets}, "replacements"}``."""
+    from ..profiles import load
+    from .profiles import profile_masks
+
+    nlp = load(profile, model, index)
+    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+    return lambda docs: profile_masks(docs, nlp)
+
+
 SYSTEMS: Dict[str, Callable] = {
+    "textanon_profile": textanon_profile,
     "textanon_twins": textanon_twins,
     "presidio": presidio,
     "spacy_ner": spacy_ner,

@@ -64,6 +64,7 @@ from . import (  # noqa: E402
     llm,  # noqa: F401
     mapping,  # noqa: F401
     pipeline,  # noqa: F401
+    profiles,  # noqa: F401
     reliability,  # noqa: F401
     report,  # noqa: F401
     train,  # noqa: F401

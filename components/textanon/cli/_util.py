@@ -24,6 +24,14 @@ class Replacement(str, Enum):
     generalize = "generalize"
 
 
+class Profile(str, Enum):
+    """The ``--profile`` names (:mod:`textanon.profiles`)."""
+
+    fast = "fast"
+    lm = "lm"
+    search = "search"
+
+
 class Engine(str, Enum):
     """Where ``anonymize`` runs."""
 

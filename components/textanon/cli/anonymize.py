@@ -1,7 +1,7 @@
 """``anonymize`` and ``demo`` commands."""
 
 from pathlib import Path
-from typing import IO, List, Optional
+from typing import IO, List, Optional, Tuple
 
 import typer
 from wasabi import msg
@@ -13,7 +13,7 @@ from ..operators.registry import KEYED
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
-from ._util import Engine, Replacement, check_distinct, check_report_folder, input_file, usage_error
+from ._util import Engine, Profile, Replacement, check_distinct, check_report_folder, input_file, usage_error
 
 DEFAULT_PIPELINE = "en_textanon"
 OPERATOR_HELP = (
@@ -26,11 +26,9 @@ OPERATOR_HELP = (
 )
 
 
-def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
-    """Load the packaged pipeline (or a pipeline folder), with a clear message if it or a model is missing.
-
-    replacement and ``optimizer`` (settings not None): overrides of the ``textanon_optimizer`` settings
-    (``operators``: ``{label: {"@misc": ..., ...}}``, see :func:`operator_config`)."""
+def load_pipeline(name: str, overrides: Optional[dict] = None):
+    """Load the packaged pipeline (or a pipeline folder) with the ``spacy.load`` config ``overrides``
+    (:func:`run_overrides`), with a clear message if it or a model is missing."""
     import spacy
 
     import textanon  # noqa: F401  (extensions)
@@ -38,7 +36,7 @@ def load_pipeline(name: str, replacement: Optional[str] = None, **optimizer):
     from ..language_models.loading import ModelNotAvailable
 
     try:
-        return spacy.load(name, config=pipeline_overrides(replacement, **optimizer))
+        return spacy.load(name, config=overrides or {})
     except ModelNotAvailable as err:
         msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
     except OperatorError as err:
@@ -59,6 +57,29 @@ def pipeline_overrides(replacement: Optional[str] = None, **optimizer) -> dict:
     if operators:
         overrides["components.textanon_optimizer.operators"] = operators
     return overrides
+
+
+def run_overrides(
+    model: str, profile: Optional[Profile], index: Optional[Path], replacement: Optional[str] = None, **optimizer
+) -> Tuple[dict, Optional[Path]]:
+    """(the ``spacy.load`` overrides of a run: the profile's, then the optimizer settings given; the index left
+    for :func:`textanon.search.attach.use_index` — a pipeline without profiles). ``--index`` is the search
+    profile; a usage error for a profile the pipeline does not have or an index that cannot be opened."""
+    from ..profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
+    from ..profiles import profile as profile_overrides
+
+    name = profile.value if profile is not None else (SEARCH if index is not None else None)
+    if not supports_profiles(model):
+        if profile is not None:
+            usage_error(f"--profile: the pipeline {model} has no profiles (it lacks the components they switch)")
+        return pipeline_overrides(replacement, **optimizer), index
+    try:
+        overrides = profile_overrides(name or DEFAULT_PROFILE, index)
+    except ProfileError as err:
+        usage_error(str(err))
+    except IndexUnavailable as err:
+        msg.fail(f"Cannot use the search index: {err}", exits=1)
+    return {**overrides, **pipeline_overrides(replacement, **optimizer)}, None
 
 
 def operator_config(specs: List[str], key_file: Optional[Path] = None) -> Optional[dict]:
@@ -142,6 +163,12 @@ def anonymize(
     ),
     model: str = typer.Option(DEFAULT_PIPELINE, "--model", "-m", help="Pipeline package name or folder"),
     target: Optional[str] = typer.Option(None, "--target", help="Person to protect (for records without 'target')"),
+    profile: Optional[Profile] = typer.Option(
+        None,
+        "--profile",
+        help="The privacy/speed trade-off (README 'Profiles'): fast (default: word-frequency prior, no language "
+        "model), lm (language-model risk; for a GPU), search (a public-knowledge index: needs --index)",
+    ),
     replacement: Optional[Replacement] = typer.Option(
         None,
         "--replacement",
@@ -166,8 +193,7 @@ def anonymize(
     index: Optional[Path] = typer.Option(
         None,
         "--index",
-        help="Search index folder (`index build`): the search risk decides "
-        "(in place of the language-model risk); see docs/search.md",
+        help="Search index folder (`index build`): the search profile (--profile search); see docs/search.md",
     ),
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the HTML review report to this folder"),
     allow_list: Optional[Path] = typer.Option(None, "--allow-list", help="Terms never masked (.txt or .jsonl)"),
@@ -215,7 +241,9 @@ def anonymize(
         usage_error("--replacement generalize needs --engine local")
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
-    settings = dict(pseudonym_seed=pseudonym_seed, operators=operators)
+    overrides, index = run_overrides(
+        model, profile, index, replacement, pseudonym_seed=pseudonym_seed, operators=operators
+    )
     if engine is Engine.ray:
         from spacy import util as spacy_util
 
@@ -225,7 +253,7 @@ def anonymize(
             load_pipeline(model)  # exits with the local engine's message
         spec = PipelineSpec(
             model,
-            pipeline_overrides(replacement, **settings),
+            overrides,
             *(str(p) if p else None for p in (index, allow_list, deny_list)),
         )
         records = anonymize_on_ray(
@@ -240,7 +268,7 @@ def anonymize(
     else:
         if index is not None:
             from ..search.attach import use_index  # noqa: F401  (registers the search risk before the pipeline loads)
-        nlp = load_pipeline(model, replacement, **settings)
+        nlp = load_pipeline(model, overrides)
         attach(nlp, index, allow_list, deny_list, replacement == Replacement.generalize.value)
         n_process = sides.prepare(nlp, n_process)
         records = anonymize_records(
@@ -284,7 +312,8 @@ def demo(
     from ..runner import pipe_docs
 
     check_distinct([("INPUT_PATH", input_path)], [("--html", html)])
-    nlp = load_pipeline(model, operators=operator_config(operator, key_file))
+    overrides, _ = run_overrides(model, None, None, operators=operator_config(operator, key_file))
+    nlp = load_pipeline(model, overrides)
     record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
     doc = next(pipe_docs(nlp, [record]))
     msg.divider("Anonymized text")

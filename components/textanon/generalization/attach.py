@@ -10,8 +10,10 @@ COMPONENT = "textanon_generalizer"
 def use_generalizer(nlp: Language) -> None:
     """Add ``textanon_generalizer`` right before ``textanon_optimizer`` (its candidates are what the optimizer's
     ``replacement = "generalize"`` chooses among; without them it could only suppress). A pipeline that has it
-    is left as it is. Raises ValueError for a pipeline without the optimizer."""
+    is left as it is (a disabled one is enabled). Raises ValueError for a pipeline without the optimizer."""
     if "textanon_optimizer" not in nlp.pipe_names:
         raise ValueError("the pipeline has no textanon_optimizer")
-    if COMPONENT not in nlp.pipe_names:
+    if COMPONENT in nlp.disabled:  # a profile that leaves it off (textanon.profiles)
+        nlp.enable_pipe(COMPONENT)
+    elif COMPONENT not in nlp.pipe_names:
         nlp.add_pipe(COMPONENT, before="textanon_optimizer")

@@ -2,10 +2,13 @@
 
 ``textanon.LocalIndex.v1`` (``path``): an index folder built by ``python -m textanon index build``, with
 whichever embedded backend built it (SQLite FTS5 or tantivy, read from its ``meta.json``).
+``textanon.FrequencyPrior.v1``: no index, document counts estimated from word frequencies
+(:mod:`textanon.search.prior`): the default profile's risk.
 """
 
 from spacy.util import registry
 
+from .prior import PriorSource
 from .source import IndexSource, LocalIndex
 
 
@@ -13,3 +16,13 @@ from .source import IndexSource, LocalIndex
 def local_index(path: str) -> IndexSource:
     """The index folder at ``path`` (opened on first use; see :class:`textanon.search.source.LocalIndex`)."""
     return LocalIndex(path)
+
+
+@registry.misc("textanon.FrequencyPrior.v1")
+def frequency_prior(
+    n_docs: int = 10_000_000, doc_tokens: int = 1000, phrase_penalty: float = 0.1, unseen_frequency: float = 1e-9
+) -> IndexSource:
+    """Counts estimated from wordfreq (see :mod:`textanon.search.prior`): no index needed."""
+    return PriorSource(
+        n_docs=n_docs, doc_tokens=doc_tokens, phrase_penalty=phrase_penalty, unseen_frequency=unseen_frequency
+    )

@@ -1,0 +1,223 @@
+"""The profiles benchmark and the prior's settings.
+
+* :func:`prior_sweep` — the ``fast`` profile's prior settings (``n_docs``, generalization on or off) on the
+  development pseudo-abstracts of NON-evaluated actors (``index dev-set``), judged by the BM25 and MiniLM
+  retrieval attackers over their remaining bodies; utility by TPI under SmolLM2 (the prior uses word
+  frequencies, so the word-frequency TPI is reported beside it, not used to choose) — ``lab select-prior``;
+* :func:`profile_rows` — every profile as a user runs it (:func:`textanon.profiles.load`, the code of
+  ``textanon anonymize --profile``), Presidio and the published manual anonymization in the same run, the
+  target's name masked for every system: both judges, TRIR (when the attack is run), TPI, masked share,
+  docs/s as a multiple of Presidio's, peak RSS — ``lab profiles``, the README's profile table.
+"""
+
+import json
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..datasets.records import Record
+from ..masking import merge_offsets
+from .harness import give_target_knowledge, load_records, score, text_columns
+from .systems import run_isolated
+
+#: the settings examined for the fast profile's prior (fixed before the sweep)
+PRIOR_GRID: Tuple[Dict[str, object], ...] = tuple(
+    {"n_docs": n, "generalize": g} for n in (1_000_000, 10_000_000, 100_000_000, 1_000_000_000) for g in (False, True)
+)
+
+
+def _docs(records) -> List[Tuple[str, str, str]]:
+    return [(r.name, r.original, r.name) for r in records]
+
+
+def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
+    """``{"masks": {id: offsets}, "replacements": {id: [[start, end, replacement]]}}`` of ``nlp`` over ``docs``."""
+    from ..runner import pipe_docs
+
+    records = [Record(id=i, text=t, target=target) for i, t, target in docs]
+    masks, replacements = {}, {}
+    for record, doc in zip(records, pipe_docs(nlp, records, batch_size=1)):
+        masks[record.id] = merge_offsets((m[0], m[1]) for m in doc._.masks)
+        replacements[record.id] = [list(m) for m in doc._.masks]
+    return {"masks": masks, "replacements": replacements}
+
+
+def prior_pipeline(model: str, n_docs: int, generalize: bool):
+    """The fast profile with the prior's ``n_docs`` and generalization on or off (``lab select-prior``)."""
+    from ..profiles import FAST, GENERALIZER, load
+
+    config = {"components.textanon_search_risk.index.n_docs": n_docs}
+    nlp = load(FAST, model, config=config)
+    if generalize:
+        nlp.enable_pipe(GENERALIZER)
+        config = dict(nlp.get_pipe_config("textanon_optimizer"))
+        config.pop("factory", None)
+        nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
+    return nlp
+
+
+def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None) -> dict:
+    """Every setting of ``grid`` on the development file ``dev``: rows with both judges, TPI (SmolLM2 and word
+    frequencies), masked share and seconds; the selection rule applied (:func:`select`)."""
+    from .judges import add_judge_columns
+
+    records = load_records(dev, limit)
+    docs = _docs(records)
+    systems: Dict[str, dict] = {}
+    for setting in grid:
+        nlp = prior_pipeline(model, int(setting["n_docs"]), bool(setting["generalize"]))
+        t0 = time.perf_counter()
+        out = profile_masks(docs, nlp)
+        systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
+    give_target_knowledge(records, systems)
+    rows = score(records, systems, skip_trir=True, tpi_lm=True)
+    judges = add_judge_columns(records, systems, rows)
+    for row in rows:
+        row["setting"] = systems[row["system"]]["setting"]
+    return {"dev": str(dev), "documents": len(records), "rows": rows, "judges": judges, "selected": select(rows)}
+
+
+def label(setting: Dict[str, object]) -> str:
+    return f"n_docs={setting['n_docs']:.0e}" + (", generalize" if setting["generalize"] else "")
+
+
+#: the selection rule, fixed before the sweep: the highest SmolLM2 TPI among the settings whose dev re-identification
+#: is at most these rates (below the evaluation targets of 70 % / 40 %, for the difference between dev and eval)
+MAX_BM25, MAX_DENSE = 60.0, 30.0
+
+
+def select(rows: List[dict]) -> dict:
+    """The row chosen by the rule (:data:`MAX_BM25`, :data:`MAX_DENSE`, then TPI); the most private if none passes."""
+    ok = [r for r in rows if r["bm25_reid"] <= MAX_BM25 and r["dense_reid"] <= MAX_DENSE]
+    if ok:
+        chosen = max(ok, key=lambda r: (r["tpi_lm"], -r["bm25_reid"]))
+        why = f"highest SmolLM2 TPI with BM25 <= {MAX_BM25} % and MiniLM <= {MAX_DENSE} % on dev"
+    else:
+        chosen = min(rows, key=lambda r: (max(r["bm25_reid"], r["dense_reid"]), -r["tpi_lm"]))
+        why = "no setting met the rule: the most private"
+    return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
+def prior_markdown(result: dict) -> str:
+    lines = [
+        "| setting | BM25 judge % | MiniLM judge % | TPI (SmolLM2) | TPI (wordfreq) | masked share | docs/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in result["rows"]:
+        lines.append(
+            f"| {r['system']} | {r['bm25_reid']} | {r['dense_reid']} | {r['tpi_lm']} | {r['tpi']} | "
+            f"{r['masked_share']} | {r['docs_per_s']} |"
+        )
+    s = result["selected"]
+    lines += ["", f"Selected: **{s['system']}** ({s['rule']}). Dev: {result['dev']} ({result['documents']} docs)."]
+    return "\n".join(lines) + "\n"
+
+
+def write(output: Path, result: dict, markdown: str) -> None:
+    from ..evaluation.provenance import write_metrics
+
+    write_metrics(output, result)
+    Path(output).with_suffix(".md").write_text(markdown, encoding="utf-8")
+    json.dumps(result)  # the result is plain JSON
+
+
+def run_profile_isolated(records, profile: str, model: str, index: Optional[str]) -> dict:
+    """One profile in a fresh process (:func:`textanon.benchmarks.systems.run_isolated`): masks, replacements,
+    seconds after load and warm-up, peak RSS."""
+    result = run_isolated("textanon_profile", _docs(records), profile=profile, model=model, index=index)
+    if "error" in result:
+        raise RuntimeError(f"profile {profile} failed: {result['error']}")
+    inner = result.pop("masks")
+    return dict(result, masks=inner["masks"], replacements=inner["replacements"])
+
+
+#: the profile table's rows (label, profile, needs the index) — every profile of textanon.profiles
+PROFILE_ROWS = (("fast (default)", "fast", False), ("lm", "lm", False), ("search", "search", True))
+README_START, README_END = "<!-- profiles-table:start -->", "<!-- profiles-table:end -->"
+
+
+def profile_rows(
+    data: Path,
+    model: str = "en_textanon",
+    index: Optional[str] = None,
+    skip_trir: bool = True,
+    trir_seeds: Sequence[int] = (42,),
+    limit: Optional[int] = None,
+) -> dict:
+    """Every profile (:data:`PROFILE_ROWS`; search only with ``index``), Presidio and the published manual
+    anonymization on ``data``, the target's name masked for every system run here: judges, TRIR (unless
+    ``skip_trir``), TPI (word frequencies and SmolLM2), masked share, docs/s, × Presidio, peak RSS."""
+    from .judges import add_judge_columns
+
+    records = load_records(data, limit)
+    systems: Dict[str, dict] = {}
+    for row_label, name, needs_index in PROFILE_ROWS:
+        if needs_index and not index:
+            continue
+        systems[row_label] = run_profile_isolated(records, name, model, index if needs_index else None)
+    presidio = run_isolated("presidio", _docs(records))
+    if "error" in presidio:
+        raise RuntimeError(f"presidio failed: {presidio['error']}")
+    systems["Presidio (run here)"] = presidio
+    systems.update({k: v for k, v in text_columns(records, None).items() if k.startswith("manual")})
+    give_target_knowledge(records, systems)
+    rows = score(records, systems, skip_trir=skip_trir, trir_seeds=trir_seeds, tpi_lm=True)
+    judges = add_judge_columns(records, systems, rows)
+    base = next(r["docs_per_s"] for r in rows if r["system"].startswith("Presidio"))
+    for row in rows:
+        row["x_presidio"] = round(row["docs_per_s"] / base, 2) if row["docs_per_s"] and base else None
+    return {
+        "data": str(data),
+        "documents": len(records),
+        "model": model,
+        "index": index,
+        "rows": rows,
+        "judges": judges,
+    }
+
+
+def _cell(value, fmt="{}") -> str:
+    return "–" if value is None else fmt.format(value)
+
+
+def profiles_markdown(result: dict) -> str:
+    """The README's profile table: how to get each profile, both judges, TRIR, TPI, masked share, speed, memory."""
+    how = {
+        "fast (default)": '`spacy.load("en_textanon")`, `textanon anonymize IN -o OUT`',
+        "lm": '`spacy.load("en_textanon", config=textanon.profile("lm"))`, `--profile lm`',
+        "search": '`spacy.load("en_textanon", config=textanon.profile("search", index=DIR))`, `--index DIR`',
+    }
+    lines = [
+        "| profile | how | BM25 judge % | MiniLM judge % | TRIR % | TPI (SmolLM2) | TPI (wordfreq) | masked share "
+        "| docs/s (× Presidio) | peak RSS MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in result["rows"]:
+        trir = _cell(r.get("trir"), "{:.1f}") + (f" ± {r['trir_sd']:.1f}" if r.get("trir_sd") is not None else "")
+        speed = _cell(r.get("docs_per_s")) + (f" ({r['x_presidio']}×)" if r.get("x_presidio") else "")
+        lines.append(
+            f"| {r['system']} | {how.get(r['system'], '')} | {_cell(r.get('bm25_reid'))} "
+            f"| {_cell(r.get('dense_reid'))} "
+            f"| {trir} | {_cell(r.get('tpi_lm'))} | {_cell(r.get('tpi'))} | {_cell(r.get('masked_share'))} | {speed} "
+            f"| {_cell(r.get('peak_rss_mb'))} |"
+        )
+    lines += [
+        "",
+        f"{result['documents']} WikiActors abstracts ({Path(result['data']).name}), the target's name known to every "
+        "system run here; judges: BM25 and MiniLM over the evaluated people's full public bodies (% re-identified "
+        "at rank 1; no profile uses them); TPI (SmolLM2) is the utility measure of the fast profile, whose prior "
+        "uses word frequencies; docs/s after loading, in one process, Presidio in the same run; TRIR – : the attack "
+        f"was not run (`--trir-seeds`). Search index: {result['index'] or 'none'}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def update_readme(readme: Path, table: str) -> bool:
+    """Put ``table`` between the README's profile-table markers; False when the markers are missing."""
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return False
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(f"{head}{README_START}\n{table}{README_END}{tail}", encoding="utf-8")
+    return True

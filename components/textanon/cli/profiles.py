@@ -1,0 +1,51 @@
+"""``lab select-prior`` and ``lab profiles``: the fast profile's prior settings (dev) and the profile table."""
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from . import lab
+
+
+@lab.command("select-prior")
+def select_prior_cli(
+    dev: Path = typer.Argument(..., exists=True, dir_okay=False, help="Development file (index dev-set's dev.json)"),
+    model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
+    output: Path = typer.Option(Path("metrics/prior_selection.json"), help="JSON results; a .md table beside it"),
+    limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+) -> None:
+    """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
+    from ..benchmarks.profiles import prior_markdown, prior_sweep, write
+
+    result = prior_sweep(dev, model, limit=limit)
+    table = prior_markdown(result)
+    write(output, result, table)
+    msg.good(f"Wrote {output}")
+    print(table)
+
+
+@lab.command("profiles")
+def profiles_cli(
+    data: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="WikiActors file (e.g. WikiActors_50_eval.json)"
+    ),
+    index: Optional[str] = typer.Option(None, help="Search index folder of the search profile"),
+    model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
+    trir_seeds: Optional[str] = typer.Option(None, help="TRIR attack seeds, e.g. 42,1,2 (default: no attack)"),
+    output: Path = typer.Option(Path("metrics/profiles.json"), help="JSON results; a .md table beside it"),
+    readme: Optional[Path] = typer.Option(None, help="Also write the table into this README (between its markers)"),
+    limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+) -> None:
+    """Every profile as users run it, Presidio and the manual anonymization: the README's profile table."""
+    from ..benchmarks.profiles import profile_rows, profiles_markdown, update_readme, write
+
+    seeds = [int(s) for s in trir_seeds.split(",")] if trir_seeds else []
+    result = profile_rows(data, model, index, skip_trir=not seeds, trir_seeds=seeds or (42,), limit=limit)
+    table = profiles_markdown(result)
+    write(output, result, table)
+    if readme is not None and not update_readme(readme, table):
+        msg.fail(f"{readme} has no profile-table markers", exits=1)
+    msg.good(f"Wrote {output}")
+    print(table)

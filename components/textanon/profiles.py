@@ -1,0 +1,91 @@
+"""Profiles: one word picks the privacy/speed trade-off of ``en_textanon``, the same way in Python and on the
+command line (``textanon anonymize --profile NAME``). One package holds every component; a profile is a set of
+``spacy.load`` config overrides (which components run, the search risk's index, the optimizer's replacement):
+
+* ``fast`` (the default, the package's own config): the recognizer, the search risk over a word-frequency prior
+  (no index, :mod:`textanon.search.prior`), CP-SAT; no language model, no parser;
+* ``lm``: the language-model risk (SmolLM2 surprisal of entity combinations) in place of the prior — the
+  profile for a GPU (on 2 CPU cores it is several times slower than Presidio);
+* ``search``: the search risk over a public-knowledge index (``index build``), with the parser's noun phrases as
+  candidates and truthful generalization; needs ``index``.
+
+    nlp = spacy.load("en_textanon")                                                  # fast
+    nlp = spacy.load("en_textanon", config=textanon.profile("lm"))                   # lm
+    nlp = spacy.load("en_textanon", config=textanon.profile("search", index="corpus/index_bk25"))
+
+The measured numbers of each profile are the README's profile table (``spacy project run profiles``).
+"""
+
+from pathlib import Path
+from typing import Dict, List, Optional, Union
+
+FAST, LM, SEARCH = "fast", "lm", "search"
+PROFILES = (FAST, LM, SEARCH)
+DEFAULT_PROFILE = FAST
+#: en_core_web_sm's tagger and parser (noun chunks for the search risk's candidates): the search profile's
+PARSER = ["tok2vec", "tagger", "parser", "attribute_ruler"]
+LM_RISK, SEARCH_RISK, GENERALIZER = "textanon_lm_risk", "textanon_search_risk", "textanon_generalizer"
+#: the components each profile leaves disabled (every other component of the package runs)
+DISABLED: Dict[str, List[str]] = {
+    FAST: [*PARSER, LM_RISK, GENERALIZER],
+    LM: [*PARSER, SEARCH_RISK, GENERALIZER],
+    SEARCH: [LM_RISK],
+}
+#: the optimizer's replacement style per profile
+REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: "generalize"}
+
+
+class ProfileError(ValueError):
+    """An unknown profile, or a profile without what it needs (the search profile's index)."""
+
+
+def profile(name: str = DEFAULT_PROFILE, index: Optional[Union[str, Path]] = None) -> Dict[str, object]:
+    """The ``spacy.load(..., config=...)`` overrides of profile ``name`` (``index``: the search profile's index
+    folder, checked here). Raises :class:`ProfileError`."""
+    if name not in PROFILES:
+        raise ProfileError(f"unknown profile {name!r}: one of {', '.join(PROFILES)}")
+    if name == SEARCH and index is None:
+        raise ProfileError("the search profile needs an index: --index DIR (built by `textanon index build`)")
+    if name != SEARCH and index is not None:
+        raise ProfileError(f"an index is the search profile's: --profile search, not {name}")
+    overrides: Dict[str, object] = {
+        "nlp.disabled": list(DISABLED[name]),
+        "components.textanon_optimizer.replacement": REPLACEMENT[name],
+    }
+    if name == SEARCH:
+        from .search.backends import open_index
+
+        open_index(index)  # a missing or incompatible index: IndexUnavailable before any document is read
+        overrides[f"components.{SEARCH_RISK}.index"] = {"@misc": "textanon.LocalIndex.v1", "path": str(index)}
+    return overrides
+
+
+def load(
+    name: str = DEFAULT_PROFILE,
+    model: str = "en_textanon",
+    index: Optional[Union[str, Path]] = None,
+    config: Optional[Dict[str, object]] = None,
+):
+    """``spacy.load(model, config=profile(name, index) + config)``: the pipeline as the profile runs it."""
+    import spacy
+
+    return spacy.load(model, config={**profile(name, index), **(config or {})})
+
+
+def supports_profiles(model: str) -> bool:
+    """Whether the pipeline ``model`` (a package name or folder) holds every component the profiles switch (its
+    config is read, nothing is loaded); False when it cannot be read."""
+    import spacy.util
+
+    try:
+        path = Path(model) if Path(model).is_dir() else spacy.util.get_package_path(model)
+    except Exception:  # noqa: BLE001 — not a package: the load itself reports it
+        return False
+    configs = [path / "config.cfg"] if (path / "config.cfg").exists() else sorted(path.glob("*/config.cfg"))
+    if not configs:
+        return False
+    try:
+        names = set(spacy.util.load_config(configs[-1], interpolate=False)["nlp"]["pipeline"])
+    except Exception:  # noqa: BLE001
+        return False
+    return {LM_RISK, SEARCH_RISK, GENERALIZER, *PARSER} <= names
