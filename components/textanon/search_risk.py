@@ -316,11 +316,12 @@ class SearchRisk(SettingsRecord):
         taken = [(s.start_char, s.end_char) for s in spans] + list(names)
         proposed = propose(doc, taken, self.candidate_max_words)
         n_docs = index.n_docs if index is not None else 0
+        text = doc.text  # built once: doc.text joins every token
 
         def keep(start: int, end: int, word: bool) -> bool:
             if index is None:
                 return True
-            phrase = doc.text[start:end]
+            phrase = text[start:end]
             df = count([phrase])
             if df == 0:  # the index cannot tell: a single word the index never saw is rare (candidate_unseen)
                 return word and self.candidate_unseen

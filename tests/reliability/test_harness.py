@@ -190,7 +190,7 @@ def test_run_case_reports_a_pass_through_leak_and_a_clean_empty_file(tmp_path):
 
 
 def test_the_cli_command_is_registered():
-    out = run_textanon("reliability", "--help", offline=False)
+    out = run_textanon("lab", "reliability", "--help", offline=False)
     assert out.returncode == 0 and "--big" in out.stdout
 
 

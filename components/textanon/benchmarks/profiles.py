@@ -20,9 +20,17 @@ from ..masking import merge_offsets
 from .harness import give_target_knowledge, load_records, score, text_columns
 from .systems import run_isolated
 
-#: the settings examined for the fast profile's prior (fixed before the sweep)
-PRIOR_GRID: Tuple[Dict[str, object], ...] = tuple(
+#: the settings examined for the fast profile's prior, in two rounds fixed before each sweep (docs/profiles.md): the
+#: first (n_docs 1e6..1e9, generalization off / on) met no setting of the rule — none masked enough, and
+#: generalization ran at under 1 doc/s —, so the second looks at smaller populations and more candidates, without
+#: generalization
+PRIOR_GRID_1: Tuple[Dict[str, object], ...] = tuple(
     {"n_docs": n, "generalize": g} for n in (1_000_000, 10_000_000, 100_000_000, 1_000_000_000) for g in (False, True)
+)
+PRIOR_GRID: Tuple[Dict[str, object], ...] = tuple(
+    {"n_docs": n, "generalize": False, "candidate_rare_df": rare}
+    for n in (10_000, 30_000, 100_000, 300_000)
+    for rare in (0.02, 0.1)
 )
 
 
@@ -42,11 +50,14 @@ def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
     return {"masks": masks, "replacements": replacements}
 
 
-def prior_pipeline(model: str, n_docs: int, generalize: bool):
-    """The fast profile with the prior's ``n_docs`` and generalization on or off (``lab select-prior``)."""
+def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df: Optional[float] = None):
+    """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` (None: the package's)
+    and generalization on or off (``lab select-prior``)."""
     from ..profiles import FAST, GENERALIZER, load
 
-    config = {"components.textanon_search_risk.index.n_docs": n_docs}
+    config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
+    if candidate_rare_df is not None:
+        config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
     nlp = load(FAST, model, config=config)
     if generalize:
         nlp.enable_pipe(GENERALIZER)
@@ -65,7 +76,9 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
     docs = _docs(records)
     systems: Dict[str, dict] = {}
     for setting in grid:
-        nlp = prior_pipeline(model, int(setting["n_docs"]), bool(setting["generalize"]))
+        nlp = prior_pipeline(
+            model, int(setting["n_docs"]), bool(setting["generalize"]), setting.get("candidate_rare_df")
+        )
         t0 = time.perf_counter()
         out = profile_masks(docs, nlp)
         systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
@@ -78,7 +91,8 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
 
 
 def label(setting: Dict[str, object]) -> str:
-    return f"n_docs={setting['n_docs']:.0e}" + (", generalize" if setting["generalize"] else "")
+    rare = f", rare_df={setting['candidate_rare_df']}" if setting.get("candidate_rare_df") is not None else ""
+    return f"n_docs={setting['n_docs']:.0e}{rare}" + (", generalize" if setting["generalize"] else "")
 
 
 #: the selection rule, fixed before the sweep: the highest SmolLM2 TPI among the settings whose dev re-identification

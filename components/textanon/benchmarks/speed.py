@@ -37,23 +37,20 @@ def load_echr(path: Path) -> Docs:
 
 
 def configurations(
-    model: str, search_model: Optional[str] = None, index: Optional[str] = None, n_process: Sequence[int] = (1, 2)
+    model: str, index: Optional[str] = None, n_process: Sequence[int] = (1, 2)
 ) -> Dict[str, Tuple[str, dict]]:
-    """``{label: (system name, settings)}``: the default pipeline (LM risk) in each of ``n_process``, the
-    recognizer without a language model, the search-risk pipeline when ``search_model`` and ``index`` exist,
-    and Presidio."""
+    """``{label: (system name, settings)}``: the default (fast) profile in each of ``n_process``, the language-model
+    profile, the recognizer alone, the search profile when ``index`` exists, and Presidio (textanon.profiles)."""
     configs: Dict[str, Tuple[str, dict]] = {}
     for n in n_process:
-        configs[f"default (LM risk), {n} process{'es' if n > 1 else ''}"] = (
+        configs[f"fast profile (default), {n} process{'es' if n > 1 else ''}"] = (
             "textanon_timed",
-            {"model": model, "n_process": n},
+            {"model": model, "profile": "fast", "n_process": n},
         )
-    configs["no LM (recognizer, every mention masked)"] = ("textanon_timed", {"model": model, "recognizer_only": True})
-    if search_model and index and Path(search_model).exists() and Path(index).exists():
-        configs["search risk (configs/textanon_search.cfg)"] = (
-            "textanon_timed",
-            {"model": search_model, "index": index},
-        )
+    configs["lm profile (LM risk), 1 process"] = ("textanon_timed", {"model": model, "profile": "lm"})
+    configs["recognizer alone, every mention masked"] = ("textanon_timed", {"model": model, "recognizer_only": True})
+    if index and Path(index).exists():
+        configs["search profile (index)"] = ("textanon_timed", {"model": model, "profile": "search", "index": index})
     configs["Presidio (en_core_web_sm)"] = (PRESIDIO, {})
     return configs
 
@@ -70,7 +67,6 @@ def run(
     model: str,
     wikiactors: Path,
     echr: Path,
-    search_model: Optional[str] = None,
     index: Optional[str] = None,
     n_process: Sequence[int] = (1, 2),
     repeats: int = 1,
@@ -86,7 +82,7 @@ def run(
         name: {"docs": len(docs), "tokens": count_tokens(docs), "chars": sum(len(t) for _, t, _ in docs)}
         for name, docs in corpora.items()
     }
-    configs = configurations(model, search_model, index, n_process)
+    configs = configurations(model, index, n_process)
     labels = list(configs)
     runs: Dict[str, List[dict]] = {label: [] for label in labels}
     load = {"start": os.getloadavg()}

