@@ -173,8 +173,8 @@ def decision_rows(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY, width: int = 40)
     ]
 
 
-def read_output(path: Union[str, Path]) -> Iterator[dict]:
-    """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
+def json_lines(path: Union[str, Path]) -> Iterator[Tuple[int, Optional[dict]]]:
+    """``(line number, the line's JSON object or None)`` for every non-blank line of a JSONL file."""
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
@@ -183,6 +183,24 @@ def read_output(path: Union[str, Path]) -> Iterator[dict]:
                 record = json.loads(line)
             except json.JSONDecodeError:
                 record = None
-            if not isinstance(record, dict):
-                record = {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
-            yield record
+            yield n, record if isinstance(record, dict) else None
+
+
+def read_output(path: Union[str, Path]) -> Iterator[dict]:
+    """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
+    for n, record in json_lines(path):
+        yield record if record is not None else {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
+
+
+def output_file_problem(path: Union[str, Path]) -> Optional[str]:
+    """Why ``path`` is not an ``anonymize`` output (its first record is no output or error record: an input file
+    given in its place), None when it is one."""
+    for n, record in json_lines(path):
+        if record is None or "id" not in record:
+            return f"line {n} is not an output record of `textanon anonymize` (a JSON object)"
+        if "anonymized_text" not in record and "error" not in record:
+            return (
+                f"line {n} has no anonymized_text: give the output of `textanon anonymize` (the input goes to --input)"
+            )
+        return None
+    return "it holds no record"
