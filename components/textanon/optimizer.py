@@ -501,7 +501,7 @@ class MaskingOptimizer(SettingsRecord):
             fitted = {text for _, text in generalized.values()} | ({role} if role else set())
             masks = fit_articles(doc_text, masks, fitted)
         doc._.masks = [list(m) for m in masks]
-        doc._.anonymized_text = apply(doc.text, masks)
+        doc._.anonymized_text = apply(doc_text, masks)
         for warning in warnings:
             add_warning(doc, warning)
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
