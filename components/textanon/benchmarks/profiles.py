@@ -10,7 +10,6 @@
   docs/s as a multiple of Presidio's, peak RSS — ``lab profiles``, the README's profile table.
 """
 
-import json
 import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -132,7 +131,6 @@ def write(output: Path, result: dict, markdown: str) -> None:
 
     write_metrics(output, result)
     Path(output).with_suffix(".md").write_text(markdown, encoding="utf-8")
-    json.dumps(result)  # the result is plain JSON
 
 
 def run_profile_isolated(records, profile: str, model: str, index: Optional[str]) -> dict:
