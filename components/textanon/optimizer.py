@@ -490,9 +490,8 @@ class MaskingOptimizer(SettingsRecord):
                     add(start, end, role, Generalize.name if renderer else None)
                     continue
                 add(start, end, *render(span.text, span.label_, eid, start, end, canonical, eid in self._protected))
-        names = [doc_text[s:e] for s, e in occurrences]
+        name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")  # the target's canonical form
         for start, end in [] if role else occurrences:
-            name = max(names, key=len)
             add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, name, True))
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
         if generalized or role:  # "an American" -> "a North American", not "an North American"

@@ -51,19 +51,16 @@ def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
 
 def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df: Optional[float] = None):
     """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` (None: the package's)
-    and generalization on or off (``lab select-prior``)."""
-    from ..profiles import FAST, GENERALIZER, load
+    and generalization on or off (``lab select-prior``): config overrides on top of the profile's."""
+    from ..profiles import DISABLED, FAST, GENERALIZER, load
 
     config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
     if candidate_rare_df is not None:
         config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
-    nlp = load(FAST, model, config=config)
     if generalize:
-        nlp.enable_pipe(GENERALIZER)
-        config = dict(nlp.get_pipe_config("textanon_optimizer"))
-        config.pop("factory", None)
-        nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
-    return nlp
+        config["nlp.disabled"] = [name for name in DISABLED[FAST] if name != GENERALIZER]
+        config["components.textanon_optimizer.replacement"] = "generalize"
+    return load(FAST, model, config=config)
 
 
 def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None) -> dict:

@@ -7,9 +7,7 @@ import typer
 from wasabi import msg
 
 from ..mapping import KEY_ENV
-from ..operators import OPERATORS, OperatorError, parse_spec
-from ..operators import build as build_operator
-from ..operators.registry import KEYED
+from ..operators import OPERATORS, OperatorError, operator_block
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
@@ -83,23 +81,12 @@ def run_overrides(
 
 
 def operator_config(specs: List[str], key_file: Optional[Path] = None) -> Optional[dict]:
-    """The optimizer's ``operators`` config block from ``--operator`` specs, each operator built once here so that a
-    wrong name, argument or missing key is a usage error before the pipeline loads; None when no spec is given."""
-    if not specs:
-        return None
-    block = {}
+    """The optimizer's ``operators`` config block from ``--operator`` specs (:func:`textanon.operators.operator_block`);
+    a usage error for a wrong name, argument or missing key, before the pipeline loads; None when none is given."""
     try:
-        for spec in specs:
-            label, name, arguments = parse_spec(spec)
-            if label in block:
-                usage_error(f"--operator {spec!r}: {label} is given twice")
-            if name in KEYED and key_file is not None:
-                arguments["key_file"] = str(key_file)
-            build_operator(name, **arguments)
-            block[label] = {"@misc": OPERATORS.get(name, name), **arguments}
+        return operator_block(specs, key_file) or None
     except OperatorError as err:
         usage_error(str(err))
-    return block
 
 
 def attach(nlp, index: Optional[Path], allow_list: Optional[Path], deny_list: Optional[Path], generalize: bool):

@@ -4,7 +4,7 @@ the optimizer's ``operators`` setting (:mod:`.renderer`). See the README's opera
 
 from .base import Mention, Operator, OperatorError
 from .encrypt import decrypt_text
-from .registry import DEFAULT, OPERATORS, build, operators_from_specs, parse_spec
+from .registry import DEFAULT, OPERATORS, build, operator_block, operators_from_specs, parse_spec
 from .renderer import Renderer
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Renderer",
     "build",
     "decrypt_text",
+    "operator_block",
     "operators_from_specs",
     "parse_spec",
 ]

@@ -90,13 +90,10 @@ def keep_operator() -> Operator:
     return Keep()
 
 
-def build(name: str, key_file: Optional[Union[str, Path]] = None, **arguments) -> Operator:
+def build(name: str, **arguments) -> Operator:
     """The operator ``name`` (a short name of :data:`OPERATORS` or a registered function's full name) built with
-    ``arguments``; ``key_file`` is passed to the keyed ones. Raises :class:`OperatorError` (unknown name, bad
-    argument)."""
+    ``arguments``. Raises :class:`OperatorError` (unknown name, bad argument)."""
     full = OPERATORS.get(name, name)
-    if name in KEYED and key_file is not None:
-        arguments.setdefault("key_file", str(key_file))
     try:
         func = registry.misc.get(full)
     except Exception:  # catalogue.RegistryError
@@ -130,12 +127,26 @@ def parse_spec(spec: str) -> Tuple[str, str, Dict[str, object]]:
     return label.strip(), name.strip(), arguments
 
 
-def operators_from_specs(specs, key_file: Optional[Union[str, Path]] = None) -> Dict[str, Operator]:
-    """``{label: operator}`` from ``--operator`` specs (:func:`parse_spec`; ``default=NAME`` for the rest)."""
-    out: Dict[str, Operator] = {}
+def operator_block(specs, key_file: Optional[Union[str, Path]] = None) -> Dict[str, dict]:
+    """The optimizer's ``operators`` config block (``{label: {"@misc": full name, **arguments}}``) from
+    ``--operator`` specs (:func:`parse_spec`; ``default=NAME`` for the rest; ``key_file`` given to the keyed
+    operators). Each operator is built once here, so a wrong name, argument or missing key raises
+    :class:`OperatorError` before any pipeline loads."""
+    block: Dict[str, dict] = {}
     for spec in specs:
         label, name, arguments = parse_spec(spec)
-        if label in out:
+        if label in block:
             raise OperatorError(f"--operator {spec!r}: {label} is given twice")
-        out[label] = build(name, key_file, **arguments)
-    return out
+        if name in KEYED and key_file is not None:
+            arguments.setdefault("key_file", str(key_file))
+        build(name, **arguments)
+        block[label] = {"@misc": OPERATORS.get(name, name), **arguments}
+    return block
+
+
+def operators_from_specs(specs, key_file: Optional[Union[str, Path]] = None) -> Dict[str, Operator]:
+    """``{label: operator}`` from ``--operator`` specs (:func:`operator_block`)."""
+    return {
+        label: build(config["@misc"], **{k: v for k, v in config.items() if k != "@misc"})
+        for label, config in operator_block(specs, key_file).items()
+    }
