@@ -459,8 +459,12 @@ class MaskingOptimizer(SettingsRecord):
             surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), rep)
             rendered_by.setdefault(rep, operator)
 
+        holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
+
         def render(text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool):
-            mention = Mention(text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected)
+            mention = Mention(
+                text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected, eid in holds_name
+            )
             style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
             return renderer.render(mention, lambda: self._replacement(label, eid, text), warnings, style)
 

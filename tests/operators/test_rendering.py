@@ -119,3 +119,12 @@ def test_operators_override_a_loaded_pipeline(tmp_path):
 def test_a_bad_operator_in_the_config_fails_at_load():
     with pytest.raises(OperatorError):
         decision_pipeline(operators={"LOC": op("mask", masking_char="--")})
+
+
+def test_a_partial_mask_never_shows_the_protected_name_but_may_show_part_of_a_code():
+    doc = run({"PERSON": op("mask", chars_to_mask=3), "CODE": op("mask", chars_to_mask=5)})
+    text = doc._.anonymized_text
+    assert "rescu" not in text and "Petrescu" not in text  # the protected name: replaced by its label
+    assert "***Irina Rusu" in text  # another person: masked as asked (its first three characters)
+    assert "no. *****/09" in text  # a code: the user's choice, as Presidio's ************1111
+    assert any("operator mask refused for a protected name" in w for w in doc._.anonymization_warnings)

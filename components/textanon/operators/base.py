@@ -23,7 +23,8 @@ class Mention:
     mention of the entity; start/end: character offsets in the document; doc_text: the document's text;
     generalization: the truthful generalization the optimizer chose for the entity (``replacement =
     "generalize"``), else None; pseudonyms: the optimizer's pseudonymizer, where it has one; protected: a mention
-    of the protected person or a direct identifier (never kept)."""
+    of the protected person or a direct identifier (never shown whole); protected_name: the protected person's name
+    or an entity that holds it (never shown, not even in part)."""
 
     text: str
     label: str
@@ -35,6 +36,7 @@ class Mention:
     generalization: Optional[str] = None
     pseudonyms: Any = None
     protected: bool = False
+    protected_name: bool = False
 
 
 class Operator:
@@ -47,6 +49,10 @@ class Operator:
 
     def __call__(self, mention: Mention) -> Optional[str]:  # pragma: no cover - the contract
         raise NotImplementedError
+
+    def visible_characters(self, mention: Mention) -> int:
+        """How many characters of the mention this operator leaves as written (0: none; ``keep``: all)."""
+        return 0
 
     def arguments(self) -> Dict[str, Any]:
         """The operator's arguments (no secret), as given to its registered function."""

@@ -12,3 +12,6 @@ class Keep(Operator):
 
     def __call__(self, mention: Mention) -> Optional[str]:
         return None
+
+    def visible_characters(self, mention: Mention) -> int:
+        return len(mention.text)

@@ -18,12 +18,18 @@ class Mask(Operator):
             raise OperatorError(f"mask: chars_to_mask must be 0 or more, got {chars_to_mask}")
         self.masking_char, self.chars_to_mask, self.from_end = masking_char, chars_to_mask, from_end
 
+    def _count(self, text: str) -> int:
+        """How many characters of ``text`` are masked."""
+        return len(text) if self.chars_to_mask is None else min(self.chars_to_mask, len(text))
+
     def __call__(self, mention: Mention) -> str:
-        text = mention.text
-        n = len(text) if self.chars_to_mask is None else min(self.chars_to_mask, len(text))
+        text, n = mention.text, self._count(mention.text)
         if self.from_end:
             return text[: len(text) - n] + self.masking_char * n
         return self.masking_char * n + text[n:]
+
+    def visible_characters(self, mention: Mention) -> int:
+        return len(mention.text) - self._count(mention.text)
 
     def arguments(self) -> dict:
         return {"masking_char": self.masking_char, "chars_to_mask": self.chars_to_mask, "from_end": self.from_end}

@@ -1,15 +1,16 @@
 """Which operator renders a masked mention: the ``operators`` setting of the optimizer (label -> operator,
-``default`` for the rest), applied after the decision. Privacy first: ``keep`` is refused for the protected
-person's name and for direct identifiers (they are replaced by their label, and the Doc says so)."""
+``default`` for the rest), applied after the decision. Privacy first: an operator that would show a direct
+identifier or the protected person's name whole (``keep``), or the protected name even in part (a partial
+``mask``: "***rescu"), is refused for that mention: it is replaced by its label, and the Doc says so. A partial
+mask of a code stays the user's choice (``************1111``)."""
 
 from typing import Callable, Dict, List, Optional, Tuple
 
 from .base import Mention, Operator, OperatorError
-from .keep import Keep
 from .registry import DEFAULT
 from .replace import Replace
 
-REFUSED_KEEP = "operator keep refused for a {what} ({label}): replaced by its label"
+REFUSED = "operator {operator} refused for a {what} ({label}): replaced by its label"
 
 
 class Renderer:
@@ -37,13 +38,14 @@ class Renderer:
     ) -> Tuple[Optional[str], Optional[str]]:
         """(what replaces ``mention`` — None keeps it —, the name of the operator that wrote it). A label without an
         operator is written by ``style`` (the optimizer's replacement style), named ``style_name``. A refused
-        ``keep`` appends to ``warnings``."""
+        operator appends to ``warnings`` (module docstring)."""
         operator = self.operator_for(mention.label)
         if operator is None:
             return style(), style_name
-        if isinstance(operator, Keep) and mention.protected:
-            what = "protected name" if mention.label == "PERSON" else "direct identifier"
-            message = REFUSED_KEEP.format(what=what, label=mention.label)
+        visible = operator.visible_characters(mention) if mention.protected else 0
+        if visible and (visible >= len(mention.text) or mention.protected_name):
+            what = "protected name" if mention.protected_name or mention.label == "PERSON" else "direct identifier"
+            message = REFUSED.format(operator=operator.name, what=what, label=mention.label)
             if message not in warnings:
                 warnings.append(message)
             return self._label(mention), self._label.name
