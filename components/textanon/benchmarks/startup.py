@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional
 
 from tqdm import tqdm
 
@@ -44,13 +44,13 @@ def _probe(python: str, model: str) -> Dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _cli(python: str, model: str, folder: Path, extra: Sequence[str] = ()) -> float:
+def _cli(python: str, model: str, folder: Path) -> float:
     source, output = folder / "one.txt", folder / "one.jsonl"
     source.write_text(SHORT_DOCUMENT, encoding="utf-8")
     output.unlink(missing_ok=True)
     cmd = [python, "-m", "textanon", "-q", "anonymize", str(source), "-o", str(output), "--model", model]
     t0 = time.perf_counter()
-    subprocess.run([*cmd, "--target", TARGET, *extra], capture_output=True, text=True, check=True)
+    subprocess.run([*cmd, "--target", TARGET], capture_output=True, text=True, check=True)
     return time.perf_counter() - t0
 
 

@@ -52,9 +52,8 @@ class FrequencyPrior:
         if not words:
             return 1.0  # punctuation only: in every document, never informative
         f = word_frequency(" ".join(words), self.language)
-        if f <= 0:
+        if f <= 0:  # a phrase wordfreq cannot combine: its rarest word (unseen words at unseen_frequency)
             f = min((word_frequency(w, self.language) or self.unseen_frequency) for w in words)
-            f = min(f, self.unseen_frequency) if len(words) == 1 else f
         return max(self.unseen_frequency, f) * self.phrase_penalty ** (len(words) - 1)
 
     def _share(self, phrase: str) -> float:
