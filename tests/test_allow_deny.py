@@ -68,6 +68,36 @@ def test_target_is_masked_even_when_the_recognizer_span_is_allowed_without_a_tar
     assert "Rusu" not in _run(nlp, target=None)._.anonymized_text
 
 
+def test_allow_list_acts_on_entities_not_surface_forms():
+    text = "Mr Ion Rusu met Mr John Kowalczyk in Leeds. Kowalczyk works at the bakery."
+    doc = _run(_nlp(allow=["lawyer", "Kowalczyk"]), text=text)
+    out = doc._.anonymized_text
+    assert "Kowalczyk" not in out  # "Kowalczyk" alone is a mention of the masked "Mr John Kowalczyk": masked with it
+    warnings = [w for w in doc._.anonymization_warnings if "mention(s) of an entity" in w]
+    assert len(warnings) == 1 and "allow entry 2" in warnings[0] and "Kowalczyk" not in warnings[0]
+    assert "matched 1 mention(s)" in warnings[0]
+    alone = _run(_nlp(allow=["Kowalczyk", "Mr John Kowalczyk"]), text=text)
+    assert "Kowalczyk works" in alone._.anonymized_text  # every mention allowed: the entity is allowed
+
+
+def test_a_catch_all_allow_pattern_warns_with_the_number_of_spans_it_kept():
+    doc = _run(_nlp(allow=["re:.*"]), target="Ion Rusu")
+    warnings = [w for w in doc._.anonymization_warnings if "catch-all" in w]
+    kept = len(doc.spans[ALLOWED_KEY])
+    assert kept >= 2 and warnings == [
+        f"textanon_allow_deny: allow entry 1 is a catch-all pattern; it kept {kept} span(s) unmasked"
+    ]
+    assert "Rusu" not in doc._.anonymized_text  # the protected name is never allowed
+    narrow = _run(_nlp(allow=["re:\\d{4}"]))
+    assert not [w for w in narrow._.anonymization_warnings if "catch-all" in w]
+    assert [e.catch_all for e in compile_entries(["re:.*", "re:[A-Z].*", "re:\\d+", "lawyer"], False)] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+
+
 def test_deny_list_always_masks_exact_and_regex_with_labels():
     doc = _run(
         _nlp(deny=["project nightingale", {"regex": "PN-\\d{4}", "label": "CODE", "case_sensitive": True}]),

@@ -25,13 +25,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, List, Optional, Pattern, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, List, Optional, Pattern, Sequence, Tuple, Union
 
 import srsly
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
+from .entity_linker import EntityLinker
 from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .labels import check_label
 from .masking import merge
@@ -39,6 +40,9 @@ from .optimizer import DENY_SOURCE, is_direct_identifier
 from .target import name_occurrences
 
 ALLOWED_KEY = "allowed"  # span group of the spans an allow list removed
+#: texts of unrelated kinds (a name, a place, a date, an organization, an amount): a regex entry that matches three
+#: or more of them in full is a catch-all, and every document it acts on says how many spans it kept
+CATCH_ALL_PROBES = ("John Smith", "Manchester", "12 March 2009", "Acme Holdings Ltd", "EUR 5,000")
 REGEX_PREFIX = "re:"
 Entry = Union[str, dict]
 
@@ -51,6 +55,8 @@ class ListEntry:
     pattern: Pattern
     search: Pattern
     label: Optional[str] = None
+    name: str = "entry"  # "allow entry 2", "allow file entry 5": how warnings name the rule (never its text)
+    catch_all: bool = False  # a regex that matches text of every kind (:data:`CATCH_ALL_PROBES`)
 
     def matches_span(self, text: str) -> bool:
         """True if the whole of ``text`` (a span's text, whitespace runs as one space) matches."""
@@ -86,7 +92,8 @@ def compile_entries(
             pattern = re.compile(r"\s+".join(re.escape(w) for w in words), flags)
         search = pattern if is_regex else re.compile(rf"(?<!\w)(?:{pattern.pattern})(?!\w)", flags)
         entry_label = None if label is None else check_label(entry.get("label", label))
-        out.append(ListEntry(pattern=pattern, search=search, label=entry_label))
+        catch_all = is_regex and sum(pattern.fullmatch(p) is not None for p in CATCH_ALL_PROBES) >= 3
+        out.append(ListEntry(pattern=pattern, search=search, label=entry_label, name=name, catch_all=catch_all))
     return out
 
 
@@ -197,21 +204,39 @@ class AllowDenyLists:
 
     def _apply_allow(self, doc: Doc, spans: List[Span]) -> List[Span]:
         protected = name_occurrences(doc.text, doc._.target) if doc._.target else []
+        rules = [next((e for e in self._allow if e.matches_span(span.text)), None) for span in spans]
+        groups = EntityLinker().groups(doc, spans) if any(rules) else []
+        detected_elsewhere = {g for g, rule in zip(groups, rules) if rule is None}
         kept, allowed, refused = [], [], 0
-        for span in spans:
-            if not any(e.matches_span(span.text) for e in self._allow):
+        linked: Dict[str, int] = {}
+        catch_all: Dict[str, int] = {}
+        for i, (span, rule) in enumerate(zip(spans, rules)):
+            if rule is None:
                 kept.append(span)
             elif is_direct_identifier(span) or any(span.start_char < e and s < span.end_char for s, e in protected):
                 kept.append(span)
                 refused += 1
+            elif groups[i] in detected_elsewhere:  # a mention of an entity detected elsewhere: decided with it
+                kept.append(span)
+                linked[rule.name] = linked.get(rule.name, 0) + 1
             else:
                 allowed.append(span)
+                if rule.catch_all:
+                    catch_all[rule.name] = catch_all.get(rule.name, 0) + 1
         if refused:
             add_warning(
                 doc,
                 f"{self.name}: the allow list matched {refused} direct identifiers or protected names; "
                 "they stay detected",
             )
+        for rule_name, n in linked.items():
+            add_warning(
+                doc,
+                f"{self.name}: {rule_name} matched {n} mention(s) of an entity detected elsewhere in the document; "
+                "they stay with their entity (masked if it is masked)",
+            )
+        for rule_name, n in catch_all.items():
+            add_warning(doc, f"{self.name}: {rule_name} is a catch-all pattern; it kept {n} span(s) unmasked")
         if allowed:
             doc.spans[ALLOWED_KEY] = SpanGroup(
                 doc, name=ALLOWED_KEY, spans=list(doc.spans.get(ALLOWED_KEY, [])) + allowed

@@ -94,6 +94,21 @@ class EntityLinker(SettingsRecord):
 
     def __call__(self, doc: Doc) -> Doc:
         spans = list(doc.spans.get(self.spans_key, []))
+        groups = self.groups(doc, spans)
+        counters: Dict[str, int] = {}
+        ids: Dict[int, str] = {}
+        for i, span in enumerate(spans):
+            root = groups[i]
+            if root not in ids:
+                label = spans[root].label_
+                counters[label] = counters.get(label, 0) + 1
+                ids[root] = f"{label}_{counters[label]}"
+            span._.entity_id = ids[root]
+        return doc
+
+    def groups(self, doc: Doc, spans: List[Span]) -> List[int]:
+        """The entity of each of ``spans`` as the index of one span of its group (this linker's settings); used by
+        the allow list to tell whether an allowed form is a mention of an entity detected elsewhere."""
         uf = _UnionFind(len(spans))
         self._link_equal(spans, uf)
         if self.link_person_variants:
@@ -102,16 +117,7 @@ class EntityLinker(SettingsRecord):
             self._link_acronyms(spans, uf)
         if self.link_currencies:
             self._link_currencies(doc, spans, uf)
-        counters: Dict[str, int] = {}
-        ids: Dict[int, str] = {}
-        for i, span in enumerate(spans):
-            root = uf.find(i)
-            if root not in ids:
-                label = spans[root].label_
-                counters[label] = counters.get(label, 0) + 1
-                ids[root] = f"{label}_{counters[label]}"
-            span._.entity_id = ids[root]
-        return doc
+        return [uf.find(i) for i in range(len(spans))]
 
     @staticmethod
     def _link_equal(spans: List[Span], uf: _UnionFind) -> None:
