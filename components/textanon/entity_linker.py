@@ -3,7 +3,8 @@
 Links (union-find over the spans of ``doc.spans[spans_key]``):
 * equal normalized strings (case, punctuation, titles and leading determiners ignored);
 * person-name variants: "Mr Galip Yalman" / "Yalman" / "G. Yalman" (surname match with compatible
-  initials; a short form that fits several full names stays on its own);
+  initials), and, when no surname fits, the first name alone or the initials written with periods ("Julia Novak" /
+  "Julia" / "J." / "J.N."); a short form that fits several full names stays on its own;
 * acronyms and their expansion: "European Court of Human Rights" / "ECHR";
 * amounts of money given in two currencies side by side: "EUR 5,000 (7,000 US dollars)".
 Entity ids are ``<LABEL>_<n>`` numbered in order of first mention, so masking tags can reuse them.
@@ -137,6 +138,9 @@ class EntityLinker(SettingsRecord):
                 continue  # a full name links by equality only
             surname, initials = parts[-1], [w[0] for w in parts[:-1]]
             matches = {uf.find(j) for j, fp in full if fp[-1] == surname and _initials_fit(initials, fp[:-1])}
+            if not matches:  # "Julia" / "J." / "J.N." of "Julia Novak"
+                dotted = "." in spans[i].text or spans[i]._.source == "rule:signature_initial"
+                matches = {uf.find(j) for j, fp in full if _given_name_fits(parts, fp, dotted)}
             if len(matches) == 1:
                 uf.union(matches.pop(), i)
 
@@ -165,6 +169,18 @@ class EntityLinker(SettingsRecord):
                     and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between)
                 ):
                     uf.union(i, i + 1)
+
+
+def _given_name_fits(parts: List[str], full: List[str], dotted: bool) -> bool:
+    """A short form of the full name ``full`` that is not its surname: its first name alone ("Julia" of "Julia
+    Novak") or, written with periods (``dotted``: not a designated letter "K"), its initials ("J.", "J.N.")."""
+    if len(parts) == 1 and len(parts[0]) > 1:
+        return parts[0] == full[0]
+    if not dotted or not all(len(p) == 1 for p in parts):
+        return False
+    if len(parts) == 1:
+        return full[0].startswith(parts[0])
+    return parts == [w[0] for w in full]
 
 
 def _initials_fit(initials: List[str], given_names: List[str]) -> bool:

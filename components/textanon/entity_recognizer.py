@@ -3,7 +3,9 @@
 Combines up to four detectors into ``doc.spans[spans_key]`` (non-overlapping, longest match wins):
 (a) the entities of a generic NER already in the pipeline (``doc.ents``, OntoNotes labels) mapped
 to TAB labels, (b) a gazetteer of person attributes (DEM/MISC) matched case-insensitively,
-(c) regular-expression rules for CODE, DATETIME and QUANTITY, and (d) optionally the spans of a
+(c) regular-expression rules for CODE, DATETIME and QUANTITY, with the identifiers in every format and the names
+outside prose of :mod:`textanon.identifiers` (checksums, phones, domains; e-mail headers, salutations, signatures),
+and (d) optionally the spans of a
 trained TAB-label model (``doc.spans[model_spans_key]``, see ``textanon_ents_to_spans``), restricted
 to ``model_labels``. ``span._.source`` records the detector.
 
@@ -16,7 +18,8 @@ privacy first; "three toilets": TAB's QUANTITY is a meaningful quantity, an amou
 and PERSON entities with a digit or
 a lower-case word that is no name particle. PERSON rules (titled names, ranks, designated letters) are placed
 before the generic NER as the CODE rules are, and the names they find are looked for again in the whole
-document (:func:`_name_mentions`). Error analysis: ``python -m textanon lab ner-errors`` (docs/evaluation_tab.md).
+document (:func:`_name_mentions`), as is the first name of a full name where it stands alone
+(:func:`_first_name_mentions`). Error analysis: ``python -m textanon lab ner-errors`` (docs/evaluation_tab.md).
 """
 
 from pathlib import Path
@@ -29,6 +32,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
+from .identifiers import LETTER_NAME_RULES, find_identifiers
 from .labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from .rules import CODE_RULE_NAMES, OFFICE_WORDS, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
@@ -96,9 +100,16 @@ NUMBER_REFERENCE_WORDS = frozenset(
 REFERENCE_CHAIN_WORDS = frozenset({",", "and", "or", "to", "-", "–", "(", ")", "&", "et", "seq", "in", "fine"})
 #: PERSON rules placed before every other detector (as the CODE rules): a titled name is never absorbed into a
 #: longer generic entity ("Mr R. Pekkanen, Mr J. Makarczyk and Mr D. Gotchev" read as one ORG)
-PERSON_FIRST_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter", "name_mention"})
-#: PERSON rules whose names are looked for again in the rest of the document (:func:`_name_mentions`)
-PROPAGATED_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter"})
+#: (not a first name alone, "rule:first_name_mention": a longer span around it wins, "Rocky II", "Terminator 2")
+PERSON_FIRST_RULES = (
+    frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter", "name_mention"})
+    | LETTER_NAME_RULES
+)
+#: PERSON rules whose names are looked for again in the rest of the document (:func:`_name_mentions`); names in
+#: e-mail headers, salutations and signatures included (:mod:`textanon.identifiers`), not an initial alone
+PROPAGATED_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter"}) | (
+    LETTER_NAME_RULES - {"signature_initial"}
+)
 #: words of a titled name that are not the name ("Mr", "Lord Justice", "Detective Constable", "LJ")
 NOT_NAME_WORDS = frozenset(t.lower() for t in TITLES | OFFICE_WORDS) | frozenset(
     "detective police deputy sergeant sgt constable inspector insp superintendent lieutenant captain corporal colonel "
@@ -260,11 +271,16 @@ class EntityRecognizer(SettingsRecord):
                     label = ORG
                 candidates.append((start, end, label, "gazetteer"))
         if self.use_rules:
-            for start_char, end_char, label, rule in find_rule_matches(doc.text, self.rules):
+            # the regular-expression rules, then the identifiers in every format and the names outside prose
+            for start_char, end_char, label, rule in [
+                *find_rule_matches(doc.text, self.rules),
+                *find_identifiers(doc.text),
+            ]:
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
                     candidates.append((span.start, span.end, label, "rule:" + rule))
             candidates.extend(_name_mentions(doc, candidates))
+            candidates.extend(_first_name_mentions(doc, candidates))
         spans = [self._make_span(doc, *c) for c in _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
@@ -371,6 +387,39 @@ def _name_mentions(doc: Doc, candidates) -> List[tuple]:
     return found
 
 
+def _first_name_mentions(doc: Doc, candidates) -> List[tuple]:
+    """The first name of a full person name (a PERSON candidate of any detector with two capitalized name words or
+    more) wherever it stands alone in ``doc`` (no capitalized word after it), case sensitive: "Julia Novak ... Julia
+    said" -> "Julia"; the entity linker makes it a mention of that name, masked with it. Not an ordinary word ("Will
+    Power": not "Will"; :data:`textanon.target.NAME_LIKE_WORDS`, spaCy's stop words), a title or an initial. Source
+    ``rule:first_name_mention``."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    covered, firsts = set(), set()
+    for start, end, label, _source in candidates:
+        if label != PERSON:
+            continue
+        covered.update(range(start, end))
+        if any(ch.isdigit() for t in doc[start:end] for ch in t.text):
+            continue
+        words = [t for t in doc[start:end] if t.is_alpha and t.lower_ not in NOT_NAME_WORDS]
+        if len(words) < 2 or not all(t.is_title or t.is_upper for t in words):
+            continue
+        first = words[0].text
+        if len(first) >= 2 and fold(first) not in NAME_LIKE_WORDS and fold(first) not in STOP_WORDS:
+            firsts.add(first)
+
+    def alone(t):  # not the first word of another capitalized phrase ("Julia Roberts", "of Legal Affairs")
+        after = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        return after is None or not (after.is_alpha and (after.is_title or after.is_upper))
+
+    return [
+        (t.i, t.i + 1, PERSON, "rule:first_name_mention")
+        for t in doc
+        if t.text in firsts and t.i not in covered and alone(t)
+    ]
+
+
 def _reference_word_before(doc: Doc, i: int) -> bool:
     """Token ``i`` closes a chain of numbers and list words (:data:`REFERENCE_CHAIN_WORDS`) that starts right after
     a reference word ("Articles 10, 11 and 14": 14; "art. 32-1": 1)."""
@@ -447,13 +496,17 @@ def _resolve_overlaps(doc: Doc, candidates):
 
     CODE rule matches (direct identifiers) are placed first: a longer candidate that overlaps one
     ("12 Baker Street" from the NER around the house number "12") keeps only its pieces outside the
-    codes ("Baker Street"), so that the identifier is never absorbed into a span that may stay unmasked.
+    codes ("Baker Street"), so that the identifier is never absorbed into a span that may stay unmasked. CODE rule
+    matches that share a token are merged into one (two phone numbers joined by "0958/+44": neither may lose it).
     """
 
     def key(c):
         start, end, _label, source = c
         return (-(end - start), -PRIORITY.get(source.split(":")[0], 0), start)
 
+    candidates = [c for c in candidates if not _is_code_rule(c)] + _merged(
+        [c for c in candidates if _is_code_rule(c)], key
+    )
     taken = set()
     kept = []
     for first in (_is_code_rule, lambda c: _is_first_rule(c) and not _is_code_rule(c)):
@@ -469,6 +522,18 @@ def _resolve_overlaps(doc: Doc, candidates):
                 kept.append(piece)
                 taken.update(tokens)
     return sorted(kept)
+
+
+def _merged(candidates, key):
+    """Candidates that share a token merged into one, with the label and source of the first of them by ``key``."""
+    merged = []
+    for c in sorted(candidates, key=lambda c: c[0]):  # stable: the earlier of two equal candidates wins
+        if merged and c[0] < merged[-1][1]:
+            start, end, label, source = min(merged[-1], c, key=key)
+            merged[-1] = (merged[-1][0], max(merged[-1][1], c[1]), label, source)
+        else:
+            merged.append(c)
+    return merged
 
 
 def _pieces_outside(doc: Doc, candidate, blocked):

@@ -18,6 +18,7 @@ house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"I
 import re
 from typing import Iterator, List, Optional, Pattern, Tuple
 
+from .identifiers import IDENTIFIER_RULE_NAMES
 from .target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
 MONTHS = (
@@ -260,8 +261,9 @@ RULES: List[Tuple[str, str, str]] = [
 ]
 
 
-#: names of the CODE rules: a span found by one of them is a direct identifier, whatever its label
-CODE_RULE_NAMES = frozenset(CODE_PATTERNS) | frozenset(ADDRESS_PATTERNS)
+#: names of the CODE rules: a span found by one of them is a direct identifier, whatever its label (with the
+#: identifier finders of :mod:`textanon.identifiers`: checksummed numbers, phones, domains...)
+CODE_RULE_NAMES = frozenset(CODE_PATTERNS) | frozenset(ADDRESS_PATTERNS) | IDENTIFIER_RULE_NAMES
 
 
 def compile_rules(rules=RULES) -> List[Tuple[str, str, Pattern]]:
@@ -276,7 +278,16 @@ def compile_rules(rules=RULES) -> List[Tuple[str, str, Pattern]]:
 
 
 def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]]:
-    """Yield ``(start, end, label, rule_name)`` for every match of every rule (linear in text size)."""
+    """Yield ``(start, end, label, rule_name)`` for every match of every rule (linear in text size).
+
+    The rules read the normalized view of ``text`` (:func:`textanon.normalize.normalized`: NFKC, invisible
+    characters removed, end-of-line hyphenation joined, look-alike letters folded); the offsets yielded are the
+    original text's, covering every original character of the match (a zero-width space inside an e-mail
+    address included)."""
+    from .normalize import normalized
+
+    view = normalized(text)
+    text = view.text
     for label, name, regex in compiled:
         for m in regex.finditer(text):
             start, end = m.span("span") if "span" in regex.groupindex else m.span()
@@ -284,7 +295,7 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
                 start, end = _titled_name(text, m)
             if end <= start or _legal_reference(text, name, m, start, end):
                 continue
-            yield start, end, label, name
+            yield (*view.to_original(start, end), label, name)
 
 
 def _legal_reference(text: str, name: str, m, start: int, end: int) -> bool:

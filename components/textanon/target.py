@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .masking import merge
+from .normalize import normalized
 
 #: Courtesy and professional titles before a person's name, lower case without the full stop: the recognizer
 #: extends a PERSON span over them, the linker leaves them out when it compares names (:func:`name_parts`).
@@ -118,7 +119,7 @@ def _fold_char(ch: str) -> str:
 def name_words(name: str) -> List[str]:
     """The name's words in order, without titles, suffixes or punctuation: "Mr Igor V. Munteanu Jr." ->
     ["Igor", "V", "Munteanu"]."""
-    words = re.findall(r"[^\W\d_](?:[\w'’-]*[^\W_])?", unicodedata.normalize("NFC", name or ""))
+    words = re.findall(r"[^\W\d_](?:[\w'’-]*[^\W_])?", unicodedata.normalize("NFC", normalized(name or "").text))
     while len(words) > 1 and fold(words[0]) in TITLES:
         words = words[1:]
     while len(words) > 1 and fold(words[-1]) in SUFFIXES:
@@ -129,7 +130,7 @@ def name_words(name: str) -> List[str]:
 def name_parts(text: str) -> List[str]:
     """Name words, lower case, without courtesy titles or trailing suffixes, for comparing mentions: "Mr G. Yalman"
     -> ["g", "yalman"], "Martin Luther King Jr." -> ["martin", "luther", "king"]."""
-    words = re.findall(r"\w+", unicodedata.normalize("NFKC", text).lower())
+    words = re.findall(r"\w+", normalized(text).text.lower())
     words = [w for w in words if w not in COURTESY_TITLES] or words
     while len(words) > 1 and words[-1] in SUFFIXES:
         words = words[:-1]
@@ -183,11 +184,17 @@ def _variant_pattern(variant: str) -> str:
 def find_target_mentions(text: str, name: str) -> List[Span]:
     """Character spans of every occurrence of a variant of ``name`` in ``text`` (sorted, non-overlapping).
 
-    A possessive "'s" stays outside the span; a span never starts or ends inside a word.
+    A possessive "'s" stays outside the span; a span never starts or ends inside a word. The search reads the
+    normalized view of the text (:func:`textanon.normalize.normalized`: a soft hyphen or zero-width character inside
+    the name, end-of-line hyphenation, look-alike Cyrillic letters); a span covers every original character of the
+    occurrence, invisible ones included. The name's words also match written apart, letter-spaced or inflected
+    (:func:`_text_forms`).
     """
     variants = target_variants(name)
     if not variants or not text:
         return []
+    view = normalized(text)
+    text = view.text
     folded = fold(text)
     regions = _regions(folded, variants) if len(text) >= _LONG_TEXT else None
     spans: List[Span] = []
@@ -200,7 +207,93 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
             if not single and not _initials_ok(text, m.start(), m.end()):
                 continue
             spans.append((m.start(), m.end()))
-    return [(s, e) for s, e, _ in merge(spans, adjacent=True)]
+    spans += _text_forms(text, folded, name_words(name), regions is not None)
+    return [(s, e) for s, e, _ in merge(view.spans_to_original(spans), adjacent=True)]
+
+
+#: the shortest name word matched written apart, letter-spaced or inflected (:func:`_text_forms`)
+FORM_MIN_CHARS = 4
+#: the longest ending after a name word read as an inflection ("Petrescului": "Petrescu" + "lui")
+INFLECTION_MAX_CHARS = 3
+#: endings that make another name of a name, not an inflection of it ("Peterson", "Jansen", "Petrovski")
+NAME_FORMING_ENDINGS = frozenset({"son", "sen", "kin", "ski", "sky"})
+_LETTER = r"[^\W\d_]"
+#: a run of four or more single letters, each apart from the next by a space, a full stop, a hyphen or a middle dot
+#: ("P E T R E S C U", "P.E.T.R.E.S.C.U", "P-E-T-R")
+_SPACED_RUN = re.compile(
+    rf"(?<!{_LETTER}){_LETTER}(?!{_LETTER})(?:(?:[ \t]|[.\-\u00b7\u2010][ \t]?){_LETTER}(?!{_LETTER})){{3,}}"
+)
+
+
+def _text_forms(text: str, folded: str, words: Sequence[str], long_text: bool) -> List[Span]:
+    """Occurrences of a name word of :data:`FORM_MIN_CHARS` letters or more that is not an ordinary English word
+    (:func:`is_common_word`), written as OCR and typing leave it: split by spaces ("Petr escu"; not when every piece
+    is an English word: "a dam" is not "Adam"), letter-spaced ("P E T R E S C U", "P.E.T.R.E.S.C.U"), or followed by
+    an ending of up to :data:`INFLECTION_MAX_CHARS` letters ("Petrescului"; the whole word; not the endings that
+    make another name, :data:`NAME_FORMING_ENDINGS`). Offsets of ``text`` (the normalized view)."""
+    spans: List[Span] = []
+    forms = {fold(w) for w in words if len(w) >= FORM_MIN_CHARS and w.isalpha() and not is_common_word(w)}
+    if not forms:
+        return spans
+    for run_start, letters, offsets in _spaced_runs(folded):
+        for form in forms:
+            at = letters.find(form)
+            while at >= 0:
+                spans.append((offsets[at], offsets[at + len(form) - 1] + 1))
+                at = letters.find(form, at + 1)
+    # one scan for every form: written apart (a space or none between its letters) or with an ending
+    alternatives = [" ?".join(map(re.escape, f)) for f in sorted(forms)]
+    alternatives += [re.escape(f) + rf"{_LETTER}{{1,{INFLECTION_MAX_CHARS}}}" for f in sorted(forms)]
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+    halves = {h for f in forms for h in (f[: (len(f) + 1) // 2], f[len(f) // 2 :])}  # one is whole in any split
+    for m in _search(pattern, folded, _anchor_regions(folded, halves) if long_text else None):
+        found = m.group(0)
+        if found in forms:  # the word itself: a variant
+            continue
+        surface = text[m.start() : m.end()]
+        if " " in found:
+            if not all(_english_word(p) for p in surface.split(" ")):
+                spans.append(m.span())
+            continue
+        form = max((f for f in forms if found.startswith(f)), key=len)
+        ending = surface[len(form) :]
+        if fold(ending) not in NAME_FORMING_ENDINGS and (ending.islower() or surface.isupper()):
+            spans.append(m.span())
+    return spans
+
+
+def _spaced_runs(folded: str) -> List[Tuple[int, str, List[int]]]:
+    """``(start, letters, offset of each letter)`` for every letter-spaced run of ``folded`` (:data:`_SPACED_RUN`);
+    remembered for long texts."""
+    if len(folded) >= _LONG_TEXT and folded in _SPACED_RUNS:
+        return _SPACED_RUNS[folded]
+    runs = []
+    for m in _SPACED_RUN.finditer(folded):
+        offsets = [m.start() + i for i, ch in enumerate(m.group(0)) if ch.isalpha()]
+        runs.append((m.start(), "".join(folded[i] for i in offsets), offsets))
+    if len(folded) >= _LONG_TEXT:
+        _SPACED_RUNS[folded] = runs
+        while len(_SPACED_RUNS) > 4:
+            _SPACED_RUNS.pop(next(iter(_SPACED_RUNS)))
+    return runs
+
+
+_SPACED_RUNS: Dict[str, List[Tuple[int, str, List[int]]]] = {}
+
+
+def _english_word(piece: str) -> bool:
+    """A piece of a split name that is an English word on its own ("a", "dam"): ordinary words
+    (:func:`is_common_word`) and words of a Zipf frequency of 3 or more (wordfreq), "a" and "i" for single letters."""
+    low = fold(piece)
+    if len(low) == 1:
+        return low in ("a", "i")
+    if is_common_word(low):
+        return True
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - wordfreq is a dependency
+        return False
+    return zipf_frequency(low, "en") >= 3.0
 
 
 #: characters (not counting whitespace and commas) read on each side of a name word found in a long text (a variant's
@@ -218,6 +311,15 @@ def _regions(folded: str, variants: Sequence[str]) -> Optional[List[Span]]:
         if not words:
             return None
         anchors.add(max(words, key=len))
+    return _anchor_regions(folded, anchors)
+
+
+def _anchor_regions(folded: str, anchors) -> Optional[List[Span]]:
+    """The parts of ``folded`` around every occurrence of one of ``anchors`` (:func:`_regions`); None when they would
+    cover half the text, or when the anchors occur so often that their parts would (counted first: reading the
+    parts around tens of thousands of occurrences costs more than one scan of the text)."""
+    if sum(folded.count(word) for word in anchors) * REGION_MARGIN > len(folded):
+        return None
     found: List[Span] = []
     for word in anchors:
         at = folded.find(word)
@@ -308,8 +410,11 @@ def _name_occurrences(text: str, name: str) -> List[Span]:
     words = name_words(name)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
-        folded = fold(text)
-        occurrences += [m.span() for m in pattern.finditer(folded) if text[m.start() : m.end()].islower()]
+        view = normalized(text)
+        folded = fold(view.text)
+        occurrences += view.spans_to_original(
+            [m.span() for m in pattern.finditer(folded) if view.text[m.start() : m.end()].islower()]
+        )
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
     return [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
 
