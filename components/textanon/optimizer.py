@@ -44,7 +44,8 @@ from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate,
 from .operators import Mention, Renderer
 from .operators.generalize import Generalize
 from .operators.pseudonym import Pseudonym
-from .pseudonyms import PSEUDONYM, Pseudonymizer
+from .pseudonyms import PSEUDONYM, RANDOM_KEY_WARNING, Pseudonymizer
+from .pseudonyms import read_key as read_pseudonym_key
 from .rules import CODE_RULE_NAMES
 from .serialization import SettingsRecord
 from .signatures import defaults, settings_from
@@ -85,6 +86,7 @@ class MaskingOptimizer(SettingsRecord):
         "propagate_mentions",
         "pseudonym_seed",
         "pseudonym_scope",
+        "pseudonym_key",
         "target_role",
         "operators",
     )
@@ -102,6 +104,7 @@ class MaskingOptimizer(SettingsRecord):
         propagate_mentions: bool = True,
         pseudonym_seed: int = 0,
         pseudonym_scope: str = "document",
+        pseudonym_key: Optional[str] = None,
         target_role: str = TARGET_ROLE,
         operators: Dict[str, Any] = {},  # noqa: B006 - copied, never mutated; a config block
         nlp: Optional[Language] = None,
@@ -112,8 +115,10 @@ class MaskingOptimizer(SettingsRecord):
             styles = (*REPLACEMENT_STYLES, PSEUDONYM, GENERALIZE)
             raise ValueError(f"replacement must be one of {styles}, got {replacement!r}")
         self.pseudonym_seed, self.pseudonym_scope = pseudonym_seed, pseudonym_scope
+        #: where the pseudonyms' secret is read (a key file's path or ``$VARIABLE``; never the key itself)
+        self.pseudonym_key = pseudonym_key
         #: the surrogates of the ``pseudonym`` style (its ``table`` holds a corpus's, in corpus scope)
-        self.pseudonyms = Pseudonymizer(pseudonym_seed, pseudonym_scope) if replacement == PSEUDONYM else None
+        self.pseudonyms = self._pseudonymizer() if replacement == PSEUDONYM else None
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
@@ -121,11 +126,24 @@ class MaskingOptimizer(SettingsRecord):
         #: how masked mentions are written, per label (``operators`` setting; empty: the ``replacement`` style)
         self.renderer = Renderer(operators)
         self.operators = self.renderer.describe()
-        if self.pseudonyms is None and any(isinstance(op, Pseudonym) for op in self.renderer.all()):
-            self.pseudonyms = Pseudonymizer(pseudonym_seed, pseudonym_scope)
+        pseudonym_ops = [op for op in self.renderer.all() if isinstance(op, Pseudonym)]
+        if self.pseudonyms is None and pseudonym_ops:  # keyed by pseudonym_key, else by an operator's key_file
+            files = [str(op.key_file) for op in pseudonym_ops if op.key_file]
+            self.pseudonyms = self._pseudonymizer(self.pseudonym_key or (files[0] if files else None))
         self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
+
+    def _pseudonymizer(self, source: Optional[str] = None) -> Pseudonymizer:
+        """The pseudonymizer of this optimizer, keyed by the secret that ``source`` (default: ``pseudonym_key``)
+        names, else ``$TEXTANON_MAPPING_KEY``, else a random one (:func:`textanon.pseudonyms.read_key`)."""
+        try:
+            key = read_pseudonym_key(source or self.pseudonym_key)
+            return Pseudonymizer(self.pseudonym_seed, self.pseudonym_scope, key=key)
+        except ValueError as err:  # a missing or short key: a clear message, no traceback (the CLI's usage error)
+            from .operators import OperatorError
+
+            raise OperatorError(str(err)) from None
 
     def __call__(self, doc: Doc) -> Doc:
         entities = _entities(doc.spans.get(self.spans_key, []))
@@ -461,12 +479,15 @@ class MaskingOptimizer(SettingsRecord):
 
         holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
 
-        def render(text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool):
+        def render(
+            text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool, kind: str = ""
+        ):
             mention = Mention(
                 text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected, eid in holds_name
             )
             style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
-            return renderer.render(mention, lambda: self._replacement(label, eid, text), warnings, style)
+            entity = (canonical, kind or label)  # a pseudonym follows its entity's surrogate and type
+            return renderer.render(mention, lambda: self._replacement(label, eid, text, entity), warnings, style)
 
         if renderer:  # a generalized entity whose label has another operator is written by that operator
             moved = {e for e in generalized if not isinstance(self._operator(entities, e), (Generalize, type(None)))}
@@ -487,21 +508,26 @@ class MaskingOptimizer(SettingsRecord):
                 add(start, end, role, Generalize.name if renderer else None)
         for eid in sorted(masked):
             mentions = entities.get(eid, [])
-            canonical = max((m.text for m in mentions), key=len, default="")
+            longest = max(mentions, key=lambda m: len(m.text), default=None)
+            canonical, kind = (longest.text, longest.label_) if longest is not None else ("", "")
             for span in mentions:
                 start, end = span.start_char, span.end_char
                 if role and any(s <= start and end <= e for s, e in occurrences):
                     add(start, end, role, Generalize.name if renderer else None)
                     continue
-                add(start, end, *render(span.text, span.label_, eid, start, end, canonical, eid in self._protected))
+                protected = eid in self._protected
+                add(start, end, *render(span.text, span.label_, eid, start, end, canonical, protected, kind))
         name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")  # the target's canonical form
         for start, end in [] if role else occurrences:
             add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, name, True))
+        if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:
+            warnings.append(RANDOM_KEY_WARNING)
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
-        if generalized or role:  # "an American" -> "a North American", not "an North American"
+        written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"
+        if generalized or role or written:  # "an American" -> "a North American", not "an North American"
             from .generalization.base import fit_articles
 
-            fitted = {text for _, text in generalized.values()} | ({role} if role else set())
+            fitted = {text for _, text in generalized.values()} | ({role} if role else set()) | written
             masks = fit_articles(doc_text, masks, fitted)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc_text, masks)
@@ -525,10 +551,14 @@ class MaskingOptimizer(SettingsRecord):
         mentions = entities.get(eid) or []
         return self.renderer.operator_for(mentions[0].label_) if mentions else None
 
-    def _replacement(self, label: str, entity_id: str, text: str) -> str:
-        """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``), else the style's string."""
+    def _replacement(
+        self, label: str, entity_id: str, text: str, entity: Tuple[Optional[str], Optional[str]] = (None, None)
+    ) -> str:
+        """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``) that follows ``entity`` (its
+        entity's canonical form and label), else the style's string."""
         if self.replacement == PSEUDONYM and self.pseudonyms is not None:
-            return self.pseudonyms(label, text, fallback=f"[{entity_id}]")
+            canonical, kind = entity
+            return self.pseudonyms(label, text, fallback=f"[{entity_id}]", entity=canonical, entity_label=kind)
         style = "suppression" if self.replacement == GENERALIZE else self.replacement  # a suppressed entity: ***
         return replacement(style, label, entity_id, self.suppression_string)
 

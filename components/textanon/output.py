@@ -188,8 +188,14 @@ def json_lines(path: Union[str, Path]) -> Iterator[Tuple[int, Optional[dict]]]:
 
 def read_output(path: Union[str, Path]) -> Iterator[dict]:
     """The records of an ``anonymize`` output file (JSONL); a line that is not a JSON object is an error record."""
+    for _, record in read_numbered_output(path):
+        yield record
+
+
+def read_numbered_output(path: Union[str, Path]) -> Iterator[Tuple[int, dict]]:
+    """``(line number, record)`` for every record of :func:`read_output` (to name a record in an error)."""
     for n, record in json_lines(path):
-        yield record if record is not None else {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
+        yield n, record if record is not None else {"id": f"line{n}", "error": f"output line {n} is not a JSON object"}
 
 
 def output_file_problem(path: Union[str, Path]) -> Optional[str]:

@@ -106,7 +106,7 @@ def test_encrypt_needs_a_key(monkeypatch):
     with pytest.raises(OperatorError, match="key"):
         Encrypt()
     monkeypatch.setenv("TEXTANON_MAPPING_KEY", "short")
-    with pytest.raises(OperatorError, match="8 characters"):
+    with pytest.raises(OperatorError, match="12 characters"):
         Encrypt()
 
 

@@ -11,7 +11,16 @@ from ..operators import OPERATORS, OperatorError, operator_block
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
 from . import app
-from ._util import Engine, Profile, Replacement, check_distinct, check_report_folder, input_file, usage_error
+from ._util import (
+    Engine,
+    Profile,
+    Replacement,
+    check_distinct,
+    check_report_folder,
+    input_file,
+    load_key,
+    usage_error,
+)
 
 DEFAULT_PIPELINE = "en_textanon"
 OPERATOR_HELP = (
@@ -164,7 +173,20 @@ def anonymize(
         "adds the generalizer; else ***). Default: the pipeline's (suppression)",
     ),
     operator: List[str] = typer.Option([], "--operator", help=OPERATOR_HELP, metavar="LABEL=NAME[:ARG=VALUE...]"),
-    pseudonym_seed: Optional[int] = typer.Option(None, "--pseudonym-seed", help="Seed of the pseudonym surrogates"),
+    pseudonym_seed: Optional[int] = typer.Option(
+        None,
+        "--pseudonym-seed",
+        help="Public variant of the pseudonyms, mixed with their key (another seed, other surrogates under the same "
+        "key); never a secret: without the key it reproduces nothing",
+    ),
+    pseudonym_key: Optional[Path] = typer.Option(
+        None,
+        "--pseudonym-key",
+        help=f"File holding the secret of the pseudonyms and date shifts (default: the --key-file, else ${KEY_ENV}, "
+        "else a random one: the surrogates then cannot be reproduced)",
+        exists=True,
+        dir_okay=False,
+    ),
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
     batch_size: int = typer.Option(8, "--batch-size", help="Documents per batch sent to the pipeline"),
     engine: Engine = typer.Option(
@@ -199,24 +221,33 @@ def anonymize(
         dir_okay=False,
     ),
     mapping_unencrypted: bool = typer.Option(
-        False, "--mapping-unencrypted", help="Write the mapping WITHOUT encryption (it holds the original identifiers)"
+        False,
+        "--mapping-unencrypted",
+        help="Write (and read --mapping-in) the mapping WITHOUT encryption (it holds the original identifiers; "
+        "refused with a key)",
     ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
     from ..datasets.records import read_records
-    from ..mapping import read_key
     from ..output import OutputError, write_output
     from ..progress import bar, count_records
     from ..side_outputs import SideOutputs
 
     check_distinct(
-        [("INPUT_PATH", input_path), ("--mapping-in", mapping_in), ("--allow-list", allow_list)],
+        [("INPUT_PATH", input_path), ("--mapping-in", mapping_in), ("--allow-list", allow_list)]
+        + [("--deny-list", deny_list), ("--key-file", key_file), ("--pseudonym-key", pseudonym_key)]
+        + [("--index", index)],
         [("--output", output), ("--masks-out", masks_out), ("--mapping-out", mapping_out), ("--html", html)],
+        folders=["--html"],
     )
+    key = load_key(key_file)
+    if mapping_unencrypted and key:
+        usage_error(
+            f"--mapping-unencrypted with a key (--key-file or ${KEY_ENV}): encrypt the mapping, or drop the key"
+        )
     operators = operator_config(operator, key_file)
     replacement = replacement.value if replacement is not None else None
     try:  # report folder, mapping key and earlier mapping checked before any output is opened
-        key = None if mapping_unencrypted else read_key(key_file)
         sides = SideOutputs(
             target, html and check_report_folder(html), mapping_out, mapping_in, key, not mapping_unencrypted
         )
@@ -229,7 +260,13 @@ def anonymize(
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
     overrides, index = run_overrides(
-        model, profile, index, replacement, pseudonym_seed=pseudonym_seed, operators=operators
+        model,
+        profile,
+        index,
+        replacement,
+        pseudonym_seed=pseudonym_seed,
+        pseudonym_key=str(pseudonym_key or key_file) if (pseudonym_key or key_file) else None,  # a path, not the key
+        operators=operators,
     )
     if engine is Engine.ray:
         from spacy import util as spacy_util
@@ -298,7 +335,8 @@ def demo(
     from ..output import DECISION_HEADER, decision_rows
     from ..runner import pipe_docs
 
-    check_distinct([("INPUT_PATH", input_path)], [("--html", html)])
+    check_distinct([("INPUT_PATH", input_path), ("--key-file", key_file)], [("--html", html)], folders=["--html"])
+    load_key(key_file)
     overrides, _ = run_overrides(model, None, None, operators=operator_config(operator, key_file))
     nlp = load_pipeline(model, overrides)
     record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
@@ -314,8 +352,8 @@ def demo(
         msg.warn(warning)
     if html:
         from ..output import doc_to_record
-        from ..review.report import ReportWriter
+        from ..side_outputs import OwnerOnlyReport
 
-        writer = ReportWriter(check_report_folder(html))
+        writer = OwnerOnlyReport(check_report_folder(html))
         writer.add(doc_to_record(doc, input_path.stem), doc.text, target)
         msg.good(f"Review report -> {writer.close()} (open it in a browser)")

@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
+from ._util import check_distinct
 
 
 @lab.command("bench-speed")
@@ -27,6 +28,10 @@ def bench_speed_cli(
     tokens/s, ratio to Presidio, peak RSS, seconds per component and the start-up of the default pipeline."""
     from ..benchmarks.speed import bench_speed
 
+    check_distinct(
+        [("--wikiactors", wikiactors), ("--echr", echr)],
+        [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
+    )
     _, table = bench_speed(
         output,
         startup_python=startup_python,
@@ -57,6 +62,7 @@ def bench_startup_cli(
     from ..benchmarks.startup import measure_startup, startup_markdown
     from ..evaluation.provenance import write_metrics
 
+    check_distinct([], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     python = python or sys.executable
     results = measure_startup(python, {m: m for m in model}, repeats)
     write_metrics(output, {"python": python, "pipelines": results})
@@ -77,6 +83,7 @@ def bench_long_cli(
     run time) through the pipeline: seconds and peak RSS."""
     from ..benchmarks.speed import bench_long
 
+    check_distinct([("--echr", echr)], [("--output", output)])
     result = bench_long(model, echr, output, chars)
     msg.good(
         f"{result['chars']:,} characters in {result['seconds']} s, peak RSS {result['peak_rss_mb']} MiB -> {output}"
@@ -98,6 +105,16 @@ def bench_scale_cli(
     engine's; scaling efficiency."""
     from ..benchmarks.scale import bench_scale
 
+    check_distinct(
+        [("INPUT_PATH", input_path)],
+        [
+            ("--output", output),
+            ("--output (.md)", output.with_suffix(".md")),
+            ("--output (.png)", output.with_suffix(".png")),
+            ("--outputs", outputs),
+        ],
+        folders=["--outputs"],
+    )
     counts = [int(w) for w in workers.split(",") if w.strip()]
     results, table = bench_scale(input_path, model, counts, batch_size, output, outputs, address=address, local=local)
     print(table)
@@ -128,6 +145,10 @@ def bench_engines_cli(
     agreement with the first engine (Spearman of span ICs on the echr-dev gold mentions, token log-prob diffs)."""
     from ..benchmarks.lm_engines import write_bench_engines
 
+    check_distinct(
+        [("--echr", echr), ("--wikiactors", wikiactors)],
+        [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
+    )
     settings = dict(engines=engines, threads=threads, repeats=repeats)
     sizes = dict(echr_windows=echr_windows, speed_docs=speed_docs, wikiactors_docs=wikiactors_docs)
     _, table = write_bench_engines(output, echr=echr, wikiactors=wikiactors, **settings, **sizes)

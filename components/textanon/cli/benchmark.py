@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
-from ._util import input_file
+from ._util import check_distinct, input_file, named_paths
 
 
 @lab.command("benchmark")
@@ -62,6 +62,13 @@ def benchmark_cmd(
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
     from ..benchmarks.harness import BenchmarkError, benchmark, has_trir, markdown, merge_trir, read_trir_values
 
+    check_distinct(  # --output itself is read back (--merge-only, --only): it is both, by design
+        [("DATA", data), ("--llm-anonymizations", llm_anonymizations), ("--trir-from", trir_from)]
+        + named_paths("--index", index),
+        [("--output (.md)", output.with_suffix(".md")), ("--output (.png)", output.with_suffix(".png"))]
+        + [("--texts-out", texts_out)],
+    )
+    check_distinct([("DATA", data), ("--trir-from", trir_from)], [("--output", output)])
     try:
         seeds = [int(x) for x in trir_seeds.split(",") if x.strip()]
     except ValueError:

@@ -6,7 +6,7 @@ import typer
 from wasabi import msg
 
 from . import lab
-from ._util import input_file
+from ._util import check_distinct, input_file
 
 
 @lab.command("convert")
@@ -18,6 +18,7 @@ def convert_cmd(
     """Convert a corpus to a spaCy DocBin (gold spans in doc.spans; see docs/evaluation_tab.md)."""
     from ..datasets.docbin import convert
 
+    check_distinct([("INPUT_PATH", input_path)], [("OUTPUT_PATH", output_path)])
     try:
         n = convert(input_path, output_path, fmt)
     except (ValueError, OSError) as err:

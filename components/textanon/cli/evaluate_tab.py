@@ -8,7 +8,7 @@ from wasabi import msg
 
 from ..extensions import DEFAULT_SPANS_KEY
 from . import app, lab
-from ._util import input_file
+from ._util import check_distinct, input_file
 
 IC_MODEL_HELP = (
     "Language model for IC weights (with --weighted): textanon.SmolLM2Scorer.v1 (default), "
@@ -36,6 +36,7 @@ def evaluate_tab(
     """TAB recall / precision metrics of masked spans (Pilán et al., 2022)."""
     from ..evaluation.tab import evaluate_masks
 
+    check_distinct([("GOLD_PATH", gold_path), ("MASKS_PATH", masks_path)], [("--output", output)])
     result = _fail_on_bad_input(
         lambda: evaluate_masks(gold_path, masks_path, output, weighted, model, warn=msg.warn, info=msg.info)
     )
@@ -75,6 +76,7 @@ def evaluate_ner_cmd(
     """Token-level P/R/F1 per TAB type of a pipeline's entities against a gold entity layer."""
     from ..evaluation.ner_eval import evaluate_ner_model
 
+    check_distinct([("GOLD_PATH", gold_path)], [("--output", output)])
     if source not in ("auto", "spans", "ents"):
         msg.fail(f"--source must be auto, spans or ents, not {source!r}", exits=1)
     result = _fail_on_bad_input(
@@ -106,6 +108,7 @@ def ner_errors_cmd(
     """Why a recognizer misses or adds tokens, per TAB type: causes, detectors, mention shapes (never text)."""
     from ..evaluation.ner_errors import ner_errors
 
+    check_distinct([("GOLD_PATH", gold_path)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     result = _fail_on_bad_input(lambda: ner_errors(gold_path, model, output, annotator, spans_key, not strict, limit))
     for label, e in result["by_type"].items():
         msg.text(f"{label}: {e['missed_tokens']}/{e['gold_tokens']} gold tokens missed, {e['wrong_tokens']} wrong")

@@ -11,7 +11,7 @@ from wasabi import msg
 from ..benchmarks.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
 from ..progress import is_quiet
 from . import app
-from ._util import input_file
+from ._util import check_distinct, input_file, named_paths
 
 
 @app.command("evaluate-trir")
@@ -98,6 +98,10 @@ def evaluate_trir(
     from ..evaluation.trir import TrirError, TrirSettings
     from ..evaluation.trir.evaluate import evaluate_trir as run
 
+    check_distinct(
+        [("DATA", data), ("--originals", originals), ("--dev", dev), *named_paths("--anonymized", anonymized)],
+        [("--output", output), ("--markdown", markdown_out)],
+    )
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if overlap >= window - 2:
         msg.fail(f"--overlap ({overlap}) must be smaller than --window - 2 ({window - 2})", exits=1)

@@ -9,7 +9,7 @@ from wasabi import msg
 
 from ..progress import is_quiet
 from . import app, lab
-from ._util import input_file
+from ._util import check_distinct, input_file, named_paths
 
 MODEL_HELP = (
     "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "
@@ -91,6 +91,10 @@ def _ic_metric_command(metric: str, summary: str):
     ) -> None:
         from ..evaluation.report import evaluate_metric
 
+        check_distinct(
+            [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)],
+            [("--output", output)],
+        )
         result = _guard(
             lambda: evaluate_metric(
                 metric,
@@ -142,6 +146,7 @@ def evaluate_nmi(
     """NMI between k-means clusterings of the original and of the anonymized documents."""
     from ..evaluation.report import evaluate_metric
 
+    check_distinct([("INPUT_PATH", input_path), *(("--extra", p) for p in extra)], [("--output", output)])
     ks = tuple(range(k_min, k_max + 1))
     result = _guard(
         lambda: evaluate_metric(
@@ -198,6 +203,19 @@ def evaluate(
     table and a utility-vs-privacy plot."""
     from ..evaluation.report import run_report
 
+    check_distinct(
+        [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)]
+        + [("--trir", trir)],
+        [
+            (f"--out-dir ({m}_{name}.json)", out_dir / f"{m}_{name}.json")
+            for m in map(str.strip, metrics.split(","))
+            if m
+        ]
+        + [
+            ("--out-dir (.md)", out_dir / f"evaluate_{name}.md"),
+            ("--out-dir (.png)", out_dir / f"evaluate_{name}.png"),
+        ],
+    )
     for p in extra:
         if not p.exists():
             msg.warn(f"extra anonymizations {p} not found: skipped")
@@ -248,6 +266,7 @@ def bench_tpi(
     """Time TPI (IC of all original documents, no cache) with N-TA and S-TA -> metrics/tpi_speed.json."""
     from ..benchmarks.tpi_speed import bench_tpi as run
 
+    check_distinct([("INPUT_PATH", input_path)], [("--output", output)])
     result = _guard(
         lambda: run(input_path, output, model, n, limit, random_bert_base, bert_limit, device, warn=msg.warn)
     )

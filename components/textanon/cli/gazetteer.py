@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
+from ._util import check_distinct
 
 
 @lab.command("build-gazetteer")
@@ -22,6 +23,7 @@ def build_gazetteer_cmd(
     from ..gazetteer import build_gazetteer, count_labels, write_jsonl
     from ..progress import bar
 
+    check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
     stats: dict = {}
     try:
         entries = build_gazetteer(

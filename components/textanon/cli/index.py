@@ -9,6 +9,7 @@ from wasabi import msg
 
 from ..progress import is_quiet
 from . import app
+from ._util import check_distinct
 
 index_app = typer.Typer(
     help="Public-knowledge search index for the search risk (docs/search.md).", no_args_is_help=True
@@ -36,6 +37,7 @@ def build(
     from ..search.backends import DEFAULT_BACKEND
     from ..search.builder import build_index, persons_in
 
+    check_distinct([("INPUT_PATH", input_path), ("--exclude", exclude)], [("--output", output)], folders=["--output"])
     if output.exists() and not output.is_dir():
         msg.fail(f"Output {output} is a file; give a folder.", exits=1)
     try:
@@ -77,6 +79,10 @@ def bench(
     from ..evaluation.provenance import write_metrics
     from ..search.bench import bench_backends, markdown
 
+    check_distinct(
+        [("INPUT_PATH", input_path), ("--exclude", exclude)],
+        [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
+    )
     nlp, docs = None, []
     if pipeline and not exclude:
         msg.fail("--pipeline needs --exclude (the evaluated records, never used for timing)", exits=1)
@@ -142,6 +148,7 @@ def tune(
     from ..tuning.sample import TuningSample
     from ..tuning.search import DEV_SETS, dev_pool, select_search_settings, tuning_documents
 
+    check_distinct([("BACKGROUND", background), ("--exclude", exclude)], [("--output", output)])
     if dev not in DEV_SETS:
         msg.fail(f"--dev must be one of {', '.join(DEV_SETS)}", exits=1)
     pool = dev_pool(background, exclude, dev)
@@ -185,5 +192,9 @@ def dev_set_cmd(
     (the defender's index documents, for ``index build``) in --output (textanon.tuning.generalization)."""
     from ..tuning.generalization import write_dev_set
 
+    check_distinct(
+        [("BACKGROUND", background), ("--exclude", exclude)],
+        [("--output (dev.json)", output / "dev.json"), ("--output (index.jsonl)", output / "index.jsonl")],
+    )
     paths = write_dev_set(background, exclude, output, n, seed, share)
     msg.good(f"dev set -> {paths['records']}, index documents -> {paths['index']}")

@@ -6,6 +6,7 @@ from typing import List, Optional
 import typer
 
 from . import lab
+from ._util import check_distinct
 
 
 @lab.command("bench-llm")
@@ -33,6 +34,7 @@ def bench_llm(
 
     from ..benchmarks.llm_designs import run_bench
 
+    check_distinct([("--input", input)], [("--output", output), ("--anonymizations", anonymizations)])
     run_bench(
         input,
         design,

@@ -10,7 +10,10 @@ from wasabi import msg
 
 from ..mapping import KEY_ENV
 from . import app
-from ._util import check_distinct, usage_error
+from ._util import check_distinct, load_key, open_private, usage_error
+
+#: refused records named on the terminal (all are in the output)
+MAX_NAMED = 20
 
 
 @app.command("deanonymize")
@@ -26,44 +29,84 @@ def deanonymize(
         help="The mapping file of `anonymize --mapping-out`; without it only the encrypt operator's tokens are "
         "restored (with the key)",
     ),
-    output: Path = typer.Option(..., "--output", "-o", help="JSONL {id, text} (or {id, error}) per input record"),
+    output: Path = typer.Option(
+        ...,
+        "--output",
+        "-o",
+        help="JSONL {id, text} (or {id, error, line}) per input record, in input order (created with mode 0600)",
+    ),
     key_file: Optional[Path] = typer.Option(
         None, "--key-file", dir_okay=False, help=f"File holding the mapping key (default: ${KEY_ENV})"
     ),
+    mapping_unencrypted: bool = typer.Option(
+        False,
+        "--mapping-unencrypted",
+        help="Read a plain-text mapping (written with --mapping-unencrypted; not authenticated). Refused with a key",
+    ),
 ) -> None:
     """Restore the original texts of anonymized records: from an (encrypted) mapping, and the encrypt operator's
-    tokens with the key."""
-    from ..mapping import Mapping, MappingError, deanonymize_records, decrypt_records, read_key
-    from ..output import read_output
+    tokens with the key. A record is restored only when its run, id and text match its mapping entry; any other
+    gets an error record, and the exit code is 1."""
+    from ..mapping import NOTHING_TO_RESTORE, Mapping, MappingError, deanonymize_records, decrypt_records
+    from ..output import read_numbered_output
     from ..progress import bar, count_records
 
-    check_distinct([("INPUT_PATH", input_path), ("--mapping", mapping_path)], [("--output", output)])
-    key = read_key(key_file)
+    check_distinct(
+        [("INPUT_PATH", input_path), ("--mapping", mapping_path), ("--key-file", key_file)], [("--output", output)]
+    )
+    key = load_key(key_file)
     if mapping_path is None and not key:
         usage_error(f"give --mapping, or the key of the encrypt operator (--key-file or ${KEY_ENV})")
+    if mapping_unencrypted and (mapping_path is None or key):
+        usage_error(
+            "--mapping-unencrypted reads a plain-text --mapping, and is refused with a key "
+            f"(--key-file or ${KEY_ENV}): an encrypted mapping is authenticated, a plain one is not"
+        )
     try:
-        mapping = Mapping.read(mapping_path, key) if mapping_path is not None else None
+        mapping = Mapping.read(mapping_path, key, mapping_unencrypted) if mapping_path is not None else None
     except (MappingError, OSError) as err:
         msg.fail(f"Cannot read the mapping: {err}", exits=1)
-    n_ok = n_err = 0
-    with output.open("w", encoding="utf-8") as out:
-        records = bar(read_output(input_path), total=count_records(input_path), desc="deanonymize")
-        restored = deanonymize_records(records, mapping) if mapping is not None else decrypt_records(records, key)
+    n_ok, refused = 0, []
+    try:
+        out = open_private(output)
+    except OSError as err:
+        msg.fail(f"Cannot write output {output}: {err.strerror or type(err).__name__}.", exits=1)
+    with out:
+        numbered = bar(read_numbered_output(input_path), total=count_records(input_path), desc="deanonymize")
+        if mapping is not None:
+            restored = deanonymize_records(numbered, mapping)
+        else:
+            restored = decrypt_records((record for _, record in numbered), key)
         for record in restored:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            n_err += "error" in record
             n_ok += "error" not in record
-    msg.good(f"{n_ok} texts restored, {n_err} not -> {output}")
+            if "error" in record and record["error"] != NOTHING_TO_RESTORE:
+                refused.append(record)
+    for record in refused[:MAX_NAMED]:
+        where = f"line {record['line']}, " if "line" in record else ""
+        msg.warn(f"Not restored ({where}id {record['id']}): {record['error']}")
+    if len(refused) > MAX_NAMED:
+        msg.warn(f"... and {len(refused) - MAX_NAMED} more records not restored (see {output})")
+    if refused:
+        msg.fail(f"{n_ok} texts restored, {len(refused)} refused (error records) -> {output}", exits=1)
+    msg.good(f"{n_ok} texts restored -> {output}")
 
 
 @app.command("mapping-key")
-def mapping_key(output: Path = typer.Option(..., "--output", "-o", help="Key file to create")) -> None:
+def mapping_key(
+    output: Path = typer.Option(..., "--output", "-o", help="Key file to create (never overwritten; mode 0600)"),
+) -> None:
     """Write a new random mapping key to OUTPUT (readable by its owner only); keep it apart from the mapping."""
     from ..mapping import new_key
 
-    if output.exists():
+    if output.exists() or output.is_symlink():
         msg.fail(f"{output} exists: a key is never overwritten.", exits=1)
-    fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except FileExistsError:
+        msg.fail(f"{output} exists: a key is never overwritten.", exits=1)
+    except OSError as err:
+        msg.fail(f"Cannot create the key file {output}: {err.strerror or type(err).__name__}.", exits=1)
     with os.fdopen(fd, "w") as f:
         f.write(new_key() + "\n")
     msg.good(f"New mapping key -> {output}")

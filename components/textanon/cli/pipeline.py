@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
-from ._util import input_file
+from ._util import check_distinct, input_file
 
 
 @lab.command("build-pipeline")
@@ -25,6 +25,11 @@ def build_pipeline_cli(
     """Assemble the pipeline from CONFIG (gazetteer included) and save it to OUTPUT."""
     from ..pipeline import build_pipeline
 
+    check_distinct(
+        [("CONFIG", config), ("--gazetteer", gazetteer), ("--ner-model", ner_model)],
+        [("OUTPUT", output)],
+        folders=["OUTPUT"],
+    )
     overrides = {"paths.ner_model": str(ner_model)} if ner_model else None
     nlp = build_pipeline(config, output, gazetteer, overrides)
     n_terms = len(nlp.get_pipe("textanon_entity_recognizer").gazetteer)

@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
+from ._util import check_distinct
 
 
 @lab.command("select-prior")
@@ -19,6 +20,7 @@ def select_prior_cli(
     """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
     from ..benchmarks.profiles import prior_markdown, prior_sweep, write
 
+    check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     result = prior_sweep(dev, model, limit=limit)
     table = prior_markdown(result)
     write(output, result, table)
@@ -41,6 +43,9 @@ def profiles_cli(
     """Every profile as users run it, Presidio and the manual anonymization: the README's profile table."""
     from ..benchmarks.profiles import profile_rows, profiles_markdown, update_readme, write
 
+    check_distinct(
+        [("DATA", data)], [("--output", output), ("--output (.md)", output.with_suffix(".md")), ("--readme", readme)]
+    )
     seeds = [int(s) for s in trir_seeds.split(",")] if trir_seeds else []
     result = profile_rows(data, model, index, skip_trir=not seeds, trir_seeds=seeds or (42,), limit=limit)
     table = profiles_markdown(result)

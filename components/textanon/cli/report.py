@@ -13,7 +13,9 @@ from ._util import check_distinct, check_report_folder, usage_error
 @app.command("report")
 def report(
     output_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Output JSONL of `anonymize`"),
-    report_dir: Path = typer.Option(..., "--output", "-o", help="Folder for index.html and one page per document"),
+    report_dir: Path = typer.Option(
+        ..., "--output", "-o", help="Folder for index.html and one page per document (files created with mode 0600)"
+    ),
     input_path: Optional[Path] = typer.Option(
         None,
         "--input",
@@ -29,13 +31,17 @@ def report(
     from ..output import output_file_problem, read_output
     from ..progress import bar, count_records
     from ..review.report import write_report
+    from ..side_outputs import owner_only
 
-    check_distinct([("OUTPUT_PATH", output_path), ("--input", input_path)], [("--output", report_dir)])
+    check_distinct(
+        [("OUTPUT_PATH", output_path), ("--input", input_path)], [("--output", report_dir)], folders=["--output"]
+    )
     problem = output_file_problem(output_path)
     if problem:
         usage_error(f"{output_path}: {problem}")
     check_report_folder(report_dir)
     inputs = read_records(input_path) if input_path else None
     records = bar(read_output(output_path), total=count_records(output_path), desc="report")
-    index = write_report(records, report_dir, inputs=inputs, target=target)
+    with owner_only():  # the pages show the original texts: created readable by their owner only
+        index = write_report(records, report_dir, inputs=inputs, target=target)
     msg.good(f"Review report -> {index}")

@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
-from ._util import input_file
+from ._util import check_distinct, input_file, named_paths
 
 
 @lab.command("silver")
@@ -38,6 +38,12 @@ def silver_cmd(
 ) -> None:
     """Training corpus: public biographies annotated by the recognizer (silver), or TAB-format
     annotated documents (gold) -> DocBin train/dev split by individual / document."""
+    name = prefix or ("gold" if input_format == "tab" else "silver")
+    check_distinct(
+        [("INPUTS", p) for p in inputs],
+        [(f"--output-dir ({name}-{part})", output_dir / f"{name}-{part}") for part in ("train.spacy", "dev.spacy")]
+        + [(f"--output-dir ({name}-stats.json)", output_dir / f"{name}-stats.json")],
+    )
     if input_format not in ("wikiactors", "tab"):
         msg.fail(f"--input-format must be wikiactors or tab, got {input_format!r}", exits=1)
     if input_format == "tab":
@@ -88,6 +94,9 @@ def train_ner_cmd(
 ) -> None:
     """``spacy train`` with the local MiniLM folder filled in for transformer configs; extra
     ``--section.key value`` arguments override the config as in ``spacy train``."""
+    check_distinct(
+        [("CONFIG", config), ("--train", train), ("--dev", dev)], [("--output", output)], folders=["--output"]
+    )
     from spacy.cli._util import parse_config_overrides
     from spacy.cli.train import train as spacy_train
 
@@ -111,6 +120,11 @@ def compare_ner_cmd(
 ) -> None:
     """Combine ``evaluate-ner`` results of several recognizers into one comparison table."""
     from ..training.compare import compare_ner
+
+    check_distinct(
+        named_paths("--run", run) + named_paths("--silver", silver),
+        [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
+    )
 
     def pairs(items):
         bad = [i for i in items if "=" not in i]
@@ -139,6 +153,11 @@ def train_court_cmd(
     """Fine-tune the silver model on annotated court cases (split by case into train / early-stopping dev)."""
     from ..training.crossval import train_court
 
+    check_distinct(
+        [("GOLD", p) for p in gold] + [("--base-model", base_model), ("--config", config)],
+        [("--output", output)],
+        folders=["--output"],
+    )
     try:
         model = train_court(gold, output, base_model, config, annotator, dev_share, max_steps, seed, log=msg.good)
     except ValueError as err:
@@ -169,6 +188,12 @@ def cv_ner_cmd(
     """k-fold cross-validation of court fine-tuning: every case scored by a model that never saw it."""
     from ..training.crossval import cv_ner
 
+    check_distinct(
+        [("GOLD", gold), ("--base-model", base_model), ("--config", config)]
+        + [("--pipeline-config", pipeline_config), ("--gazetteer", gazetteer)],
+        [("--work-dir", work_dir), ("--output", output), ("--output (.md)", output.with_suffix(".md"))],
+        folders=["--work-dir"],
+    )
     gazetteer = gazetteer if gazetteer and gazetteer.exists() else None
     print(
         cv_ner(
@@ -200,6 +225,7 @@ def export_ner_cmd(
     texts as MODEL does, its checksum written into PROJECT."""
     from ..training.artifact import ArtifactError, export_model
 
+    check_distinct([("MODEL", model), ("--project", project)], [("--output", output)], folders=["--output"])
     try:
         export_model(model, output, project, log=msg.good)
     except ArtifactError as err:

@@ -6,7 +6,7 @@ import typer
 from wasabi import msg
 
 from . import lab
-from ._util import input_file
+from ._util import check_distinct, input_file
 
 
 @lab.command("select-threshold")
@@ -30,6 +30,10 @@ def select_threshold_cmd(
     """Choose the risk threshold t on pseudo-abstracts of non-evaluated actors (BM25 re-identification + TPI)."""
     from ..tuning.threshold import tune_threshold
 
+    check_distinct(
+        [("BACKGROUND", background), ("--exclude", exclude)],
+        [("--output", output), ("--output (.png)", output.with_suffix(".png"))],
+    )
     result = tune_threshold(
         model, background, exclude, output, n or None, seed, tolerance=tolerance, min_chars=min_chars
     )

@@ -33,6 +33,7 @@ from spacy.tokens import Doc
 
 from .. import rules as _rules
 from ..extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
+from ..identifiers import find_identifiers
 from ..masking import apply, merge
 from ..signatures import defaults
 from ..target import name_occurrences
@@ -261,6 +262,9 @@ class AnonymizeTask:
         out: List[Range] = [
             (s, e, f"rule:{name}") for s, e, _label, name in _rules.find_rule_matches(doc.text, self._floor_rules)
         ]
+        out += [
+            (s, e, f"rule:{name}") for s, e, label, name in find_identifiers(doc.text) if label in self.floor_labels
+        ]
         if self.mask_target and doc._.target:
             out.extend((s, e, "target") for s, e in name_occurrences(doc.text, doc._.target))
         return out
@@ -345,6 +349,7 @@ def heuristic_ranges(doc: Doc) -> List[Tuple[int, int, str]]:
     from ..rules import RULES, compile_rules, find_rule_matches
 
     out = [(s, e, "fallback_rules") for s, e, _label, _name in find_rule_matches(doc.text, compile_rules(RULES))]
+    out += [(s, e, "fallback_rules") for s, e, _label, _name in find_identifiers(doc.text)]
     for token in doc:
         text = token.text
         if any(ch.isdigit() for ch in text) or (text[:1].isupper() and token.lower_ not in STOP_WORDS):

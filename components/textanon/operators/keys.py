@@ -12,26 +12,29 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Union
 
-from ..mapping import KEY_ENV, MappingError, check_key, read_key
+from ..mapping import KEY_ENV, MIN_KEY_CHARS, MappingError, check_key, read_key
 from .base import OperatorError
 
 
 def user_key(key_file: Optional[Union[str, Path]] = None, required: bool = True) -> Optional[str]:
     """The user's key from ``key_file``, else ``$TEXTANON_MAPPING_KEY``; None when neither is set and not
-    ``required``. Raises :class:`OperatorError` for a missing (when ``required``), unreadable or short key."""
+    ``required``. Raises :class:`OperatorError` for a missing (when ``required``), unreadable, empty, binary or
+    short key (the message says which; never a traceback)."""
     try:
         key = read_key(key_file)
-    except (OSError, UnicodeDecodeError) as err:
-        raise OperatorError(f"cannot read the key file {key_file}: {getattr(err, 'strerror', None) or err}") from None
+    except MappingError as err:
+        raise OperatorError(str(err)) from None
     if not key and not required:
         return None
+    if not key:
+        raise OperatorError(
+            f"this operator needs a key of at least {MIN_KEY_CHARS} characters: --key-file FILE or ${KEY_ENV} "
+            "(`textanon mapping-key -o FILE` writes a random one)"
+        )
     try:
         return check_key(key)
-    except MappingError:
-        raise OperatorError(
-            f"this operator needs a key of at least 8 characters: --key-file FILE or ${KEY_ENV} "
-            "(`textanon mapping-key -o FILE` writes a random one)"
-        ) from None
+    except MappingError as err:
+        raise OperatorError(f"the operator key: {err}") from None
 
 
 @lru_cache(maxsize=16)

@@ -73,9 +73,10 @@ def encrypt_operator(key_file: Optional[str] = None) -> Operator:
 
 
 @registry.misc(OPERATORS["pseudonym"])
-def pseudonym_operator(seed: int = 0) -> Operator:
-    """A realistic surrogate of the same type (the optimizer's pseudonymizer where it has one)."""
-    return Pseudonym(seed)
+def pseudonym_operator(seed: int = 0, key_file: Optional[str] = None) -> Operator:
+    """A realistic surrogate of the same type, keyed (the optimizer's pseudonymizer where it has one; else
+    ``key_file`` or ``$TEXTANON_MAPPING_KEY``); ``seed`` is public, mixed with the key."""
+    return Pseudonym(seed, key_file)
 
 
 @registry.misc(OPERATORS["generalize"])
