@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
+from ._util import check_distinct
 
 
 @lab.command("reliability")
@@ -22,12 +23,15 @@ def reliability(
     """Run the reliability suite: every case is an ``anonymize`` run in a subprocess (see textanon.reliability)."""
     from ..reliability.suite import run_report
 
+    check_distinct([], [("--output", output), ("--markdown", markdown_out or output.with_suffix(".md"))])
     report, md = run_report(
         output, markdown_out, model, seed, big, only, workdir, progress=lambda c: msg.text(f"case {c}")
     )
     s = report["summary"]
-    (msg.good if s["cases_passed"] == s["cases"] else msg.warn)(
-        f"{s['cases_passed']}/{s['cases']} cases pass; {s['records_lost']} records lost, "
+    all_pass = s["cases_passed"] == s["cases"] and s["file_scenarios_passed"] == s["file_scenarios"]
+    (msg.good if all_pass else msg.warn)(
+        f"{s['cases_passed']}/{s['cases']} cases and {s['file_scenarios_passed']}/{s['file_scenarios']} file "
+        f"scenarios pass; {s['records_lost']} records lost, "
         f"{s['pii_in_logs']} PII in logs, {s['surviving_direct_identifiers']} direct identifiers surviving "
         f"-> {output}, {md}"
     )

@@ -22,8 +22,11 @@ NAME_KINDS = ("name", "surname")
 
 
 def normalize(text: str) -> str:
-    """NFC, case-folded, whitespace collapsed: the form in which strings are compared."""
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).casefold().strip()
+    """NFKC without format characters (soft hyphen, zero-width characters) and NULs, case-folded, whitespace
+    collapsed: the form in which strings are compared (an identifier hidden by an invisible character still
+    counts)."""
+    text = "".join(c for c in unicodedata.normalize("NFKC", text) if c != "\x00" and unicodedata.category(c) != "Cf")
+    return re.sub(r"\s+", " ", text).casefold().strip()
 
 
 def _pattern(value: str) -> "re.Pattern[str]":

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 from . import checks
+from .adversary import ADVERSARY_CASES
+from .files import SCENARIOS, run_scenario
 from .inputs import INPUT_CASES, CaseInput, big_document, fault_records, huge_token_200k, write_records
 from .pipelines import base_pipeline_path, fault_pipeline
 
@@ -58,6 +60,10 @@ def cases(big: bool = False) -> List[Case]:
     out = [
         Case(name, "input", fn, description=(fn.__doc__ or "").strip().split("\n")[0])
         for name, fn in INPUT_CASES.items()
+    ]
+    out += [
+        Case(name, "adversary", fn, description=(fn.__doc__ or "").strip().split("\n")[0])
+        for name, fn in ADVERSARY_CASES.items()
     ]
     if big:  # each ~10-20 min on 2 CPUs when the text is scored by the language model
         out.append(
@@ -332,13 +338,26 @@ def run_suite(
     """Run the (selected) cases in order; one result dict per case."""
     base = base_pipeline_path(model)
     selected = [c for c in cases(big) if not only or c.name in only]
-    unknown = set(only or []) - {c.name for c in cases(True)}
+    unknown = set(only or []) - {c.name for c in cases(True)} - set(SCENARIOS)
     if unknown:
         raise ValueError(f"unknown case(s): {sorted(unknown)}")
     results = []
     for case in selected:
         progress(case.name)
         results.append(run_case(case, base, workdir, seed))
+    return results
+
+
+def run_file_scenarios(
+    model: str, workdir: Path, only: Optional[List[str]] = None, progress: Callable[[str], None] = lambda _: None
+) -> List[dict]:
+    """The file and mapping scenarios (:mod:`.files`) selected by ``only`` (all when ``only`` is empty)."""
+    base = base_pipeline_path(model)
+    results = []
+    for name in SCENARIOS:
+        if not only or name in only:
+            progress(name)
+            results.append(run_scenario(name, base, workdir))
     return results
 
 
@@ -364,9 +383,19 @@ def run_report(
         folder = workdir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         results = run_suite(model, folder, seed=seed, big=big, only=only, progress=progress)
+        files = run_file_scenarios(model, folder, only, progress=progress)
+    summary = summarize(results)
+    summary.update(
+        {
+            "file_scenarios": len(files),
+            "file_scenarios_passed": sum(1 for r in files if r["pass"]),
+            "file_scenarios_failed": [r["case"] for r in files if not r["pass"]],
+        }
+    )
     report = {
-        "summary": summarize(results),
+        "summary": summary,
         "cases": results,
+        "file_scenarios": files,
         "settings": {"model": model, "seed": seed, "big_document": big, "only": only or None},
         "run": run_info(started),
     }
@@ -402,6 +431,19 @@ def markdown(report: dict) -> str:
             f"({sum(r['partially_surviving_direct_identifiers'].values())}) "
             f"| {sum(r['surviving_protected_names'].values())} | {'yes' if r['pass'] else '**no**'} |"
         )
+    if report.get("file_scenarios"):
+        lines += [
+            "",
+            f"## Files and mappings: {s['file_scenarios_passed']}/{s['file_scenarios']} scenarios pass",
+            "",
+            "| scenario | checks (failed in bold) | exit codes | pass |",
+            "|---|---|---|---|",
+        ]
+        for r in report["file_scenarios"]:
+            checks_md = ", ".join(name if ok else f"**{name}**" for name, ok in r["checks"].items())
+            checks_md += f" (error: {r['error']})" if r["error"] else ""
+            codes = " ".join(map(str, r["exit_codes"]))
+            lines.append(f"| {r['case']} | {checks_md} | {codes} | {'yes' if r['pass'] else '**no**'} |")
     machine = report["provenance"]["machine"]
     lines += [
         "",
