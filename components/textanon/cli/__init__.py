@@ -63,6 +63,7 @@ from . import (  # noqa: E402
     index,  # noqa: F401
     llm,  # noqa: F401
     mapping,  # noqa: F401
+    peer_suite,  # noqa: F401
     pipeline,  # noqa: F401
     profiles,  # noqa: F401
     reliability,  # noqa: F401
