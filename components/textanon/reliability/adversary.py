@@ -107,11 +107,11 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
                 {"kind": "name", "text": full},
                 {"kind": "email", "text": email},
                 {"kind": "name", "text": other},
-                {"kind": "first_name", "text": f"Dear {other_first}"},
-                {"kind": "first_name", "text": f"Best,\n{first}"},
+                {"kind": "first_name", "text": other_first},
+                {"kind": "first_name", "text": first},
             ],
         ),
-        _record("prose-first_name_alone", first_alone, full, [{"kind": "first_name", "text": f"2005 {first}"}]),
+        _record("prose-first_name_alone", first_alone, full, [{"kind": "first_name", "text": first}]),
     ]
     return write_records(folder / "names_outside_prose.jsonl", records)
 
