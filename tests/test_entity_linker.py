@@ -1,7 +1,6 @@
 """The entity linker: mentions of one entity (name variants, acronyms, repeats) share an id."""
 
-import spacy
-from core_fixtures import spans_at
+from core_fixtures import linked_spans
 
 import textanon  # noqa: F401
 from textanon.entity_linker import acronym, normalize
@@ -9,12 +8,7 @@ from textanon.entity_linker import acronym, normalize
 
 def linked(text, mentions):
     """Run the linker on hand-placed spans: mentions = [(substring, label)] in text order."""
-    nlp = spacy.blank("en")
-    linker = nlp.add_pipe("textanon_entity_linker")
-    doc = nlp.make_doc(text)
-    doc.spans["pii"] = spans_at(doc, mentions)
-    doc = linker(doc)
-    return {(s.text, s.start_char): s._.entity_id for s in doc.spans["pii"]}
+    return {(s.text, s.start_char): s._.entity_id for s in linked_spans(text, mentions)}
 
 
 def test_normalize_and_acronym():

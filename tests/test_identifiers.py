@@ -5,7 +5,7 @@ import re
 
 import pytest
 import spacy
-from core_fixtures import blank_with_recognizer, spans_at
+from core_fixtures import blank_with_recognizer, linked_spans
 
 import textanon  # noqa: F401
 from textanon.identifiers import find_identifiers
@@ -224,12 +224,7 @@ def test_names_from_a_letter_are_found_again_in_its_text():
 
 # -- the linker ----------------------------------------------------------------------------------------------------
 def linked(text, mentions):
-    nlp = spacy.blank("en")
-    linker = nlp.add_pipe("textanon_entity_linker")
-    doc = nlp.make_doc(text)
-    doc.spans["pii"] = spans_at(doc, mentions)
-    doc = linker(doc)
-    return [s._.entity_id for s in doc.spans["pii"]]
+    return [s._.entity_id for s in linked_spans(text, mentions)]
 
 
 def test_first_names_and_dotted_initials_link_to_the_one_full_name_that_fits():

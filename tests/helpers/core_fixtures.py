@@ -60,3 +60,12 @@ def every_entity_risky(doc):
     detected, so that what a setting removes or adds shows in the anonymized text."""
     doc._.risky_combinations = [[eid] for eid in sorted({s._.entity_id for s in doc.spans["pii"]})]
     return doc
+
+
+def linked_spans(text, mentions):
+    """The linker run on hand-placed spans (mentions = [(substring, label)] in text order): the spans, linked."""
+    nlp = spacy.blank("en")
+    linker = nlp.add_pipe("textanon_entity_linker")
+    doc = nlp.make_doc(text)
+    doc.spans["pii"] = spans_at(doc, mentions)
+    return list(linker(doc).spans["pii"])
