@@ -79,6 +79,7 @@ test: $(PKG_STAMP)
 	$(MAKE) debian-deps
 	$(VENV)/bin/ruff format --check components tests
 	$(VENV)/bin/ruff check components tests
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q
 
 ## ruff: format and fix what can be fixed

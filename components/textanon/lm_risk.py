@@ -20,6 +20,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import minibatch
 
+from .costs import scored_ic
 from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .language_models.base import LanguageModel
 from .risk_combinations import risky_combinations
@@ -200,17 +201,6 @@ def warnings_before_decision(doc: Doc) -> List[str]:
     """The doc's warnings recorded before its first risk decision (all of them if it had none yet)."""
     warnings = list(doc._.anonymization_warnings or [])
     return warnings[: doc.user_data.get(DECISION_MARK, len(warnings))]
-
-
-def scored_ic(ic) -> Optional[float]:
-    """``ic`` as a float, or None when the span is unscored (None, NaN, infinite)."""
-    if ic is None:
-        return None
-    try:
-        value = float(ic)
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
 
 
 def entity_log10_probs(spans) -> Dict[str, float]:

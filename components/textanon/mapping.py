@@ -34,19 +34,15 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from .masking import merge
+from .operators.base import OperatorError
+from .operators.encrypt import decrypt_text
+from .user_key import KEY_ENV, MIN_KEY_CHARS, MappingError, check_key, read_key  # noqa: F401  (re-exported)
 
 MAGIC = b"TEXTANON-MAPPING-1\n"
 SALT_BYTES = 16
-#: a shorter key is refused (a mapping can be attacked offline: scrypt slows guessing, it cannot make 8 characters safe)
-MIN_KEY_CHARS = 12
-KEY_ENV = "TEXTANON_MAPPING_KEY"
 VERSION = 2
 #: the error of :func:`deanonymize_records` for an input error record (not a refusal)
 NOTHING_TO_RESTORE = "error record: nothing to restore"
-
-
-class MappingError(Exception):
-    """A mapping that cannot be written, read or applied (wrong key, changed file, text that does not fit)."""
 
 
 def document_entries(text: str, masks: Sequence[Sequence]) -> List[dict]:
@@ -241,43 +237,6 @@ class Mapping:
         return fits[0]
 
 
-def check_key(key: Optional[str]) -> str:
-    """``key`` if usable (at least :data:`MIN_KEY_CHARS` characters, no control characters), else
-    :class:`MappingError`."""
-    if not key:
-        raise MappingError(
-            f"the mapping holds the original identifiers: give a key (--key-file or ${KEY_ENV}) "
-            "or ask for an unencrypted mapping explicitly (--mapping-unencrypted)"
-        )
-    if any(ord(c) < 32 or ord(c) == 127 for c in key):
-        raise MappingError("the key holds control characters: give a text key (`textanon mapping-key` writes one)")
-    if len(key) < MIN_KEY_CHARS:
-        raise MappingError(
-            f"the key is too short (fewer than {MIN_KEY_CHARS} characters): use a longer passphrase, or "
-            "`textanon mapping-key -o FILE` for a random key"
-        )
-    return key
-
-
-def read_key(key_file: Optional[Union[str, Path]] = None) -> Optional[str]:
-    """The key from ``key_file`` (its first line, stripped), else from ``$TEXTANON_MAPPING_KEY``, else None.
-    Raises :class:`MappingError` for a key file that cannot be read, is empty or is not UTF-8 text."""
-    if key_file:
-        try:
-            data = Path(key_file).read_bytes()
-        except OSError as err:
-            raise MappingError(f"cannot read the key file {key_file}: {err.strerror or type(err).__name__}") from None
-        try:
-            lines = data.decode("utf-8").splitlines()
-        except UnicodeDecodeError:
-            raise MappingError(f"the key file {key_file} is not text (UTF-8): give a text key") from None
-        key = lines[0].strip() if lines else ""
-        if not key:
-            raise MappingError(f"the key file {key_file} is empty (its first line holds the key)")
-        return key
-    return os.environ.get(KEY_ENV) or None
-
-
 def key_file_warning(key_file: Optional[Union[str, Path]]) -> Optional[str]:
     """A warning when ``key_file`` can be read by other users than its owner (group or world), else None."""
     if not key_file:
@@ -334,9 +293,6 @@ def deanonymize_records(records, mapping: Mapping):
 def decrypt_records(records, key: str):
     """``{"id", "text"}`` per record with every token of the ``encrypt`` operator decrypted with ``key``;
     ``{"id", "error"}`` for an error record, a record without text or a token that does not decrypt."""
-    from .operators.base import OperatorError
-    from .operators.encrypt import decrypt_text
-
     for record in records:
         doc_id = str(record.get("id"))
         text = record.get("anonymized_text", record.get("text"))

@@ -12,11 +12,11 @@ import bisect
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from .regions import Mask, merge  # noqa: F401  (re-exported: their home is textanon.regions)
+from .target import is_common_word
+
 REPLACEMENT_STYLES = ("suppression", "label", "numbered")
 SUPPRESSION = "***"  # the default suppression string
-
-#: ``(start, end, replacement)``: the one mask type (replacement None where only the offsets are known)
-Mask = Tuple[int, int, Optional[str]]
 
 
 class MaskError(ValueError):
@@ -44,8 +44,6 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
     Forms shorter than ``min_chars`` (e.g. a lone initial) are not propagated. One linear scan per
     chunk of 500 forms; longest forms first.
     """
-    from .target import is_common_word
-
     insensitive: Dict[str, str] = {}  # lower-cased form -> replacement (any letter case matches)
     exact: Dict[str, str] = {}  # form as written, Title-case, UPPER -> replacement
     for surface, rep in surfaces.items():
@@ -67,23 +65,6 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
                 rep = table.get(key.lower() if flags else key)
                 extra.append((m.start(), m.end(), rep if rep is not None else next(iter(table.values()))))
     return merge(list(masks) + extra)
-
-
-def merge(masks: Iterable[Sequence], adjacent: bool = False, shortest_first: bool = False) -> List[Mask]:
-    """Sort and merge overlapping masks (``adjacent``: touching ones too, ``[0, 3]`` and ``[3, 5]``).
-
-    Masks are taken by start, the longest first (``shortest_first``: the shortest first); a merged region keeps
-    the first replacement that is not None. Empty masks are kept (see :func:`merge_offsets`)."""
-    order = (lambda m: (m[0], m[1])) if shortest_first else (lambda m: (m[0], -m[1]))
-    out: List[Mask] = []
-    for start, end, *rest in sorted(masks, key=order):
-        rep = rest[0] if rest else None
-        if out and (start < out[-1][1] or (adjacent and start == out[-1][1])):
-            first, last, kept = out[-1]
-            out[-1] = (first, max(last, end), rep if kept is None else kept)
-            continue
-        out.append((start, end, rep))
-    return out
 
 
 def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:

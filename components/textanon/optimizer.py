@@ -18,6 +18,8 @@ generalizing, the protected person's name is replaced by the ``target_role`` set
 * every CODE entity: any mention labelled CODE or found by a CODE rule;
 * dates of birth (a DATETIME mention right after "born" or "date of birth");
 * deny-list spans (``span._.source == "deny"``, added by ``textanon_allow_deny``);
+* every mention whose label is in the ``mask_labels`` setting (the ``strict`` profile: every label, so every
+  detected span is masked, as NER redaction does);
 * the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
   union of the span and every entity it overlaps.
 
@@ -37,24 +39,27 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
+from .costs import DEFAULT_IC, IC_SCALE, mask_cost  # noqa: F401  (DEFAULT_IC, IC_SCALE: re-exported)
 from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
+from .generalization.base import fit_articles
+from .generalization.choice import breaks, candidates_of, choose, forbidden
+from .generalization.targeted import to_suppress
 from .labels import CODE, DATETIME, PERSON
-from .lm_risk import LMRiskScorer, scored_ic
+from .lm_risk import LMRiskScorer
 from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
-from .operators import Mention, Renderer
+from .operators import Mention, OperatorError, Renderer
 from .operators.generalize import Generalize
 from .operators.pseudonym import Pseudonym
 from .pseudonyms import PSEUDONYM, RANDOM_KEY_WARNING, Pseudonymizer
 from .pseudonyms import read_key as read_pseudonym_key
 from .rules import CODE_RULE_NAMES
+from .search_risk import SearchRisk
 from .serialization import SettingsRecord
 from .signatures import defaults, settings_from
 from .target import fold, name_occurrences, name_words
 
 logger = logging.getLogger(__name__)
 GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.generalization)
-IC_SCALE = 1000  # CP-SAT needs integer costs: IC in milli-nats
-DEFAULT_IC = 10.0  # cost of a mention the risk scorer did not score
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
 #: what replaces the protected person's name when generalizing (``target_role``; a role word, as "the applicant" in
 #: a judgment): true of the target whatever the text says, and no clue to who it is
@@ -83,6 +88,7 @@ class MaskingOptimizer(SettingsRecord):
         "suppression_string",
         "time_limit_s",
         "mask_codes",
+        "mask_labels",
         "propagate_mentions",
         "pseudonym_seed",
         "pseudonym_scope",
@@ -101,6 +107,7 @@ class MaskingOptimizer(SettingsRecord):
         suppression_string: str = "***",
         time_limit_s: float = 10.0,
         mask_codes: bool = True,
+        mask_labels: List[str] = [],  # noqa: B006 - copied, never mutated; a config literal
         propagate_mentions: bool = True,
         pseudonym_seed: int = 0,
         pseudonym_scope: str = "document",
@@ -122,6 +129,8 @@ class MaskingOptimizer(SettingsRecord):
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
+        #: labels whose every mention is masked whatever its risk (the ``strict`` profile's: all of them)
+        self.mask_labels = list(mask_labels)
         self.target_role = target_role
         #: how masked mentions are written, per label (``operators`` setting; empty: the ``replacement`` style)
         self.renderer = Renderer(operators)
@@ -141,8 +150,6 @@ class MaskingOptimizer(SettingsRecord):
             key = read_pseudonym_key(source or self.pseudonym_key)
             return Pseudonymizer(self.pseudonym_seed, self.pseudonym_scope, key=key)
         except ValueError as err:  # a missing or short key: a clear message, no traceback (the CLI's usage error)
-            from .operators import OperatorError
-
             raise OperatorError(str(err)) from None
 
     def __call__(self, doc: Doc) -> Doc:
@@ -178,8 +185,11 @@ class MaskingOptimizer(SettingsRecord):
 
     def _forced(self, doc: Doc, entities: Dict[str, List[Span]], quiet: bool = False) -> Tuple[Set[str], List[Char]]:
         """(ids of the detected entities always masked, occurrences of the protected names)."""
+        always = set(self.mask_labels)
         forced = {
-            eid for eid, mentions in entities.items() if any(is_direct_identifier(m, self.mask_codes) for m in mentions)
+            eid
+            for eid, mentions in entities.items()
+            if any(m.label_ in always or is_direct_identifier(m, self.mask_codes) for m in mentions)
         }
         occurrences = self._protected_names(doc, entities, quiet)
         forced |= _overlapping(entities, occurrences)
@@ -287,8 +297,6 @@ class MaskingOptimizer(SettingsRecord):
         self, doc: Doc, entities: Dict[str, List[Span]], unresolved: List[List[str]], forced: Set[str]
     ) -> Set[str]:
         """Keep / generalize / suppress (module docstring); sets ``self.generalized``, returns the suppressed ids."""
-        from .generalization.choice import breaks, choose, forbidden
-
         combo_breaks = breaks(doc, entities, unresolved)
         ids = {e for c in unresolved for e in c}
         breakable = {e for b in combo_breaks for e in b}
@@ -315,9 +323,6 @@ class MaskingOptimizer(SettingsRecord):
         """With a search risk whose targeted risk is on: suppress the generalizations its BM25 attacker still needs
         (:mod:`textanon.generalization.targeted`); when the target still ranks within ``k_rank`` without them, decide
         again by suppression only. Re-renders the doc when anything changed."""
-        from .generalization.targeted import to_suppress
-        from .search_risk import SearchRisk
-
         procs = [proc for _, proc in self.nlp.components] if self.nlp is not None else []
         search = next((p for p in procs if isinstance(p, SearchRisk)), None)
         if search is None or not search.targeted_risk:
@@ -385,8 +390,6 @@ class MaskingOptimizer(SettingsRecord):
         combination of the entity stays broken (by another suppressed entity, or by that level:
         :func:`textanon.generalization.choice.breaks`) and the index forbids the level neither alone nor beside the
         other entities' options. Greedy, most informative first; every kept entity stays kept."""
-        from .generalization.choice import breaks, forbidden
-
         live = [c for c in combos if all(e in entities for e in c)]
         combo_breaks = breaks(doc, entities, live)
         banned = forbidden(doc)
@@ -413,8 +416,6 @@ class MaskingOptimizer(SettingsRecord):
         the entity that no other entity's choice breaks (:func:`textanon.generalization.choice.breaks`), and that
         the index forbids neither alone nor beside the other entities' current choices
         (:func:`textanon.generalization.choice.forbidden`). Entities without one are left out (suppressed)."""
-        from .generalization.choice import breaks, candidates_of, forbidden
-
         live = [c for c in combos if all(e in entities for e in c)]
         combo_breaks = breaks(doc, entities, live)
         banned = forbidden(doc)
@@ -449,10 +450,8 @@ class MaskingOptimizer(SettingsRecord):
 
     @staticmethod
     def _cost(mentions: List[Span]) -> int:
-        """Masking cost in milli-nats: the mentions' IC, :data:`DEFAULT_IC` for an unscored mention."""
-        ics = [scored_ic(m._.ic) for m in mentions]
-        total = sum(DEFAULT_IC if ic is None else max(ic, 0.0) for ic in ics) or DEFAULT_IC
-        return max(1, int(round(total * IC_SCALE)))
+        """Masking cost in milli-nats: :func:`textanon.costs.mask_cost`."""
+        return mask_cost(mentions)
 
     # -- output --------------------------------------------------------------------------------
     def _render(
@@ -525,8 +524,6 @@ class MaskingOptimizer(SettingsRecord):
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
         written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"
         if generalized or role or written:  # "an American" -> "a North American", not "an North American"
-            from .generalization.base import fit_articles
-
             fitted = {text for _, text in generalized.values()} | ({role} if role else set()) | written
             masks = fit_articles(doc_text, masks, fitted)
         doc._.masks = [list(m) for m in masks]

@@ -58,6 +58,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .labels import CODE, DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from .target import PARTICLES, SUFFIXES, TITLES, fold
+from .user_key import KEY_ENV, MIN_KEY_CHARS
 
 PSEUDONYM = "pseudonym"
 SCOPES = ("document", "corpus")
@@ -142,8 +143,6 @@ def read_key(source: Optional[str] = None) -> Optional[str]:
     """The secret of the surrogates: ``source`` ``"$NAME"`` (an environment variable) or a key file's path (its
     first line), else (``source`` None) ``$TEXTANON_MAPPING_KEY``, else None (a random secret). Never the key itself:
     a ``source`` that is neither is an error whose message does not repeat it. Raises ValueError."""
-    from .mapping import KEY_ENV
-
     if source is None:
         key = os.environ.get(KEY_ENV) or None
         where = f"${KEY_ENV}"
@@ -167,8 +166,6 @@ def read_key(source: Optional[str] = None) -> Optional[str]:
 
 def _min_key_chars() -> int:
     """The shortest key accepted: the mapping key's rule (:data:`textanon.mapping.MIN_KEY_CHARS`)."""
-    from .mapping import MIN_KEY_CHARS
-
     return MIN_KEY_CHARS
 
 

@@ -32,9 +32,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span, SpanGroup
 
+from .costs import IC_SCALE, mask_cost
 from .extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from .labels import MISC
-from .search.base import IndexUnavailable, SearchIndex
+from .search.base import IndexUnavailable, SearchIndex, memo_count
 from .search.candidates import Candidate, informative, propose
 from .search.information import bm25_idf, index_ic
 from .search.population import PopulationRisk, population_risk
@@ -122,7 +123,7 @@ class SearchRisk(SettingsRecord):
 
     # -- decisions -----------------------------------------------------------------------------
     def _decide(self, doc: Doc, index: SearchIndex) -> Doc:
-        count = _memo_count(index)
+        count = memo_count(index)
         n_docs = index.n_docs
         target = doc._.target
         names = find_target_mentions(doc.text, target) if target else []
@@ -212,9 +213,7 @@ class SearchRisk(SettingsRecord):
         before = target_rank(index.search(list(dict.fromkeys(visible)), limit), set(target_docs)) if visible else None
         masked = set(name_words) | covering(protected)
         masked = masked.union(*(entity_words[e] for e in forced if e in entity_words))
-        from .optimizer import IC_SCALE, MaskingOptimizer
-
-        costs = {eid: MaskingOptimizer._cost(ms) / IC_SCALE for eid, ms in entities.items()}
+        costs = {eid: mask_cost(ms) / IC_SCALE for eid, ms in entities.items()}
         candidates = {eid: ws for eid, ws in entity_words.items() if eid not in forced and ws}
         covered = set(masked).union(*candidates.values()) if candidates else set(masked)
         loose: Dict[str, List[int]] = {}  # visible words no entity covers: the attacker's last resort
@@ -393,19 +392,6 @@ class SearchRisk(SettingsRecord):
     def _cfg(self) -> dict:
         """The settings and the index source's (its path): never the index."""
         return {"index": self.index.settings(), **super()._cfg()}
-
-
-def _memo_count(index: SearchIndex):
-    """``index.count`` with the answers of this document kept."""
-    cache: Dict[Tuple[str, ...], int] = {}
-
-    def count(phrases: Sequence[str]) -> int:
-        key = tuple(sorted(" ".join(p.split()) for p in phrases))
-        if key not in cache:
-            cache[key] = index.count(list(key))
-        return cache[key]
-
-    return count
 
 
 def _rank_str(rank: Optional[int]) -> str:

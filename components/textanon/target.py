@@ -24,8 +24,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .masking import merge
 from .normalize import normalized
+from .regions import merge
 
 #: Courtesy and professional titles before a person's name, lower case without the full stop: the recognizer
 #: extends a PERSON span over them, the linker leaves them out when it compares names (:func:`name_parts`).

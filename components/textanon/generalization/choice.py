@@ -1,7 +1,7 @@
 """The optimizer's choice among keep / generalize at level 1...L / suppress for every entity (CP-SAT).
 
 One boolean per option and entity, exactly one per entity; cost = the information lost, in milli-nats: 0 to keep,
-the entity's masking cost (:meth:`textanon.optimizer.MaskingOptimizer._cost`) to suppress, and that cost minus
+the entity's masking cost (:func:`textanon.costs.mask_cost`) to suppress, and that cost minus
 the candidate's IC per mention to generalize (never less than 0, always below suppression's, so that of two
 options breaking the same combinations the informative one wins; of two levels scored alike, the lower one, by
 one milli-nat per level). Every risky combination must be broken: one of
@@ -12,6 +12,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, Span
 
+from ..costs import IC_SCALE
 from ..lm_risk import LN10, THRESHOLD_KEY, entity_log10_probs
 from .risk import Breaks, intersect, lm_breaks, lm_risky
 
@@ -75,8 +76,6 @@ def choose(
     be chosen together (:func:`forbidden`); an entity outside the combinations is kept, unless it is in
     ``suppressed_anyway`` (the direct identifiers). Suppressed is None when the solver found no solution."""
     from ortools.sat.python import cp_model
-
-    from ..optimizer import IC_SCALE
 
     ids = sorted({e for c in combos for e in c})
     options = {e: [c for c in candidates_of(entities[e]) if c.get("ic") is not None] for e in ids}

@@ -28,7 +28,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ..extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
-from ..lm_risk import scored_ic
+from ..lm_risk import LMRiskScorer, scored_ic
+from ..search.base import memo_count
+from ..search_risk import SearchRisk
 from ..serialization import SettingsRecord
 from ..signatures import register_component
 from .information import capped, content_words, index_candidate_ic, lm_candidate_ic, wordfreq_candidate_ic
@@ -80,9 +82,6 @@ class Generalizer(SettingsRecord):
 
     def risk_components(self) -> Tuple[object, object]:
         """The pipeline's (language-model risk, search risk) components, None where absent."""
-        from ..lm_risk import LMRiskScorer
-        from ..search_risk import SearchRisk
-
         procs = [proc for _, proc in self.nlp.components] if self.nlp is not None else []
         lm = next((p for p in procs if isinstance(p, LMRiskScorer)), None)
         search = next((p for p in procs if isinstance(p, SearchRisk)), None)
@@ -197,9 +196,7 @@ def _memo_any(index):
 
 
 def _counter(index):
-    from ..search_risk import _memo_count
-
-    return _memo_count(index)
+    return memo_count(index)
 
 
 make_generalizer = register_component(

@@ -11,6 +11,11 @@ from typing import Dict, List, Set, Tuple
 
 from spacy.tokens import Doc
 
+from ..masking import output_regions
+from ..search.base import memo_count
+from ..search.targeted import unlink
+from ..search.terms import query_word_spans
+
 Char = Tuple[int, int]
 
 
@@ -26,11 +31,6 @@ def to_suppress(
 ) -> Tuple[Set[str], bool]:
     """(generalized entity ids the attacker still needs, whether the target still ranks within ``k_rank`` once they
     are all suppressed); nothing to do without target documents (see the module docstring)."""
-    from ..masking import output_regions
-    from ..search.targeted import unlink
-    from ..search.terms import query_word_spans
-    from ..search_risk import _memo_count
-
     if not generalized or not doc._.target:
         return set(), False
     index = search.index.open()
@@ -56,6 +56,6 @@ def to_suppress(
     if not entity_words:
         return set(), False
     cost = {rep: max(sum(costs.get(e, 1.0) for e in by_text[rep]), 1e-6) for rep in entity_words}
-    prior = search.attacker_prior(index, _memo_count(index))
+    prior = search.attacker_prior(index, memo_count(index))
     result = unlink(index, words, entity_words, set(), cost, targets, search.k_rank, prior=prior)
     return {eid for step in result.steps for eid in by_text[step.entity]}, result.exhausted

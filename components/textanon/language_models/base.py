@@ -88,3 +88,20 @@ def pad_batch(rows: Sequence[Sequence[int]], pad_id: int):
         input_ids[r, : len(row)] = torch.tensor(row)
         mask[r, : len(row)] = 1
     return input_ids, mask
+
+
+class ScoringEngine(ABC):
+    """Scores rows of token ids with a causal LM.
+
+    ``row_logprobs(rows, positions)`` returns, for each row ``r``, the array of natural-log probabilities
+    ``ln p(rows[r][p] | rows[r][:p])`` for every ``p`` in ``positions[r]`` (each ``p >= 1``), in that order.
+    """
+
+    #: short identifier reported in metrics (e.g. ``torch-fp32``)
+    name: str = "engine"
+    #: whether a forked process may keep using an engine its parent created (CTranslate2's thread pool cannot)
+    fork_safe: bool = True
+
+    @abstractmethod
+    def row_logprobs(self, rows: Sequence[Sequence[int]], positions: Sequence[Sequence[int]]) -> List[np.ndarray]:
+        """Log p(token | left context in its row) at the requested positions of each row."""

@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .engine import ScoringEngine
+from .base import ScoringEngine
 from .loading import cache_dir, cached_conversion
 
 #: engine names -> CTranslate2 weight quantization of the converted model

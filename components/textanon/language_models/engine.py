@@ -4,29 +4,14 @@ log-probabilities. :class:`~textanon.language_models.causal.CausalLM` decides *w
 
 import ctypes
 import logging
-from abc import ABC, abstractmethod
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .base import ScoringEngine, pad_batch
+from .ctranslate2_engine import QUANTIZATIONS, CTranslate2Engine, convert_ctranslate2, source_files
+
 logger = logging.getLogger(__name__)
-
-
-class ScoringEngine(ABC):
-    """Scores rows of token ids with a causal LM.
-
-    ``row_logprobs(rows, positions)`` returns, for each row ``r``, the array of natural-log probabilities
-    ``ln p(rows[r][p] | rows[r][:p])`` for every ``p`` in ``positions[r]`` (each ``p >= 1``), in that order.
-    """
-
-    #: short identifier reported in metrics (e.g. ``torch-fp32``)
-    name: str = "engine"
-    #: whether a forked process may keep using an engine its parent created (CTranslate2's thread pool cannot)
-    fork_safe: bool = True
-
-    @abstractmethod
-    def row_logprobs(self, rows: Sequence[Sequence[int]], positions: Sequence[Sequence[int]]) -> List[np.ndarray]:
-        """Log p(token | left context in its row) at the requested positions of each row."""
 
 
 class TorchEngine(ScoringEngine):
@@ -41,8 +26,6 @@ class TorchEngine(ScoringEngine):
     def row_logprobs(self, rows: Sequence[Sequence[int]], positions: Sequence[Sequence[int]]) -> List[np.ndarray]:
         """One padded forward pass over ``rows``; log-softmax of the logits before each requested position."""
         import torch
-
-        from .base import pad_batch
 
         if not rows:
             return []
@@ -119,8 +102,6 @@ def create_engine(
     try:
         if engine == "torch-int8":
             return TorchInt8Engine(model, pad_id, device), None
-        from .ctranslate2_engine import QUANTIZATIONS, CTranslate2Engine, convert_ctranslate2, source_files
-
         loaded_from = str(getattr(model, "name_or_path", "") or name_or_path)
         sources = source_files(name_or_path, gguf_file, loaded_from)
         folder = convert_ctranslate2(model, tokenizer, loaded_from, sources, QUANTIZATIONS[engine])

@@ -37,7 +37,7 @@ from spacy.util import minibatch
 from ..extensions import register_extensions
 from ..signatures import settings_from
 from . import local_model, openai_compatible  # noqa: F401 - register the models
-from .task import AnonymizeTask, _new_stats, task_defaults
+from .task import AnonymizeTask, new_stats, task_defaults
 
 DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256}
 #: settings of the component passed on to the task (:class:`AnonymizeTask`, where their defaults are defined)
@@ -173,7 +173,7 @@ class LLMAnonymizer(Pipe):
 
     def _empty(self, doc: Doc) -> Doc:
         """A doc without letters or digits: nothing to ask the model (target masking still applies)."""
-        return self.task._finish(doc, [], _new_stats(self.task.design, 0))
+        return self.task._finish(doc, [], new_stats(self.task.design, 0))
 
     def flush_cache(self) -> None:
         """Write docs still queued in spacy-llm's cache to disk (it only writes full batches)."""

@@ -165,7 +165,7 @@ class AnonymizeTask:
         detectable PII (a span of the ``entities`` fallback, a floor span) gets the fallback spans and a
         warning (counts only)."""
         chunks = self.chunks(doc)
-        stats = _new_stats(self.design, len(chunks))
+        stats = new_stats(self.design, len(chunks))
         norm = NormalizedText(doc.text)
         items: List[Range] = []
         entity_ranges = _lazy(lambda: self._entity_ranges(doc))
@@ -218,7 +218,7 @@ class AnonymizeTask:
 
     def apply_failure(self, doc: Doc, reason: str) -> Doc:
         """Privacy-first handling of a failed model call: fallback spans for the whole document."""
-        stats = _new_stats(self.design, len(self.chunks(doc)))
+        stats = new_stats(self.design, len(self.chunks(doc)))
         stats["model_failures"] = 1
         stats["fallback"] = self.fallback
         stats["fallback_chunks"] = stats["chunks"]
@@ -325,7 +325,7 @@ def _in_range(ranges: Iterable[Range], start: int, end: int) -> List[Range]:
     return [r for r in ranges if r[0] < end and r[1] > start]
 
 
-def _new_stats(design: str, chunks: int) -> Dict:
+def new_stats(design: str, chunks: int) -> Dict:
     return {
         "design": design,
         "chunks": chunks,

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Union
 
-from ..mapping import KEY_ENV, MIN_KEY_CHARS, MappingError, check_key, read_key
+from ..user_key import KEY_ENV, MIN_KEY_CHARS, MappingError, check_key, read_key
 from .base import OperatorError
 
 

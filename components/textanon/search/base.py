@@ -18,7 +18,7 @@ and the tokenizer; :func:`read_meta` checks them and raises :class:`IndexMissing
 
 import json
 from pathlib import Path
-from typing import Dict, List, Protocol, Sequence, Tuple, Union, runtime_checkable
+from typing import Callable, Dict, List, Protocol, Sequence, Tuple, Union, runtime_checkable
 
 #: bumped whenever the on-disk layout or the tokenization changes; older indexes must be rebuilt
 SCHEMA_VERSION = 1
@@ -66,6 +66,20 @@ class SearchIndex(Protocol):
 
     def documents_of(self, person: str) -> List[int]:
         """The documents about ``person`` (by the name given when the index was built)."""
+
+
+def memo_count(index: SearchIndex) -> Callable[[Sequence[str]], int]:
+    """``index.count`` with its answers kept (one per document: the search risk's and the generalizer's attacker
+    ask the same phrases again)."""
+    cache: Dict[Tuple[str, ...], int] = {}
+
+    def count(phrases: Sequence[str]) -> int:
+        key = tuple(sorted(" ".join(p.split()) for p in phrases))
+        if key not in cache:
+            cache[key] = index.count(list(key))
+        return cache[key]
+
+    return count
 
 
 def person_key(name: str) -> str:
