@@ -85,3 +85,30 @@ def test_write_metrics_records_command_and_machine(tmp_path):
     assert not list(tmp_path.glob("sub/.*.tmp"))
     with pytest.raises(TypeError):
         provenance.write_metrics(tmp_path / "x.json", [1, 2])
+
+
+def test_code_state_records_the_commit_and_whether_code_changed(tmp_path):
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.org")
+    git("config", "user.name", "t")
+    (tmp_path / "metrics").mkdir()
+    (tmp_path / "components").mkdir()
+    (tmp_path / "components" / "code.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text("# x\n", encoding="utf-8")
+    (tmp_path / "metrics" / "m.json").write_text("{}\n", encoding="utf-8")
+    git("add", ".")
+    git("commit", "-q", "-m", "one")
+    clean = provenance.code_state(tmp_path)
+    assert len(clean["commit"]) == 40 and clean["dirty"] is False
+    (tmp_path / "metrics" / "m.json").write_text('{"a": 1}\n', encoding="utf-8")
+    (tmp_path / "README.md").write_text("# y\n", encoding="utf-8")
+    assert provenance.code_state(tmp_path)["dirty"] is False  # a measuring command's own output, the docs
+    (tmp_path / "components" / "code.py").write_text("x = 2\n", encoding="utf-8")
+    assert provenance.code_state(tmp_path) == {"commit": clean["commit"], "dirty": True, "changed_files": 1}
+    assert provenance.code_state(tmp_path / "metrics")["commit"] is None  # not the checkout's root
+    assert provenance.code_state(tmp_path.parent)["dirty"] is None  # no checkout

@@ -32,6 +32,14 @@ lab = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(lab, name="lab")
+#: the lab commands that write measurements to metrics/: they refuse a checkout whose code differs from its commit
+#: (the metrics name the commit they measured) unless ``textanon lab --allow-dirty`` says so
+MEASURING = frozenset(
+    """bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark cv-ner evaluate-ner
+    ner-errors peer-suite profiles reliability select-prior select-threshold""".split()
+)
+#: set (to any value) to allow every measuring command a dirty checkout, as ``--allow-dirty`` does (the test suite)
+ALLOW_DIRTY_ENV = "TEXTANON_ALLOW_DIRTY"
 
 
 def use_colour() -> bool:
@@ -48,6 +56,31 @@ def _options(
 
     set_quiet(quiet)
     msg.show_color = use_colour()
+
+
+@lab.callback()
+def _lab_options(
+    ctx: typer.Context,
+    allow_dirty: bool = typer.Option(
+        False,
+        "--allow-dirty",
+        help="Let a measuring command run although tracked files differ from the commit (the metrics record "
+        "dirty: true); before the command",
+    ),
+) -> None:
+    """Research and project commands."""
+    if ctx.invoked_subcommand not in MEASURING or allow_dirty or os.environ.get(ALLOW_DIRTY_ENV):
+        return
+    from ..evaluation.provenance import code_state
+
+    state = code_state()
+    if state["dirty"]:
+        typer.echo(
+            f"Error: {state['changed_files']} tracked files differ from commit {state['commit'][:12]}: commit first, "
+            "so that the metrics name the code they measured, or pass textanon lab --allow-dirty (recorded).",
+            err=True,
+        )
+        raise typer.Exit(2)
 
 
 # Each module registers its commands on ``app`` or ``lab`` when imported.

@@ -2,7 +2,8 @@
 
 Every writer of ``metrics/*.json`` goes through :func:`write_metrics`, which adds a ``"provenance"`` block
 recorded by the code (never typed by hand): the command line, the machine (CPU model, cores, GPU or none,
-torch version, platform, Python), the textanon version and the UTC time. ``tests/evaluation/test_provenance.py``
+torch version, platform, Python), the textanon version, the UTC time and the code (:func:`code_state`: the git
+commit of the checkout and whether its code differs from it). ``tests/evaluation/test_provenance.py``
 checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command.
 """
 
@@ -10,6 +11,7 @@ import json
 import os
 import platform
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,6 +61,40 @@ def command(argv: Optional[Sequence[str]] = None) -> str:
     return shlex.join(argv)
 
 
+#: the tracked paths that decide what a measurement measures (the code, its configs and assets, the dependencies):
+#: a change to one of them makes the checkout "dirty"; a change elsewhere (metrics/, docs, README, tests,
+#: project.lock: what the measuring commands write or what they do not run) does not
+CODE_PATHS = (
+    "components/",
+    "configs/",
+    "assets/",
+    "packages/",
+    "project.yml",
+    "pyproject.toml",
+    "requirements.txt",
+    "requirements-nodeps.txt",
+)
+
+
+def code_state(root: Optional[Union[str, Path]] = None) -> dict:
+    """``{"commit": HEAD or None, "dirty": bool or None, "changed_files": n}`` of the git checkout holding the
+    library (or ``root``): dirty when tracked files of :data:`CODE_PATHS` differ from the commit (file
+    names are not recorded). None values when there is no checkout (an installed wheel) or git is missing."""
+    root = Path(root) if root is not None else Path(__file__).resolve().parents[3]
+    try:
+        run = dict(capture_output=True, text=True, timeout=20, check=True, cwd=root)
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], **run).stdout.strip()
+        if Path(top).resolve() != root.resolve():  # e.g. a wheel installed in a venv inside some checkout
+            return {"commit": None, "dirty": None, "changed_files": None}
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], **run).stdout.strip()
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], **run).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None, "changed_files": None}
+    paths = [ln[3:].split(" -> ")[-1].strip('"') for ln in status.splitlines() if ln[3:]]
+    changed = [p for p in paths if p.startswith(CODE_PATHS)]
+    return {"commit": commit or None, "dirty": bool(changed), "changed_files": len(changed)}
+
+
 def provenance(argv: Optional[Sequence[str]] = None) -> dict:
     """The block added to every metrics file."""
     from ..about import __version__
@@ -68,6 +104,7 @@ def provenance(argv: Optional[Sequence[str]] = None) -> dict:
         "machine": machine(),
         "textanon_version": __version__,
         "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "code": code_state(),
     }
 
 
