@@ -3,7 +3,7 @@
 import pytest
 from fake_models import LengthLM
 
-from textanon.evaluation.tpi import InformationContent, generalization_credit, tpi_corpus, tpi_document
+from textanon.evaluation.tpi import InformationContent, generalization_credit, is_role_word, tpi_corpus, tpi_document
 from textanon.evaluation.word_ic import WordFrequencyModel
 
 TEXT = "Ion Rusu, a veterinary surgeon, moved to Chisinau in 1997 and opened a clinic."
@@ -31,3 +31,16 @@ def test_corpus_credits_only_the_methods_declared_as_generalizations():
     reps = {"generalized": {"d": [[*region, "a city in Moldova"]]}}
     result = tpi_corpus(ic, {"d": TEXT}, masks, progress=False, generalizations=reps).mean()
     assert result["generalized"] > result["labelled"]
+
+
+@pytest.mark.parametrize("model", [WordFrequencyModel(), LengthLM()], ids=["context-free", "in context"])
+def test_a_role_word_for_a_person_keeps_nothing(model):
+    """ "the person" / "another person" are written whoever was named: they count as masked, not as kept."""
+    ic = InformationContent(model)
+    dic = ic.document_ic(TEXT)
+    name = [0, len("Ion Rusu")]
+    assert generalization_credit(ic, TEXT, [[*name, "a person from Moldova"]], dic) > 0
+    for role in ("the person", "another person", "Another person's", "The Person"):
+        assert is_role_word(role)
+        assert generalization_credit(ic, TEXT, [[*name, role]], dic) == 0.0
+    assert not is_role_word("a city in Moldova") and not is_role_word("a personal trainer")

@@ -18,7 +18,10 @@ Definitions (natural logarithms, so IC is in nats):
   highest IC of its terms: "a city in Moldova" keeps what "Moldova" says), capped
   at the IC of the original terms it protects — a generalization never keeps
   more than the original said (:func:`generalization_credit`). Surrogates and
-  labels are not generalizations and get no credit.
+  labels are not generalizations and get no credit, and neither do the fixed role
+  words that stand for a person (:data:`ROLE_WORDS`: "the person", "another
+  person"): they are the same whoever was named, so they keep nothing of the
+  original and count as masked.
 
 Protection rule: a term is protected when ANY of its characters lies in a masked
 span of the original (e.g. "an American actress" is protected if only "American"
@@ -55,6 +58,22 @@ CharSpan = Tuple[int, int]
 ALTERNATIONS = ("n", "s")
 #: the headline IC model of ``evaluate`` and ``benchmark``: independent of the anonymizer's language model
 HEADLINE_MODEL = "wordfreq"
+
+
+#: replacements that say nothing of what they replace: the role words the optimizer and the generalizer write for a
+#: person whoever it is (``textanon_optimizer``'s ``target_role``, :mod:`textanon.generalization.persons`); compared
+#: lower-cased, without a possessive or the punctuation around them
+ROLE_WORDS = frozenset({"the person", "a person", "another person", "the applicant", "the individual"})
+
+
+def is_role_word(replacement: str) -> bool:
+    """True when ``replacement`` is a fixed role word (:data:`ROLE_WORDS`), possessive or not ("another person's")."""
+    text = " ".join(replacement.lower().split()).strip(" .,;:!?()[]\"'“”‘’")
+    for suffix in ("'s", "’s", "'", "’"):
+        if text.endswith(suffix):
+            text = text[: -len(suffix)]
+            break
+    return text in ROLE_WORDS
 
 
 @contextmanager
@@ -313,12 +332,13 @@ def tpi_document(dic: DocumentIC, masked: Sequence[CharSpan], doc_id=None, credi
 def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[Sequence], dic: DocumentIC) -> float:
     """The IC the replacements of ``masks`` (``[start, end, replacement]``, offsets into the original ``text``) keep:
     per replaced region, the highest IC of the anonymized text's terms inside the replacement (clipped to it, scored
-    by ``ic``'s model on the anonymized text), at most the IC of the original terms the region protects."""
+    by ``ic``'s model on the anonymized text), at most the IC of the original terms the region protects; a role word
+    (:func:`is_role_word`) keeps nothing."""
     from ..masking import apply, merge, output_regions
 
     merged = [m for m in merge([(int(m[0]), int(m[1]), m[2] if len(m) > 2 else None) for m in masks])]
     anonymized = apply(text, [(s, e, r or "") for s, e, r in merged])
-    regions = [(o, r) for o, r in zip(merged, output_regions(merged)) if r[2].strip()]
+    regions = [(o, r) for o, r in zip(merged, output_regions(merged)) if r[2].strip() and not is_role_word(r[2])]
     if not regions:
         return 0.0
     if hasattr(ic.model, "word_logprob"):  # context-free (word frequencies): each replacement scored on its own

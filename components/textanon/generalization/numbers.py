@@ -8,7 +8,10 @@ A number after a bound or an approximation is not an exact value: "more than 20"
 100" (:data:`LOWER_BOUNDS`, :data:`APPROXIMATE`) become the order of magnitude below them, the modifier dropped
 ("more than 20" -> "at least 10": true of every value the original allows, as "about 100" -> "at least 10"); "up to
 100", "under 50" (:data:`UPPER_BOUNDS`) get no generalization (a range would claim a lower bound the text never
-gave)."""
+gave). The modifier is also read in the words just before the span (``before``: "over [100 films]", where it stays
+visible): a lower bound there keeps its word and takes the magnitude below ("over 100 films" -> "over 10 films", never
+"over between 100 and 200 films"); an approximation or an upper bound there gets no generalization ("about 10
+films" would be false)."""
 
 import re
 from typing import List
@@ -28,8 +31,9 @@ _MODIFIER = re.compile(
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
 
 
-def generalize_number(text: str) -> List[Generalization]:
-    """Generalizations of a span holding one number in digits (empty otherwise)."""
+def generalize_number(text: str, preceding: str = "") -> List[Generalization]:
+    """Generalizations of a span holding one number in digits (empty otherwise); ``preceding``: the text just before
+    the span, read for a bound or an approximation that the span leaves outside."""
     found = list(_NUMBER.finditer(text))
     if len(found) != 1:
         return []
@@ -49,6 +53,14 @@ def generalize_number(text: str) -> List[Generalization]:
     def fmt(v: int) -> str:
         return sign + (f"{v:,}" if grouped else str(v))
 
+    outside = _MODIFIER.search(preceding) if not before.strip() else None
+    if outside:  # "over [100 films]": the bound stays visible before the span
+        if outside.group(1).lower() not in LOWER_BOUNDS:
+            return []
+        bound = lead // 10 if value == lead else lead
+        if bound < (1 if scaled else 10):
+            return []
+        return levels([f"{before}{fmt(bound)}{after}"], "numbers", text)
     modifier = _MODIFIER.search(before)
     if modifier:
         if modifier.group(1).lower() in UPPER_BOUNDS:

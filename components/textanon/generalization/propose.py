@@ -16,6 +16,9 @@ from .phrases import generalize_phrase
 from .places import generalize_place
 from .works import generalize_title
 
+#: characters before a mention read for a bound or an approximation of a number ("more than", "in excess of")
+CONTEXT_BEFORE = 24
+
 
 def propose(
     label: str,
@@ -39,11 +42,12 @@ def propose(
         found = generalize_title(text, doc_text, start, works_in_context=label not in (ORG, LOC))
         if found:
             return found[:max_levels]
+    preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
     if label == DATETIME:
         # "age 20" -> "age between 20 and 30"; never a year ("before 1990" is no number between 1000 and 2000)
-        found = generalize_date(text) or ([] if mentions_year(text) else generalize_number(text))
-    elif label == QUANTITY:
-        found = generalize_number(text)
+        found = generalize_date(text) or ([] if mentions_year(text) else generalize_number(text, preceding))
+    elif label == QUANTITY:  # "over [100 films]": the bound before the span is read too
+        found = generalize_number(text, preceding)
     elif label == LOC:
         found = generalize_place(text, doc_text, start) or generalize_named_thing(text, doc_text, start)
     elif label == ORG:  # a typed head ("Juilliard School"), a listed name ("BBC"), an award taken for an ORG
