@@ -3,6 +3,7 @@
 import pytest
 import spacy
 from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
+from spacy.tokens import Span
 
 from textanon.entity_recognizer import EntityRecognizer
 from textanon.labels import TAB_LABELS
@@ -230,3 +231,105 @@ def test_numbers_after_a_reference_word_read_as_dates_are_dropped():
     text = "his rights under Articles 9, 10, 11 and 14 were met on 4 May 2001."
     found = _with_ents(text, [("9, 10, 11 and 14", "DATE"), ("4 May 2001", "DATE")])
     assert [t for t, label, _ in found if label == "DATETIME"] == ["4 May 2001"]
+
+
+# -- issue 27: PERSON on court cases (invented fixtures with the shapes of the errors) -----------------------------
+def _with_every_ent(text, ents):
+    """As :func:`_with_ents`, with every whole-word occurrence of each substring an entity."""
+    import re
+
+    nlp = blank_with_recognizer(None, use_ner=True)
+    doc = nlp.make_doc(text)
+    found = []
+    for sub, label in ents:
+        for m in re.finditer(r"(?<!\w)" + re.escape(sub) + r"(?!\w)", text):
+            found.append(doc.char_span(m.start(), m.end(), label=label))
+    doc.ents = found
+    return spans(nlp.get_pipe("textanon_entity_recognizer")(doc))
+
+
+def test_initials_standing_alone_for_a_person_are_person():
+    text = (
+        "When K. gave evidence, the witness (K.) said [K.] was afraid; the initials T.R. were used in T.R. v. Norway."
+    )
+    found = _with_ents(text, [("T.R.", "GPE")])
+    people = [(t, src) for t, label, src in found if label == "PERSON"]
+    assert [t for t, _ in people] == ["K.", "K.", "K.", "T.R.", "T.R."]
+    assert {src for _, src in people} == {"rule:designated_initials"}
+
+
+def test_letters_and_abbreviations_with_full_stops_are_not_taken_for_persons():
+    text = (
+        "See Annex B. below and point C. there; [1998] 1 W.L.R. 123; the U.K. replied, and Mr P. Okoro, Q.C. "
+        "said that J. Smith was heard in Part I. of the report."
+    )
+    found = spans(blank_with_recognizer()(text))
+    assert not [t for t, _, src in found if src == "rule:designated_initials"]
+
+
+def test_roles_and_legal_texts_read_as_persons_are_dropped():
+    text = (
+        "for the applicant Mr T. Okafor, Lawyer, Ms R. Lind, Legal Adviser, under Law no. 1234 and the Ustawa o sadach."
+    )
+    found = _with_ents(
+        text, [("Lawyer", "PERSON"), ("Legal Adviser", "PERSON"), ("Law", "PERSON"), ("Ustawa", "PERSON")]
+    )
+    assert [t for t, label, _ in found if label == "PERSON"] == ["Mr T. Okafor", "Ms R. Lind"]
+    # an English legal word alone is a legal text only before a number: "Law said" keeps the surname
+    assert ("Law", "PERSON") in [(t, label) for t, label, _ in _with_ents("then Law said no.", [("Law", "PERSON")])]
+
+
+def test_places_read_as_persons_after_an_institution_or_in_parentheses_are_places():
+    text = (
+        "the District Court in Brenvik convicted him; he lives in Halden (Ostby and Vale) and is detained "
+        "(Northgate Prison, Carrow). The District Court in Brenvik sat again."
+    )
+    found = _with_every_ent(
+        text,
+        [
+            ("District Court", "ORG"),
+            ("Brenvik", "PERSON"),
+            ("Ostby", "PERSON"),
+            ("Vale", "PERSON"),
+            ("Carrow", "PERSON"),
+        ],
+    )
+    labels = {(t, label) for t, label, _ in found}
+    assert {("Brenvik", "LOC"), ("Ostby", "LOC"), ("Vale", "LOC"), ("Carrow", "LOC")} <= labels
+    assert not [t for t, label, _ in found if label == "PERSON"]
+    # a foreign name opening a parenthesis after an institution takes its label ("Act (Fondlagen om ...)")
+    text = "under the Pension Fund Act (Fondlagen om pensioner och avgifter, 1998:12; hereinafter “the Act”) he"
+    found = _with_ents(text, [("Pension Fund Act", "ORG"), ("Fondlagen", "PERSON")])
+    assert ("Fondlagen", "ORG") in [(t, label) for t, label, _ in found]
+
+
+def test_a_name_read_elsewhere_as_a_person_stays_a_person_everywhere():
+    # "Brenvik" after "Court in" alone would be a place; where it also stands as a person, it stays a PERSON
+    text = "the District Court in Brenvik heard it. Brenvik said no. Mr Crane spoke; the Crane report was filed."
+    found = _with_every_ent(text, [("District Court", "ORG"), ("Brenvik", "PERSON"), ("Crane", "PERSON")])
+    people = [t for t, label, _ in found if label == "PERSON"]
+    assert people.count("Brenvik") == 2 and "Crane" in people and "Mr Crane" in people
+
+
+def test_a_firm_after_messrs_is_an_organisation_people_after_messrs_stay_persons():
+    found = _with_ents("represented by Messrs Dunmore Pike, solicitors in Leeds.", [("Dunmore Pike", "PERSON")])
+    assert ("Dunmore Pike", "ORG") in [(t, label) for t, label, _ in found]
+    found = _with_ents("Messrs Dunmore and Pike gave evidence.", [("Dunmore", "PERSON")])
+    assert ("Dunmore", "PERSON") in [(t, label) for t, label, _ in found]
+
+
+def test_a_capitalized_ordinary_word_after_the_is_no_person():
+    text = "the Reply was served late, as the reply says."
+    found = _with_every_ent(text, [("Reply", "PERSON")])
+    assert [(t, label) for t, label, _ in found] == [("Reply", "ORG")]
+    # the same words labelled a place elsewhere by the generic NER take that label
+    nlp = blank_with_recognizer(None, use_ner=True)
+    doc = nlp.make_doc("a field known as the Quay. The Quay is near.")
+    doc.ents = [Span(doc, 5, 6, label="FAC"), Span(doc, 8, 9, label="PERSON")]
+    found = spans(nlp.get_pipe("textanon_entity_recognizer")(doc))
+    assert [(t, label) for t, label, _ in found] == [("Quay", "LOC"), ("Quay", "LOC")]
+    # a family name after "the" stays a PERSON, and so does a word the document never writes in lower case
+    found = _with_every_ent("the Kelly family moved; the Okonkwo brothers stayed.", [("Kelly", "PERSON")])
+    assert ("Kelly", "PERSON") in [(t, label) for t, label, _ in found]
+    found = _with_every_ent("the Vance matter was heard.", [("Vance", "PERSON")])
+    assert ("Vance", "PERSON") in [(t, label) for t, label, _ in found]

@@ -73,6 +73,8 @@ IDENTIFIERS = [
     ("SSN 078-05-1120 on file", "078-05-1120"),  # a famous invalid one: the format alone is enough
     ("ITIN 912-70-1234 on file", "912-70-1234"),
     ("social security number 123456789 on file", "123456789"),
+    ("SSN 078-051121 on file", "078-051121"),  # the nine digits split once elsewhere, valid
+    ("SSN 07805-1121 on file", "07805-1121"),
     ("VAT GB980780684 invoiced", "GB980780684"),
     ("VAT no. DE 136 695 976 invoiced", "DE 136 695 976"),
     ("ISBN 978-3-16-148410-0 was", "978-3-16-148410-0"),
@@ -163,6 +165,32 @@ def test_names_in_headers_salutations_and_signatures_are_person():
     assert ("J.", "signature_initial") in names
     # the correspondents' names are direct identifiers: always masked, whatever the risk
     assert all(is_code("PERSON", f"rule:{name}") for _, name in names)
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("my name is Dan", "Dan"),
+        ("My name is Dan and I live in Leeds.", "Dan"),
+        ("Her name was Julia Novak.", "Julia Novak"),
+        ("My full name is Dr. Jane Smith, MD.", "Dr. Jane Smith"),
+        ("Hello, call me Jules!", "Jules"),
+        ("I am called Bob.", "Bob"),
+        ("Name: Julia Novak\nAge: 42", "Julia Novak"),
+        ("Patient name:  Anna Berg\n", "Anna Berg"),
+    ],
+)
+def test_an_introduced_name_is_person(text, name):
+    """A name that a speaker or a form introduces is a person's name, always masked (a direct identifier)."""
+    assert (name, "PERSON") in found(text), found(text)
+    assert all(is_code("PERSON", f"rule:{n}") for *_, n in find_identifiers(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["my name is not important", "the name is on the list", "his name is Mr", "Name: the applicant"]
+)
+def test_an_introduction_without_a_name_finds_nothing(text):
+    assert not found(text)
 
 
 def test_signature_forms():

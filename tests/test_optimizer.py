@@ -174,6 +174,21 @@ def test_dates_of_birth_are_direct_identifiers():
     assert masked_ids(doc) == {"T1", "T3"}
 
 
+def test_mask_labels_masks_every_mention_of_those_labels_whatever_the_risk():
+    text = "A surgeon in Balti since 1961, paid 5 dollars."
+    mentions = [
+        ("surgeon", "DEM", "D1"),
+        ("Balti", "LOC", "L1"),
+        ("1961", "DATETIME", "T1"),
+        ("5 dollars", "QUANTITY", "Q1"),
+    ]
+    assert masked_ids(make_doc(text, mentions, [])) == set()  # no risky combination: nothing to break
+    doc = make_doc(text, mentions, [], mask_labels=["DATETIME", "LOC"])
+    assert masked_ids(doc) == {"L1", "T1"}
+    assert doc._.anonymized_text == "A surgeon in *** since ***, paid 5 dollars."
+    assert spacy.blank("en").add_pipe("textanon_optimizer").mask_labels == []  # the default: the risk decides
+
+
 def test_a_date_of_birth_is_found_however_many_tokens_its_cue_spans():
     """The cue is read in the 40 characters before the date, whatever their tokens (here 27 characters, 16 tokens)."""
     text = "Date\nof\nbirth\n:\n,\non\n,\nthe\n3 March 1961 was recorded."

@@ -10,6 +10,7 @@ from cli_runner import invoke
 from core_fixtures import FIXTURES, SAMPLE
 
 import textanon
+from textanon.labels import TAB_LABELS
 from textanon.profiles import DISABLED, PROFILES, ProfileError, profile, supports_profiles
 from textanon.search.base import IndexUnavailable
 from textanon.search.builder import build_index
@@ -25,7 +26,9 @@ def index_path(tmp_path_factory):
 
 
 def test_profile_overrides_and_errors(index_path, tmp_path):
-    assert set(PROFILES) == {"fast", "lm", "search"}
+    assert set(PROFILES) == {"fast", "lm", "search", "strict"}
+    assert profile("strict")["components.textanon_optimizer.mask_labels"] == list(TAB_LABELS)
+    assert profile("fast")["components.textanon_optimizer.mask_labels"] == []
     assert profile("lm")["nlp.disabled"] == DISABLED["lm"]
     search = profile("search", index_path)
     assert search["components.textanon_search_risk.index"]["path"] == str(index_path)
@@ -46,6 +49,17 @@ def test_the_package_has_profiles_and_the_default_is_fast():
     assert "textanon_search_risk" in nlp.pipe_names and "textanon_lm_risk" not in nlp.pipe_names
     lm = textanon.load("lm")
     assert "textanon_lm_risk" in lm.pipe_names and "textanon_search_risk" not in lm.pipe_names
+
+
+def test_the_strict_profile_masks_every_detected_span():
+    nlp = textanon.load("strict")
+    assert not {"textanon_lm_risk", "textanon_search_risk", "textanon_generalizer"} & set(nlp.pipe_names)
+    doc = nlp("I bought my car in May 1972 in Leeds for 5,000 pounds. My name is Dan.")
+    assert doc.spans["pii"] and all(s._.masked for s in doc.spans["pii"])
+    for word in ("May", "1972", "Leeds", "5,000", "Dan"):
+        assert word not in doc._.anonymized_text
+    fast = spacy.load("en_textanon")("I bought my car in May 1972.")
+    assert "1972" in fast._.anonymized_text  # the default keeps a date that identifies nobody
 
 
 def test_the_fast_default_protects_without_an_index():

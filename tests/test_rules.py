@@ -25,15 +25,38 @@ def matches(text):
         ("paid 7,000 US dollars to", ("7,000 US dollars", "QUANTITY")),
         ("fined MDL 20,000 for", ("MDL 20,000", "QUANTITY")),
         ("a 45% share", ("45%", "QUANTITY")),
+        # hyphenated and upper-case written dates: one span each (not "5" and a code "MAY-2021")
+        ("Today is 5-MAY-2021", ("5-MAY-2021", "DATETIME")),
+        ("Today is 5-May-2021", ("5-May-2021", "DATETIME")),
+        ("due May-21 or", ("May-21", "DATETIME")),
+        ("due 21-May or", ("21-May", "DATETIME")),
+        ("due May-2021 or", ("May-2021", "DATETIME")),
+        ("ON 5 JUNE 2020 THE", ("5 JUNE 2020", "DATETIME")),
+        ("Use local ipv6 ::", ("::", "CODE")),
+        ("bound to IP address :: only", ("::", "CODE")),
     ],
 )
 def test_rule_finds(text, expected):
     assert expected in matches(text)
 
 
-@pytest.mark.parametrize("text", ["COVID-19 spread", "Article 34 of the Convention", "the year was long"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "COVID-19 spread",
+        "Article 34 of the Convention",
+        "the year was long",
+        "Today is 5-MAY-2021",
+        "use std::string here",
+    ],
+)
 def test_rules_do_not_fire_on_ordinary_text(text):
     assert not {m for m in matches(text) if m[1] == "CODE"}
+
+
+@pytest.mark.parametrize("text", ["section 5 may apply", "they may 12 times", "the 5 MAYOR said"])
+def test_the_modal_may_is_no_month(text):
+    assert not {m for m in matches(text) if m[1] == "DATETIME"}
 
 
 def test_invalid_rule_names_itself():

@@ -16,12 +16,18 @@ paragraph numbering ("§ 1", "Rule 59", "Article 6", "Articles 10, 11 and 14", a
 ``NUMBER_REFERENCE_WORDS``), counts spelled out in words when ``spelled_counts = false`` (default true,
 privacy first; "three toilets": TAB's QUANTITY is a meaningful quantity, an amount, a percentage, a measure),
 and PERSON entities with a digit or
-a lower-case word that is no name particle. PERSON rules (titled names, ranks, designated letters) are placed
+a lower-case word that is no name particle, or that are a role ("Lawyer", "Legal Adviser") or a legal text ("Law
+no. 1234"). A generic PERSON entity that its context shows to be a place, a firm or a thing is relabelled
+("the City Court in Aarhus", "Halden (Ostby and Vale)", "Messrs X, solicitors", "the Reply was served":
+:func:`_places_and_things_read_as_persons`), only where every occurrence of the same words is so placed. PERSON
+rules (titled names, ranks, designated letters, initials standing alone for a person: "When K. gave evidence",
+"T.R. v. Norway") are placed
 before the generic NER as the CODE rules are, and the names they find are looked for again in the whole
 document (:func:`_name_mentions`), as is the first name of a full name where it stands alone
 (:func:`_first_name_mentions`). Error analysis: ``python -m textanon lab ner-errors`` (docs/evaluation_tab.md).
 """
 
+import re
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
 
@@ -34,7 +40,7 @@ from spacy.util import ensure_path
 from .extensions import DEFAULT_SPANS_KEY, register_extensions
 from .identifiers import LETTER_NAME_RULES, find_identifiers
 from .labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
-from .rules import CODE_RULE_NAMES, OFFICE_WORDS, RULES, compile_rules, find_rule_matches
+from .rules import CODE_RULE_NAMES, LEGAL_TEXT_WORDS, OFFICE_WORDS, RULES, compile_rules, find_rule_matches
 from .serialization import SettingsRecord
 from .target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold
 
@@ -102,7 +108,9 @@ REFERENCE_CHAIN_WORDS = frozenset({",", "and", "or", "to", "-", "–", "(", ")",
 #: longer generic entity ("Mr R. Pekkanen, Mr J. Makarczyk and Mr D. Gotchev" read as one ORG)
 #: (not a first name alone, "rule:first_name_mention": a longer span around it wins, "Rocky II", "Terminator 2")
 PERSON_FIRST_RULES = (
-    frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter", "name_mention"})
+    frozenset(
+        {"titled_name", "ranked_name", "postnominal_name", "designated_letter", "designated_initials", "name_mention"}
+    )
     | LETTER_NAME_RULES
 )
 #: PERSON rules whose names are looked for again in the rest of the document (:func:`_name_mentions`); names in
@@ -116,6 +124,43 @@ NOT_NAME_WORDS = frozenset(t.lower() for t in TITLES | OFFICE_WORDS) | frozenset
     "lj ljj qc kc".split()
 )
 NUMBER_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY"})
+#: a person's role or profession in a list of representatives ("Mr T. Okafor, Lawyer", "Legal Adviser"): a generic
+#: PERSON entity made only of these words (the last a noun of :data:`ROLE_NOUNS`) is no name
+ROLE_NOUNS = frozenset(
+    "lawyer lawyers barrister barristers solicitor solicitors advocate advocates attorney attorneys counsel adviser "
+    "advisers advisor advisors agent agents co-agent co-agents registrar notary interpreter interpreters expert "
+    "experts consultant consultants".split()
+)
+ROLE_MODIFIERS = frozenset("legal senior junior chief deputy principal assistant special general".split())
+#: :data:`textanon.rules.LEGAL_TEXT_WORDS` that are English words: one of them alone is a legal text only before a
+#: number ("Law no. 1234"), the others (the parties' languages: "Ustawa", "Kanun") always
+ENGLISH_LEGAL_TEXT_WORDS = frozenset(
+    "law laws act acts protocol protocols decree decrees resolution directive regulation ordinance constitution "
+    "treaty convention article articles rule rules section paragraph recommendation".split()
+)
+#: words after which a letter with a full stop labels a thing, not a person ("Annex B.", "point C. below")
+LABEL_NOUNS = NUMBER_REFERENCE_WORDS | frozenset(
+    "appendix part category type class group series vitamin grade level option plan form model zone block wing "
+    "room exhibit figure table letter list stage phase step".split()
+)
+#: abbreviations written as initials that are no person's ("U.K.", "E.U.", law reports "W.L.R.", "Q.B.")
+INITIALS_NOT_PERSONS = frozenset(
+    "U.K. U.S. U.S.A. E.U. U.N. E.C. E.E.C. G.B. D.C. N.Y. L.A. N.B. P.S. A.D. B.C. R.I.P. S.I. H.M. H.R.H. "
+    "Q.C. K.C. M.P. J.P. E.C.R. W.L.R. Q.B. K.B. A.C. C.A. H.L. E.R. P.C. I.C.R. I.R.L.R. E.H.R.R. C.M.L.R. "
+    "O.J. U.S.S.R. T.V. I.D. P.O.".split()
+)
+INITIALS_TOKEN = re.compile(r"(?:[A-Z]\.){1,3}")
+#: capitalized words naming an institution or a facility: a capitalized word after one of them and "in"/"at" or ","
+#: is a place ("the City Court in Aarhus", "(Northgate Prison, Carrow)")
+INSTITUTION_WORDS = frozenset(
+    "Court Courts Prison Hospital Clinic School College University Academy Institute Centre Center Council Office "
+    "Department Ministry Police Station Barracks Church Cathedral Airport Tribunal Bank Company Factory Camp "
+    "Headquarters Embassy Consulate".split()
+)
+#: lower-case words after "Messrs X" that make it a firm ("Messrs Dunmore Pike, solicitors")
+FIRM_WORDS = frozenset("solicitors lawyers advocates attorneys barristers notaries".split())
+#: words after "the X" that make X a family name ("the Kelly family"), which stays a PERSON
+FAMILY_WORDS = frozenset("family families household brothers sisters couple children parents case".split())
 
 
 @Language.factory(
@@ -258,6 +303,8 @@ class EntityRecognizer(SettingsRecord):
                 if not label or _procedural(ent, self.spelled_counts):
                     continue
                 part = _name_part(ent) if label == PERSON else (ent.start, ent.end)
+                if label == PERSON and part is not None and _not_a_name(doc[part[0] : part[1]]):
+                    continue
                 if part is not None:
                     candidates.append((*part, label, "ner"))
         if self.model_spans_key:
@@ -279,9 +326,11 @@ class EntityRecognizer(SettingsRecord):
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
                     candidates.append((span.start, span.end, label, "rule:" + rule))
+            candidates.extend(_designated_initials(doc))
             candidates.extend(_name_mentions(doc, candidates))
             candidates.extend(_first_name_mentions(doc, candidates))
-        spans = [self._make_span(doc, *c) for c in _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))]
+        kept = _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))
+        spans = [self._make_span(doc, *c) for c in _places_and_things_read_as_persons(doc, kept)]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
 
@@ -418,6 +467,167 @@ def _first_name_mentions(doc: Doc, candidates) -> List[tuple]:
         for t in doc
         if t.text in firsts and t.i not in covered and alone(t)
     ]
+
+
+def _not_a_name(span: Span) -> bool:
+    """A generic-NER PERSON entity that is no name: a role in a list of representatives ("Mr T. Okafor, Lawyer",
+    "Legal Adviser": :data:`ROLE_NOUNS`), or a legal text ("Ustawa o ...", "Law no. 1234":
+    :data:`textanon.rules.LEGAL_TEXT_WORDS`)."""
+    words = [t.lower_ for t in span if not t.is_punct]
+    if words and words[-1] in ROLE_NOUNS and all(w in ROLE_NOUNS or w in ROLE_MODIFIERS for w in words):
+        return True
+    if len(words) != 1 or words[0] not in LEGAL_TEXT_WORDS:
+        return False
+    after = span.doc[span.end] if span.end < len(span.doc) else None
+    before_number = after is not None and (after.like_num or after.lower_.rstrip(".") in ("no", "nr", "number"))
+    return words[0] not in ENGLISH_LEGAL_TEXT_WORDS or before_number
+
+
+def _designated_initials(doc: Doc) -> List[tuple]:
+    """Initials standing alone for a person ("When K. gave evidence", "the witness (K.)", "[K.] was", "the
+    initials T.R.", "T.R. v. Norway"): a token of one to three capital letters each with a full stop, with no
+    capitalized word, number or other initial after it (then it is the initial of a name, "M. Smith", or ends a
+    sentence), and before it no capitalized word other than a function word ("Annex B.", "Smith Q.C."), no number
+    or bracket of a law report ("[1998] 1 W.L.R."), no word that labels things by letters ("point C.":
+    :data:`LABEL_NOUNS`); not "I.", "V.", "X." (Roman numerals), nor a well-known abbreviation
+    (:data:`INITIALS_NOT_PERSONS`). Source ``rule:designated_initials``."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    found = []
+    for t in doc:
+        text = t.text
+        if not INITIALS_TOKEN.fullmatch(text) or text in INITIALS_NOT_PERSONS or text in ("I.", "V.", "X."):
+            continue
+        prev = doc[t.i - 1] if t.i > 0 else None
+        nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        if prev is not None:
+            if prev.like_num or (prev.text in ("]", "[") and t.i > 1 and doc[t.i - 2].like_num):
+                continue
+            if INITIALS_TOKEN.fullmatch(prev.text) or prev.lower_.rstrip(".") in LABEL_NOUNS:
+                continue
+            if prev.lower_.rstrip(".") in COURTESY_TITLES or prev.lower_.rstrip(".") in NOT_NAME_WORDS:
+                continue
+            if prev.is_alpha and prev.text[0].isupper() and prev.lower_ not in STOP_WORDS:
+                continue
+        if nxt is not None and (
+            nxt.like_num or INITIALS_TOKEN.fullmatch(nxt.text) or (nxt.text[:1].isupper() and nxt.text[:1].isalpha())
+        ):
+            continue
+        found.append((t.i, t.i + 1, PERSON, "rule:designated_initials"))
+    return found
+
+
+def _places_and_things_read_as_persons(doc: Doc, kept):
+    """Generic-NER PERSON spans that the words around them show to be a place, a firm or a thing, relabelled:
+
+    * after an institution and "in"/"at" ("the City Court in Aarhus": LOC; the institution an ORG/LOC span or a
+      capitalized word of :data:`INSTITUTION_WORDS`), after "Institution," in parentheses ("(Northgate Prison,
+      Carrow)": LOC), or inside parentheses right after an ORG/LOC span with nothing but spans and "and", ","
+      in them ("Halden (Ostby and Vale)", "Act (Fondlagen om ...)": the preceding label);
+    * a firm after "Messrs" followed by "solicitors" and the like (:data:`FIRM_WORDS`): ORG;
+    * after "the", when the document writes each of its words in lower case too, or labels the same words ORG or
+      LOC elsewhere ("the Reply was served", "the Quay"): that label, else ORG; not before "family", "case"...
+      (:data:`FAMILY_WORDS`, "the Kelly family").
+
+    A name is a name everywhere in a document: the words are relabelled only where *every* generic-NER PERSON span
+    with the same text is so placed, and none of the words is part of a PERSON found by a rule ("Mr Crane")."""
+    out = list(kept)
+    lower_words = {t.text for t in doc if t.is_lower and t.is_alpha}
+    other_labels: Dict[str, str] = {}
+    rule_person_words = set()
+    covered = {t for start, end, _label, _source in out for t in range(start, end)}
+    by_end = {c[1]: c for c in out}  # spans do not overlap: one ends at each token at most
+    for start, end, label, source in out:
+        text = doc[start:end].text
+        if label in (ORG, LOC):
+            other_labels.setdefault(text, label)
+        if label == PERSON and source.startswith("rule:"):
+            rule_person_words.update(t.text for t in doc[start:end])
+    by_text: Dict[str, List[Tuple[int, Optional[str]]]] = {}
+    for i, (start, end, label, source) in enumerate(out):
+        if label == PERSON and source == "ner":
+            by_text.setdefault(doc[start:end].text, []).append(
+                (i, _context_label(doc, out, i, lower_words, other_labels, covered, by_end))
+            )
+    for places in by_text.values():
+        if any(new is None for _, new in places):
+            continue
+        start, end = out[places[0][0]][:2]
+        if any(t.text in rule_person_words for t in doc[start:end] if t.is_alpha):
+            continue
+        for i, new in places:
+            out[i] = (out[i][0], out[i][1], new, out[i][3])
+    return out
+
+
+def _context_label(doc: Doc, out, i: int, lower_words, other_labels, covered, by_end) -> Optional[str]:
+    """The label that the words around the PERSON span ``out[i]`` give it (see
+    :func:`_places_and_things_read_as_persons`), None when they do not show it to be anything but a name."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    start, end = out[i][:2]
+    prev = doc[start - 1] if start > 0 else None
+    nxt = doc[end] if end < len(doc) else None
+    if prev is None:
+        return None
+    if nxt is not None and nxt.lower_ in ("'s", "’s", "'", "’", "v", "v."):  # "Smith's", "Smith v. Jones"
+        return None
+    if prev.lower_.rstrip(".") == "messrs":
+        after = [t for t in doc[end : end + 2] if t.text != ","]
+        return ORG if after and after[0].lower_ in FIRM_WORDS else None
+    if prev.lower_ in ("in", "at") and start >= 2:
+        before = out[i - 1] if i > 0 and out[i - 1][1] == start - 1 else None
+        if (before is not None and before[2] in (ORG, LOC)) or doc[start - 2].text in INSTITUTION_WORDS:
+            return LOC
+    if (
+        prev.text == ","
+        and start >= 2
+        and doc[start - 2].text in INSTITUTION_WORDS
+        and nxt is not None
+        and nxt.text == ")"
+    ):
+        return LOC
+    if prev.text == "(" and nxt is not None and nxt.is_lower and nxt.is_alpha and nxt.lower_ not in STOP_WORDS:
+        before = by_end.get(start - 1)  # a foreign name opening a parenthesis: "Act (Fondlagen om pensioner)"
+        if before is not None and before[2] in (ORG, LOC):
+            return before[2]
+    group = _parenthesis_group(doc, start)
+    if group is not None:
+        open_i, close_i = group
+        before = by_end.get(open_i)
+        if before is not None and before[2] in (ORG, LOC):
+            rest = [doc[t] for t in range(open_i + 1, close_i) if t not in covered]
+            if all(t.lower_ in ("and", "&", ",", "-", "/") for t in rest):
+                return before[2]
+    if prev.lower_ == "the" and not (nxt is not None and nxt.lower_ in FAMILY_WORDS):
+        words = [t for t in doc[start:end] if t.is_alpha]
+        text = doc[start:end].text
+        if text in other_labels:
+            return other_labels[text]
+        if words and all(t.lower_ in lower_words for t in words):
+            return ORG
+    return None
+
+
+def _parenthesis_group(doc: Doc, i: int, reach: int = 12) -> Optional[Tuple[int, int]]:
+    """``(index of "(", index of ")")`` of the parentheses around token ``i`` (at most ``reach`` tokens either side,
+    not nested), else None."""
+    open_i = close_i = None
+    for j in range(i - 1, max(-1, i - reach - 1), -1):
+        if doc[j].text in (")", "\n") or "\n" in doc[j].text:
+            return None
+        if doc[j].text == "(":
+            open_i = j
+            break
+    if open_i is None:
+        return None
+    for j in range(i, min(len(doc), i + reach + 1)):
+        if doc[j].text == "(" or "\n" in doc[j].text:
+            return None
+        if doc[j].text == ")":
+            close_i = j
+            break
+    return None if close_i is None else (open_i, close_i)
 
 
 def _reference_word_before(doc: Doc, i: int) -> bool:

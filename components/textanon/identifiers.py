@@ -17,7 +17,8 @@ recognizer records ``rule:<name>`` in ``span._.source``. Label CODE (always mask
 
 Label PERSON: names outside prose, in an e-mail header (``From: Julia Novak <julia.novak@example.com>``, ``To:``,
 ``Cc:``), a salutation (``Dear Julia,``) or a signature (``Best, Julia``, ``Regards,\\nJulia Novak``,
-``Thanks,\\n-- J.``): the correspondents' names, direct identifiers as the codes are (in
+``Thanks,\\n-- J.``) or introduced (``my name is Dan``, ``Name: Julia Novak``, ``call me Jules``): the
+correspondents' and speakers' names, direct identifiers as the codes are (in
 :data:`IDENTIFIER_RULE_NAMES`, so in :data:`textanon.rules.CODE_RULE_NAMES`: always masked, whatever the risk).
 The text searched is its normalized view, as for the rules. Every pattern starts where a run of characters starts
 and its repetitions are bounded (linear on hostile input).
@@ -64,6 +65,14 @@ concern there world folks guys people you us me the a an and or of to for from i
 recipient department office support service services admin administrator info sales registry court human
 resources management secretary secretariat council ministry unit desk helpdesk list mailing group sent
 """.split()
+)
+#: a speaker or a form introducing a name ("my name is Dan", "Her name was Julia Novak", "call me Jules",
+#: "Name: Julia Novak"): the name words that follow, capitalized, are a person's name
+INTRODUCTION = re.compile(
+    r"(?i:\b(?:my|his|her|their|your|our)[ \t]+(?:(?:full|first|given|last|maiden|real|legal)[ \t]+|sur)?name"
+    r"(?:[ \t]+(?:is|was)|'s|’s)|\b(?:I[ \t]+am|I'm|I’m|he[ \t]+is|she[ \t]+is)[ \t]+called"
+    r"|\bcall[ \t]+me|(?m:^)[ \t]*(?:(?:full|first|last|patient|client|applicant)[ \t]+)?name[ \t]*:)"
+    rf"[ \t]+(?P<name>{LETTER_TITLES}[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){{0,3}})"
 )
 HEADER_FIELDS = r"(?:From|To|Cc|CC|Bcc|BCC|Reply-To|Sender)"
 #: the name of a header item: name words, a comma between surname and given name ("Novak, Julia") allowed
@@ -129,7 +138,8 @@ PATTERNS = {
         r"|\d{4}(?P<s2>[ -])\d{6}(?P=s2)\d{4,5})(?![\w-]|[.,]\d)"
     ),
     "nhs_number": re.compile(r"(?<![\w.,/-])\d{3}(?P<s>[ -]?)\d{3}(?P=s)\d{4}(?![\w/-]|[.,]\d)"),
-    "us_ssn": re.compile(r"(?<![\w.,/-])\d{3}(?P<s>[ -])\d{2}(?P=s)\d{4}(?![\w/-]|[.,]\d)"),
+    # 123-45-6789, 123 45 6789; the nine digits split once elsewhere (123-456789, 12345-6789) when valid
+    "us_ssn": re.compile(r"(?<![\w.,/-])(?:\d{3}(?P<s>[ -])\d{2}(?P=s)\d{4}|\d{3}-\d{6}|\d{5}-\d{4})(?![\w/-]|[.,]\d)"),
     "us_ssn_labelled": re.compile(
         r"(?i)\b(?:SSN|ITIN|social security(?: number| no\.?)?|tax(?:payer)? id(?:entification)?(?: number)?)"
         r"[ \t]*(?:no\.?|number|#)?[ \t]*:?[ \t]*(?P<span>\d{9})\b"
@@ -145,7 +155,9 @@ PATTERNS = {
 }
 #: the PERSON rules of this module (names outside prose); the names of all but an initial alone are looked for again
 #: in the whole document (:func:`textanon.entity_recognizer._name_mentions`)
-LETTER_NAME_RULES = frozenset({"header_name", "salutation_name", "signature_name", "signature_initial"})
+LETTER_NAME_RULES = frozenset(
+    {"header_name", "salutation_name", "signature_name", "signature_initial", "introduced_name"}
+)
 #: the rules of this module whose spans are direct identifiers (always masked), whatever their label: the CODE
 #: rules, and the names of the correspondents in headers, salutations and signatures
 IDENTIFIER_RULE_NAMES = frozenset(PATTERNS) | frozenset({"phone_number", "phone_labelled"}) | LETTER_NAME_RULES
@@ -280,7 +292,8 @@ def _ssn(text, m):
 
     if m.group("s") == "-":  # 123-45-6789 is the SSN/ITIN format, valid or not (a typo still identifies)
         return [m.span()]
-    return [m.span()] if ssn.is_valid(m.group()) or itin.is_valid(m.group()) else []
+    digits = m.group().replace("-", "").replace(" ", "")
+    return [m.span()] if ssn.is_valid(digits) or itin.is_valid(digits) else []
 
 
 def _vat(text, m):
@@ -394,6 +407,10 @@ def find_letter_names(text: str) -> Iterator[Match]:
             continue
         for start, (word_start, word_end) in pieces:  # "Julia, Tom and Anna"
             yield names_start + start + word_start, names_start + start + word_end, PERSON, "salutation_name"
+    for m in INTRODUCTION.finditer(text):
+        span = _leading_name(m.group("name"))
+        if span is not None:
+            yield m.start("name") + span[0], m.start("name") + span[1], PERSON, "introduced_name"
     for regex in (SIGNATURE_SAME_LINE, SIGNATURE_NEXT_LINE):
         for m in regex.finditer(text):
             word_span = _name_words(m.group("name"), initials=True)
@@ -434,6 +451,21 @@ def _name_words(name: str, initials: bool = False, with_address: bool = False):
     if name[end - 1 : end] == "." and len(words[-1].group()) > 2:  # "Julia." ends a sentence
         end -= 1
     return words[0].start(), end
+
+
+def _leading_name(words: str):
+    """``(start, end)`` in ``words`` of its leading name: the capitalized words (a courtesy title, initials
+    included) up to the first word that is not one ("Dan and I" -> "Dan"); None when there is none."""
+    end = 0
+    for w in re.finditer(r"[^\W\d_][\w'’.-]*", words):
+        word = w.group().rstrip(".")
+        if not word[:1].isupper() or word.lower() in NOT_LETTER_NAMES:
+            break
+        end = w.end()
+    if not end:
+        return None
+    span = _name_words(words[:end], initials=True)
+    return None if span is None or re.fullmatch(LETTER_TITLES.rstrip("?"), words[: span[1]] + " ") else span
 
 
 def _header_names(text: str, start: int, end: int) -> List[Tuple[int, int]]:

@@ -7,11 +7,15 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
 * ``lm``: the language-model risk (SmolLM2 surprisal of entity combinations) in place of the prior — the
   profile for a GPU (on 2 CPU cores it is several times slower than Presidio);
 * ``search``: the search risk over a public-knowledge index (``index build``), with the parser's noun phrases as
-  candidates and truthful generalization; needs ``index``.
+  candidates and truthful generalization; needs ``index``;
+* ``strict``: every span the recognizer detects is masked, whatever its risk (the optimizer's ``mask_labels``: all
+  eight TAB labels), as NER redaction does: for rules that list what must go (every date, every place); no risk
+  scorer runs, so it is the fastest profile and keeps the least information.
 
     nlp = spacy.load("en_textanon")                                                  # fast
     nlp = spacy.load("en_textanon", config=textanon.profile("lm"))                   # lm
     nlp = spacy.load("en_textanon", config=textanon.profile("search", index="corpus/index_bk25"))
+    nlp = spacy.load("en_textanon", config=textanon.profile("strict"))                # strict
 
 The measured numbers of each profile are the README's profile table (``spacy project run profiles``).
 """
@@ -19,8 +23,10 @@ The measured numbers of each profile are the README's profile table (``spacy pro
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
-FAST, LM, SEARCH = "fast", "lm", "search"
-PROFILES = (FAST, LM, SEARCH)
+from .labels import TAB_LABELS
+
+FAST, LM, SEARCH, STRICT = "fast", "lm", "search", "strict"
+PROFILES = (FAST, LM, SEARCH, STRICT)
 DEFAULT_PROFILE = FAST
 #: en_core_web_sm's tagger and parser (noun chunks for the search risk's candidates): the search profile's
 PARSER = ["tok2vec", "tagger", "parser", "attribute_ruler"]
@@ -30,9 +36,12 @@ DISABLED: Dict[str, List[str]] = {
     FAST: [*PARSER, LM_RISK, GENERALIZER],
     LM: [*PARSER, SEARCH_RISK, GENERALIZER],
     SEARCH: [LM_RISK],
+    STRICT: [*PARSER, LM_RISK, SEARCH_RISK, GENERALIZER],
 }
 #: the optimizer's replacement style per profile
-REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: "generalize"}
+REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: "generalize", STRICT: "suppression"}
+#: the labels whose every mention the optimizer masks, per profile (``mask_labels``; the others: none, risk decides)
+MASK_LABELS: Dict[str, List[str]] = {STRICT: list(TAB_LABELS)}
 
 
 class ProfileError(ValueError):
@@ -51,6 +60,7 @@ def profile(name: str = DEFAULT_PROFILE, index: Optional[Union[str, Path]] = Non
     overrides: Dict[str, object] = {
         "nlp.disabled": list(DISABLED[name]),
         "components.textanon_optimizer.replacement": REPLACEMENT[name],
+        "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
     if name == SEARCH:
         from .search.backends import open_index

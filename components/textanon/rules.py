@@ -21,10 +21,14 @@ from typing import Iterator, List, Optional, Pattern, Tuple
 from .identifiers import IDENTIFIER_RULE_NAMES
 from .target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
-MONTHS = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
-)
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December "
+    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec"
+).split()
+#: a month name or abbreviation, capitalized or upper case ("May", "MAY"; never "may": "section 5 may apply")
+MONTHS = r"(?:" + "|".join(_MONTH_NAMES + [m.upper() for m in _MONTH_NAMES]) + r")\.?"
+#: between the parts of a written date: spaces, or one hyphen ("5-May-2021", "May-2021")
+DATE_SEP = r"(?:\s+|-)"
 CURRENCY_CODES = (
     r"(?:EUR|USD|GBP|CHF|TRY|RUB|PLN|UAH|RON|BGN|HUF|CZK|SEK|NOK|DKK|HRK|ATS|DEM|FRF|ITL|ESP|GRD|YTL|TRL|SIT|SKK)"
 )
@@ -128,7 +132,11 @@ CODE_PATTERNS = {
     "iban": r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b",
     "phone": r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)",
     # letters and at least three digits, e.g. passport "AB1234567" (not "COVID-19")
-    "id_number": r"\b(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b",
+    # not a month and year in capitals ("MAY-2021": a date, :data:`DATETIME_PATTERNS`)
+    "id_number": (
+        r"\b(?!(?:" + "|".join(m.upper() for m in _MONTH_NAMES) + r")-\d{2}(?:\d{2})?\b)"
+        r"(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"
+    ),
     "case_reference": (
         r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)"
         r"\s*[A-Z0-9][\w./-]*\d[\w./-]*"
@@ -153,6 +161,8 @@ CODE_PATTERNS = {
         rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?"
         rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])"
     ),
+    # the shortest IPv6 address, "::" (all zeros), only where the text says it is an address ("local ipv6 ::")
+    "ipv6_unspecified": r"(?i:\bip(?:v6)?(?:[ \t]+address)?[ \t]*:?[ \t]+)(?P<span>::)(?![\w:])",
     "uk_postcode": r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b",
     # an outward code alone ("NW1") after a town, a street or "postcode"
     "uk_outward_code": (
@@ -228,9 +238,9 @@ LOC_PATTERNS = {
     ),
 }
 DATETIME_PATTERNS = {
-    "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTHS}(?:\s+\d{{4}})?\b",
-    "month_day_year": rf"\b{MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
-    "month_year": rf"\b{MONTHS}\s+\d{{4}}\b",
+    "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
+    "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
+    "month_year": rf"\b{MONTHS}{DATE_SEP}\d{{4}}\b",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
     # not the year of a statute ("the Employment Act 1996", "the 1996 Act"): it dates the law, not a person
     "year": r"(?<!\bAct )(?<!\bActs )\b(?:1[6-9]|20)\d{2}s?\b(?! Acts?\b)",

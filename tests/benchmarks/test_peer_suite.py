@@ -137,7 +137,13 @@ def test_a_case_with_a_span_not_masked_is_a_miss(suite):
 
 def test_cli_writes_json_and_table_without_the_texts(suite, tmp_path, monkeypatch):
     everything = fake({})
-    monkeypatch.setattr(peer_suite, "textanon_system", lambda model: lambda texts: everything(texts))
+    seen = []
+
+    def textanon_system(model, profile):
+        seen.append(profile)
+        return lambda texts: everything(texts)
+
+    monkeypatch.setattr(peer_suite, "textanon_system", textanon_system)
     monkeypatch.setattr(
         peer_suite, "presidio_system", lambda model: lambda texts: [{"masks": [[0, len(t)]]} for t in texts]
     )
@@ -147,11 +153,45 @@ def test_cli_writes_json_and_table_without_the_texts(suite, tmp_path, monkeypatc
     )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["overall"]["textanon"]["fully_masked"] == 0
+    assert seen == ["fast", "strict"]  # one row per profile, the default's first
+    assert data["systems"] == ["textanon fast", "textanon strict", "presidio"]
+    assert data["overall"]["textanon fast"]["fully_masked"] == 0
     assert data["overall"]["presidio"]["fully_masked"] == 5
     assert data["provenance"]["machine"]["cores"]
-    assert "| test_code_recognizer.py | 5 | 0 (0.0 %) | 5 (100.0 %) |" in out.with_suffix(".md").read_text("utf-8")
+    table = "| test_code_recognizer.py | 5 | 0 (0.0 %) | 0 (0.0 %) | 5 (100.0 %) |"
+    assert table in out.with_suffix(".md").read_text("utf-8")
     assert "id 1234" not in out.read_text("utf-8") + out.with_suffix(".md").read_text("utf-8")
+
+
+def test_cli_refuses_an_unknown_profile(suite, tmp_path):
+    out = tmp_path / "p.json"
+    result = invoke("lab", "peer-suite", "--presidio-tests", suite, "--profile", "paranoid", "--output", out)
+    assert result.exit_code == 2
+    assert "paranoid" in result.output and not out.exists()
+
+
+def test_quasi_identifier_files_are_totalled_apart(tmp_path):
+    """The date and spaCy NER files (quasi-identifiers: the fast profile masks them by risk) are left out of the
+    direct-identifier total, and marked in the table."""
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    case = '@pytest.mark.parametrize("text, expected_len, expected_positions", [("{t}", 1, ((0, 4),))])\n'
+    for name, text in (("test_date_recognizer.py", "2021"), ("test_email_recognizer.py", "a@bc")):
+        (tests / name).write_text("import pytest\n\n" + case.format(t=text) + "def test_x(text): pass\n", "utf-8")
+    masks_email_only = fake({"a@bc": [[0, 4]]}, {"a@bc": [[0, 4]], "2021": [[0, 4]]})
+    results, _, _ = run_peer_suite(
+        tests, files=["test_date_recognizer.py", "test_email_recognizer.py"], systems={"fake": masks_email_only}
+    )
+    assert results["overall"]["fake"]["fully_masked"] == 1
+    assert results["overall_identifier_files"]["fake"] == {
+        "cases": 1,
+        "fully_masked": 1,
+        "percent": 100.0,
+        "misses_by_cause": {},
+    }
+    table = markdown(results)
+    assert "| test_date_recognizer.py ² | 1 |" in table
+    assert "| **direct identifiers: all but ²** | 1 | **1 (100.0 %)** |" in table
 
 
 def test_cli_fails_without_a_checkout(tmp_path):

@@ -141,7 +141,12 @@ def run_profile_isolated(records, profile: str, model: str, index: Optional[str]
 
 
 #: the profile table's rows (label, profile, needs the index) — every profile of textanon.profiles
-PROFILE_ROWS = (("fast (default)", "fast", False), ("lm", "lm", False), ("search", "search", True))
+PROFILE_ROWS = (
+    ("fast (default)", "fast", False),
+    ("lm", "lm", False),
+    ("search", "search", True),
+    ("strict", "strict", False),
+)
 README_START, README_END = "<!-- profiles-table:start -->", "<!-- profiles-table:end -->"
 
 
@@ -195,6 +200,7 @@ def profiles_markdown(result: dict) -> str:
         "fast (default)": '`spacy.load("en_textanon")`, `textanon anonymize IN -o OUT`',
         "lm": '`spacy.load("en_textanon", config=textanon.profile("lm"))`, `--profile lm`',
         "search": '`spacy.load("en_textanon", config=textanon.profile("search", index=DIR))`, `--index DIR`',
+        "strict": '`spacy.load("en_textanon", config=textanon.profile("strict"))`, `--profile strict`',
     }
     lines = [
         "| profile | how | BM25 judge % | MiniLM judge % | TRIR % | TPI (SmolLM2) | TPI (wordfreq) | masked share "

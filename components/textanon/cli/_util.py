@@ -31,6 +31,7 @@ class Profile(str, Enum):
     fast = "fast"
     lm = "lm"
     search = "search"
+    strict = "strict"
 
 
 class Engine(str, Enum):

