@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import srsly
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
@@ -398,8 +399,6 @@ def _name_mentions(doc: Doc, candidates) -> List[tuple]:
     sensitive: the whole name without title and initials ("Mrs Anne-Marie Andersson" -> "Anne-Marie Andersson"),
     its last word alone when that is not an ordinary word ("Mr Crow" -> "Crow"; not "Mr Will Power" -> "Power"),
     a designated letter ("“K”" -> "K's"). Source ``rule:name_mention``."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     forms = set()
     for start, end, label, source in candidates:
         if label != PERSON or source[5:] not in PROPAGATED_RULES or not source.startswith("rule:"):
@@ -442,8 +441,6 @@ def _first_name_mentions(doc: Doc, candidates) -> List[tuple]:
     said" -> "Julia"; the entity linker makes it a mention of that name, masked with it. Not an ordinary word ("Will
     Power": not "Will"; :data:`textanon.target.NAME_LIKE_WORDS`, spaCy's stop words), a title or an initial. Source
     ``rule:first_name_mention``."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     covered, firsts = set(), set()
     for start, end, label, _source in candidates:
         if label != PERSON:
@@ -491,8 +488,6 @@ def _designated_initials(doc: Doc) -> List[tuple]:
     or bracket of a law report ("[1998] 1 W.L.R."), no word that labels things by letters ("point C.":
     :data:`LABEL_NOUNS`); not "I.", "V.", "X." (Roman numerals), nor a well-known abbreviation
     (:data:`INITIALS_NOT_PERSONS`). Source ``rule:designated_initials``."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     found = []
     for t in doc:
         text = t.text
@@ -563,8 +558,6 @@ def _places_and_things_read_as_persons(doc: Doc, kept):
 def _context_label(doc: Doc, out, i: int, lower_words, other_labels, covered, by_end) -> Optional[str]:
     """The label that the words around the PERSON span ``out[i]`` give it (see
     :func:`_places_and_things_read_as_persons`), None when they do not show it to be anything but a name."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     start, end = out[i][:2]
     prev = doc[start - 1] if start > 0 else None
     nxt = doc[end] if end < len(doc) else None
