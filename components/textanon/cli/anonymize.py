@@ -10,7 +10,6 @@ from ..mapping import KEY_ENV
 from ..operators import OPERATORS, OperatorError, operator_block
 from ..runner import DEFAULT_MAX_CHARS, anonymize_records
 from ..search.base import IndexUnavailable
-from . import app
 from ._util import (
     Engine,
     Profile,
@@ -21,6 +20,7 @@ from ._util import (
     load_key,
     usage_error,
 )
+from .apps import app
 
 DEFAULT_PIPELINE = "en_textanon"
 OPERATOR_HELP = (

@@ -6,8 +6,8 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from . import lab
 from ._util import check_distinct, input_file, named_paths
+from .apps import lab
 
 
 @lab.command("benchmark")

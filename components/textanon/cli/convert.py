@@ -5,8 +5,8 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from . import lab
 from ._util import check_distinct, input_file
+from .apps import lab
 
 
 @lab.command("convert")

@@ -7,8 +7,8 @@ import typer
 from wasabi import msg
 
 from ..extensions import DEFAULT_SPANS_KEY
-from . import app, lab
 from ._util import check_distinct, input_file
+from .apps import app, lab
 
 IC_MODEL_HELP = (
     "Language model for IC weights (with --weighted): textanon.SmolLM2Scorer.v1 (default), "

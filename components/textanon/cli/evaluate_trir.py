@@ -10,8 +10,8 @@ from wasabi import msg
 
 from ..benchmarks.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
 from ..progress import is_quiet
-from . import app
 from ._util import check_distinct, input_file, named_paths
+from .apps import app
 
 
 @app.command("evaluate-trir")

@@ -8,8 +8,8 @@ import typer
 from wasabi import msg
 
 from ..progress import is_quiet
-from . import app, lab
 from ._util import check_distinct, input_file, named_paths
+from .apps import app, lab
 
 MODEL_HELP = (
     "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "

@@ -8,8 +8,8 @@ import typer
 from wasabi import msg
 
 from ..progress import is_quiet
-from . import app
 from ._util import check_distinct
+from .apps import app
 
 index_app = typer.Typer(
     help="Public-knowledge search index for the search risk (docs/search.md).", no_args_is_help=True

@@ -5,8 +5,8 @@ from typing import List, Optional
 
 import typer
 
-from . import lab
 from ._util import check_distinct
+from .apps import lab
 
 
 @lab.command("bench-llm")

@@ -9,8 +9,8 @@ import typer
 from wasabi import msg
 
 from ..mapping import KEY_ENV
-from . import app
 from ._util import check_distinct, load_key, open_private, usage_error
+from .apps import app
 
 #: refused records named on the terminal (all are in the output)
 MAX_NAMED = 20

@@ -6,8 +6,8 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from . import lab
 from ._util import check_distinct
+from .apps import lab
 
 
 @lab.command("select-prior")

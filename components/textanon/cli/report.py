@@ -6,8 +6,8 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from . import app
 from ._util import check_distinct, check_report_folder, usage_error
+from .apps import app
 
 
 @app.command("report")
