@@ -1,6 +1,6 @@
 """The import architecture (docs/architecture.md): the import-linter contracts of pyproject.toml hold (as
 `lint-imports` checks them in `make test`), no module imports a private name of another module, the bottom
-modules import nothing from textanon, and no import cycle joins modules outside the known one."""
+modules import nothing from textanon, and no import cycle joins any modules."""
 
 import ast
 from pathlib import Path
@@ -12,17 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "components" / "textanon"
 #: shared constants and small helpers at the bottom of the house: they import nothing from textanon
 BOTTOM = ("textanon.costs", "textanon.regions", "textanon.user_key")
-#: import cycles not broken yet (issue 29): the lab's benchmark registry; a new cycle fails, and so does this one
-#: growing (the command modules now register on textanon.cli.apps, which imports none of them)
-KNOWN_CYCLES = (
-    {
-        "textanon.benchmarks.generalization",
-        "textanon.benchmarks.harness",
-        "textanon.benchmarks.profiles",
-        "textanon.benchmarks.search",
-        "textanon.benchmarks.systems",
-    },
-)
+#: import cycles not broken yet (issue 29): none left; a new cycle fails
+KNOWN_CYCLES: tuple = ()
 
 
 def test_import_contracts_hold():

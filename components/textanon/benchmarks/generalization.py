@@ -10,7 +10,6 @@ attack, the retrieval judges and TPI see the generalized text (TPI credits the r
 (``suppress_twin`` names ``textanon <label>, suppression twin``).
 """
 
-import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -47,50 +46,6 @@ def generalize_bench(specs: Sequence[str]) -> GeneralizeBench:
         pipeline, _, index = rest.partition("@")
         configs[label] = (pipeline, index or None)
     return GeneralizeBench(configs)
-
-
-def twins(model: str, index: Optional[str] = None):
-    """Benchmark system (:mod:`.systems`): ``model`` (with the search ``index`` when given) deciding with
-    generalization, and the same Docs decided again by suppression: ``{"runs": [generalized, suppressed]}``, each
-    ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only)."""
-    import spacy
-
-    import textanon  # noqa: F401
-
-    from .. import generalization  # noqa: F401
-    from ..datasets.records import Record
-    from ..generalization import component  # noqa: F401  (the factory)
-    from ..optimizer import MaskingOptimizer
-    from ..runner import pipe_docs
-
-    nlp = spacy.load(model)
-    if index:
-        from ..search.attach import use_index
-
-        use_index(nlp, index)
-    nlp.add_pipe("textanon_generalizer", before="textanon_optimizer")
-    config = dict(nlp.get_pipe_config("textanon_optimizer"))
-    config.pop("factory", None)
-    nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
-    suppress = MaskingOptimizer(**dict(config, replacement="suppression"))
-    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
-
-    def run(docs) -> dict:
-        records = [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
-        t0 = time.perf_counter()
-        done = list(pipe_docs(nlp, records, batch_size=1))
-        generalized = {r.id: [list(m) for m in doc._.masks] for r, doc in zip(records, done)}
-        seconds = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        suppressed = {r.id: [list(m) for m in suppress(doc)._.masks] for r, doc in zip(records, done)}
-        return {
-            "runs": [
-                {"masks": generalized, "seconds": seconds},
-                {"masks": suppressed, "seconds": time.perf_counter() - t0},
-            ]
-        }
-
-    return run
 
 
 def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:

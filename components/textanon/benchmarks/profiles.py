@@ -14,10 +14,8 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..datasets.records import Record
-from ..masking import merge_offsets
 from .harness import give_target_knowledge, load_records, score, text_columns
-from .systems import run_isolated
+from .systems import profile_masks, run_isolated
 
 #: the settings examined for the fast profile's prior, in two rounds fixed before each sweep (docs/profiles.md): the
 #: first (n_docs 1e6..1e9, generalization off / on) met no setting of the rule — none masked enough, and
@@ -35,18 +33,6 @@ PRIOR_GRID: Tuple[Dict[str, object], ...] = tuple(
 
 def _docs(records) -> List[Tuple[str, str, str]]:
     return [(r.name, r.original, r.name) for r in records]
-
-
-def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
-    """``{"masks": {id: offsets}, "replacements": {id: [[start, end, replacement]]}}`` of ``nlp`` over ``docs``."""
-    from ..runner import pipe_docs
-
-    records = [Record(id=i, text=t, target=target) for i, t, target in docs]
-    masks, replacements = {}, {}
-    for record, doc in zip(records, pipe_docs(nlp, records, batch_size=1)):
-        masks[record.id] = merge_offsets((m[0], m[1]) for m in doc._.masks)
-        replacements[record.id] = [list(m) for m in doc._.masks]
-    return {"masks": masks, "replacements": replacements}
 
 
 def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df: Optional[float] = None):

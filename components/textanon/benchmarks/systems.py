@@ -189,10 +189,64 @@ def _records(docs: Sequence[Doc]) -> List[Record]:
 
 
 def textanon_twins(model: str = "en_textanon", index: Optional[str] = None) -> Callable[[Sequence[Doc]], dict]:
-    """Generalization and its suppressing twin (:func:`textanon.benchmarks.generalization.twins`)."""
-    from .generalization import twins
-
+    """Generalization and its suppressing twin (:func:`twins`)."""
     return twins(model, index)
+
+
+def twins(model: str, index: Optional[str] = None):
+    """Benchmark system (:mod:`.systems`): ``model`` (with the search ``index`` when given) deciding with
+    generalization, and the same Docs decided again by suppression: ``{"runs": [generalized, suppressed]}``, each
+    ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only)."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    from .. import generalization  # noqa: F401
+    from ..datasets.records import Record
+    from ..generalization import component  # noqa: F401  (the factory)
+    from ..optimizer import MaskingOptimizer
+    from ..runner import pipe_docs
+
+    nlp = spacy.load(model)
+    if index:
+        from ..search.attach import use_index
+
+        use_index(nlp, index)
+    nlp.add_pipe("textanon_generalizer", before="textanon_optimizer")
+    config = dict(nlp.get_pipe_config("textanon_optimizer"))
+    config.pop("factory", None)
+    nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
+    suppress = MaskingOptimizer(**dict(config, replacement="suppression"))
+    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+
+    def run(docs) -> dict:
+        records = [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
+        t0 = time.perf_counter()
+        done = list(pipe_docs(nlp, records, batch_size=1))
+        generalized = {r.id: [list(m) for m in doc._.masks] for r, doc in zip(records, done)}
+        seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        suppressed = {r.id: [list(m) for m in suppress(doc)._.masks] for r, doc in zip(records, done)}
+        return {
+            "runs": [
+                {"masks": generalized, "seconds": seconds},
+                {"masks": suppressed, "seconds": time.perf_counter() - t0},
+            ]
+        }
+
+    return run
+
+
+def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
+    """``{"masks": {id: offsets}, "replacements": {id: [[start, end, replacement]]}}`` of ``nlp`` over ``docs``."""
+    from ..runner import pipe_docs
+
+    records = [Record(id=i, text=t, target=target) for i, t, target in docs]
+    masks, replacements = {}, {}
+    for record, doc in zip(records, pipe_docs(nlp, records, batch_size=1)):
+        masks[record.id] = merge_offsets((m[0], m[1]) for m in doc._.masks)
+        replacements[record.id] = [list(m) for m in doc._.masks]
+    return {"masks": masks, "replacements": replacements}
 
 
 def textanon_profile(
@@ -200,7 +254,6 @@ def textanon_profile(
 ) -> Callable[[Sequence[Doc]], dict]:
     """A profile as users run it (:func:`textanon.profiles.load`): ``{"masks": {id: offsets}, "replacements"}``."""
     from ..profiles import load
-    from .profiles import profile_masks
 
     nlp = load(profile, model, index)
     list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
