@@ -9,6 +9,8 @@ import os
 import offline
 import pytest
 
+import textanon.testing.faults  # noqa: F401  (the fault plugins: registered for the tests only, no entry point)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")

@@ -27,3 +27,23 @@ def test_failing_lm_and_scripted_llm():
     assert list(model([["p1", "p2"], ["p3"]])) == [["output []", "output []"], ["output []"]]
     with pytest.raises(ValueError):
         faults.scripted_llm("nonsense")
+
+
+def test_a_users_install_has_no_fault_plugin():
+    """No entry point registers the fault plugins: a fresh process that imports textanon (as spacy.load does) cannot
+    build one; only importing textanon.testing.faults (the tests, python -m textanon.testing) registers them."""
+    import subprocess
+    import sys
+
+    check = (
+        "import spacy, textanon\n"
+        "from spacy.util import registry\n"
+        "names = set(registry.factories.get_all())\n"
+        "assert 'textanon_optimizer' in names, 'textanon factories missing'\n"
+        "assert not {n for n in names if n.startswith('textanon_fault')}, 'fault factory registered'\n"
+        "assert 'textanon.testing.FailingLM.v1' not in registry.misc.get_all(), 'failing LM registered'\n"
+        "import textanon.testing.faults\n"
+        "assert 'textanon_fault_raise' in set(registry.factories.get_all())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
