@@ -129,3 +129,15 @@ def test_replacement_generalize_adds_the_generalizer():
     assert names.index("textanon_generalizer") == names.index("textanon_optimizer") - 1
     use_generalizer(nlp)
     assert nlp.pipe_names.count("textanon_generalizer") == 1
+
+
+def test_seed_lists_are_parsed_once_for_every_command():
+    """--seeds / --trir-seeds: comma-separated integers, the same usage error (exit 2) everywhere."""
+    from textanon.cli._util import parse_seeds
+
+    assert parse_seeds("42, 1,2", "--seeds") == [42, 1, 2]
+    assert parse_seeds(None, "--trir-seeds", required=False) == []
+    for bad, required in (("42,x", True), ("", True), (",", True)):
+        with pytest.raises(typer.Exit) as exc:
+            parse_seeds(bad, "--seeds", required=required)
+        assert exc.value.exit_code == 2

@@ -47,6 +47,18 @@ def usage_error(message: str) -> None:
     raise typer.Exit(2)
 
 
+def parse_seeds(text: Optional[str], option: str, required: bool = True) -> List[int]:
+    """The comma-separated integer seeds of ``option`` (``"42,1,2"``); a usage error (exit 2) for anything else, or
+    for none when ``required``; ``[]`` for an empty or missing value otherwise."""
+    try:
+        seeds = [int(x) for x in (text or "").split(",") if x.strip()]
+    except ValueError:
+        usage_error(f"{option} expects comma-separated integers, got {text!r}")
+    if required and not seeds:
+        usage_error(f"{option}: give at least one seed")
+    return seeds
+
+
 def _identity(path: Path) -> Optional[Tuple[int, int]]:
     try:
         st = path.resolve().stat()

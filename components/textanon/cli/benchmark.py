@@ -6,7 +6,7 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from ._util import check_distinct, input_file, named_paths
+from ._util import check_distinct, input_file, named_paths, parse_seeds
 from .apps import lab
 
 
@@ -69,12 +69,7 @@ def benchmark_cmd(
         + [("--texts-out", texts_out)],
     )
     check_distinct([("DATA", data), ("--trir-from", trir_from)], [("--output", output)])
-    try:
-        seeds = [int(x) for x in trir_seeds.split(",") if x.strip()]
-    except ValueError:
-        msg.fail(f"--trir-seeds expects comma-separated integers, got {trir_seeds!r}", exits=1)
-    if not seeds:
-        msg.fail("--trir-seeds: give at least one seed", exits=1)
+    seeds = parse_seeds(trir_seeds, "--trir-seeds")
     search = None
     if search_pipeline or index:
         from ..benchmarks.search import search_bench

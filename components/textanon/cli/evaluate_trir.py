@@ -10,7 +10,7 @@ from wasabi import msg
 
 from ..benchmarks.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
 from ..progress import is_quiet
-from ._util import check_distinct, input_file, named_paths
+from ._util import check_distinct, input_file, named_paths, parse_seeds
 from .apps import app
 
 
@@ -105,12 +105,7 @@ def evaluate_trir(
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if overlap >= window - 2:
         msg.fail(f"--overlap ({overlap}) must be smaller than --window - 2 ({window - 2})", exits=1)
-    try:
-        seed_list = [int(x) for x in seeds.split(",") if x.strip()] if seeds else [seed]
-    except ValueError:
-        msg.fail(f"--seeds expects comma-separated integers, got {seeds!r}", exits=1)
-    if not seed_list:
-        msg.fail("--seeds: give at least one seed", exits=1)
+    seed_list = parse_seeds(seeds, "--seeds") if seeds else [seed]
     settings = TrirSettings(
         model=model,
         epochs=epochs,

@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from ._util import check_distinct
+from ._util import check_distinct, parse_seeds
 from .apps import lab
 
 
@@ -46,7 +46,7 @@ def profiles_cli(
     check_distinct(
         [("DATA", data)], [("--output", output), ("--output (.md)", output.with_suffix(".md")), ("--readme", readme)]
     )
-    seeds = [int(s) for s in trir_seeds.split(",")] if trir_seeds else []
+    seeds = parse_seeds(trir_seeds, "--trir-seeds", required=False)
     result = profile_rows(data, model, index, skip_trir=not seeds, trir_seeds=seeds or (42,), limit=limit)
     table = profiles_markdown(result)
     write(output, result, table)

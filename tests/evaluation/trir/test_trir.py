@@ -180,4 +180,4 @@ def test_combine_seeds_mean_sd_and_per_seed_values():
 
 def test_cli_bad_seeds(tmp_path):
     res = invoke("evaluate-trir", FIXTURE, "-o", tmp_path / "t.json", "--seeds", "42,x")
-    assert res.exit_code == 1 and "--seeds" in res.output
+    assert res.exit_code == 2 and "--seeds" in res.output  # a usage error
