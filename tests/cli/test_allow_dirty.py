@@ -36,3 +36,9 @@ def test_other_commands_and_clean_checkouts_are_not_concerned(dirty, monkeypatch
     monkeypatch.setattr(provenance, "code_state", lambda root=None: {"commit": "x", "dirty": False})
     result = invoke("lab", "peer-suite", "--presidio-tests", tmp_path / "nowhere", "--output", tmp_path / "p.json")
     assert result.exit_code == 1
+
+
+def test_help_is_never_refused(dirty, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["textanon", "lab", "peer-suite", "--help"])  # as the console script sees it
+    result = invoke("lab", "peer-suite", "--help")
+    assert result.exit_code == 0 and "--presidio-tests" in result.output

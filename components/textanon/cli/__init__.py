@@ -11,6 +11,7 @@ from . import (  # noqa: E402
     anonymize,  # noqa: F401
     bench,  # noqa: F401
     benchmark,  # noqa: F401
+    benchmark_echr,  # noqa: F401
     convert,  # noqa: F401
     evaluate_tab,  # noqa: F401
     evaluate_trir,  # noqa: F401

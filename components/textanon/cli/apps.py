@@ -32,8 +32,8 @@ app.add_typer(lab, name="lab")
 #: the lab commands that write measurements to metrics/: they refuse a checkout whose code differs from its commit
 #: (the metrics name the commit they measured) unless ``textanon lab --allow-dirty`` says so
 MEASURING = frozenset(
-    """bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark cv-ner evaluate-ner
-    ner-errors peer-suite profiles reliability select-prior select-threshold""".split()
+    """bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark benchmark-echr
+    cv-ner evaluate-ner ner-errors peer-suite profiles reliability select-prior select-threshold""".split()
 )
 #: set (to any value) to allow every measuring command a dirty checkout, as ``--allow-dirty`` does (the test suite)
 ALLOW_DIRTY_ENV = "TEXTANON_ALLOW_DIRTY"
@@ -67,6 +67,8 @@ def _lab_options(
 ) -> None:
     """Research and project commands."""
     if ctx.invoked_subcommand not in MEASURING or allow_dirty or os.environ.get(ALLOW_DIRTY_ENV):
+        return
+    if {"--help", "-h"} & set(sys.argv[1:]):  # asking how to run it measures nothing (click has consumed the args)
         return
     from ..evaluation.provenance import code_state
 
