@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..datasets.wikiactors import ORIGINAL, WikiActor
 from ..masking import SUPPRESSION, apply, merge, merge_offsets
 from .harness import covered_chars
+from .scoring import cell, speed_cell, trir_cell
 
 ENTITIES, JUDGMENTS, ANONYMIZATIONS = "echr_dev_entities.json", "echr_dev_bk_public.json", "anonymizations"
 #: the reference anonymizations of the TAE repository, in table order
@@ -323,10 +324,6 @@ def benchmark_echr(
     }
 
 
-def _cell(value, fmt="{}") -> str:
-    return "–" if value is None else fmt.format(value)
-
-
 def markdown(result: dict) -> str:
     """The table and what 27 cases can and cannot show."""
     n = result["documents"]
@@ -336,12 +333,11 @@ def markdown(result: dict) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in result["rows"]:
-        trir = _cell(r.get("trir"), "{:.1f}") + (f" ± {r['trir_sd']:.1f}" if r.get("trir_sd") is not None else "")
-        speed = _cell(r.get("docs_per_s")) + (f" ({r['x_presidio']}×)" if r.get("x_presidio") else "")
-        left = _cell(r.get("target_chars_left")) if r.get("target_known") == "as published" else "0 (known)"
+        trir, speed = trir_cell(r), speed_cell(r)
+        left = cell(r.get("target_chars_left")) if r.get("target_known") == "as published" else "0 (known)"
         lines.append(
-            f"| {r['system']} | {_cell(r.get('bm25_reid'))} | {_cell(r.get('dense_reid'))} | {trir} "
-            f"| {_cell(r.get('tpi'))} | {_cell(r.get('masked_share'))} | {left} | {speed} |"
+            f"| {r['system']} | {cell(r.get('bm25_reid'))} | {cell(r.get('dense_reid'))} | {trir} "
+            f"| {cell(r.get('tpi'))} | {cell(r.get('masked_share'))} | {left} | {speed} |"
         )
     a = result["applicants"]
     point = 100 / n if n else 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .harness import give_target_knowledge, load_records, score, text_columns
+from .scoring import cell, speed_cell, trir_cell
 from .systems import profile_masks, run_isolated
 
 #: the settings examined for the fast profile's prior, in two rounds fixed before each sweep (docs/profiles.md): the
@@ -176,10 +177,6 @@ def profile_rows(
     }
 
 
-def _cell(value, fmt="{}") -> str:
-    return "–" if value is None else fmt.format(value)
-
-
 def profiles_markdown(result: dict) -> str:
     """The README's profile table: how to get each profile, both judges, TRIR, TPI, masked share, speed, memory."""
     how = {
@@ -194,13 +191,12 @@ def profiles_markdown(result: dict) -> str:
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in result["rows"]:
-        trir = _cell(r.get("trir"), "{:.1f}") + (f" ± {r['trir_sd']:.1f}" if r.get("trir_sd") is not None else "")
-        speed = _cell(r.get("docs_per_s")) + (f" ({r['x_presidio']}×)" if r.get("x_presidio") else "")
+        trir, speed = trir_cell(r), speed_cell(r)
         lines.append(
-            f"| {r['system']} | {how.get(r['system'], '')} | {_cell(r.get('bm25_reid'))} "
-            f"| {_cell(r.get('dense_reid'))} "
-            f"| {trir} | {_cell(r.get('tpi_lm'))} | {_cell(r.get('tpi'))} | {_cell(r.get('masked_share'))} | {speed} "
-            f"| {_cell(r.get('peak_rss_mb'))} |"
+            f"| {r['system']} | {how.get(r['system'], '')} | {cell(r.get('bm25_reid'))} "
+            f"| {cell(r.get('dense_reid'))} "
+            f"| {trir} | {cell(r.get('tpi_lm'))} | {cell(r.get('tpi'))} | {cell(r.get('masked_share'))} | {speed} "
+            f"| {cell(r.get('peak_rss_mb'))} |"
         )
     lines += [
         "",

@@ -75,3 +75,18 @@ def combine_seeds(runs: dict) -> dict:
     first["timings_s"] = {str(seed): r["timings_s"] for seed, r in runs.items()}
     first["warnings"] = sorted({w for r in runs.values() for w in r["warnings"]})
     return first
+
+
+def cell(value, fmt: str = "{}") -> str:
+    """A table cell: ``fmt`` of ``value``, or "–" when it was not measured (None)."""
+    return "–" if value is None else fmt.format(value)
+
+
+def trir_cell(row: dict) -> str:
+    """A row's TRIR cell: the mean, ± the sd over seeds when there are several, "–" when not run."""
+    return cell(row.get("trir"), "{:.1f}") + (f" ± {row['trir_sd']:.1f}" if row.get("trir_sd") is not None else "")
+
+
+def speed_cell(row: dict) -> str:
+    """A row's docs/s cell with its ratio to Presidio's in the same run ("2.1 (0.99×)")."""
+    return cell(row.get("docs_per_s")) + (f" ({row['x_presidio']}×)" if row.get("x_presidio") else "")
