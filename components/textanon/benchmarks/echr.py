@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..datasets.wikiactors import ORIGINAL, WikiActor
-from ..masking import SUPPRESSION, apply, merge, merge_offsets
-from .harness import covered_chars
+from ..masking import apply, merge, merge_offsets
+from .harness import covered_chars, mask_mentions
+from .profiles import PROFILE_ROWS, run_profile_docs
 from .scoring import cell, speed_cell, trir_cell
 
 ENTITIES, JUDGMENTS, ANONYMIZATIONS = "echr_dev_entities.json", "echr_dev_bk_public.json", "anonymizations"
@@ -41,9 +42,6 @@ METHODS = (
     "St.NER3_Entity",
     "St.NER7_Entity",
 )
-#: the profile rows (label, profile, needs the index), as in the WikiActors profile table
-PROFILE_ROWS = (("fast (default)", "fast", False), ("lm", "lm", False), ("search", "search", True))
-PROFILE_ROWS += (("strict", "strict", False),)
 PRESIDIO = "Presidio (run here)"
 
 
@@ -214,18 +212,7 @@ def give_applicant_knowledge(records: Sequence[WikiActor], names: Dict[str, List
                 for d, found in mentions.items()
             )
             continue
-        added = 0
-        for doc_id, spans in s["masks"].items():
-            found = mentions.get(doc_id, [])
-            before = covered_chars(spans)
-            s["masks"][doc_id] = merge_offsets(list(spans) + found)
-            added += covered_chars(s["masks"][doc_id]) - before
-            if doc_id in s.get("replacements", {}):
-                s["replacements"][doc_id] = [
-                    list(m) for m in merge(list(s["replacements"][doc_id]) + [(b, e, SUPPRESSION) for b, e in found])
-                ]
-        s.pop("texts", None)
-        s["target_known"], s["target_chars_added"] = True, added
+        s["target_known"], s["target_chars_added"] = True, mask_mentions(s, mentions)
 
 
 # ------------------------------------------------------------------------------------------------------------- index
@@ -255,18 +242,6 @@ def _docs(records: Sequence[WikiActor], names: Dict[str, List[str]]) -> List[Tup
     return [(r.name, r.original, (names.get(r.name) or [None])[0]) for r in records]
 
 
-def run_profile(docs, profile: str, model: str, index: Optional[str]) -> dict:
-    """One profile as users run it, in a fresh process (as :func:`textanon.benchmarks.profiles.run_profile_isolated`,
-    with the applicant as target)."""
-    from .systems import run_isolated
-
-    result = run_isolated("textanon_profile", docs, profile=profile, model=model, index=index)
-    if "error" in result:
-        raise RuntimeError(f"profile {profile} failed: {result['error']}")
-    inner = result.pop("masks")
-    return dict(result, masks=inner["masks"], replacements=inner["replacements"])
-
-
 def benchmark_echr(
     folder: Path,
     model: str = "en_textanon",
@@ -293,7 +268,7 @@ def benchmark_echr(
     systems[PRESIDIO] = presidio
     for row_label, name, needs_index in PROFILE_ROWS:
         if name in profiles and (index or not needs_index):
-            systems[row_label] = run_profile(docs, name, model, index if needs_index else None)
+            systems[row_label] = run_profile_docs(docs, name, model, index if needs_index else None)
     give_applicant_knowledge(records, names, systems)
     rows = score(records, systems, skip_trir=not trir_seeds, trir_seeds=tuple(trir_seeds) or (42,), tpi_lm=tpi_lm)
     judges = add_judge_columns(records, systems, rows)

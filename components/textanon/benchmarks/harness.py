@@ -84,23 +84,31 @@ def give_target_knowledge(records: List[WikiActor], systems: Dict[str, dict]) ->
             continue
         added = 0
         if "masks" in s:
-            for name, spans in s["masks"].items():
-                mentions = find_target_mentions(originals[name], name)
-                before = covered_chars(spans)
-                s["masks"][name] = merge_offsets(list(spans) + mentions)
-                added += covered_chars(s["masks"][name]) - before
-                if name in s.get("replacements", {}):  # generalizations: the name's mentions suppressed
-                    s["replacements"][name] = [
-                        list(m)
-                        for m in merge(list(s["replacements"][name]) + [(b, e, SUPPRESSION) for b, e in mentions])
-                    ]
-            s.pop("texts", None)  # re-rendered from the masks
+            added = mask_mentions(s, {name: find_target_mentions(originals[name], name) for name in s["masks"]})
         else:
             for name, text in s["texts"].items():
                 mentions = find_target_mentions(text, name)
                 added += sum(e - b for b, e in mentions)
                 s["texts"][name] = apply_offsets(text, mentions, SUPPRESSION)
         s["target_known"], s["target_chars_added"] = True, added
+
+
+def mask_mentions(system: dict, mentions: Dict[str, list]) -> int:
+    """Add ``mentions`` (document id -> character spans of the original) to a mask system's masks, in place, and
+    return the characters that were not masked before; generalizing systems get them suppressed in their
+    replacements; rendered texts are dropped (re-rendered from the masks)."""
+    added = 0
+    for doc_id, spans in system["masks"].items():
+        found = mentions.get(doc_id, [])
+        before = covered_chars(spans)
+        system["masks"][doc_id] = merge_offsets(list(spans) + list(found))
+        added += covered_chars(system["masks"][doc_id]) - before
+        if doc_id in system.get("replacements", {}):  # generalizations: the mentions suppressed
+            system["replacements"][doc_id] = [
+                list(m) for m in merge(list(system["replacements"][doc_id]) + [(b, e, SUPPRESSION) for b, e in found])
+            ]
+    system.pop("texts", None)
+    return added
 
 
 def covered_chars(spans) -> int:

@@ -118,9 +118,14 @@ def write(output: Path, result: dict, markdown: str) -> None:
 
 
 def run_profile_isolated(records, profile: str, model: str, index: Optional[str]) -> dict:
-    """One profile in a fresh process (:func:`textanon.benchmarks.systems.run_isolated`): masks, replacements,
-    seconds after load and warm-up, peak RSS."""
-    result = run_isolated("textanon_profile", _docs(records), profile=profile, model=model, index=index)
+    """One profile in a fresh process on WikiActors records, the actor as target (:func:`run_profile_docs`)."""
+    return run_profile_docs(_docs(records), profile, model, index)
+
+
+def run_profile_docs(docs, profile: str, model: str, index: Optional[str]) -> dict:
+    """One profile as users run it in a fresh process (:func:`textanon.benchmarks.systems.run_isolated`) on
+    ``(id, text, target)`` triples: masks, replacements, seconds after load and warm-up, peak RSS."""
+    result = run_isolated("textanon_profile", docs, profile=profile, model=model, index=index)
     if "error" in result:
         raise RuntimeError(f"profile {profile} failed: {result['error']}")
     inner = result.pop("masks")
