@@ -55,6 +55,7 @@ CASES = {
     "cv-ner": "lab cv-ner {g} --work-dir {d} --base-model {m} --config {c} --pipeline-config {g}",
     "export-ner": "lab export-ner {m} --output {d}",
     "peer-suite": "lab peer-suite --presidio-tests {d} --output {f}",
+    "benchmark-echr": "lab benchmark-echr {d} --output {t}/d/f.json",
 }
 
 
