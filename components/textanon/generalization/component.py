@@ -81,8 +81,9 @@ class Generalizer(SettingsRecord):
             yield self(doc)
 
     def risk_components(self) -> Tuple[object, object]:
-        """The pipeline's (language-model risk, search risk) components, None where absent."""
-        procs = [proc for _, proc in self.nlp.components] if self.nlp is not None else []
+        """The pipeline's enabled (language-model risk, search risk) components, None where absent or disabled: a
+        profile that disables ``textanon_lm_risk`` (``nlp.disabled``) runs no language model here either."""
+        procs = [proc for _, proc in self.nlp.pipeline] if self.nlp is not None else []
         lm = next((p for p in procs if isinstance(p, LMRiskScorer)), None)
         search = next((p for p in procs if isinstance(p, SearchRisk)), None)
         return lm, search
@@ -182,14 +183,31 @@ def _entity_ic(mentions: List[Span]) -> Optional[float]:
     return None if any(ic is None for ic in ics) else max(ics)
 
 
+#: the most documents of one group kept as a set (more: the index counts the combination itself)
+MAX_GROUP_DOCUMENTS = 100_000
+
+
 def _memo_any(index):
-    """``index.count_any`` with this document's answers kept."""
+    """``index.count_any`` with this document's answers kept. When the backend lists a group's documents
+    (``documents_any``), each group is asked once and a combination's count is the size of the intersection: the
+    same number, without one query per pair of options."""
     cache: Dict[tuple, int] = {}
+    documents: Dict[tuple, Optional[frozenset]] = {}
+    listing = getattr(index, "documents_any", None)
+
+    def docs(group: tuple) -> Optional[frozenset]:
+        if group not in documents:
+            documents[group] = listing(list(group), MAX_GROUP_DOCUMENTS)
+        return documents[group]
 
     def count_any(groups) -> int:
         key = tuple(sorted(tuple(sorted(g)) for g in groups))
         if key not in cache:
-            cache[key] = index.count_any([list(g) for g in key])
+            sets = [docs(g) for g in key] if listing is not None else [None]
+            if key and all(s is not None for s in sets):
+                cache[key] = len(frozenset.intersection(*sets))
+            else:
+                cache[key] = index.count_any([list(g) for g in key])
         return cache[key]
 
     return count_any

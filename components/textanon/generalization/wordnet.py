@@ -165,7 +165,12 @@ def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
 def hyponym_lemmas(synset, limit: int = 20) -> List[str]:
     """Lemmas of ``synset`` and of its hyponyms (two levels down; instances left out; only lemmas whose most frequent
     noun sense is that hyponym; the most used first), at most ``limit``: more specific terms a replacement by ``synset``
-    covers."""
+    covers. Kept per process (WordNet does not change; its SemCor counts are read from disk lemma by lemma)."""
+    return list(_hyponym_lemmas(synset, limit))
+
+
+@lru_cache(maxsize=20000)
+def _hyponym_lemmas(synset, limit: int) -> Tuple[str, ...]:
     wn = wordnet()
     out = [lemma_text(synset)]
     frontier = [synset]
@@ -176,4 +181,4 @@ def hyponym_lemmas(synset, limit: int = 20) -> List[str]:
         frontier = sorted(found, key=lambda h: (-sum(lemma.count() for lemma in h.lemmas()), h.name()))
         # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
         out += [lemma_text(h) for h in frontier if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]]
-    return list(dict.fromkeys(out))[:limit]
+    return tuple(list(dict.fromkeys(out))[:limit])

@@ -7,8 +7,9 @@ itself is not stored) tokenized by ``unicode61 remove_diacritics 2`` over text a
 """
 
 import sqlite3
+from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, FrozenSet, List, Optional, Sequence
 
 from .base import Hit, IndexIncompatible, person_key, read_meta
 from .terms import index_text, phrase_words
@@ -21,6 +22,14 @@ FTS_TOKENIZER = "unicode61 remove_diacritics 2"
 def fts_phrase(words: Sequence[str]) -> str:
     """An FTS5 phrase query for ``words`` (quoted: no word is read as an operator)."""
     return '"' + " ".join(w.replace('"', '""') for w in words) + '"'
+
+
+@lru_cache(maxsize=65536)
+def phrase_query(text: str) -> str:
+    """The FTS5 phrase query of ``text`` ("" when it has no word); kept: the generalizer asks for the same member
+    phrases (a term and its hyponyms) in thousands of combinations per document."""
+    words = phrase_words(text)
+    return fts_phrase(words) if words else ""
 
 
 class SQLiteWriter:
@@ -83,7 +92,7 @@ class SQLiteIndex:
 
     def count(self, phrases: Sequence[str]) -> int:
         """Number of documents that contain every phrase (one FTS5 ``MATCH``: quoted phrases joined by ``AND``)."""
-        parts = [fts_phrase(ws) for ws in map(phrase_words, phrases) if ws]
+        parts = [q for q in map(phrase_query, phrases) if q]
         if not parts:
             return self._n
         row = self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (" AND ".join(parts),)).fetchone()
@@ -93,13 +102,23 @@ class SQLiteIndex:
         """Number of documents that contain one phrase of every group (one ``MATCH``: ORs of phrases joined by AND)."""
         clauses = []
         for group in groups:
-            parts = list(dict.fromkeys(fts_phrase(ws) for ws in map(phrase_words, group) if ws))
+            parts = list(dict.fromkeys(q for q in map(phrase_query, group) if q))
             if parts:
                 clauses.append("(" + " OR ".join(parts) + ")")
         if not clauses:
             return self._n
         row = self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (" AND ".join(clauses),)).fetchone()
         return int(row[0])
+
+    def documents_any(self, group: Sequence[str], limit: int) -> Optional[FrozenSet[int]]:
+        """The documents that contain one phrase of ``group``; None when more than ``limit`` do or the group has no
+        phrase (ask :meth:`count_any` then). :meth:`count_any` of several groups is the size of their intersection."""
+        parts = list(dict.fromkeys(q for q in map(phrase_query, group) if q))
+        if not parts:
+            return None
+        rows = self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?", (" OR ".join(parts), limit + 1))
+        found = frozenset(int(r[0]) for r in rows)
+        return found if len(found) <= limit else None
 
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
         """FTS5 BM25 ranking of the quoted words joined by ``OR``: ``[(doc, score)]``, best (highest) first."""

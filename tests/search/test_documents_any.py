@@ -1,0 +1,63 @@
+"""Listing a group's documents (``documents_any``) gives the generalizer the same counts as ``count_any``, with one
+query per group instead of one per combination."""
+
+import itertools
+
+from core_fixtures import FIXTURES
+
+from textanon.generalization.component import _memo_any
+from textanon.search.backends import open_index
+from textanon.search.builder import build_index
+
+GROUPS = [
+    ["University of Oslo"],
+    ["Bergen", "nurse"],
+    ["Glass Harbour", "renee"],
+    ["Oslo University"],  # matches nothing
+    ['"AND" OR *'],
+    ["..."],  # no word: every document
+]
+
+
+def _index(tmp_path):
+    build_index(FIXTURES / "search_public.json", tmp_path / "idx", backend="sqlite-fts5", progress=False)
+    return open_index(tmp_path / "idx")
+
+
+def test_a_groups_documents_are_those_count_any_counts(tmp_path):
+    index = _index(tmp_path)
+    for group in GROUPS[:5]:
+        assert len(index.documents_any(group, 1000)) == index.count_any([group])
+    assert index.documents_any(["..."], 1000) is None  # no phrase: left to count_any
+    assert index.documents_any(["University of Oslo"], 2) is None  # more than the limit
+
+
+def test_the_memo_counts_every_combination_as_the_index_does(tmp_path):
+    index = _index(tmp_path)
+    count_any = _memo_any(index)
+    for n in (1, 2):
+        for groups in itertools.combinations(GROUPS, n):
+            assert count_any(list(groups)) == index.count_any(list(groups)), groups
+    assert count_any([]) == index.n_docs
+
+
+class _CountsOnly:
+    """A backend without ``documents_any`` (tantivy, the prior): the memo asks ``count_any``."""
+
+    def __init__(self, index):
+        self.index, self.asked = index, 0
+
+    def count_any(self, groups):
+        self.asked += 1
+        return self.index.count_any(groups)
+
+
+def test_a_backend_without_document_lists_is_asked_each_combination_once(tmp_path):
+    backend = _CountsOnly(_index(tmp_path))
+    count_any = _memo_any(backend)
+    assert (
+        count_any([GROUPS[0], GROUPS[1]])
+        == count_any([GROUPS[1], GROUPS[0]])
+        == backend.index.count_any([GROUPS[0], GROUPS[1]])
+    )
+    assert backend.asked == 1
