@@ -61,3 +61,24 @@ def test_a_backend_without_document_lists_is_asked_each_combination_once(tmp_pat
         == backend.index.count_any([GROUPS[0], GROUPS[1]])
     )
     assert backend.asked == 1
+
+
+def test_a_words_scores_for_every_document_are_its_scores_for_each(tmp_path):
+    index = _index(tmp_path)
+    docs = list(range(index.n_docs))
+    for word in ("oslo", "university", "bergen", "nurse", "renée", "absent"):
+        every = index.term_scores_all(word, 1000)
+        assert every == index.term_scores(word, docs)
+    assert index.term_scores_all("university", 1) is None  # more documents than the limit
+
+
+def test_the_targeted_attackers_contributions_do_not_depend_on_how_they_are_fetched(tmp_path):
+    from textanon.search.targeted import _Contributions
+
+    index = _index(tmp_path)
+    listed, asked = _Contributions(index), _Contributions(index)
+    asked.listing = None  # the per-document path (backends without term_scores_all)
+    words, docs = ["oslo", "bergen", "glass", "harbour", "nurse"], [1, 3, 5, 8]
+    assert listed.get(words, docs) == asked.get(words, docs)
+    assert listed.get(words, [2, 4]) == asked.get(words, [2, 4])
+    assert listed.queries == len(words) < asked.queries

@@ -95,11 +95,12 @@ class Generalizer(SettingsRecord):
             if span._.source != "target":
                 entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
         candidates: Dict[str, list] = {}
+        text = doc.text  # built once: doc.text joins every token
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
             found = propose(
-                rep.label_, rep.text, doc.text, rep.start_char, self.max_levels, is_common_noun(rep), tokens
+                rep.label_, rep.text, text, rep.start_char, self.max_levels, is_common_noun(rep), tokens
             )
             if found:
                 candidates[eid] = found

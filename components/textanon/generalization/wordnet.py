@@ -7,7 +7,7 @@ load_wordnet`, ``NLTK_DATA``)."""
 
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 #: synsets too general to be a meaningful replacement ("a whole", "a symbol", "a group")
 TOO_GENERAL = {
@@ -62,6 +62,23 @@ def wordnet():
     return load_wordnet()
 
 
+@lru_cache(maxsize=1)
+def _lemma_counts() -> Dict[str, int]:
+    """WordNet's SemCor counts by lemma key (``cntlist.rev``, read once: nltk looks each one up on disk)."""
+    counts: Dict[str, int] = {}
+    with wordnet().open("cntlist.rev") as lines:
+        for line in lines:
+            key, _, rest = line.rstrip().partition(" ")
+            if rest:
+                counts.setdefault(key, int(rest.rsplit(" ", 1)[-1]))
+    return counts
+
+
+def lemma_count(lemma) -> int:
+    """``lemma.count()`` (its SemCor frequency) from the counts read once."""
+    return _lemma_counts().get(lemma.key(), 0) if lemma.lang() == "eng" else 0
+
+
 @lru_cache(maxsize=20000)
 def noun_sense(text: str, known_noun: bool = False):
     """(synset of the most frequent noun sense, is plural) of ``text`` (a word or a WordNet compound), or None.
@@ -79,7 +96,7 @@ def noun_sense(text: str, known_noun: bool = False):
     if not senses:
         return None
     plural = lemma.lower() != key.lower()
-    first = sum(lm.count() for lm in senses[0].lemmas() if lm.name().lower() == lemma.lower())
+    first = sum(lemma_count(lm) for lm in senses[0].lemmas() if lm.name().lower() == lemma.lower())
     if known_noun and not (first > 0 or len(senses) == 1):
         return None
     if not known_noun and not dominant_noun(wn, lemma, senses):
@@ -97,8 +114,8 @@ def plural_bases(word: str) -> List[str]:
 def dominant_noun(wn, lemma: str, senses) -> bool:
     """Whether the most frequent noun sense is attested (SemCor count > 0) and the word is at least as often a noun
     as anything else ("earnest" the adjective is not read as the noun, a security)."""
-    count = lambda synsets: sum(lm.count() for s in synsets for lm in s.lemmas() if lm.name() == lemma)  # noqa: E731
-    first = sum(lm.count() for lm in senses[0].lemmas() if lm.name() == lemma)
+    count = lambda synsets: sum(lemma_count(lm) for s in synsets for lm in s.lemmas() if lm.name() == lemma)  # noqa: E731
+    first = sum(lemma_count(lm) for lm in senses[0].lemmas() if lm.name() == lemma)
     others = max((count(wn.synsets(lemma, pos=p)) for p in (wn.VERB, wn.ADJ, wn.ADV)), default=0)
     return first > 0 and count(senses) >= others
 
@@ -178,7 +195,7 @@ def _hyponym_lemmas(synset, limit: int) -> Tuple[str, ...]:
         # NLTK gives hyponyms in no fixed order (it varies with Python's hash seed): the most used lemmas first
         # (SemCor counts), then by name, so that the ``limit`` kept are the same every run, and the common ones
         found = {h for s in frontier for h in s.hyponyms()}
-        frontier = sorted(found, key=lambda h: (-sum(lemma.count() for lemma in h.lemmas()), h.name()))
+        frontier = sorted(found, key=lambda h: (-sum(lemma_count(lemma) for lemma in h.lemmas()), h.name()))
         # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
         out += [lemma_text(h) for h in frontier if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]]
     return tuple(list(dict.fromkeys(out))[:limit])

@@ -143,6 +143,17 @@ class SQLiteIndex:
         )
         return {int(num): -float(s) for num, s in rows}
 
+    def term_scores_all(self, word: str, limit: int) -> Optional[Dict[int, float]]:
+        """:meth:`term_scores` of ``word`` for every document that contains it (one query), None when more than
+        ``limit`` do (FTS5's BM25 of a one-word query does not depend on which documents are asked for)."""
+        ws = phrase_words(word)
+        if not ws:
+            return {}
+        rows = self.conn.execute(
+            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? LIMIT ?", (fts_phrase(ws), int(limit) + 1)
+        ).fetchall()
+        return {int(num): -float(s) for num, s in rows} if len(rows) <= limit else None
+
     def documents_of(self, person: str) -> List[int]:
         """Numbers of the documents indexed for ``person`` (matched by the folded name)."""
         rows = self.conn.execute("SELECT num FROM docs WHERE person_key = ? ORDER BY num", (person_key(person),))

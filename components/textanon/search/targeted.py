@@ -58,14 +58,32 @@ def target_rank(hits: Sequence[Hit], targets: Set[int]) -> Optional[int]:
     return 1 + sum(1 for d, s in hits if d not in targets and s > best)
 
 
+#: the most documents of one word whose scores are all fetched at once (more: only the documents asked for)
+MAX_WORD_DOCUMENTS = 20_000
+
+
 class _Contributions:
-    """Cached BM25 contribution of each query word to each document of interest."""
+    """Cached BM25 contribution of each query word to each document of interest. A backend that lists a word's
+    scores for every document holding it (``term_scores_all``) is asked once per word; the others per new
+    document (the same scores either way)."""
 
     def __init__(self, index: SearchIndex):
         self.index, self.cache, self.queries = index, {}, 0
+        self.complete: Dict[str, Dict[int, float]] = {}
+        self.listing = getattr(index, "term_scores_all", None)
 
     def get(self, words: Sequence[str], docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
+        out: Dict[str, Dict[int, float]] = {}
         for w in words:
+            if w not in self.complete and self.listing is not None and w not in self.cache:
+                scores = self.listing(w, MAX_WORD_DOCUMENTS)
+                self.queries += 1
+                if scores is not None:
+                    self.complete[w] = scores
+            if w in self.complete:
+                every = self.complete[w]
+                out[w] = {d: every.get(d, 0.0) for d in docs}
+                continue
             known = self.cache.setdefault(w, {})
             missing = [d for d in docs if (w, d) not in known]
             if missing:
@@ -73,7 +91,8 @@ class _Contributions:
                 self.queries += 1
                 for d in missing:
                     known[(w, d)] = scores.get(d, 0.0)
-        return {w: {d: self.cache[w][(w, d)] for d in docs} for w in words}
+            out[w] = {d: known[(w, d)] for d in docs}
+        return out
 
 
 def unlink(
