@@ -192,3 +192,47 @@ def test_masked_share_without_a_manual_anonymization():
     originals = {"a": "one two three four", "b": "five six"}
     assert _masked_share(originals, {"a": [[0, 3]], "b": [[0, 8]]}) == round(3 / 6, 4)
     assert _masked_share(originals, {}) is None
+
+
+def test_every_row_gets_the_readability_columns_and_the_table_shows_them(tmp_path):
+    import json
+
+    other = "Ana Popescu is a Moldovan singer. She was born in a small town in 1970. She is a singer and a vet."
+    corpus_file = tmp_path / "background.json"
+    corpus_file.write_text(
+        json.dumps(
+            [
+                {"name": "Igor Munteanu", "public_knowledge": "SECRET evaluated body"},
+                {"name": "Ana Popescu", "public_knowledge": other},
+            ]
+        )
+    )
+    texts = harness.fluency_texts(corpus_file, RECORDS)
+    assert texts == [other]  # the evaluated person's body never trains the fluency model
+    systems = {
+        "first name only": {"masks": {"Igor Munteanu": [_span("Igor")]}},
+        "whole names": {"masks": {"Igor Munteanu": [_span("Igor Munteanu"), _span("Munteanu", 1)]}},
+        "manual (published)": {"texts": {"Igor Munteanu": MANUAL}, "published": True},
+    }
+    rows = {
+        r["system"]: r
+        for r in harness.score(
+            RECORDS, systems, tpi_lm=False, cache_dir=tmp_path, skip_trir=True, fluency_corpus=texts * 3
+        )
+    }
+    assert rows["first name only"]["fragment_rate"] == 1.0  # "*** Munteanu"
+    assert rows["whole names"]["fragment_rate"] == 0.0
+    for row in rows.values():  # published rows included
+        assert row["adjacent_placeholders"] == 0.0 and row["fluency_ratio"] > 0
+    assert rows["manual (published)"]["fragment_rate"] == 0.0
+    result = {
+        "rows": list(rows.values()),
+        "throughput_ratio_vs_presidio": harness.throughput_ratio(list(rows.values())),
+        "settings": {"trir_seeds": None},
+    }
+    header, first = harness.markdown(result).splitlines()[0:3:2]
+    titles = [c.strip() for c in header.strip("|").split("|")]
+    cells = [c.strip() for c in first.strip("|").split("|")]
+    assert cells[titles.index("fragment rate")] == "1.0" and "fluency (perplexity ×)" in titles
+    no_fluency = harness.score(RECORDS, systems, tpi_lm=False, cache_dir=tmp_path, skip_trir=True)
+    assert all(r["fluency_ratio"] is None and r["fragment_rate"] is not None for r in no_fluency)

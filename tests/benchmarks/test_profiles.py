@@ -28,12 +28,37 @@ def test_the_table_goes_between_the_readme_markers(tmp_path):
             dict(row("manual (published)", 42.0, 24.0, 0.355), tpi=0.4, masked_share=0.55, docs_per_s=None),
         ],
     }
+    result["rows"][0].update(fragment_rate=0.12, adjacent_placeholders=0.34, fluency_ratio=1.56)
     table = profiles_markdown(result)
     assert '| fast (default) | `spacy.load("en_textanon")`' in table and "15.6 (1.06×)" in table
+    assert "| 0.12 | 0.34 | 1.56 |" in table and "| fragment rate | adjacent placeholders | fluency" in table
     readme = tmp_path / "README.md"
-    readme.write_text(f"before\n{README_START}\nold\n{README_END}\nafter\n")
+    readme.write_text(f"before\n{README_START}\nOLD TABLE\n{README_END}\nafter\n")
     assert update_readme(readme, table)
     text = readme.read_text()
-    assert "old" not in text and table in text and text.startswith("before") and text.endswith("after\n")
+    assert "OLD TABLE" not in text and table in text and text.startswith("before") and text.endswith("after\n")
     readme.write_text("no markers")
     assert not update_readme(readme, table)
+
+
+def test_the_before_after_paragraph_is_each_profiles_output_cut_at_a_sentence_end():
+    from textanon.benchmarks.profiles import examples, examples_markdown
+    from textanon.datasets.wikiactors import WikiActor
+
+    original = "Ann Lee is an actress. She won the Drama Desk Award in 2004. She lives in Oslo with two cats."
+    manual = "*** is an actress. She won *** in ***."
+    record = WikiActor(index=0, name="Ann Lee", abstracts={"original_abstract": original, "manual_abstract": manual})
+    start = original.index("Drama")
+    systems = {
+        "fast (default)": {"replacements": {"Ann Lee": [[0, 7, "***"], [start, start + 16, "***"]]}},
+        "strict": {
+            "replacements": {"Ann Lee": [[0, 7, "***"], [original.index("Oslo"), original.index("Oslo") + 4, "***"]]}
+        },
+    }
+    ex = examples([record], systems, chars=62)
+    assert ex["original"] == "Ann Lee is an actress. She won the Drama Desk Award in 2004."
+    assert ex["rows"]["fast (default)"] == "*** is an actress. She won the *** in 2004."
+    assert ex["rows"]["strict"] == "*** is an actress. She won the Drama Desk Award in 2004."  # Oslo is after the cut
+    assert "search" not in ex["rows"] and ex["rows"]["manual (published)"].endswith(" …")
+    text = examples_markdown({"examples": ex})
+    assert "- **fast (default)**: *** is an actress." in text and "Ann Lee" in text

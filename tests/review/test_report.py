@@ -188,3 +188,34 @@ def test_text_labels_and_ids_are_escaped(tmp_path):
         html = page.read_text(encoding="utf-8")
         assert "<script>alert" not in html and "<script>bad" not in html and "<b>" not in html
         assert "<img" not in html and "<i>" not in html
+
+
+AWARDS = "She won four Drama Desk Awards in 2010 for her work."
+
+
+def _masked_record(words):
+    """An output record of AWARDS with ``words`` masked (spans and masks as ``anonymize`` writes them)."""
+    from textanon.masking import apply
+
+    offsets = [(AWARDS.index(w), AWARDS.index(w) + len(w)) for w in words]
+    spans = [
+        {"start": s, "end": e, "label": "MISC", "entity_id": f"MISC_{k}", "source": "ner", "ic": 5.0, "masked": True}
+        for k, (s, e) in enumerate(offsets)
+    ]
+    masks = [[s, e, "***"] for s, e in offsets]
+    return {"id": "awards", "anonymized_text": apply(AWARDS, masks), "masks": masks, "spans": spans}
+
+
+def test_a_fragmenting_masking_is_marked_and_a_whole_unit_masking_is_not(tmp_path):
+    cut = document_view(_masked_record(["Desk"]), AWARDS)
+    assert [f["text"] for f in cut["fragments"]] == ["Drama Desk Awards"]
+    marked = re.findall(r'<span class="fragment" title="fragmented unit[^"]*">([^<]*)</span>', cut["original_html"])
+    assert "".join(marked) == "Drama Desk Awards"  # marked around (and inside) the masked span's link
+    whole = document_view(_masked_record(["Drama Desk Awards"]), AWARDS)
+    assert whole["fragments"] == [] and 'class="fragment"' not in whole["original_html"]
+    write_report([_masked_record(["Desk"])], tmp_path, inputs=[Record(id="awards", text=AWARDS)])
+    page = (tmp_path / "doc-00001-awards.html").read_text(encoding="utf-8")
+    assert 'id="fragment-legend">fragmented unit: part of a name/title left visible<' in page
+    assert '<p class="fragments" id="fragments"><b>1 fragmented unit</b>' in page
+    write_report([_masked_record(["Drama Desk Awards"])], tmp_path / "whole", inputs=[Record(id="awards", text=AWARDS)])
+    assert 'id="fragments"' not in (tmp_path / "whole" / "doc-00001-awards.html").read_text(encoding="utf-8")

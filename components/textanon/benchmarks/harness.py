@@ -154,11 +154,15 @@ def score(
     trir_seeds: Sequence[int] = (42,),
     headline_model: Optional[str] = None,
     tpi_lm: bool = True,
+    fluency_corpus: Optional[Sequence[str]] = None,
+    readability: bool = True,
 ) -> List[dict]:
     """One row per system with every metric (TRIR/TPI from the evaluators). ``trir_values`` (system ->
     % or list of % per seed) replaces running the attack here, e.g. ``evaluate-trir`` on the exported texts.
     ``tpi``: headline TPI (``headline_model``, default word frequencies); ``tpi_lm``: TPI with ``tpi_model``
-    (default SmolLM2), skipped when ``tpi_lm`` is False."""
+    (default SmolLM2), skipped when ``tpi_lm`` is False. ``readability``: the columns ``fragment_rate``,
+    ``adjacent_placeholders`` and ``fluency_ratio`` (:mod:`textanon.evaluation.readability`; the fluency model is
+    trained on ``fluency_corpus``, None: no fluency column)."""
     from ..evaluation.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
 
     originals = {r.name: r.original for r in records}
@@ -199,6 +203,11 @@ def score(
     if trir_values is None:
         trir_values = {} if skip_trir else run_attack(records, systems, trir_settings, trir_seeds)
     trir = aggregate_trir(trir_values)
+    reading = None
+    if readability:
+        from ..evaluation.readability import Readability
+
+        reading = Readability(originals, fluency_corpus)
     rows = []
     for name, s in systems.items():
         ids = [n for n in s["masks"] if n in gold]
@@ -225,10 +234,38 @@ def score(
                 "sweep_threshold": s.get("sweep_threshold"),
             }
         )
+        if reading is not None:  # generalizations: their replacements are words, not placeholders
+            rows[-1].update(reading.row(s.get("replacements") or s["masks"]))
         if "replacements" in s:
             rows[-1]["suppress_twin"] = s.get("suppress_twin")
             rows[-1]["generalized_share"] = generalized_share(s["replacements"])
     return rows
+
+
+def fluency_texts(path: Path, records: Sequence[WikiActor]) -> List[str]:
+    """The public bodies (``public_knowledge``) of the WikiActors file ``path`` of the people NOT among ``records``
+    (the evaluated ones): the training corpus of the readability columns' fluency model."""
+    evaluated_names = {r.name for r in records}
+    return [r.background for r in read_wikiactors(path) if r.background and r.name not in evaluated_names]
+
+
+def readability_settings(path: Optional[Path], texts: Optional[List[str]]) -> dict:
+    """What a result records about its readability columns (:mod:`textanon.evaluation.readability`)."""
+    from ..evaluation.readability import REFERENCE_MODEL
+
+    return {
+        "fragment_rate": f"masks leaving part of a name / title / date of the original visible, over masks; units "
+        f"from a {REFERENCE_MODEL} parse of the original (entities, proper-noun runs, quoted titles, year ranges)",
+        "adjacent_placeholders": "placeholders with only whitespace / punctuation between them and another one, "
+        "over placeholders",
+        "fluency_ratio": (
+            "mean over documents of perplexity(anonymized, placeholders read as their reference entity's label "
+            "noun) / perplexity(original), interpolated Kneser-Ney word trigram model trained on the public bodies "
+            f"of {len(texts)} people not evaluated ({path}); no profile uses it"
+            if texts
+            else "not computed (no --fluency-corpus)"
+        ),
+    }
 
 
 def _masked_share(originals: Dict[str, str], masks: Dict[str, list]) -> Optional[float]:
@@ -317,13 +354,16 @@ def benchmark(
     generalize=None,
     groups: Optional[Sequence[str]] = None,
     tpi_lm: bool = True,
+    fluency_corpus: Optional[Path] = None,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
     input of ``evaluate-trir --anonymized``); ``output``: the result written there (:func:`write_result`);
     ``search``: the search-risk rows (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the
     retrieval judges' columns (:mod:`textanon.benchmarks.judges`); ``generalize``: the generalization rows and
     their suppressing twins (:class:`textanon.benchmarks.generalization.GeneralizeBench`); ``groups``: the row
-    groups to run (:data:`GROUPS`; default all); ``tpi_lm``: the SmolLM2 TPI column."""
+    groups to run (:data:`GROUPS`; default all); ``tpi_lm``: the SmolLM2 TPI column; ``fluency_corpus``: a
+    WikiActors file whose public bodies of people NOT evaluated here train the fluency model of the readability
+    columns (:func:`fluency_texts`; None: no fluency column)."""
     from .judges import add_judge_columns
     from .search import search_systems
 
@@ -339,7 +379,16 @@ def benchmark(
     systems.update(generalize_systems(records, generalize) if generalize and "generalization" in groups else {})
     systems.update(text_columns(records, llm_file) if "published" in groups else {})
     give_target_knowledge(records, systems)
-    rows = score(records, systems, skip_trir=skip_trir, trir_values=trir_values, trir_seeds=trir_seeds, tpi_lm=tpi_lm)
+    fluency = fluency_texts(fluency_corpus, records) if fluency_corpus else None
+    rows = score(
+        records,
+        systems,
+        skip_trir=skip_trir,
+        trir_values=trir_values,
+        trir_seeds=trir_seeds,
+        tpi_lm=tpi_lm,
+        fluency_corpus=fluency,
+    )
     judged = add_judge_columns(records, systems, rows) if judges else None
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
@@ -374,6 +423,7 @@ def benchmark(
             "speed": "docs/s after loading + warm-up (load_s apart), each system alone in a fresh process, "
             "same documents",
             "judges": judged,
+            "readability": readability_settings(fluency_corpus, fluency),
             "search": search.settings() if search else None,
             "generalization": generalize.settings() if generalize else None,
             "groups": sorted(groups),
@@ -457,6 +507,9 @@ def markdown(result: dict) -> str:
         "precision",
         "recall",
         "masked_share",
+        "fragment_rate",
+        "adjacent_placeholders",
+        "fluency_ratio",
         "docs_per_s",
         "load_s",
         "peak_rss_mb",
@@ -465,6 +518,8 @@ def markdown(result: dict) -> str:
         cols[3:3] = ["bm25_reid", "dense_reid"]
     titles = {"trir": "TRIR % (mean ± sd)", "tpi": "TPI (wordfreq)", "tpi_lm": "TPI (SmolLM2)"}
     titles.update(bm25_reid="BM25 judge %", dense_reid="MiniLM judge %")
+    titles.update(fragment_rate="fragment rate", adjacent_placeholders="adjacent placeholders")
+    titles.update(fluency_ratio="fluency (perplexity ×)")
     lines = ["| " + " | ".join(titles.get(c, c) for c in cols) + " |", "|" + "---|" * len(cols)]
     for r in result["rows"]:
         cells = [
@@ -482,6 +537,10 @@ def markdown(result: dict) -> str:
         "run here get the same knowledge); 'as published' = a fixed text from the dataset, scored as published.",
         "TPI (wordfreq) is the headline utility (information content from word frequencies, independent of the "
         "anonymizer); TPI (SmolLM2) uses the model textanon's optimizer minimizes and favours textanon.",
+        "Readability: fragment rate = share of masks that leave part of a name, title or date visible; adjacent "
+        "placeholders = share of placeholders next to another one (no word between); fluency = perplexity of the "
+        "anonymized text (placeholders read as their label) / the original's, under a trigram model of public "
+        "bodies of people not evaluated (docs/readability.md). Lower is more readable; manual is the reference.",
         (
             f"TRIR: mean ± sample sd over {len(seeds)} attack seed(s) {seeds}."
             if seeds

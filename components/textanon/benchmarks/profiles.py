@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .harness import give_target_knowledge, load_records, score, text_columns
+from .harness import fluency_texts, give_target_knowledge, load_records, readability_settings, score, text_columns
 from .scoring import cell, speed_cell, trir_cell
 from .systems import profile_masks, run_isolated
 
@@ -149,10 +149,13 @@ def profile_rows(
     skip_trir: bool = True,
     trir_seeds: Sequence[int] = (42,),
     limit: Optional[int] = None,
+    fluency_corpus: Optional[Path] = None,
 ) -> dict:
     """Every profile (:data:`PROFILE_ROWS`; search only with ``index``), Presidio and the published manual
     anonymization on ``data``, the target's name masked for every system run here: judges, TRIR (unless
-    ``skip_trir``), TPI (word frequencies and SmolLM2), masked share, docs/s, × Presidio, peak RSS."""
+    ``skip_trir``), TPI (word frequencies and SmolLM2), masked share, the readability columns (fluency model trained
+    on the bodies of ``fluency_corpus`` of people not evaluated: :func:`textanon.benchmarks.harness.fluency_texts`;
+    None: no fluency), docs/s, × Presidio, peak RSS."""
     from .judges import add_judge_columns
 
     records = load_records(data, limit)
@@ -167,7 +170,8 @@ def profile_rows(
     systems["Presidio (run here)"] = presidio
     systems.update({k: v for k, v in text_columns(records, None).items() if k.startswith("manual")})
     give_target_knowledge(records, systems)
-    rows = score(records, systems, skip_trir=skip_trir, trir_seeds=trir_seeds, tpi_lm=True)
+    fluency = fluency_texts(fluency_corpus, records) if fluency_corpus else None
+    rows = score(records, systems, skip_trir=skip_trir, trir_seeds=trir_seeds, tpi_lm=True, fluency_corpus=fluency)
     judges = add_judge_columns(records, systems, rows)
     base = next(r["docs_per_s"] for r in rows if r["system"].startswith("Presidio"))
     for row in rows:
@@ -179,7 +183,52 @@ def profile_rows(
         "index": index,
         "rows": rows,
         "judges": judges,
+        "readability": readability_settings(fluency_corpus, fluency),
+        "examples": examples(records, systems),
     }
+
+
+#: the record whose first sentences the README shows through every profile (the first of the file: fixed before
+#: any run), and how much of it
+EXAMPLE_RECORD, EXAMPLE_CHARS = 0, 420
+
+
+def examples(records, systems: Dict[str, dict], which: int = EXAMPLE_RECORD, chars: int = EXAMPLE_CHARS) -> dict:
+    """Before/after of one document (its first sentences, up to ``chars`` characters, cut at a sentence end): the
+    original, each profile's output as written (its replacements) and the published manual anonymization."""
+    from ..masking import apply
+
+    if not records:
+        return {}
+    record = records[min(which, len(records) - 1)]
+    cut = _sentences_end(record.original, chars)
+    out = {"document": record.name, "original": record.original[:cut], "rows": {}}
+    for row_label, _, _ in PROFILE_ROWS:
+        replacements = systems.get(row_label, {}).get("replacements", {}).get(record.name)
+        if replacements is not None:
+            inside = [m for m in replacements if m[1] <= cut]
+            out["rows"][row_label] = apply(record.original[:cut], inside)
+    manual = (record.abstracts or {}).get("manual_abstract")
+    if manual:
+        out["rows"]["manual (published)"] = manual[: int(len(manual) * cut / max(1, len(record.original)))] + " …"
+    return out
+
+
+def _sentences_end(text: str, chars: int) -> int:
+    """The end of the last sentence that ends within ``chars`` characters (all of ``chars`` when none does)."""
+    ends = [i + 1 for i, c in enumerate(text[:chars]) if c in ".!?" and (i + 1 == len(text) or text[i + 1].isspace())]
+    return ends[-1] if ends else min(chars, len(text))
+
+
+def examples_markdown(result: dict) -> str:
+    """The before/after paragraph of every profile (:func:`examples`)."""
+    ex = result.get("examples") or {}
+    if not ex:
+        return ""
+    lines = ["", f"Before/after ({ex['document']}, the first evaluated abstract, its first sentences):", ""]
+    lines += [f"- **original**: {ex['original']}"]
+    lines += [f"- **{row}**: {text}" for row, text in ex["rows"].items()]
+    return "\n".join(lines) + "\n"
 
 
 def profiles_markdown(result: dict) -> str:
@@ -192,15 +241,17 @@ def profiles_markdown(result: dict) -> str:
     }
     lines = [
         "| profile | how | BM25 judge % | MiniLM judge % | TRIR % | TPI (SmolLM2) | TPI (wordfreq) | masked share "
-        "| docs/s (× Presidio) | peak RSS MiB |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| fragment rate | adjacent placeholders | fluency (perplexity ×) | docs/s (× Presidio) | peak RSS MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in result["rows"]:
         trir, speed = trir_cell(r), speed_cell(r)
         lines.append(
             f"| {r['system']} | {how.get(r['system'], '')} | {cell(r.get('bm25_reid'))} "
             f"| {cell(r.get('dense_reid'))} "
-            f"| {trir} | {cell(r.get('tpi_lm'))} | {cell(r.get('tpi'))} | {cell(r.get('masked_share'))} | {speed} "
+            f"| {trir} | {cell(r.get('tpi_lm'))} | {cell(r.get('tpi'))} | {cell(r.get('masked_share'))} "
+            f"| {cell(r.get('fragment_rate'))} | {cell(r.get('adjacent_placeholders'))} "
+            f"| {cell(r.get('fluency_ratio'))} | {speed} "
             f"| {cell(r.get('peak_rss_mb'))} |"
         )
     lines += [
@@ -209,9 +260,12 @@ def profiles_markdown(result: dict) -> str:
         "system run here; judges: BM25 and MiniLM over the evaluated people's full public bodies (% re-identified "
         "at rank 1; no profile uses them); TPI (SmolLM2) is the utility measure of the fast profile, whose prior "
         "uses word frequencies; docs/s after loading, in one process, Presidio in the same run; TRIR – : the attack "
-        f"was not run (`--trir-seeds`). Search index: {result['index'] or 'none'}.",
+        f"was not run (`--trir-seeds`). Search index: {result['index'] or 'none'}. Readability (lower reads better; "
+        "docs/readability.md): fragment rate = share of masks leaving part of a name, title or date visible; adjacent "
+        "placeholders = share of placeholders next to another; fluency = perplexity of the output (placeholders read "
+        "as their label) / the original's, under a trigram model of bodies of people not evaluated.",
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + examples_markdown(result)
 
 
 def update_readme(readme: Path, table: str) -> bool:

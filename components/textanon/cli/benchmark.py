@@ -9,6 +9,9 @@ from wasabi import msg
 from ._util import check_distinct, input_file, named_paths, parse_seeds
 from .apps import lab
 
+#: the default training corpus of the readability columns' fluency model (minus the evaluated people)
+FLUENCY_CORPUS = "../shared/data/wikiactors/WikiActors_500_random.json"
+
 
 @lab.command("benchmark")
 def benchmark_cmd(
@@ -53,6 +56,11 @@ def benchmark_cmd(
         help="LABEL=PIPELINE[@INDEX], repeatable: rows 'textanon LABEL + generalization' and their suppressing twins",
     ),
     tpi_lm: bool = typer.Option(True, help="The SmolLM2 TPI column (slow on a CPU: one LM pass per text)"),
+    fluency_corpus: Optional[Path] = typer.Option(
+        Path(FLUENCY_CORPUS),
+        help="WikiActors file whose public bodies of people NOT evaluated train the fluency model of the readability "
+        "columns (skipped with a warning when missing)",
+    ),
     only: List[str] = typer.Option(
         [],
         help="Row group to run, repeatable (baselines, search, generalization, published; default all): the rows "
@@ -64,12 +72,16 @@ def benchmark_cmd(
 
     check_distinct(  # --output itself is read back (--merge-only, --only): it is both, by design
         [("DATA", data), ("--llm-anonymizations", llm_anonymizations), ("--trir-from", trir_from)]
+        + [("--fluency-corpus", fluency_corpus)]
         + named_paths("--index", index),
         [("--output (.md)", output.with_suffix(".md")), ("--output (.png)", output.with_suffix(".png"))]
         + [("--texts-out", texts_out)],
     )
     check_distinct([("DATA", data), ("--trir-from", trir_from)], [("--output", output)])
     seeds = parse_seeds(trir_seeds, "--trir-seeds")
+    if fluency_corpus is not None and not fluency_corpus.exists():
+        msg.warn(f"--fluency-corpus {fluency_corpus} not found: no fluency column")
+        fluency_corpus = None
     search = None
     if search_pipeline or index:
         from ..benchmarks.search import search_bench
@@ -111,6 +123,8 @@ def benchmark_cmd(
                 judges=judges,
                 generalize=bench,
                 groups=only or None,
+                tpi_lm=tpi_lm,
+                fluency_corpus=fluency_corpus,
             )
         except BenchmarkError as err:
             msg.fail(str(err), exits=1)

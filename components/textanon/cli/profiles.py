@@ -8,6 +8,7 @@ from wasabi import msg
 
 from ._util import check_distinct, parse_seeds
 from .apps import lab
+from .benchmark import FLUENCY_CORPUS
 
 
 @lab.command("select-prior")
@@ -39,15 +40,26 @@ def profiles_cli(
     output: Path = typer.Option(Path("metrics/profiles.json"), help="JSON results; a .md table beside it"),
     readme: Optional[Path] = typer.Option(None, help="Also write the table into this README (between its markers)"),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+    fluency_corpus: Optional[Path] = typer.Option(
+        Path(FLUENCY_CORPUS),
+        help="WikiActors file whose public bodies of people NOT evaluated train the fluency model of the readability "
+        "columns (skipped with a warning when missing)",
+    ),
 ) -> None:
     """Every profile as users run it, Presidio and the manual anonymization: the README's profile table."""
     from ..benchmarks.profiles import profile_rows, profiles_markdown, update_readme, write
 
     check_distinct(
-        [("DATA", data)], [("--output", output), ("--output (.md)", output.with_suffix(".md")), ("--readme", readme)]
+        [("DATA", data), ("--fluency-corpus", fluency_corpus)],
+        [("--output", output), ("--output (.md)", output.with_suffix(".md")), ("--readme", readme)],
     )
     seeds = parse_seeds(trir_seeds, "--trir-seeds", required=False)
-    result = profile_rows(data, model, index, skip_trir=not seeds, trir_seeds=seeds or (42,), limit=limit)
+    if fluency_corpus is not None and not fluency_corpus.exists():
+        msg.warn(f"--fluency-corpus {fluency_corpus} not found: no fluency column")
+        fluency_corpus = None
+    result = profile_rows(
+        data, model, index, skip_trir=not seeds, trir_seeds=seeds or (42,), limit=limit, fluency_corpus=fluency_corpus
+    )
     table = profiles_markdown(result)
     write(output, result, table)
     if readme is not None and not update_readme(readme, table):

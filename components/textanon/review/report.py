@@ -23,12 +23,14 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..labels import TAB_LABELS
-from ..masking import apply, merge
+from ..masking import apply, merge, merge_offsets
 from .colors import LABEL_COLORS, label_color
 from .reasons import combination_status, explain
 
 #: drawn for each masked character when the original text is not given
 HIDDEN = "█"
+#: the legend and tooltip of a fragmented unit (:mod:`textanon.evaluation.readability`)
+FRAGMENT_NOTE = "fragmented unit: part of a name/title left visible"
 TEMPLATES = Path(__file__).parent / "templates"
 INDEX = "index.html"
 
@@ -165,6 +167,7 @@ def document_view(record: dict, text: Optional[str] = None, target: Optional[str
             "warnings": [],
             "spans": [],
             "by_label": {},
+            "fragments": [],
         }
     masks = [tuple(m) for m in record.get("masks") or []]
     anonymized = record.get("anonymized_text") or ""
@@ -217,6 +220,12 @@ def document_view(record: dict, text: Optional[str] = None, target: Optional[str
         for k, (ids, broken) in enumerate(combination_status(record), 1)
     ]
     warnings = list(record.get("warnings") or [])
+    fragmented: List[Tuple[int, int]] = []
+    if text is not None and HIDDEN not in text and masks:
+        found = fragmented_units(text, masks)
+        if found is None:
+            notes.append("Fragmented units are not marked: no spaCy English pipeline for the reference parse.")
+        fragmented = found or []
     return {
         "id": str(record.get("id", "")),
         "status": "warnings" if warnings else "ok",
@@ -231,29 +240,58 @@ def document_view(record: dict, text: Optional[str] = None, target: Optional[str
             for a in record.get("allowed") or []
         ],
         "reid_rank": _rank(record.get("reid_rank")),
-        "original_html": _highlight(text, spans) if text is not None else None,
+        "fragments": [{"start": s, "end": e, "text": text[s:e]} for s, e in fragmented],
+        "original_html": _highlight(text, spans, fragmented) if text is not None else None,
         "anonymized_html": _highlight_masks(anonymized, masks, spans),
         "n_masks": len(masks),
     }
 
 
+def fragmented_units(text: str, masks: Sequence[Sequence]) -> Optional[List[Tuple[int, int]]]:
+    """Offsets of the units of ``text`` (names, titles, dates) that ``masks`` cut, leaving part visible
+    (:func:`textanon.evaluation.readability.fragments`); None when no spaCy English pipeline is installed."""
+    from ..evaluation.readability import fragments, reference_nlp
+
+    try:
+        nlp = reference_nlp()
+    except (OSError, ImportError):
+        return None
+    return fragments(nlp(text), masks).units
+
+
 # -- HTML pieces ------------------------------------------------------------------------------------------
-def _highlight(text: str, spans: Sequence[dict]) -> str:
-    """``text`` escaped, every (non-nested) span a link to its row of the decision table."""
+def _highlight(text: str, spans: Sequence[dict], fragmented: Sequence[Tuple[int, int]] = ()) -> str:
+    """``text`` escaped, every (non-nested) span a link to its row of the decision table, the characters of
+    ``fragmented`` units marked (class ``fragment``)."""
+    regions = merge_offsets(fragmented)
     out, pos = [], 0
     for s in sorted(spans, key=lambda s: (s["start"], -s["end"])):
         if s["start"] < pos:
             continue  # nested or overlapping: listed in the table only
         state, label = ("masked" if s["masked"] else "kept"), html.escape(s["label"])
-        out.append(html.escape(text[pos : s["start"]]))
+        out.append(_marked(text, pos, s["start"], regions))
         out.append(
             f'<a class="span {state}" id="s{s["n"]}" href="#d{s["n"]}" data-n="{s["n"]}" data-label="{label}"'
             f' style="--c:{s["color"]}" title="{html.escape(s["tooltip"])}">'
-            f'{html.escape(text[s["start"] : s["end"]])}<span class="tag">{label}'
+            f'{_marked(text, s["start"], s["end"], regions)}<span class="tag">{label}'
             f"{' ✕' if s['masked'] else ''}</span></a>"
         )
         pos = s["end"]
-    out.append(html.escape(text[pos:]))
+    out.append(_marked(text, pos, len(text), regions))
+    return "".join(out)
+
+
+def _marked(text: str, start: int, end: int, regions: Sequence[Sequence[int]]) -> str:
+    """``text[start:end]`` escaped, the parts inside ``regions`` (sorted, disjoint) wrapped as fragments."""
+    out, pos = [], start
+    for r_start, r_end in regions:
+        lo, hi = max(r_start, pos), min(r_end, end)
+        if lo >= hi:
+            continue
+        out.append(html.escape(text[pos:lo]))
+        out.append(f'<span class="fragment" title="{FRAGMENT_NOTE}">{html.escape(text[lo:hi])}</span>')
+        pos = hi
+    out.append(html.escape(text[pos:end]))
     return "".join(out)
 
 
@@ -320,4 +358,4 @@ def _assets() -> dict:
 
 
 def _legend() -> dict:
-    return {"legend": list(LABEL_COLORS.items()), "colors": LABEL_COLORS}
+    return {"legend": list(LABEL_COLORS.items()), "colors": LABEL_COLORS, "fragment_note": FRAGMENT_NOTE}
