@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import textanon  # noqa: F401
 from textanon.target import is_common_word
+from textanon.units import doc_units
 
 WORDS = [
     "Balti",
@@ -36,6 +37,10 @@ LABELS = ["PERSON", "LOC", "DEM", "DATETIME", "ORG", "QUANTITY", "MISC", "CODE"]
 NLP = spacy.blank("en")
 LINKER = NLP.add_pipe("textanon_entity_linker")
 OPTIMIZER = NLP.add_pipe("textanon_optimizer", config={"replacement": "label"})
+#: the same decision written word by word (whole units off): what the decision masks, before units extend it
+WORD_BY_WORD = NLP.add_pipe(
+    "textanon_optimizer", name="word_by_word", config={"replacement": "label", "whole_units": False}
+)
 
 
 @st.composite
@@ -70,19 +75,30 @@ def test_masked_surfaces_never_survive(data):
     doc._.risky_combinations = (
         [sorted(rnd.sample(ids, k=min(len(ids), rnd.randint(1, 2)))) for _ in range(rnd.randint(0, 4))] if ids else []
     )
+    words = WORD_BY_WORD(doc.copy())
     doc = OPTIMIZER(doc)
-    out = doc._.anonymized_text
-    masked = {s._.entity_id for s in doc.spans["pii"] if s._.masked}
-    for combo in doc._.risky_combinations:
-        assert masked.intersection(combo), "a risky combination stayed fully unmasked"
-    for span in doc.spans["pii"]:
-        if span._.masked and len(span.text.strip()) >= 2:  # 1-character forms are not propagated
-            surface = r"\s+".join(re.escape(w) for w in span.text.split())
-            # an ordinary single word ("in", "May") survives only in its other letter cases ("In" masks not "in")
-            flags = 0 if " " not in span.text.strip() and is_common_word(span.text) else re.I
-            for form in {span.text.strip(), span.text.strip()[:1].upper() + span.text.strip()[1:], span.text.upper()}:
-                surface = r"\s+".join(re.escape(w) for w in form.split())
-                assert not re.search(rf"(?<!\w){surface}(?!\w)", out, flags=flags), (span.text, out)
+    # whole units mask more, never less: every character the word-by-word masks cover stays covered
+    for start, end, _ in words._.masks:
+        assert covered(doc._.masks, start, end), (start, end, doc._.masks)
+    # no unit is masked in part: a placeholder that touches one covers all of it
+    for start, end, _ in doc_units(doc, "pii"):
+        if any(s < end and start < e for s, e, _ in doc._.masks):
+            assert covered(doc._.masks, start, end), (doc.text[start:end], doc._.anonymized_text)
+    # the decision's masked mentions (a unit masked whole may also cover a kept entity's mention in place: its
+    # other mentions stay, as the decision kept it)
+    decided = [s for s in words.spans["pii"] if s._.masked]
+    for out in (words._.anonymized_text, doc._.anonymized_text):
+        masked = {s._.entity_id for s in decided}
+        for combo in doc._.risky_combinations:
+            assert masked.intersection(combo), "a risky combination stayed fully unmasked"
+        for span in decided:
+            if len(span.text.strip()) >= 2:  # 1-character forms are not propagated
+                # an ordinary single word ("in", "May") survives only in its other letter cases ("In" masks not "in")
+                flags = 0 if " " not in span.text.strip() and is_common_word(span.text) else re.I
+                text = span.text.strip()
+                for form in {text, text[:1].upper() + text[1:], span.text.upper()}:
+                    surface = r"\s+".join(re.escape(w) for w in form.split())
+                    assert not re.search(rf"(?<!\w){surface}(?!\w)", out, flags=flags), (span.text, out)
 
 
 def covered(masks, start, end):

@@ -255,3 +255,87 @@ def test_the_pronunciation_of_the_target_at_the_opening_is_masked_whole():
     doc = make_doc(text, mentions, [], target="Tobin Arlow")
     assert doc._.anonymized_text == "*** ( ***; born 4 June 1970) is an actor. *** lives in Ohio."
     assert {"P1", "P2"} <= masked_ids(doc) and "L1" not in masked_ids(doc)
+
+
+# -- issue 32: whole units ------------------------------------------------------------------------------------
+AWARDS = "He won four Drama Desk Awards in 2005. Then he left."
+
+
+def desk_doc(**cfg):
+    """ "Desk" as the search risk leaves it: a candidate:word span of its own, risky; the name around it undetected."""
+    return make_doc(AWARDS, [("Desk", "MISC", "W1")], [["W1"]], sources={"W1": "candidate:word"}, **cfg)
+
+
+def test_a_masked_word_inside_a_name_masks_the_whole_name_and_leaves_the_number():
+    doc = desk_doc()
+    assert doc._.anonymized_text == "He won four *** in 2005. Then he left."
+    assert doc._.whole_units == {"extended": 1, "suppressed": 0, "joined": 0}
+    assert doc.spans["pii"][0]._.masked
+    assert apply(doc.text, doc._.masks) == doc._.anonymized_text  # the masks say what the text shows
+    assert desk_doc(replacement="label")._.anonymized_text.startswith("He won four [MISC] in")
+
+
+def test_whole_units_false_masks_word_by_word():
+    doc = desk_doc(whole_units=False)
+    assert doc._.anonymized_text == "He won four Drama *** Awards in 2005. Then he left."
+    assert doc._.whole_units is None
+
+
+def test_adjacent_masked_names_become_one_placeholder():
+    text = "Then Ion Rusu Maria Pop met Ana."
+    mentions = [("Ion Rusu", "PERSON", "P1"), ("Maria Pop", "PERSON", "P2"), ("Ana", "PERSON", "P3")]
+    doc = make_doc(text, mentions, [["P1"], ["P2"]], target="Ana")
+    assert doc._.anonymized_text == "Then *** met ***."  # the names are detected apart: no unit joins them
+    assert doc._.whole_units["joined"] == 1
+    assert all(s._.masked for s in doc.spans["pii"])
+    assert make_doc(text, mentions, [["P1"], ["P2"]], target="Ana", whole_units=False)._.anonymized_text == (
+        "Then *** *** met ***."
+    )
+    numbered = make_doc(text, mentions, [["P1"], ["P2"]], target="Ana", replacement="numbered")
+    assert "[P1] [P2]" in numbered._.anonymized_text  # two entities told apart stay apart
+
+
+def test_a_masked_entity_inside_a_quoted_title_masks_the_title():
+    text = 'She starred in "A Night in Salzburg" in 1965.'
+    doc = make_doc(text, [("Salzburg", "LOC", "L1"), ("1965", "DATETIME", "T1")], [["L1"]])
+    assert doc._.anonymized_text == 'She starred in "***" in 1965.'
+    plain = make_doc(text, [("Salzburg", "LOC", "L1"), ("1965", "DATETIME", "T1")], [["L1"]], whole_units=False)
+    assert plain._.anonymized_text == 'She starred in "A Night in ***" in 1965.'
+
+
+def test_a_kept_entity_next_to_a_masked_one_stays():
+    text = "On Monday Ion Rusu left the Bank of England."
+    mentions = [("Monday", "DATETIME", "T1"), ("Ion Rusu", "PERSON", "P1"), ("Bank of England", "ORG", "O1")]
+    doc = make_doc(text, mentions, [["P1"]], target="Ion Rusu")
+    assert doc._.anonymized_text == "On Monday *** left the Bank of England."
+
+
+def test_pseudonyms_are_words_neither_extended_nor_joined():
+    text = "He won four Drama Desk Awards with Ion Rusu Maria Pop."
+    mentions = [("Desk", "MISC", "W1"), ("Ion Rusu", "PERSON", "P1"), ("Maria Pop", "PERSON", "P2")]
+    doc = make_doc(text, mentions, [["W1"], ["P1"], ["P2"]], replacement="pseudonym", target="Ion Rusu")
+    out = doc._.anonymized_text
+    assert out.startswith("He won four Drama ") and " Awards with " in out  # the surrogate replaces "Desk" alone
+    assert "Rusu" not in out and "Maria Pop" not in out and "***" not in out
+
+
+def test_a_generalized_part_of_a_unit_with_a_suppressed_part_is_suppressed(monkeypatch):
+    from textanon import optimizer as module
+
+    def choose(entities, combos, combo_breaks, cost, *args, **kwargs):
+        return {"W1"}, {"D1": (1, "European")}, "OPTIMAL"
+
+    monkeypatch.setattr(module, "choose", choose)
+    text = "She joined the Romanian Film Institute in Cluj."
+    mentions = [("Romanian", "DEM", "D1"), ("Film", "MISC", "W1"), ("Cluj", "LOC", "L1")]
+    cfg = {"replacement": "generalize", "target_role": ""}
+    doc = make_doc(text, mentions, [["D1", "W1"]], sources={"W1": "candidate:word"}, **cfg)
+    assert doc._.anonymized_text == "She joined the *** in Cluj."
+    assert doc._.whole_units["suppressed"] == 1
+    assert {s.text: s._.treatment for s in doc.spans["pii"]} == {
+        "Romanian": "suppress",
+        "Film": "suppress",
+        "Cluj": "keep",
+    }
+    alone = make_doc(text, mentions, [["D1", "W1"]], sources={"W1": "candidate:word"}, whole_units=False, **cfg)
+    assert alone._.anonymized_text == "She joined the European *** Institute in Cluj."

@@ -41,6 +41,12 @@ EXTENSIONS = {
         "the index's rule for generalizations: {breaks: [[combination, {entity: [levels]} or None]], forbidden}",
     ),
     "reid_rank": (Doc, None, "the target's BM25 rank in the search index before/after masking (search risk)"),
+    "whole_units": (
+        Doc,
+        None,
+        "what the optimizer's whole_units did: {extended: units masked whole, suppressed: generalized entities "
+        "suppressed beside a suppressed part of their unit, joined: placeholders joined to the one before}",
+    ),
 }
 
 

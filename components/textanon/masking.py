@@ -1,6 +1,6 @@
-"""Where masks are applied: the mask type, replacement strings, propagation to every occurrence, merging,
-coverage and rendering of the masked text. Every component, benchmark and evaluation that merges or renders
-masks calls the functions here.
+"""Where masks are applied: the mask type, replacement strings, propagation to every occurrence, merging (and the
+joining of adjacent placeholders), coverage and rendering of the masked text. Every component, benchmark and
+evaluation that merges or renders masks calls the functions here.
 
 A mask is ``(start, end, replacement)``: character offsets into the original text and the string written in
 their place, or ``None`` where only the offsets are known (masks read from an offsets file, benchmark spans):
@@ -65,6 +65,29 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
                 rep = table.get(key.lower() if flags else key)
                 extra.append((m.start(), m.end(), rep if rep is not None else next(iter(table.values()))))
     return merge(list(masks) + extra)
+
+
+def join_adjacent(text: str, masks: Iterable[Sequence], placeholders: Iterable[str]) -> Tuple[List[Mask], int]:
+    """Masks (merged, sorted) where two placeholder masks in a row with the same replacement (one of
+    ``placeholders``: ``***``, ``[ORG]``; never a pseudonym or a generalization, which are words) and only spaces
+    or tabs between them become one mask covering both: "*** ***" is written "***". A line break keeps them apart
+    (the layout stays). Returns (the masks, how many were joined to the one before)."""
+    placeholders = set(placeholders)
+    out: List[Mask] = []
+    joined = 0
+    for start, end, *rest in merge(masks):
+        rep = rest[0] if rest else None
+        if out and rep in placeholders and out[-1][2] == rep and _blank(text[out[-1][1] : start]):
+            out[-1] = (out[-1][0], end, rep)
+            joined += 1
+            continue
+        out.append((start, end, rep))
+    return out, joined
+
+
+def _blank(gap: str) -> bool:
+    """Only spaces and tabs (or nothing)."""
+    return not gap.strip() and "\n" not in gap and "\r" not in gap
 
 
 def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:

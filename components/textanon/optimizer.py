@@ -29,6 +29,13 @@ infeasibility every entity that occurs in an unresolved combination is masked; a
 with no generalization that breaks it is suppressed; each time ``doc._.anonymization_warnings`` says so (counts
 only). ``span._.masked`` is True exactly for the
 spans that the applied masks (propagation included) cover entirely.
+
+Whole units (``whole_units = true``, the default): a suppressed mention written as a placeholder (``***``,
+``[ORG]``: not a pseudonym, not a generalization) that covers part of a unit of the text (a multi-word span, a run
+of proper nouns, a quoted title, the proper-noun part of a noun chunk: :mod:`textanon.units`) is extended to the
+whole unit ("four Drama *** Awards" is written "four ***"); a generalized entity with a mention in a unit that
+also holds a suppressed mention is suppressed (privacy first); two placeholder masks with the same replacement and
+only spaces between them become one. ``doc._.whole_units`` counts what was extended, suppressed and joined.
 """
 
 import bisect
@@ -43,10 +50,11 @@ from .costs import DEFAULT_IC, IC_SCALE, mask_cost  # noqa: F401  (DEFAULT_IC, I
 from .extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from .generalization.base import fit_articles
 from .generalization.choice import breaks, candidates_of, choose, forbidden
+from .generalization.role import role_masks
 from .generalization.targeted import to_suppress
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import LMRiskScorer
-from .masking import REPLACEMENT_STYLES, Mask, apply, covered, merge, propagate, replacement
+from .masking import REPLACEMENT_STYLES, Mask, apply, covered, join_adjacent, merge, propagate, replacement
 from .operators import Mention, OperatorError, Renderer
 from .operators.generalize import Generalize
 from .operators.pseudonym import Pseudonym
@@ -57,6 +65,7 @@ from .search_risk import SearchRisk
 from .serialization import SettingsRecord
 from .signatures import defaults, settings_from
 from .target import fold, name_occurrences, name_words
+from .units import Unit, cover_units, doc_units, overlapping_units
 
 logger = logging.getLogger(__name__)
 GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.generalization)
@@ -73,6 +82,8 @@ BIRTH_CONTEXT = re.compile(
     r"[\s:,]*(?:on|in|at)?[\s:,]*(?:the\s+)?$",
     re.IGNORECASE,
 )
+#: operators whose output is a placeholder, not a word (``whole_units`` extends and joins their masks)
+PLACEHOLDER_OPERATORS = ("replace", "redact")
 
 Char = Tuple[int, int]
 
@@ -95,6 +106,7 @@ class MaskingOptimizer(SettingsRecord):
         "pseudonym_key",
         "target_role",
         "operators",
+        "whole_units",
     )
 
     def __init__(
@@ -114,6 +126,7 @@ class MaskingOptimizer(SettingsRecord):
         pseudonym_key: Optional[str] = None,
         target_role: str = TARGET_ROLE,
         operators: Dict[str, Any] = {},  # noqa: B006 - copied, never mutated; a config block
+        whole_units: bool = True,
         nlp: Optional[Language] = None,
     ) -> None:
         register_extensions()
@@ -132,6 +145,9 @@ class MaskingOptimizer(SettingsRecord):
         #: labels whose every mention is masked whatever its risk (the ``strict`` profile's: all of them)
         self.mask_labels = list(mask_labels)
         self.target_role = target_role
+        #: a placeholder covering part of a unit (a name, a title...) covers all of it (module docstring)
+        self.whole_units = whole_units
+        self._units: List[Unit] = []  # the current doc's units (textanon.units), when whole_units
         #: how masked mentions are written, per label (``operators`` setting; empty: the ``replacement`` style)
         self.renderer = Renderer(operators)
         self.operators = self.renderer.describe()
@@ -157,6 +173,7 @@ class MaskingOptimizer(SettingsRecord):
         combos = [list(c) for c in (doc._.risky_combinations or []) if c]
         forced, occurrences = self._direct_identifiers(doc, entities)
         self._protected = forced
+        self._units = doc_units(doc, self.spans_key, self.extra_spans_keys) if self.whole_units else []
         self.generalized: Dict[str, Tuple[int, str]] = {}
         masked = self._solve(doc, entities, combos, forced, self.replacement == GENERALIZE)
         self._render(doc, entities, masked, occurrences, self.generalized)
@@ -466,6 +483,13 @@ class MaskingOptimizer(SettingsRecord):
         surfaces: Dict[str, str] = {}
         doc_text = doc.text  # built once: doc.text joins every token
         generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
+        # privacy first: no generalization beside a suppressed part of the same unit (decided again at each
+        # rendering: the targeted check renders the same choice again, generalizations included)
+        in_units = self._suppressed_in_units(entities, masked, generalized)
+        if in_units:
+            generalized = {e: g for e, g in generalized.items() if e not in in_units}
+            masked = set(masked) | in_units
+        placeholders: Set[str] = set()  # the replacements that are placeholders (whole_units extends and joins)
         renderer, warnings = self.renderer, list(self.renderer.warnings())
         rendered_by: Dict[str, Optional[str]] = {}  # replacement -> the operator that wrote it
 
@@ -486,7 +510,14 @@ class MaskingOptimizer(SettingsRecord):
             )
             style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
             entity = (canonical, kind or label)  # a pseudonym follows its entity's surrogate and type
-            return renderer.render(mention, lambda: self._replacement(label, eid, text, entity), warnings, style)
+            rep, operator = renderer.render(
+                mention, lambda: self._replacement(label, eid, text, entity), warnings, style
+            )
+            if rep is not None and (
+                operator in PLACEHOLDER_OPERATORS or (operator is None and self.replacement != PSEUDONYM)
+            ):
+                placeholders.add(rep)
+            return rep, operator
 
         if renderer:  # a generalized entity whose label has another operator is written by that operator
             moved = {e for e in generalized if not isinstance(self._operator(entities, e), (Generalize, type(None)))}
@@ -503,8 +534,19 @@ class MaskingOptimizer(SettingsRecord):
         if person_operator is not None and person_operator.name not in (Generalize.name, "keep"):
             role = ""  # an operator chosen for PERSON writes the protected person's name too
         if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
+            # written to fit the words around the name ("the American actress", "the person's"); premodifiers that
+            # another mask covers are never copied (generalization/role.py)
+            tagged = [(t.idx, t.text, t.tag_) for t in doc] if doc.has_annotation("TAG") else []
+            hidden = [m for e in set(masked) | set(generalized) for m in entities.get(e, [])]
+            hidden = [m for m in hidden if not any(s <= m.start_char and m.end_char <= e for s, e in occurrences)]
+            others, forms = [(m.start_char, m.end_char) for m in hidden], {m.text for m in hidden}
+
+            def role_at(first: int, last: int) -> List[Mask]:
+                return role_masks(doc_text, first, last, role, tagged, others, forms)
+
             for start, end in occurrences:
-                add(start, end, role, Generalize.name if renderer else None)
+                for mask in role_at(start, end):
+                    add(*mask, Generalize.name if renderer else None)
         for eid in sorted(masked):
             mentions = entities.get(eid, [])
             longest = max(mentions, key=lambda m: len(m.text), default=None)
@@ -512,7 +554,9 @@ class MaskingOptimizer(SettingsRecord):
             for span in mentions:
                 start, end = span.start_char, span.end_char
                 if role and any(s <= start and end <= e for s, e in occurrences):
-                    add(start, end, role, Generalize.name if renderer else None)
+                    for first, last, rep in role_at(start, end):  # the article before a title (empty mask) once
+                        if last > first:
+                            add(first, last, rep, Generalize.name if renderer else None)
                     continue
                 protected = eid in self._protected
                 add(start, end, *render(span.text, span.label_, eid, start, end, canonical, protected, kind))
@@ -522,6 +566,10 @@ class MaskingOptimizer(SettingsRecord):
         if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:
             warnings.append(RANDOM_KEY_WARNING)
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
+        if self.whole_units:
+            masks, extended = cover_units(masks, self._units, placeholders)
+            masks, joined = join_adjacent(doc_text, masks, placeholders)
+            doc._.whole_units = {"extended": extended, "suppressed": len(in_units), "joined": joined}
         written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"
         if generalized or role or written:  # "an American" -> "a North American", not "an North American"
             fitted = {text for _, text in generalized.values()} | ({role} if role else set()) | written
@@ -542,6 +590,34 @@ class MaskingOptimizer(SettingsRecord):
                 if renderer and span._.masked:
                     mask = masks[max(0, bisect.bisect_right(starts, span.start_char) - 1)]
                     span._.operator = rendered_by.get(mask[2])
+
+    def _suppressed_in_units(
+        self, entities: Dict[str, List[Span]], masked: Set[str], generalized: Dict[str, Tuple[int, str]]
+    ) -> Set[str]:
+        """The generalized entities with a mention in a unit (``whole_units``) that also holds a mention of a
+        suppressed entity written as a placeholder: they are suppressed too (the unit is masked whole)."""
+        if not self._units or not generalized:
+            return set()
+        suppressed = [
+            (m.start_char, m.end_char)
+            for e in masked
+            for m in entities.get(e, [])
+            if self._writes_placeholder(m.label_)
+        ]
+        units = overlapping_units(self._units, suppressed)
+        return {
+            e
+            for e in generalized
+            if any(s < m.end_char and m.start_char < end for m in entities.get(e, []) for s, end, _ in units)
+        }
+
+    def _writes_placeholder(self, label: str) -> bool:
+        """Whether a suppressed mention labelled ``label`` is written as a placeholder (``***``, ``[ORG]``, an empty
+        redaction), not as a word (a pseudonym; an operator's hash, cipher or partial mask)."""
+        operator = self.renderer.operator_for(label) if self.renderer else None
+        if operator is not None:
+            return operator.name in PLACEHOLDER_OPERATORS
+        return self.replacement != PSEUDONYM
 
     def _operator(self, entities: Dict[str, List[Span]], eid: str):
         """The operator configured for the label of entity ``eid`` (None: the replacement style)."""

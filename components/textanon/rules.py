@@ -242,6 +242,13 @@ DATETIME_PATTERNS = {
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}{DATE_SEP}\d{{4}}\b",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
+    # a period as one span, so that it is generalized as a whole ("2010–present", "1999–2004", "2003–04", "from 1999
+    # to 2004", "between 1965 and 1967"): longer than the years inside it, it wins over them
+    "year_range": (
+        r"(?<!\bAct )(?<!\bActs )\b(?:[Ff]rom\s+)?(?:1[6-9]|20)\d{2}(?:\s*[-–—]\s*|\s+(?:to|until|till|through)\s+)"
+        r"(?:(?:1[6-9]|20)\d{2}\b|\d{2}\b(?![-–/.]\d)|(?:the\s+)?present\b|now\b|today\b)"
+        r"|\b[Bb]etween\s+(?:1[6-9]|20)\d{2}\s+and\s+(?:1[6-9]|20)\d{2}\b"
+    ),
     # not the year of a statute ("the Employment Act 1996", "the 1996 Act"): it dates the law, not a person
     "year": r"(?<!\bAct )(?<!\bActs )\b(?:1[6-9]|20)\d{2}s?\b(?! Acts?\b)",
     "clock_time": r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",

@@ -236,3 +236,28 @@ def test_every_row_gets_the_readability_columns_and_the_table_shows_them(tmp_pat
     assert cells[titles.index("fragment rate")] == "1.0" and "fluency (perplexity ×)" in titles
     no_fluency = harness.score(RECORDS, systems, tpi_lm=False, cache_dir=tmp_path, skip_trir=True)
     assert all(r["fluency_ratio"] is None and r["fragment_rate"] is not None for r in no_fluency)
+
+
+def test_the_whole_units_ablation_is_a_row_beside_the_generalizing_one(monkeypatch):
+    from textanon.benchmarks import systems as systems_module
+    from textanon.benchmarks.generalization import ablation_name, generalize_bench, generalize_systems, markdown
+
+    city, name = _span("Balti"), _span("Igor Munteanu")
+    runs = [
+        {"masks": {"Igor Munteanu": [[*name, "the person"], [*city, "a city in Moldova"]]}, "seconds": 2.0},
+        {"masks": {"Igor Munteanu": [[*name, "***"], [*city, "***"]]}, "seconds": 0.1},
+        {"masks": {"Igor Munteanu": [[*name, "the person"], [city[0], city[0] + 2, "***"]]}, "seconds": 0.1},
+    ]
+    monkeypatch.setattr(
+        systems_module, "run_isolated", lambda *a, **k: {"masks": {"runs": runs}, "load_s": 1.0, "peak_rss_mb": 9.0}
+    )
+    out = generalize_systems(RECORDS[:1], generalize_bench(["x=training/x"]))
+    ablation = out[ablation_name("x")]
+    assert ablation["replacements"] == runs[2]["masks"] and "suppress_twin" not in ablation
+    rows = [
+        {"system": "textanon x + generalization", "suppress_twin": "textanon x, suppression twin", "tpi": 0.5},
+        {"system": "textanon x, suppression twin", "tpi": 0.4},
+        {"system": ablation_name("x"), "tpi": 0.52, "fragment_rate": 0.2},
+    ]
+    table = markdown({"rows": rows})
+    assert ablation_name("x") in table and "0.2" in table and "fragment_rate" in table

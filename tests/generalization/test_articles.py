@@ -2,6 +2,7 @@
 American" or "a an award"."""
 
 import pytest
+from wordnet_data import needs_wordnet
 
 from textanon.generalization.base import fit_article, fit_articles
 
@@ -54,3 +55,36 @@ def test_the_attacker_check_finds_replacements_whatever_article_was_fitted():
     assert written_key("a North American") == written_key("North American") == "north american"
     assert written_key("The award") == written_key("an award") == "award"
     assert written_key("the 2000s") == "2000s" and written_key("another person") == "another person"
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    "text,original,replacement,expected",
+    [
+        # no article between a premodifier and its noun (issue 32: "the late a person", "executive a person")
+        ("Robert's late father, Jack", "father", "a person", "Robert's late person, Jack"),
+        ("and executive producer Jack", "producer", "a creator", "and executive creator Jack"),
+        ("a successful money manager and", "manager", "a leader", "a successful money leader and"),
+        ("as a singer-songwriter in", "songwriter", "a writer", "as a singer-writer in"),
+        ("every recipient of", "recipient", "an acquirer", "every acquirer of"),
+        # a verb, a stop word or a participle WordNet knows as a verb keeps it
+        ("He became director in", "director", "a person", "He became a person in"),
+        ("He was named director in", "director", "a person", "He was named a person in"),
+        # a date generalized past its day takes "in", not "on"
+        ("She was born on 26 July 1945 in", "26 July 1945", "the 20th century", "She was born in the 20th century in"),
+        ("On 3 May 2001 she", "3 May 2001", "May 2001", "In May 2001 she"),
+    ],
+)
+def test_no_article_after_a_premodifier_and_no_on_before_a_period(text, original, replacement, expected):
+    assert written(text, original, replacement) == expected
+
+
+@needs_wordnet
+def test_nouns_take_no_article_after_a_premodifier_and_a_common_plural():
+    from textanon.generalization.base import noun_phrase, plural_of
+
+    text = "Robert's late father and a father"
+    assert noun_phrase("person", text, text.index("father")) == "person"
+    assert noun_phrase("person", text, text.rindex("father")) == "person"  # after "a": fitted by fit_article
+    assert noun_phrase("person", "He became father", 10) == "a person"
+    assert plural_of("child") == "children" and plural_of("brother") == "brothers"  # not "childs", "brethren"

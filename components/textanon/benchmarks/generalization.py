@@ -15,11 +15,17 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 GENERALIZED = " + generalization"
 TWIN = ", suppression twin"
+WORD_BY_WORD = " + generalization, whole units off"
 
 
 def row_names(label: str) -> Tuple[str, str]:
     """(generalizing row, its suppressing twin) of configuration ``label``."""
     return f"textanon {label}{GENERALIZED}", f"textanon {label}{TWIN}"
+
+
+def ablation_name(label: str) -> str:
+    """The row of configuration ``label`` generalizing with the optimizer's ``whole_units`` off (issue 32)."""
+    return f"textanon {label}{WORD_BY_WORD}"
 
 
 @dataclass
@@ -60,9 +66,17 @@ def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:
         result = run_isolated("textanon_twins", docs, model=pipeline, index=index)
         if "error" in result:
             raise RuntimeError(f"generalization rows ({label}) failed: {result['error']}")
-        generalized, suppressed = result["masks"]["runs"]
+        generalized, suppressed, *rest = result["masks"]["runs"]
         common = {"load_s": result["load_s"], "peak_rss_mb": result["peak_rss_mb"]}
         row, twin = row_names(label)
+        for word_by_word in rest:  # the ablation: the same decisions rendered without whole units
+            out[ablation_name(label)] = dict(
+                common,
+                masks={n: merge_offsets(m) for n, m in word_by_word["masks"].items()},
+                replacements=word_by_word["masks"],
+                seconds=None,
+                redecide_s=word_by_word["seconds"],
+            )
         out[twin] = dict(
             common,
             masks={n: merge_offsets(m) for n, m in suppressed["masks"].items()},
@@ -93,10 +107,12 @@ def markdown(result: dict) -> str:
         return ""
     by = {r["system"]: r for r in result["rows"]}
     cols = ["tpi", "tpi_lm", "bm25_reid", "dense_reid", "trir", "masked_share", "generalized_share"]
-    out = "\nGeneralization vs suppression (same pipeline, same risk decisions):\n\n"
+    cols += ["fragment_rate", "adjacent_placeholders", "fluency_ratio"]
+    out = "\nGeneralization vs suppression and vs masks word by word (same pipeline, same risk decisions):\n\n"
     out += "| row | " + " | ".join(cols) + " |\n|" + "---|" * (len(cols) + 1) + "\n"
     for r in rows:
-        for row in (r, by.get(r["suppress_twin"], {})):
+        ablation = r["system"].replace(GENERALIZED, WORD_BY_WORD) if r["system"].endswith(GENERALIZED) else None
+        for row in (r, by.get(r["suppress_twin"], {})) + ((by[ablation],) if ablation in by else ()):
             out += f"| {row.get('system')} | " + " | ".join("–" if row.get(c) is None else str(row[c]) for c in cols)
             out += " |\n"
     return out

@@ -195,7 +195,8 @@ def textanon_twins(model: str = "en_textanon", index: Optional[str] = None) -> C
 
 def twins(model: str, index: Optional[str] = None):
     """Benchmark system (:mod:`.systems`): ``model`` (with the search ``index`` when given) deciding with
-    generalization, and the same Docs decided again by suppression: ``{"runs": [generalized, suppressed]}``, each
+    generalization, and the same Docs decided again by suppression and by generalization with ``whole_units`` off (the
+    ablation of issue 32: masks word by word): ``{"runs": [generalized, suppressed, word_by_word]}``, each
     ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only)."""
     import spacy
 
@@ -217,6 +218,7 @@ def twins(model: str, index: Optional[str] = None):
     config.pop("factory", None)
     nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
     suppress = MaskingOptimizer(**dict(config, replacement="suppression"))
+    by_word = MaskingOptimizer(**dict(config, replacement="generalize", whole_units=False))
     list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
 
     def run(docs) -> dict:
@@ -227,10 +229,14 @@ def twins(model: str, index: Optional[str] = None):
         seconds = time.perf_counter() - t0
         t0 = time.perf_counter()
         suppressed = {r.id: [list(m) for m in suppress(doc)._.masks] for r, doc in zip(records, done)}
+        suppress_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        word_by_word = {r.id: [list(m) for m in by_word(doc)._.masks] for r, doc in zip(records, done)}
         return {
             "runs": [
                 {"masks": generalized, "seconds": seconds},
-                {"masks": suppressed, "seconds": time.perf_counter() - t0},
+                {"masks": suppressed, "seconds": suppress_s},
+                {"masks": word_by_word, "seconds": time.perf_counter() - t0},
             ]
         }
 

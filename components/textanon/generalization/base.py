@@ -7,6 +7,7 @@ from typing import List, Optional, Sequence, Tuple
 
 #: determiners after which a replacement noun phrase is written without its own article ("the theatre")
 DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those"}
+DETERMINERS |= {"every", "each", "no", "any", "another", "either", "neither", "which", "what", "whose", "some"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ def article(noun: str) -> str:
 _ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
 _OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+_ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
+#: a date generalized to a month, a year, a decade or a century: "in", never "on", before it
+_PERIOD_LEVEL = re.compile(r"^(?:the\s+(?:\d{4}s|\d{1,2}(?:st|nd|rd|th)\s+century)|\d{4}|[A-Z][a-z]+\s+\d{4})(?!\w)")
 
 
 def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tuple[int, str]:
@@ -60,14 +64,20 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tupl
     * after "a"/"an", the article is rewritten for the replacement's first word and taken into the replacement,
       whose own article ("a", "an", "the") is dropped: "an American" -> "a North American", "a Golden Globe" ->
       "an award", "a 2009 film" -> "a 2000s film";
-    * after another determiner ("the", "her", ...) the replacement's own article is dropped: "her a work" ->
-      "her work", "the an award" -> "the award";
+    * after another determiner ("the", "her", ...), or after a premodifier (:func:`after_premodifier`) an "a"/"an"
+      of the replacement's own, the replacement's own article is dropped: "her a work" -> "her work", "the an
+      award" -> "the award", "the late a person" -> "the late person";
     * "another person" takes no article before it ("a another person" -> "another person");
+    * a date generalized to a month, a year, a decade or a century after "on" takes "in" ("on 26 July 1945" ->
+      "in the 1940s"): the "on" is taken into the replacement;
     * at the start of a sentence the replacement starts with a capital letter.
     """
     if not replacement:
         return start, replacement
     before = text[max(floor, start - 12) : start]
+    on = _ON_BEFORE.search(before)
+    if on and _PERIOD_LEVEL.match(replacement):  # "on 26 July 1945" -> "in the 1940s", not "on the 1940s"
+        return start - len(on.group(0)), ("In " if on.group(1)[0].isupper() else "in ") + replacement
     own = _OWN_ARTICLE.match(replacement)
     bare = replacement[own.end() :] if own else replacement
     m = _ARTICLE_BEFORE.search(before)
@@ -81,7 +91,12 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tupl
             replacement = replacement[0].upper() + replacement[1:]
         return start, replacement
     w = _WORD_BEFORE.search(before)
-    if w and w.group(1).lower() in DETERMINERS and own and bare:
+    indefinite = bool(own) and own.group(0).strip().lower() in ("a", "an")  # a generalizer's, not the role's "the"
+    if (
+        own
+        and bare
+        and ((w and w.group(1).lower() in DETERMINERS) or (indefinite and after_premodifier(text, start, floor)))
+    ):
         return start, bare
     if sentence_start(text, start, floor):
         replacement = replacement[0].upper() + replacement[1:]
@@ -110,15 +125,63 @@ def fit_articles(text: str, masks, generalized) -> list:
 
 
 def after_determiner(text: str, start: int) -> bool:
-    """Whether the word right before character ``start`` of ``text`` is a determiner ("the", "his", ...)."""
+    """Whether the word right before character ``start`` of ``text`` is a determiner ("the", "his", ...) or a
+    possessive ("Smith's wife" -> "Smith's spouse", not "Smith's a spouse")."""
+    if re.search(r"\w(?:['’]s|s['’])\s+$", text[max(0, start - 30) : start]):
+        return True
     m = re.search(r"(\w+)\s*$", text[max(0, start - 30) : start])
     return bool(m) and m.group(1).lower() in DETERMINERS
 
 
-def noun_phrase(noun: str, text: str, start: int, plural: bool = False) -> str:
-    """``noun`` as it fits at ``start`` of ``text``: bare after a determiner or in the plural, else with "a"/"an"."""
-    if plural:
-        from ..gazetteer.wordnet import pluralize
+def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
+    """Whether the word right before ``start`` modifies the noun there, so that no article may come between them
+    ("the late father", "executive producer", "American actress", "co-star"): a hyphen, or a word that is no stop
+    word (spaCy's) and that WordNet knows as an adjective or a noun, capitalized ("American", "Oscar") or not; a
+    participle WordNet knows as a verb ("named director", "starring actor") is none; nor is anything before a
+    capitalized mention (a name in apposition: "the film Hackers"). Nothing before ``floor`` (the end of a previous
+    replacement) is read."""
+    from spacy.lang.en.stop_words import STOP_WORDS
 
-        noun = pluralize(noun) or noun
-    return noun if plural or after_determiner(text, start) else article(noun)
+    from .wordnet import wordnet
+
+    if text[start : start + 1].isupper():
+        return False  # a name after a noun is its apposition ("the film Hackers"), not a modified noun
+    before = text[max(floor, start - 40) : start]
+    if re.search(r"\w-$", before):
+        return True
+    m = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before)
+    if not m:
+        return False
+    low = m.group(1).lower()
+    if low in STOP_WORDS or low in DETERMINERS:
+        return False
+    if m.group(1)[0].isupper():
+        return True
+    wn = wordnet()
+    if low.endswith(("ed", "ing")) and wn.synsets(low, pos=wn.VERB):
+        return False
+    return bool(wn.synsets(low, pos=wn.ADJ) or wn.synsets(low, pos=wn.NOUN))
+
+
+def noun_phrase(noun: str, text: str, start: int, plural: bool = False) -> str:
+    """``noun`` as it fits at ``start`` of ``text``: bare after a determiner or a premodifier
+    (:func:`after_premodifier`) or in the plural, else with "a"/"an"."""
+    if plural:
+        noun = plural_of(noun)
+    return noun if plural or after_determiner(text, start) or after_premodifier(text, start) else article(noun)
+
+
+def plural_of(noun: str) -> str:
+    """The plural of ``noun`` (its last word): the regular one, or an irregular one WordNet lists (its noun
+    exceptions: "child" -> "children", "brother" -> "brethren"), whichever English uses more (``wordfreq``):
+    "children", not "childs"; "brothers", not "brethren"."""
+    from wordfreq import zipf_frequency
+
+    from ..gazetteer.wordnet import pluralize
+    from .wordnet import wordnet
+
+    regular = pluralize(noun) or noun
+    head, _, rest = noun.rpartition(" ")
+    exceptions = [p for p, bases in wordnet()._exception_map["n"].items() if rest in bases and p != rest]
+    found = max([regular.rpartition(" ")[2]] + exceptions, key=lambda w: zipf_frequency(w, "en"))
+    return f"{head} {found}" if head else found

@@ -8,11 +8,16 @@ The hypernyms are those of the most frequent sense that every other sense of the
 of a person noun, disease senses of a disease; proper-name senses, WordNet's instances, left out): "director" is
 not always "a head" or "an administrator" (WordNet's most frequent sense), it may be a film director or a board
 member, so it becomes "a person" only. As in :mod:`.phrases`, a replacement must be true whichever sense the text
-means."""
+means.
+
+A noun read with a complement or a possessor ("the recipient of six awards", "Smith's wife") keeps only the
+hypernyms that take one too (:mod:`.relational`): "the acquirer of six awards", "Smith's spouse", never "the person
+of six awards"."""
 
 from typing import List
 
 from .base import Generalization, levels, noun_phrase
+from .relational import relational_context, takes_complement
 from .wordnet import hypernym_chain, hypernyms_of_every_sense, hyponym_lemmas, is_hyponym_of, noun_sense, wordnet
 
 #: the kinds of nouns generalized: persons (occupations, roles, religions, nationalities) and diseases
@@ -28,9 +33,11 @@ def generalize_noun(text: str, doc_text: str = "", start: int = 0, known_noun: b
     synset, plural = sense
     kind = next(k for k in KINDS if is_hyponym_of(synset, (k,)))
     shared = shared_hypernyms(text, kind)
-    nouns = [
-        (n, hyponym_lemmas(s) if s is not None else []) for n, s in hypernym_chain(synset) if s in shared or s is None
-    ]
+    chain = [(n, s) for n, s in hypernym_chain(synset) if s in shared or s is None]
+    if relational_context(doc_text, start, text=text):  # "the recipient of six awards" is no "person of six awards"
+        fitting = [takes_complement(s) for _, s in chain]
+        chain = chain[: fitting.index(False) if False in fitting else len(chain)]
+    nouns = [(n, hyponym_lemmas(s) if s is not None else []) for n, s in chain]
     return levels([noun_phrase(n, doc_text, start, plural) for n, _ in nouns], "nouns", text, [m for _, m in nouns])
 
 

@@ -45,7 +45,7 @@ def propose(
     preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
     if label == DATETIME:
         # "age 20" -> "age between 20 and 30"; never a year ("before 1990" is no number between 1000 and 2000)
-        found = generalize_date(text) or ([] if mentions_year(text) else generalize_number(text, preceding))
+        found = generalize_date(text, preceding) or ([] if mentions_year(text) else generalize_number(text, preceding))
     elif label == QUANTITY:  # "over [100 films]": the bound before the span is read too
         found = generalize_number(text, preceding)
     elif label == LOC:

@@ -18,7 +18,7 @@ finds nothing and ``documents_of`` is empty. Settings are chosen on development 
 
 import math
 from functools import lru_cache
-from typing import Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence
 
 from .base import Hit
 
@@ -65,6 +65,31 @@ class FrequencyPrior:
         for phrase in phrases:
             share *= self.share(" ".join(phrase.split()).lower())
         return int(self._n_docs * share)
+
+    def memo_count(self) -> Callable[[Sequence[str]], int]:
+        """:func:`textanon.search.base.memo_count` of this prior, without its per-call cost: each phrase is
+        normalized and its share computed once, a conjunction multiplies the shares in the same (sorted) order, so
+        every count is the one ``memo_count(prior)`` gives (the population risk asks for every pair of entities)."""
+        normal: Dict[str, str] = {}
+        shares: Dict[str, float] = {}
+
+        def count(phrases: Sequence[str]) -> int:
+            keys = []
+            for p in phrases:
+                key = normal.get(p)
+                if key is None:
+                    key = normal[p] = " ".join(p.split())
+                keys.append(key)
+            keys.sort()
+            share = 1.0
+            for key in keys:
+                value = shares.get(key)
+                if value is None:
+                    value = shares[key] = self.share(key.lower())
+                share *= value
+            return int(self._n_docs * share)
+
+        return count
 
     def count_any(self, groups: Sequence[Sequence[str]]) -> int:
         """Estimated number of documents that contain one phrase of every group."""

@@ -1,0 +1,188 @@
+"""The protected person's role word in place of their name reads as English (generalization/role.py): capital at a
+sentence's start, possessive kept, no second article, titles and premodifiers kept before it ("the American
+actress", never "actress the person"), nothing copied that another mask hides; and in the optimizer's output."""
+
+import re
+
+import pytest
+from wordnet_data import needs_wordnet
+
+from textanon.generalization.role import role_masks
+from textanon.masking import apply, merge
+
+
+def render(text, name, role="the person", tags=None, blocked=(), forms=()):
+    """``text`` with every occurrence of ``name`` written as the role. ``tags``: word -> tag (a tagger's; any other
+    word: "XX", no premodifier), else no tags."""
+    words = re.finditer(r"\w+|[^\w\s]", text)
+    tokens = [(m.start(), m.group(0), tags.get(m.group(0), "XX")) for m in words] if tags else ()
+    masks = []
+    for m in re.finditer(re.escape(name), text):
+        masks += role_masks(text, m.start(), m.end(), role, tokens, blocked, forms)
+    return apply(text, merge(masks))
+
+
+#: a tagger's tags for the words of the cases below
+TAGS = {
+    **{w: "NNP" for w in "Jane Smith Tom Hanks Bob Dylan Mary Jones Paris Hackers Oscar Academy Award".split()},
+    **{w: "JJ" for w in "American young former".split()},
+    **{w: "NN" for w in "actress film director winner wife nurse".split()},
+    **{w: "DT" for w in "The the a an".split()},
+    **{w: "PRP$" for w in "His His her".split()},
+    **{w: "VBD" for w in "was died left married won met starred said".split()},
+    **{w: "IN" for w in "in In with opposite of".split()},
+    **{w: "VBN" for w in "born".split()},
+    "winning": "VBG",
+    "-": "HYPH",
+    "plays": "VBZ",
+    "and": "CC",
+    ",": ",",
+    ".": ".",
+    "'": "POS",
+    "s": "POS",
+    "1970": "CD",
+    "1990": "CD",
+}
+
+CASES = [
+    # (text, name, expected, never)
+    ("Jane Smith was born in 1970.", "Jane Smith", "The person was born in 1970.", "the person was"),
+    ("She met Jane Smith in Paris.", "Jane Smith", "She met the person in Paris.", "The person in"),
+    ("Jane Smith's first film was Hackers.", "Jane Smith", "The person's first film was Hackers.", "'s's"),
+    ("Tom Jones' first film was Hackers.", "Tom Jones", "The person's first film was Hackers.", "person' "),
+    (
+        "American actress Jane Smith was born in 1970.",
+        "Jane Smith",
+        "The American actress was born in 1970.",
+        "actress the",
+    ),
+    ("He married the actress Jane Smith in 1990.", "Jane Smith", "He married the actress in 1990.", "the the"),
+    ("The film stars former actress Jane Smith.", "Jane Smith", "The film stars the former actress.", "actress the"),
+    (
+        "It won an Oscar-winning actress Jane Smith award.",
+        "Jane Smith",
+        "It won an Oscar-winning actress award.",
+        "the",
+    ),
+    (
+        "It starred Tom Hanks, Jane Smith and Bob Dylan.",
+        "Jane Smith",
+        "It starred Tom Hanks, the person and Bob Dylan.",
+        "Hanks, The",
+    ),
+    ("The young Jane Smith left.", "Jane Smith", "The young person left.", "the person"),
+    ("His wife Jane Smith died.", "Jane Smith", "His wife died.", "wife the person"),
+    ("Academy Award winner Jane Smith left.", "Jane Smith", "The Academy Award winner left.", "winner the"),
+    ("In the film Jane Smith plays a nurse.", "Jane Smith", "In the film the person plays a nurse.", "film plays"),
+    ("Mary Jane Smith died.", "Jane Smith", "Mary the person died.", "The Mary"),
+]
+
+
+@needs_wordnet
+@pytest.mark.parametrize("text, name, expected, never", CASES, ids=[c[0][:30] for c in CASES])
+def test_the_role_word_reads_as_english_with_a_taggers_tags(text, name, expected, never):
+    out = render(text, name, tags=TAGS)
+    assert out == expected
+    assert never not in out and name not in out
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Jane Smith was born in 1970.", "The person was born in 1970."),
+        ("Jane Smith's first film was Hackers.", "The person's first film was Hackers."),
+        ("He married the actress Jane Smith in 1990.", "He married the actress in 1990."),
+        ("It starred Tom Hanks and actress Jane Smith.", "It starred Tom Hanks and the actress."),
+        ("American actress Jane Smith won.", "The American actress won."),
+        ("His wife Jane Smith died.", "His wife died."),
+        # without tags a title is only taken after a clear boundary: "married" may be a verb or an adjective
+        ("He married actress Jane Smith in 1990.", "He married actress the person in 1990."),
+    ],
+)
+def test_without_tags_only_a_person_noun_after_a_boundary_is_a_title(text, expected):
+    assert render(text, "Jane Smith") == expected
+
+
+@pytest.mark.parametrize(
+    "text, name, expected",
+    [
+        ("Mr Smith appealed.", "Smith", "The person appealed."),
+        ("The court heard Dr. Smith on Monday.", "Smith", "The court heard the person on Monday."),
+        ("Dear Jane Smith, we write", "Jane Smith", "Dear person, we write"),
+        ("the Jane Smith who won", "Jane Smith", "the person who won"),
+    ],
+)
+def test_a_courtesy_title_is_covered_and_a_determiner_takes_no_second_article(text, name, expected):
+    assert render(text, name) == expected
+
+
+@needs_wordnet
+def test_an_occurrence_that_holds_the_possessive_writes_it_once():
+    text = "Jane Smith's film won. The actress Jane Smith's son left."
+    masks = [m for s in (0, text.index("Jane Smith's son")) for m in role_masks(text, s, s + 12, "the person")]
+    assert apply(text, merge(masks)) == "The person's film won. The actress's son left."
+
+
+def test_a_role_without_an_article_and_the_applicants_role():
+    assert render("Jane Smith was born. She met Jane Smith.", "Jane Smith", "someone") == (
+        "Someone was born. She met someone."
+    )
+    assert render("The court heard Mr Smith. Smith's lawyer left.", "Smith", "the applicant") == (
+        "The court heard the applicant. The applicant's lawyer left."
+    )
+
+
+@needs_wordnet
+def test_a_premodifier_another_mask_hides_is_never_copied():
+    text = "American actress Jane Smith was born in 1970."
+    start = text.index("Jane Smith")
+    tokens = [(m.start(), m.group(0), TAGS.get(m.group(0), "XX")) for m in re.finditer(r"\w+|[^\w\s]", text)]
+    for blocked, forms in (([(0, 8)], ()), ((), {"American"})):
+        masks = role_masks(text, start, start + 10, "the person", tokens, blocked, forms)
+        assert all(not (s < 8 and 0 < e) for s, e, _ in masks)  # "American" stays under its own mask
+        assert apply(text, merge(masks + [(0, 8, "***")])) == "*** actress was born in 1970."
+    masks = role_masks(text, start, start + 10, "the person", tokens, [(0, 8)])
+    assert apply(text, merge(masks + [(0, 8, "a North American")])) == "a North American actress was born in 1970."
+    # without tags the hidden word may be no premodifier: the article is written ("*** the actress")
+    masks = role_masks(text, start, start + 10, "the person", (), [(0, 8)])
+    assert apply(text, merge(masks + [(0, 8, "***")])) == "*** the actress was born in 1970."
+
+
+@needs_wordnet
+def test_a_hidden_number_or_verb_before_the_name_is_no_premodifier():
+    text = "In 1953 Wilke left. The campaign saw Wilke appear."
+    tags = {"In": "IN", "1953": "CD", "Wilke": "NNP", "left": "VBD", "The": "DT", "campaign": "NN", "saw": "VBD"}
+    tokens = [(m.start(), m.group(0), tags.get(m.group(0), "XX")) for m in re.finditer(r"\w+|[^\w\s]", text)]
+    hidden = [(3, 7, "***"), (text.index("campaign saw"), text.index(" Wilke appear"), "***")]
+    masks = [
+        m
+        for w in re.finditer("Wilke", text)
+        for m in role_masks(text, w.start(), w.end(), "the person", tokens, [(s, e) for s, e, _ in hidden])
+    ]
+    assert apply(text, merge(masks + hidden)) == "In *** the person left. The *** the person appear."
+
+
+@needs_wordnet
+def test_copied_words_stay_outside_every_mask():
+    # the offsets must not count "American actress" as masked: they are shown
+    text = "American actress Jane Smith was born."
+    masks = role_masks(text, 17, 27, "the person")
+    assert [(s, e) for s, e, _ in masks] == [(0, 0), (16, 27)]
+
+
+@needs_wordnet
+def test_the_optimizer_writes_the_role_to_fit_its_context():
+    import spacy
+
+    import textanon  # noqa: F401
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    text = "American actress Jane Smith won an award. Jane Smith's film was a hit, said Mr Smith."
+    doc = nlp(text)
+    doc._.target = "Jane Smith"
+    doc = nlp.get_pipe("textanon_optimizer")(doc)
+    out = doc._.anonymized_text
+    assert out == "The American actress won an award. The person's film was a hit, said the person."
+    assert "actress the person" not in out and "Smith" not in out

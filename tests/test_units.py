@@ -1,0 +1,134 @@
+"""Units of a document (textanon.units) and the joining of adjacent placeholders (textanon.masking)."""
+
+import spacy
+from spacy.tokens import Doc
+
+import textanon  # noqa: F401  (registers the extensions)
+from textanon.masking import apply, join_adjacent
+from textanon.units import CHUNK, NAME, SPAN, TITLE, cover_units, doc_units, overlapping_units
+
+
+def units_of(text, spans=(), **kwargs):
+    """(unit text, kind) of a blank (untagged, unparsed) doc; spans: [(substring, entity id)] in doc.spans["pii"]."""
+    doc = spacy.blank("en")(text)
+    group = []
+    for sub, eid in spans:
+        start = text.index(sub)
+        span = doc.char_span(start, start + len(sub), label="MISC")
+        span._.entity_id = eid
+        group.append(span)
+    doc.spans["pii"] = group
+    return {(text[s:e], kind) for s, e, kind in doc_units(doc, "pii", **kwargs)}
+
+
+def test_runs_of_capitalized_words_are_units_without_leading_numbers_or_determiners():
+    units = units_of("He won four Drama Desk Awards, then the Bank of England hired him.")
+    assert ("Drama Desk Awards", NAME) in units
+    assert ("Bank of England", NAME) in units
+    assert not any(u.startswith(("four", "the")) for u, _ in units)
+
+
+def test_a_sentence_may_open_with_a_name_and_a_quoted_nickname_stays_inside_it():
+    units = units_of('Drama Desk Awards were given. Danny "Danno" Williams left.')
+    assert ("Drama Desk Awards", NAME) in units
+    assert ('Danny "Danno" Williams', NAME) in units
+
+
+def test_stop_words_and_lone_names_are_no_units():
+    units = units_of("However London was far. The Times said so and I agreed.")
+    assert {u for u, kind in units if kind == NAME} == set()  # one name word each: nothing to keep whole
+
+
+def test_two_detected_entities_that_meet_cut_a_run():
+    text = "On Monday Ion Rusu and Maria Pop met the Bank of England."
+    cut = units_of(text, [("Monday", "T1"), ("Ion Rusu", "P1"), ("Maria Pop", "P2")])
+    assert ("Monday Ion Rusu and Maria Pop", NAME) not in cut
+    assert ("Ion Rusu", SPAN) in cut and ("Maria Pop", SPAN) in cut
+    assert not any("Monday" in u and "Rusu" in u for u, _ in cut)
+    whole = units_of(text)  # nothing detected: the run is one unit
+    assert ("Monday Ion Rusu and Maria Pop", NAME) in whole
+
+
+def test_a_masked_word_span_does_not_cut_its_name():
+    doc = spacy.blank("en")("the Bank of England")
+    word = doc.char_span(4, 8, label="MISC")
+    word._.entity_id, word._.source = "W1", "candidate:word"
+    place = doc.char_span(12, 19, label="LOC")
+    place._.entity_id = "L1"
+    doc.spans["pii"] = [word, place]
+    assert (4, 19, NAME) in doc_units(doc, "pii")
+
+
+def test_quoted_titles_are_units_and_quoted_speech_is_not():
+    units = units_of('He starred in "A Night in Salzburg" and said "we were happy there" to me.')
+    assert ("A Night in Salzburg", TITLE) in units
+    assert not any(kind == TITLE and "happy" in u for u, kind in units)
+
+
+def test_extra_span_groups_are_units():
+    doc = spacy.blank("en")("a surgeon in Balti town")
+    doc.spans["pii"] = []
+    doc.spans["llm_pii"] = [doc.char_span(13, 23, label="PII")]
+    assert doc_units(doc, "pii") == []
+    assert doc_units(doc, "pii", ["llm_pii"]) == [(13, 23, SPAN)]
+
+
+def test_a_parsed_doc_gets_the_proper_noun_part_of_its_noun_chunks():
+    nlp = spacy.blank("en")
+    words = ["Yesterday", "the", "drama", "Desk", "Awards", "gala", "ended"]
+    doc = Doc(
+        nlp.vocab,
+        words=words,
+        pos=["NOUN", "DET", "NOUN", "PROPN", "PROPN", "NOUN", "VERB"],
+        heads=[6, 5, 5, 4, 5, 6, 6],
+        deps=["npadvmod", "det", "compound", "compound", "compound", "nsubj", "ROOT"],
+    )
+    doc.spans["pii"] = []
+    units = {(doc.text[s:e], kind) for s, e, kind in doc_units(doc, "pii")}
+    assert ("Desk Awards", CHUNK) in units
+
+    words = ["Later", "Petrescu", "Awards", "left"]
+    tagged = Doc(nlp.vocab, words=words, pos=["ADV", "PROPN", "PROPN", "VERB"])
+    tagged.spans["pii"] = []
+    assert [tagged.text[s:e] for s, e, _ in doc_units(tagged, "pii")] == ["Petrescu Awards"]  # PROPN decides
+    assert ("Later Petrescu Awards", NAME) in units_of("Later Petrescu Awards left")  # untagged: privacy first
+
+
+def test_cover_units_extends_a_placeholder_to_the_whole_unit_and_nothing_else():
+    text = "four Drama Desk Awards and Danno"
+    units = [(5, 22, NAME)]
+    masks, extended = cover_units([(11, 15, "***"), (27, 32, "***")], units, {"***"})
+    assert (apply(text, masks), extended) == ("four *** and ***", 1)
+    words, none = cover_units([(11, 15, "a desk")], units, {"***"})  # a generalization is a word: left as it is
+    assert (apply(text, words), none) == ("four Drama a desk Awards and Danno", 0)
+
+
+def test_cover_units_goes_on_until_no_unit_is_covered_in_part():
+    text = "Alpha Beta Gamma Delta"
+    units = [(0, 10, SPAN), (6, 22, NAME)]  # "Alpha Beta", "Beta Gamma Delta"
+    masks, extended = cover_units([(0, 5, "***")], units, {"***"})
+    assert apply(text, masks) == "***" and extended == 2
+
+
+def test_overlapping_units():
+    units = [(0, 5, NAME), (10, 20, NAME), (30, 40, TITLE)]
+    assert overlapping_units(units, [(12, 14), (39, 45)]) == [(10, 20, NAME), (30, 40, TITLE)]
+    assert overlapping_units(units, [(5, 10)]) == []
+    assert overlapping_units(units, []) == []
+
+
+def test_adjacent_equal_placeholders_join_and_words_do_not():
+    text = "Ion Rusu Maria Pop met Ana Lungu  Dan Pop\nIon Ene and Bob"
+
+    def at(sub, rep):
+        return (text.index(sub), text.index(sub) + len(sub), rep)
+
+    masks = [at("Ion Rusu", "***"), at("Maria Pop", "***"), at("Ana Lungu", "Jane Doe"), at("Dan Pop", "John Roe")]
+    masks += [at("Ion Ene", "***"), at("Bob", "***")]
+    joined, count = join_adjacent(text, masks, {"***"})
+    assert apply(text, joined) == "*** met Jane Doe  John Roe\n*** and ***"
+    assert count == 1  # pseudonyms are words; a line break and "and" keep placeholders apart
+    labels, n = join_adjacent("Acme Corp Globex met", [(0, 9, "[ORG]"), (10, 16, "[ORG]")], {"[ORG]"})
+    assert (labels, n) == ([(0, 16, "[ORG]")], 1)
+    numbered, n = join_adjacent("Acme Globex", [(0, 4, "[ORG_1]"), (5, 11, "[ORG_2]")], {"[ORG_1]", "[ORG_2]"})
+    assert n == 0 and len(numbered) == 2  # two different entities, told apart by their numbers
