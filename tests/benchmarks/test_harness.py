@@ -186,6 +186,41 @@ def test_a_partial_run_replaces_its_rows_in_the_earlier_result():
     assert merged["settings"]["partial_runs"][0]["rows"] == ["b", "c"] and merged["settings"]["data"] == "x"
 
 
+def test_a_partial_run_without_the_attack_keeps_only_the_published_rows_trir():
+    old = {"trir": 40.0, "trir_sd": 2.0, "trir_seeds": 3}
+    earlier = {
+        "rows": [
+            {"system": "manual (published)", "target_known": "as published", "tpi": 0.3, "docs_per_s": None, **old},
+            {"system": "textanon x + generalization", "target_known": True, "tpi": 0.5, "docs_per_s": None, **old},
+        ],
+        "settings": {},
+    }
+    no_attack = {"trir": None, "trir_sd": None, "trir_seeds": 0}
+    partial = {
+        "rows": [
+            {
+                "system": "manual (published)",
+                "target_known": "as published",
+                "tpi": 0.31,
+                "docs_per_s": None,
+                **no_attack,
+            },
+            {
+                "system": "textanon x + generalization",
+                "target_known": True,
+                "tpi": 0.6,
+                "docs_per_s": None,
+                **no_attack,
+            },
+        ],
+        "settings": {"groups": ["published", "generalization"]},
+    }
+    rows = {r["system"]: r for r in harness.merge_rows(earlier, partial)["rows"]}
+    assert rows["manual (published)"]["trir"] == 40.0 and rows["manual (published)"]["tpi"] == 0.31
+    assert rows["manual (published)"]["kept_from_earlier_run"] == ["trir"]
+    assert rows["textanon x + generalization"]["trir"] is None  # its text changed: the old attack says nothing
+
+
 def test_masked_share_without_a_manual_anonymization():
     from textanon.benchmarks.harness import _masked_share
 

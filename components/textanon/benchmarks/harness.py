@@ -441,7 +441,9 @@ def merge_rows(earlier: dict, partial: dict) -> dict:
     """``earlier`` (a benchmark result) with the rows of ``partial`` (a run of some row groups) in place of its rows of
     the same names (appended when new), the settings ``partial`` sets and the partial run recorded."""
     names = {r["system"] for r in partial["rows"]}
-    rows = [r for r in earlier["rows"] if r["system"] not in names] + partial["rows"]
+    before = {r["system"]: r for r in earlier["rows"]}
+    kept = [_keep_published_trir(r, before.get(r["system"])) for r in partial["rows"]]
+    rows = [r for r in earlier["rows"] if r["system"] not in names] + kept
     settings = dict(earlier.get("settings", {}))
     for key in ("generalization", "search"):
         if partial["settings"].get(key):
@@ -452,6 +454,22 @@ def merge_rows(earlier: dict, partial: dict) -> dict:
     ]
     settings["partial_runs"] = runs
     return dict(earlier, rows=rows, settings=settings, throughput_ratio_vs_presidio=throughput_ratio(rows))
+
+
+#: the slow columns a partial run may skip (--skip-trir, --no-tpi-lm): value field -> the fields that go with it
+SKIPPABLE = {"trir": ("trir", "trir_sd", "trir_seeds"), "tpi_lm": ("tpi_lm",)}
+
+
+def _keep_published_trir(row: dict, earlier: Optional[dict]) -> dict:
+    """A published anonymization's row of a partial run that skipped the attack or the SmolLM2 TPI keeps the earlier
+    run's values of those: its text is fixed (the dataset's), so they are too (``kept_from_earlier_run`` names
+    them); every other row's values are those of its own run."""
+    if row.get("target_known") != "as published" or not earlier:
+        return row
+    kept = [k for k in SKIPPABLE if row.get(k) is None and earlier.get(k) is not None]
+    if not kept:
+        return row
+    return dict(row, **{f: earlier.get(f) for k in kept for f in SKIPPABLE[k]}, kept_from_earlier_run=kept)
 
 
 def merge_trir(output: Path, trir_from: Path, warn: Callable[[str], None] = print) -> dict:
