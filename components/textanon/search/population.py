@@ -55,7 +55,7 @@ def population_risk(
         combos = sorted(combinations(pool, size), key=lambda c: (sum(h for h, _ in c), [e for _, e in c]))
         for i, combo in enumerate(combos):
             ids = sorted(e for _, e in combo)
-            if any(frozenset(sub) in found for n in range(2, size) for sub in combinations(ids, n)):
+            if size > 2 and any(frozenset(sub) in found for n in range(2, size) for sub in combinations(ids, n)):
                 continue
             if result.queries >= max_queries:
                 left = {e for c in combos[i:] for _, e in c} - set(result.singles)
