@@ -51,3 +51,26 @@ def test_pieces_cover_the_doc_without_a_break_too():
     assert bounds[0][0] == 0 and bounds[-1][1] == len(doc)
     assert all(a == b for (_, a), (b, _) in zip(bounds, bounds[1:]))
     assert all(len(doc[a:b].text_with_ws) <= 100 for a, b in bounds)
+
+
+def test_a_long_doc_with_span_groups_goes_in_pieces_and_keeps_its_groups():
+    from textanon.extensions import register_extensions
+
+    register_extensions()
+    nlp = spacy.blank("en")
+    nlp.add_pipe("test_capitalized_ents")
+    text = PARAGRAPH * 30
+    doc = nlp.make_doc(text)
+    end = len(nlp.make_doc(PARAGRAPH * 6))  # a span across a piece's edge (pieces of 500 characters: 5 paragraphs)
+    crossing = Span(doc, 5, end, label="PERSON")
+    first = Span(doc, 3, 5, label="PERSON", kb_id="Q1")
+    doc.spans["model"] = [first, crossing]
+    doc.spans["model"].attrs["origin"] = "test"
+    first._.source = "model"
+    SEEN.clear()
+    [out] = pipe_in_pieces(stages(nlp)[0][1], [doc], max_chars=500)
+    assert len(SEEN) > 1 and max(SEEN) <= 500  # in pieces, although the doc has span groups
+    group = out.spans["model"]
+    assert [(s.start, s.end, s.label_, s.kb_id_) for s in group] == [(3, 5, "PERSON", "Q1"), (5, end, "PERSON", "")]
+    assert group.attrs["origin"] == "test" and group[0]._.source == "model"
+    assert len(out.ents) == len(capitalized_ents(nlp.make_doc(text)).ents)

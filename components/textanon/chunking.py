@@ -12,7 +12,7 @@ import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span, SpanGroup
 
 #: documents longer than this go through spaCy's statistical components in pieces of at most this size
 DEFAULT_PIECE_CHARS = 50_000
@@ -65,9 +65,10 @@ def pipe_in_pieces(
     timings: Optional[Dict[str, float]] = None,
 ) -> List[Doc]:
     """``docs`` through ``components`` one after the other (each component's ``pipe`` over the batch); a doc
-    longer than ``max_chars`` characters (without span groups yet) one piece at a time (:func:`pieces`), joined
-    back with :meth:`Doc.from_docs`. ``timings``: seconds per component name are added to it."""
-    short = [i for i, doc in enumerate(docs) if len(doc.text) <= max_chars or len(doc) < 2 or doc.spans]
+    longer than ``max_chars`` characters one piece at a time (:func:`pieces`; only one piece's model activations
+    are held), joined back with :meth:`Doc.from_docs`, its ``user_data`` and span groups
+    (:func:`copy_span_groups`) restored. ``timings``: seconds per component name are added to it."""
+    short = [i for i, doc in enumerate(docs) if len(doc.text) <= max_chars or len(doc) < 2]
     out: List[Optional[Doc]] = [None] * len(docs)
     for i, doc in zip(short, run_components(components, [docs[i] for i in short], timings)):
         out[i] = doc
@@ -80,8 +81,18 @@ def pipe_in_pieces(
             joined = run_components(components, [doc], timings)[0]
         else:
             joined.user_data.update(doc.user_data)
+            copy_span_groups(doc, joined)
         out[i] = joined
     return out
+
+
+def copy_span_groups(source: Doc, target: Doc) -> None:
+    """``source``'s span groups onto ``target`` (the same tokens): the groups the pieces' components were given
+    (a piece drops the spans that cross its edges; the spans' ``._`` values live in ``user_data``, keyed by
+    offsets, and come with it); groups that only ``target`` has (written by the components) stay."""
+    for key, group in source.spans.items():
+        spans = [Span(target, s.start, s.end, label=s.label, kb_id=s.kb_id, span_id=s.id) for s in group]
+        target.spans[key] = SpanGroup(target, name=key, attrs=dict(group.attrs), spans=spans)
 
 
 def run_components(

@@ -105,7 +105,7 @@ def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> Li
 def covered(masks: Sequence[Sequence], start: int, end: int) -> bool:
     """True if the merged, sorted ``masks`` (``[start, end, ...]`` each) cover every character of [start, end)."""
     pos = start
-    first = max(0, bisect.bisect_right([m[0] for m in masks], start) - 1)
+    first = max(0, bisect.bisect_right(masks, start, key=lambda m: m[0]) - 1)  # no list of starts: O(log n)
     for m_start, m_end, *_ in masks[first:]:
         if m_start > pos:
             return False

@@ -19,8 +19,10 @@ A biography often spells out how the name is said right after it: "Lena Headey (
 again, so :func:`name_occurrences` also returns it (:func:`pronunciations`).
 """
 
+import bisect
 import re
 import unicodedata
+from array import array
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -321,25 +323,43 @@ def _anchor_regions(folded: str, anchors) -> Optional[List[Span]]:
     if sum(folded.count(word) for word in anchors) * REGION_MARGIN > len(folded):
         return None
     found: List[Span] = []
+    marks = _marks(folded)
     for word in anchors:
         at = folded.find(word)
         while at >= 0:
-            found.append((_reach(folded, at, -1), _reach(folded, at + len(word), 1)))
+            found.append((_reach(folded, at, -1, marks), _reach(folded, at + len(word), 1, marks)))
             at = folded.find(word, at + 1)
     regions = [(s, e) for s, e, _ in merge(found)] if found else []
     return None if sum(e - s for s, e in regions) * 2 > len(folded) else regions
 
 
-def _reach(folded: str, position: int, step: int) -> int:
+def _reach(folded: str, position: int, step: int, marks: Optional[Sequence[int]] = None) -> int:
     """The offset :data:`REGION_MARGIN` characters other than whitespace and commas away from ``position`` (``step``
-    -1: before it, 1: after it): a variant's words may be separated by any run of those."""
-    left = REGION_MARGIN
-    while left > 0 and (position > 0 if step < 0 else position < len(folded)):
-        char = folded[position - 1] if step < 0 else folded[position]
-        if not (char.isspace() or char == ","):
-            left -= 1
-        position += step
-    return position
+    -1: before it, 1: after it): a variant's words may be separated by any run of those. ``marks``: the offsets of
+    those characters (:func:`_marks`), one bisection instead of a walk."""
+    marks = _marks(folded) if marks is None else marks
+    before = bisect.bisect_left(marks, position)  # such characters before ``position``
+    if step > 0:
+        last = before + REGION_MARGIN - 1
+        return marks[last] + 1 if last < len(marks) else len(folded)
+    return marks[before - REGION_MARGIN] if before >= REGION_MARGIN else 0
+
+
+def _marks(folded: str) -> Sequence[int]:
+    """Offsets of the characters of ``folded`` other than whitespace (``str.isspace``) and commas; remembered for
+    long texts (every name's search reads the same text)."""
+    if len(folded) >= _LONG_TEXT and folded in _MARKS:
+        return _MARKS[folded]
+    marks = array("l", (m.start() for m in _MARK.finditer(folded)))  # compact: 8 bytes an offset
+    if len(folded) >= _LONG_TEXT:
+        _MARKS[folded] = marks
+        while len(_MARKS) > 1:  # the document being processed only
+            _MARKS.pop(next(iter(_MARKS)))
+    return marks
+
+
+_MARK = re.compile(r"[^\s,]")  # ``\s``: the characters of ``str.isspace``
+_MARKS: Dict[str, Sequence[int]] = {}
 
 
 def _search(pattern, folded: str, regions: Optional[List[Span]]):

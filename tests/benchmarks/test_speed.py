@@ -58,3 +58,76 @@ def test_long_document_has_the_length_asked_and_other_names_in_each_copy():
     first = json.loads(TAB.read_text())[0]["text"]
     assert text.startswith(first)
     assert text.count("John Smith") == first.count("John Smith")  # only the first copy keeps the names
+
+
+def fake_long_runner(calls, slow=()):
+    """run_long_isolated stand-in: seconds and peak RSS grow linearly with the length; a (profile, length) in
+    ``slow`` times out."""
+
+    def run(model, profile, index, text, time_limit):
+        calls.append((model, profile, index, len(text), time_limit))
+        if (profile, len(text)) in slow:
+            return {"timeout": True, "seconds_until_stopped": time_limit}
+        n = len(text)
+        return {
+            "seconds": n / 1000,
+            "cpu_seconds": n / 1000,
+            "load_seconds": 1.0,
+            "peak_rss_mb": 300 + n / 100,
+            "seconds_per_component": {"ner": n / 2000, "textanon_optimizer": n / 2000},
+            "masked_spans": n // 100,
+        }
+
+    return run
+
+
+def test_bench_long_runs_every_profile_and_length_and_records_a_timeout(tmp_path):
+    calls = []
+    out = tmp_path / "long.json"
+    runner = fake_long_runner(calls, slow={("strict", 3000)})
+    results = speed.bench_long(
+        "m",
+        TAB,
+        out,
+        chars=[3000, 1500],
+        profiles=["fast", "strict", "search"],
+        index="idx",
+        time_limit=5,
+        runner=runner,
+    )
+    assert [(c[1], c[3]) for c in calls] == [(p, n) for p in ("fast", "strict", "search") for n in (1500, 3000)]
+    assert {c[2] for c in calls if c[1] == "search"} == {"idx"} and {c[2] for c in calls if c[1] != "search"} == {None}
+    assert {c[4] for c in calls} == {5}
+    assert results["chars"] == [1500, 3000] and results["runs"]["fast"]["3000"]["peak_rss_mb"] == 330
+    assert results["runs"]["strict"]["3000"]["timeout"] and results["runs"]["strict"]["1500"]["seconds"] == 1.5
+    assert results["runs"]["fast"]["1500"]["tokens"] > 0
+    saved = json.loads(out.read_text())
+    assert saved["provenance"] and saved["runs"]["search"]["1500"]["masked_spans"] == 15
+    table = out.with_suffix(".md").read_text()
+    assert "| strict | 3,000 |" in table and "timeout (> 5 s)" in table and "| fast | 1,500 |" in table
+    assert "- fast, 3,000 characters: ner 1.5, textanon_optimizer 1.5" in table
+    assert out.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_long_run_past_its_time_limit_is_stopped_and_recorded_as_a_timeout():
+    result = speed.run_long_isolated("en_textanon", "fast", None, "Mr Ion Rusu lives in Balti.", 0.01)
+    assert result["timeout"] is True and result["seconds_until_stopped"] < 60
+
+
+def test_bench_long_cli_passes_profiles_lengths_and_limit(monkeypatch, tmp_path):
+    from cli_runner import invoke
+
+    seen = {}
+
+    def fake(model, echr, output, **kwargs):
+        seen.update(kwargs, model=model)
+        return {"model": model, "time_limit_s": kwargs["time_limit"], "runs": {}}
+
+    monkeypatch.setattr(speed, "bench_long", fake)
+    out = tmp_path / "long.json"
+    args = ["lab", "bench-long", "--echr", str(TAB), "--output", str(out), "--model", "m"]
+    result = invoke(*args, "--profiles", "fast,strict", "--chars", "3000,6000", "--time-limit", "30")
+    assert result.exit_code == 0, result.output
+    assert seen["profiles"] == ["fast", "strict"] and seen["chars"] == [3000, 6000] and seen["time_limit"] == 30
+    assert invoke(*args, "--profiles", "fast,quick").exit_code != 0  # an unknown profile
+    assert invoke(*args, "--profiles", "search").exit_code != 0  # the search profile without --index

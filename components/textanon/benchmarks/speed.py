@@ -12,7 +12,7 @@ import resource
 import statistics
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..datasets.tab import load_tab
 from ..datasets.wikiactors import evaluated, read_wikiactors
@@ -244,30 +244,171 @@ def _outermost(spans) -> List[Tuple[int, int]]:
     return kept[::-1]
 
 
-def bench_long(model: str, echr: Path, output: Path, n_chars: int = 1_000_000) -> Dict:
-    """``bench-long``: one document of ``n_chars`` characters (:func:`long_document`, built at run time) through
-    the pipeline ``model`` in a fresh process; seconds, seconds per component and peak RSS to ``output``."""
-    from ..evaluation.provenance import write_metrics
-    from .systems import run_isolated_sets
+#: the sizes and profiles ``bench-long`` runs by default, and its per-run wall-clock limit (seconds)
+LONG_CHARS = (100_000, 300_000, 1_000_000)
+LONG_PROFILES = ("fast", "strict", "lm")
+LONG_TIME_LIMIT_S = 900.0
 
-    text = long_document(echr, n_chars)
-    docs = [("long", text, None)]
-    result = run_isolated_sets("textanon_timed", [docs], model=model)
-    if isinstance(result, dict):
-        raise RuntimeError(result["error"])
-    r = result[0]
+#: (model, profile, index, text, time limit in seconds) -> one run's record (:func:`run_long_isolated`)
+LongRunner = Callable[[str, str, Optional[str], str, float], Dict]
+
+
+def run_long_isolated(model: str, profile: str, index: Optional[str], text: str, time_limit: float) -> Dict:
+    """``text`` through profile ``profile`` of ``model`` in a fresh process, stopped after ``time_limit`` seconds
+    (model loading included): ``{"seconds", "cpu_seconds", "load_seconds", "peak_rss_mb",
+    "seconds_per_component", "masked_spans", "warnings"}``, ``{"timeout": True}`` past the limit, or ``{"error"}``
+    (the exception's type and message, never the text)."""
+    import multiprocessing as mp
+    import queue as queues
+
+    ctx = mp.get_context("spawn")
+    box = ctx.Queue()
+    proc = ctx.Process(target=_long_child, args=(model, profile, index, text, box), daemon=True)
+    start = time.perf_counter()
+    proc.start()
+    try:
+        result = box.get(timeout=time_limit)
+    except queues.Empty:
+        result = {"timeout": True, "seconds_until_stopped": round(time.perf_counter() - start, 1)}
+        proc.kill()
+    proc.join()
+    return result
+
+
+def _long_child(model: str, profile: str, index: Optional[str], text: str, box) -> None:
+    """One run of :func:`run_long_isolated` (in the fresh process): load, warm up, anonymize ``text`` once."""
+    try:
+        from .systems import textanon_timed
+
+        t0 = time.perf_counter()
+        anonymize = textanon_timed(model, index=index, profile=profile)
+        load_s = time.perf_counter() - t0
+        t0, cpu0 = time.perf_counter(), _cpu_seconds()
+        out = anonymize([("long", text, None)])
+        box.put(
+            {
+                "seconds": round(time.perf_counter() - t0, 1),
+                "cpu_seconds": round(_cpu_seconds() - cpu0, 1),
+                "load_seconds": round(load_s, 1),
+                "peak_rss_mb": round(peak_rss_mb(), 1),
+                "seconds_per_component": {k: round(v, 1) for k, v in (out["seconds_per_component"] or {}).items()},
+                "masked_spans": len(out["masks"]["long"]),
+            }
+        )
+    except Exception as err:  # reported by the parent; never the document text
+        box.put({"error": f"{type(err).__name__}: {err}"})
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU seconds of this process and its finished children."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def bench_long(
+    model: str,
+    echr: Path,
+    output: Path,
+    chars: Sequence[int] = LONG_CHARS,
+    profiles: Sequence[str] = LONG_PROFILES,
+    index: Optional[str] = None,
+    time_limit: float = LONG_TIME_LIMIT_S,
+    runner: Optional[LongRunner] = None,
+) -> Dict:
+    """``bench-long``: for every profile and every size in ``chars``, one document of that many characters
+    (:func:`long_document`, built at run time, never saved) through the profile (``index``: the search profile's)
+    in a fresh process (``runner``, by default :func:`run_long_isolated`) with a limit of ``time_limit`` seconds
+    (a run past it is recorded as a timeout, the others go on). Writes ``output`` (JSON: seconds, CPU seconds,
+    peak RSS and seconds per component per (profile, size)), the table beside it (``.md``, :func:`long_markdown`)
+    and the plot (``.png``, :func:`plot_long`: seconds and peak RSS against characters, one line per profile)."""
+    from ..evaluation.provenance import write_metrics
+
+    runner = runner or run_long_isolated
+    sizes = sorted(set(chars))
+    texts = {n: long_document(echr, n) for n in sizes}
+    runs: Dict[str, Dict[str, Dict]] = {}
+    for profile in profiles:
+        runs[profile] = {}
+        for n in sizes:
+            record = runner(model, profile, index if profile == "search" else None, texts[n], time_limit)
+            record["tokens"] = count_tokens([("long", texts[n], None)])
+            runs[profile][str(n)] = record
     out = {
         "model": model,
-        "chars": len(text),
-        "tokens": count_tokens(docs),
-        "seconds": round(r["seconds"], 1),
-        "cpu_seconds": round(r["cpu_seconds"], 1),
-        "load_seconds": round(r["load_s"], 1),
-        "peak_rss_mb": round(r["peak_rss_mb"], 1),
-        "seconds_per_component": {k: round(v, 1) for k, v in r["masks"]["seconds_per_component"].items()},
-        "masked_spans": len(r["masks"]["masks"]["long"]),
+        "chars": sizes,
+        "profiles": list(profiles),
+        "time_limit_s": time_limit,
+        "runs": runs,
         "load_average_1_5_15min": os.getloadavg(),
         "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    output = Path(output)
     write_metrics(output, out)
+    output.with_suffix(".md").write_text(long_markdown(out), encoding="utf-8")
+    plot_long(out, output.with_suffix(".png"))
     return out
+
+
+def long_markdown(results: Dict) -> str:
+    """One row per (profile, size): seconds, CPU seconds, peak RSS, masked spans (or the timeout / error); then
+    the seconds per component of each run."""
+    lines = [
+        "| profile | characters | tokens | seconds | CPU seconds | peak RSS (MiB) | masked spans |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for profile, runs in results["runs"].items():
+        for n, r in runs.items():
+            if r.get("timeout"):
+                cells = [f"timeout (> {results['time_limit_s']:g} s)", "–", "–", "–"]
+            elif "error" in r:
+                cells = [f"error: {r['error']}", "–", "–", "–"]
+            else:
+                cells = [r["seconds"], r["cpu_seconds"], r["peak_rss_mb"], r["masked_spans"]]
+            lines.append("| " + " | ".join(map(str, [profile, f"{int(n):,}", r.get("tokens", "–"), *cells])) + " |")
+    lines += ["", "Seconds per component:", ""]
+    for profile, runs in results["runs"].items():
+        for n, r in runs.items():
+            if r.get("seconds_per_component"):
+                comps = ", ".join(f"{k} {v}" for k, v in r["seconds_per_component"].items())
+                lines.append(f"- {profile}, {int(n):,} characters: {comps}")
+    lines += [
+        "",
+        f"Each run in a fresh process (model load excluded from seconds, included in the {results['time_limit_s']:g} s "
+        "limit); one document of the echr-dev cases concatenated, other names in each copy.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def plot_long(results: Dict, path: Path) -> Path:
+    """Seconds and peak RSS against characters, one line per profile (runs that timed out or failed left out),
+    the seconds with a dotted line through each profile's smallest size growing linearly (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, key, label in ((axes[0], "seconds", "seconds"), (axes[1], "peak_rss_mb", "peak RSS of the process (MiB)")):
+        for i, (profile, runs) in enumerate(results["runs"].items()):
+            points = sorted((int(n), r[key]) for n, r in runs.items() if key in r)
+            if not points:
+                continue
+            color = f"C{i}"
+            ax.plot([x for x, _ in points], [y for _, y in points], "o-", color=color, label=profile)
+            if key == "seconds":  # the time of the smallest size, growing in proportion to the length
+                x0, y0 = points[0]
+                ax.plot([x for x, _ in points], [y0 * x / x0 for x, _ in points], ":", color=color, alpha=0.5)
+        ax.set_xlabel("characters")
+        ax.set_ylabel(label)
+        ax.set_xscale("log")
+        if key == "seconds":
+            ax.set_yscale("log")
+            ax.legend(title="profile (dotted: linear)")
+        else:
+            ax.set_ylim(bottom=0)
+            ax.legend(title="profile (model included)")
+    fig.suptitle(f"One long document, {results['model']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -75,19 +75,41 @@ def bench_startup_cli(
 @lab.command("bench-long")
 def bench_long_cli(
     echr: Path = typer.Option(..., exists=True, help="echr-dev entity JSON: the cases the document is built from"),
-    output: Path = typer.Option(Path("metrics/speed_long.json"), help="JSON results"),
-    model: str = typer.Option("en_textanon", help="Pipeline package or folder"),
-    chars: int = typer.Option(1_000_000, help="Length of the document in characters"),
+    output: Path = typer.Option(
+        Path("metrics/speed_long.json"), help="JSON results; a .md table and a .png plot are written beside it"
+    ),
+    model: str = typer.Option("en_textanon", help="Pipeline package with profiles (textanon.profiles)"),
+    chars: str = typer.Option("100000,300000,1000000", help="Document lengths in characters, comma-separated"),
+    profiles: str = typer.Option("fast,strict,lm", help="Profiles, comma-separated (search needs --index)"),
+    index: Optional[str] = typer.Option(None, help="Search index folder (the search profile's)"),
+    time_limit: float = typer.Option(900.0, help="Seconds per run (model load included); past it: a timeout row"),
 ) -> None:
-    """One document of CHARS characters (the echr-dev cases concatenated, names changed in each copy, built at
-    run time) through the pipeline: seconds and peak RSS."""
-    from ..benchmarks.speed import bench_long
+    """For every profile and length, one document of that many characters (the echr-dev cases concatenated, names
+    changed in each copy, built at run time) through the profile in a fresh process: seconds, CPU seconds, peak
+    RSS, seconds per component; a table and a plot of the growth with length."""
+    from ..benchmarks.speed import bench_long, long_markdown
+    from ..profiles import PROFILES, SEARCH
 
-    check_distinct([("--echr", echr)], [("--output", output)])
-    result = bench_long(model, echr, output, chars)
-    msg.good(
-        f"{result['chars']:,} characters in {result['seconds']} s, peak RSS {result['peak_rss_mb']} MiB -> {output}"
+    check_distinct(
+        [("--echr", echr)],
+        [
+            ("--output", output),
+            ("--output (.md)", output.with_suffix(".md")),
+            ("--output (.png)", output.with_suffix(".png")),
+        ],
     )
+    names = [p.strip() for p in profiles.split(",") if p.strip()]
+    unknown = [p for p in names if p not in PROFILES]
+    if unknown:
+        msg.fail(f"Unknown profile(s): {', '.join(unknown)} (one of {', '.join(PROFILES)})", exits=1)
+    if SEARCH in names and not index:
+        msg.fail("The search profile needs --index", exits=1)
+    sizes = [int(c) for c in chars.split(",") if c.strip()]
+    if not sizes or min(sizes) < 1:
+        msg.fail("--chars: positive lengths, comma-separated", exits=1)
+    results = bench_long(model, echr, output, chars=sizes, profiles=names, index=index, time_limit=time_limit)
+    print(long_markdown(results))
+    msg.good(f"Wrote {output} (+ .md, .png)")
 
 
 @lab.command("bench-scale")

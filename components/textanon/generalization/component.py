@@ -99,9 +99,7 @@ class Generalizer(SettingsRecord):
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
-            found = propose(
-                rep.label_, rep.text, text, rep.start_char, self.max_levels, is_common_noun(rep), tokens
-            )
+            found = propose(rep.label_, rep.text, text, rep.start_char, self.max_levels, is_common_noun(rep), tokens)
             if found:
                 candidates[eid] = found
         lm, search = self.risk_components()
