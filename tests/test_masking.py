@@ -71,3 +71,15 @@ def test_one_mask_type_everywhere():
     from textanon.evaluation import tab_corpus, tps
 
     assert tab_corpus.Mask is masking.Mask and tps.Mask is masking.Mask
+
+
+def test_the_overlap_test_answers_as_checking_every_span():
+    import itertools
+
+    from textanon.masking import overlap_test
+
+    spans = [(10, 20), (2, 4), (15, 40), (50, 51), (30, 31)]
+    overlaps = overlap_test(spans)
+    for start, end in itertools.combinations(range(0, 56, 3), 2):
+        assert overlaps(start, end) == any(s < end and start < e for s, e in spans), (start, end)
+    assert not overlap_test([])(0, 100)

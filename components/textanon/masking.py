@@ -9,8 +9,9 @@ pairs are accepted wherever masks are, as masks without a replacement.
 """
 
 import bisect
+import itertools
 import re
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .regions import Mask, merge  # noqa: F401  (re-exported: their home is textanon.regions)
 from .target import is_common_word
@@ -88,6 +89,21 @@ def join_adjacent(text: str, masks: Iterable[Sequence], placeholders: Iterable[s
 def _blank(gap: str) -> bool:
     """Only spaces and tabs (or nothing)."""
     return not gap.strip() and "\n" not in gap and "\r" not in gap
+
+
+def overlap_test(spans: Iterable[Sequence]) -> Callable[[int, int], bool]:
+    """A test of whether ``[start, end)`` overlaps one of ``spans`` (``[start, end, ...]`` each, any order): of the
+    spans starting before ``end``, one ends after ``start``. The spans sorted by start and the running maximum of
+    their ends answer it with one bisection per question (long documents ask it for thousands of mentions)."""
+    ordered = sorted((s[0], s[1]) for s in spans)
+    starts = [a for a, _ in ordered]
+    reach = list(itertools.accumulate((b for _, b in ordered), max))
+
+    def overlaps(start: int, end: int) -> bool:
+        before = bisect.bisect_left(starts, end)
+        return bool(before) and reach[before - 1] > start
+
+    return overlaps
 
 
 def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:

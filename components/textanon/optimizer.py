@@ -39,7 +39,6 @@ only spaces between them become one. ``doc._.whole_units`` counts what was exten
 """
 
 import bisect
-import itertools
 import logging
 import re
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
@@ -55,7 +54,17 @@ from .generalization.role import role_masks
 from .generalization.targeted import to_suppress
 from .labels import CODE, DATETIME, PERSON
 from .lm_risk import LMRiskScorer
-from .masking import REPLACEMENT_STYLES, Mask, apply, covered, join_adjacent, merge, propagate, replacement
+from .masking import (
+    REPLACEMENT_STYLES,
+    Mask,
+    apply,
+    covered,
+    join_adjacent,
+    merge,
+    overlap_test,
+    propagate,
+    replacement,
+)
 from .operators import Mention, OperatorError, Renderer
 from .operators.generalize import Generalize
 from .operators.pseudonym import Pseudonym
@@ -246,12 +255,8 @@ class MaskingOptimizer(SettingsRecord):
 
     def _add_uncovered_names(self, doc: Doc, entities: Dict[str, List[Span]], occurrences: List[Char]) -> None:
         """Occurrences of protected names that no entity covers become PERSON spans (``TARGET_ID``)."""
-        # an occurrence [s, e) is covered iff, of the mentions starting before e, one ends after s (sorted by start,
-        # running maximum of the ends: one bisection per occurrence)
-        ordered = sorted((m.start_char, m.end_char) for mentions in entities.values() for m in mentions)
-        starts = [a for a, _ in ordered]
-        reach = list(itertools.accumulate((b for _, b in ordered), max))
-        uncovered = [(s, e) for s, e in occurrences if not ((k := bisect.bisect_left(starts, e)) and reach[k - 1] > s)]
+        detected = overlap_test((m.start_char, m.end_char) for mentions in entities.values() for m in mentions)
+        uncovered = [(s, e) for s, e in occurrences if not detected(s, e)]
         new_spans = [doc.char_span(s, e, label=PERSON, alignment_mode="expand") for s, e in uncovered]
         new_spans = [s for s in new_spans if s is not None and len(s)]
         if new_spans:
@@ -610,12 +615,8 @@ class MaskingOptimizer(SettingsRecord):
             for m in entities.get(e, [])
             if self._writes_placeholder(m.label_)
         ]
-        units = overlapping_units(self._units, suppressed)
-        return {
-            e
-            for e in generalized
-            if any(s < m.end_char and m.start_char < end for m in entities.get(e, []) for s, end, _ in units)
-        }
+        in_units = overlap_test(overlapping_units(self._units, suppressed))
+        return {e for e in generalized if any(in_units(m.start_char, m.end_char) for m in entities.get(e, []))}
 
     def _writes_placeholder(self, label: str) -> bool:
         """Whether a suppressed mention labelled ``label`` is written as a placeholder (``***``, ``[ORG]``, an empty
@@ -690,19 +691,8 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
     """Ids of the entities with a mention overlapping one of the character spans."""
     if not chars:
         return set()
-    # a mention [a, b) overlaps one of the spans iff, of the spans starting before b, one ends after a: the spans
-    # sorted by start and the running maximum of their ends answer that with one bisection per mention
-    ordered = sorted(chars)
-    starts = [s for s, _ in ordered]
-    reach = list(itertools.accumulate((e for _, e in ordered), max))
-    out: Set[str] = set()
-    for eid, mentions in entities.items():
-        for m in mentions:
-            before = bisect.bisect_left(starts, m.end_char)
-            if before and reach[before - 1] > m.start_char:
-                out.add(eid)
-                break
-    return out
+    overlaps = overlap_test(chars)
+    return {eid for eid, mentions in entities.items() if any(overlaps(m.start_char, m.end_char) for m in mentions)}
 
 
 @Language.factory(

@@ -29,7 +29,7 @@ from typing import Iterable, List, Optional, Sequence, Set, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
-from .masking import Mask, covered, merge
+from .masking import Mask, covered, merge, overlap_test
 
 #: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title`` or ``chunk``
 Unit = Tuple[int, int, str]
@@ -89,19 +89,8 @@ def cover_units(masks: Iterable[Sequence], units: Sequence[Unit], placeholders: 
 
 def overlapping_units(units: Sequence[Unit], chars: Iterable[Tuple[int, int]]) -> List[Unit]:
     """The units that overlap one of the character spans ``chars``."""
-    chars = sorted(chars)
-    starts = [s for s, _ in chars]
-    longest = max((e - s for s, e in chars), default=0)
-    out = []
-    for unit in units:
-        start, end, _ = unit
-        i = bisect.bisect_left(starts, end)  # chars starting before the unit ends, the nearest first
-        while i > 0 and starts[i - 1] > start - longest:
-            i -= 1
-            if chars[i][0] < end and start < chars[i][1]:
-                out.append(unit)
-                break
-    return out
+    overlaps = overlap_test(chars)
+    return [unit for unit in units if overlaps(unit[0], unit[1])]
 
 
 def _owners(doc: Doc, spans: Iterable[Span]) -> List[Optional[str]]:

@@ -442,7 +442,7 @@ def merge_rows(earlier: dict, partial: dict) -> dict:
     the same names (appended when new), the settings ``partial`` sets and the partial run recorded."""
     names = {r["system"] for r in partial["rows"]}
     before = {r["system"]: r for r in earlier["rows"]}
-    kept = [_keep_published_trir(r, before.get(r["system"])) for r in partial["rows"]]
+    kept = [_keep_published_values(r, before.get(r["system"])) for r in partial["rows"]]
     rows = [r for r in earlier["rows"] if r["system"] not in names] + kept
     settings = dict(earlier.get("settings", {}))
     for key in ("generalization", "search"):
@@ -460,7 +460,7 @@ def merge_rows(earlier: dict, partial: dict) -> dict:
 SKIPPABLE = {"trir": ("trir", "trir_sd", "trir_seeds"), "tpi_lm": ("tpi_lm",)}
 
 
-def _keep_published_trir(row: dict, earlier: Optional[dict]) -> dict:
+def _keep_published_values(row: dict, earlier: Optional[dict]) -> dict:
     """A published anonymization's row of a partial run that skipped the attack or the SmolLM2 TPI keeps the earlier
     run's values of those: its text is fixed (the dataset's), so they are too (``kept_from_earlier_run`` names
     them); every other row's values are those of its own run."""
