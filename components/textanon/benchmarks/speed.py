@@ -254,55 +254,25 @@ LongRunner = Callable[[str, str, Optional[str], str, float], Dict]
 
 
 def run_long_isolated(model: str, profile: str, index: Optional[str], text: str, time_limit: float) -> Dict:
-    """``text`` through profile ``profile`` of ``model`` in a fresh process, stopped after ``time_limit`` seconds
-    (model loading included): ``{"seconds", "cpu_seconds", "load_seconds", "peak_rss_mb",
-    "seconds_per_component", "masked_spans", "warnings"}``, ``{"timeout": True}`` past the limit, or ``{"error"}``
-    (the exception's type and message, never the text)."""
-    import multiprocessing as mp
-    import queue as queues
+    """``text`` through profile ``profile`` of ``model`` in a fresh process (:func:`.systems.run_isolated` of
+    ``textanon_timed``), stopped after ``time_limit`` seconds (model loading included): ``{"seconds",
+    "cpu_seconds", "load_seconds", "peak_rss_mb", "seconds_per_component", "masked_spans"}``, ``{"timeout": True}``
+    past the limit, or ``{"error"}`` (the exception's type and message, never the text)."""
+    from .systems import run_isolated
 
-    ctx = mp.get_context("spawn")
-    box = ctx.Queue()
-    proc = ctx.Process(target=_long_child, args=(model, profile, index, text, box), daemon=True)
-    start = time.perf_counter()
-    proc.start()
-    try:
-        result = box.get(timeout=time_limit)
-    except queues.Empty:
-        result = {"timeout": True, "seconds_until_stopped": round(time.perf_counter() - start, 1)}
-        proc.kill()
-    proc.join()
-    return result
-
-
-def _long_child(model: str, profile: str, index: Optional[str], text: str, box) -> None:
-    """One run of :func:`run_long_isolated` (in the fresh process): load, warm up, anonymize ``text`` once."""
-    try:
-        from .systems import textanon_timed
-
-        t0 = time.perf_counter()
-        anonymize = textanon_timed(model, index=index, profile=profile)
-        load_s = time.perf_counter() - t0
-        t0, cpu0 = time.perf_counter(), _cpu_seconds()
-        out = anonymize([("long", text, None)])
-        box.put(
-            {
-                "seconds": round(time.perf_counter() - t0, 1),
-                "cpu_seconds": round(_cpu_seconds() - cpu0, 1),
-                "load_seconds": round(load_s, 1),
-                "peak_rss_mb": round(peak_rss_mb(), 1),
-                "seconds_per_component": {k: round(v, 1) for k, v in (out["seconds_per_component"] or {}).items()},
-                "masked_spans": len(out["masks"]["long"]),
-            }
-        )
-    except Exception as err:  # reported by the parent; never the document text
-        box.put({"error": f"{type(err).__name__}: {err}"})
-
-
-def _cpu_seconds() -> float:
-    """User + system CPU seconds of this process and its finished children."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    r = run_isolated(
+        "textanon_timed", [("long", text, None)], time_limit=time_limit, model=model, index=index, profile=profile
+    )
+    if "timeout" in r or "error" in r:
+        return r
+    return {
+        "seconds": round(r["seconds"], 1),
+        "cpu_seconds": round(r["cpu_seconds"], 1),
+        "load_seconds": round(r["load_s"], 1),
+        "peak_rss_mb": round(r["peak_rss_mb"], 1),
+        "seconds_per_component": {k: round(v, 1) for k, v in (r["masks"]["seconds_per_component"] or {}).items()},
+        "masked_spans": len(r["masks"]["masks"]["long"]),
+    }
 
 
 def bench_long(
@@ -326,12 +296,13 @@ def bench_long(
     runner = runner or run_long_isolated
     sizes = sorted(set(chars))
     texts = {n: long_document(echr, n) for n in sizes}
+    tokens = {n: count_tokens([("long", text, None)]) for n, text in texts.items()}
     runs: Dict[str, Dict[str, Dict]] = {}
     for profile in profiles:
         runs[profile] = {}
         for n in sizes:
             record = runner(model, profile, index if profile == "search" else None, texts[n], time_limit)
-            record["tokens"] = count_tokens([("long", texts[n], None)])
+            record["tokens"] = tokens[n]
             runs[profile][str(n)] = record
     out = {
         "model": model,

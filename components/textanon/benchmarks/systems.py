@@ -313,20 +313,29 @@ def _child(name: str, doc_sets, kwargs, queue) -> None:
         queue.put({"error": f"{type(err).__name__}: {err}"})
 
 
-def run_isolated(name: str, docs: Sequence[Doc], **kwargs) -> dict:
+def run_isolated(name: str, docs: Sequence[Doc], time_limit: Optional[float] = None, **kwargs) -> dict:
     """Run system ``name`` in a fresh process: ``{"masks", "seconds", "cpu_seconds", "load_s", "peak_rss_mb",
-    "peak_rss_workers_mb"}`` (``seconds``: anonymizing ``docs`` after loading and warm-up), or ``{"error"}``."""
-    result = run_isolated_sets(name, [docs], **kwargs)
+    "peak_rss_workers_mb"}`` (``seconds``: anonymizing ``docs`` after loading and warm-up), ``{"error"}``, or
+    ``{"timeout"}`` past ``time_limit`` (:func:`run_isolated_sets`)."""
+    result = run_isolated_sets(name, [docs], time_limit=time_limit, **kwargs)
     return result if isinstance(result, dict) else result[0]
 
 
-def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], **kwargs):
+def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], time_limit: Optional[float] = None, **kwargs):
     """:func:`run_isolated` of several document sets, one after the other in one fresh process (loaded once):
-    a list of results (peak RSS: the process's so far), or ``{"error"}``."""
+    a list of results (peak RSS: the process's so far), or ``{"error"}``; past ``time_limit`` seconds (loading
+    included; None: none) the process is killed and ``{"timeout": True, "seconds_until_stopped"}`` returned."""
+    import queue as queues
+
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue))
+    proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue), daemon=True)
+    start = time.perf_counter()
     proc.start()
-    result = queue.get()
+    try:
+        result = queue.get(timeout=time_limit)
+    except queues.Empty:
+        result = {"timeout": True, "seconds_until_stopped": round(time.perf_counter() - start, 1)}
+        proc.kill()
     proc.join()
     return result
