@@ -37,8 +37,6 @@ from .base import DETERMINERS, sentence_start
 PREMODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "HYPH", "AFX"})
 #: tags of a noun: a premodifier run that ends with one is a title the role's article can take ("the actress")
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
-#: possessive determiners and "whose": no article after them
-POSSESSORS = frozenset({"his", "her", "their", "its", "my", "your", "our", "whose"})
 #: words before a vocative name, after which the role takes no article ("Dear Mr Smith" -> "Dear person")
 VOCATIVES = frozenset({"dear"})
 
@@ -86,7 +84,7 @@ def role_masks(
             first, words = _premodifiers(text, begin, tokens, blocked)
     before = _word_before(text, first)
     determined = before is not None and (
-        before.lower() in DETERMINERS | POSSESSORS | VOCATIVES or bool(_POSSESSOR.search(before))
+        before.lower() in DETERMINERS or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
     )
     after_blocked = _after_hidden_premodifier(text, first, tokens, blocked)
     lead = "" if determined or after_blocked else article
@@ -200,7 +198,7 @@ def _untagged_premodifiers(text: str, start: int) -> list:
                 return []
         else:
             low = word.lower()
-            if low in DETERMINERS | POSSESSORS or (low in STOP_WORDS and not wordnet().synsets(low, pos="a")):
+            if low in DETERMINERS or (low in STOP_WORDS and not wordnet().synsets(low, pos="a")):
                 break
             if not (word[:1].isupper() or "-" in word):
                 return []
