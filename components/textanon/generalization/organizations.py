@@ -54,6 +54,9 @@ THING_TYPES = (
     "publication.n.01",
     "broadcast.n.02",
 )
+#: heads below these are generalized to their own noun only: WordNet files a broadcasting network under
+#: "communication system" and "facility", true only in WordNet's sense ("Cartoon Network" is a network, not a facility)
+NO_LEVELS_ABOVE = ("communication_system.n.02",)
 #: heads that name shows as often as organizations ("Modern Family", "The Partridge Family"): no type is sure
 TITLE_HEADS = {"family", "families"}
 #: kinds of types: a name is of the kind of its head's most frequent typed sense, and a hypernym is proposed only when
@@ -142,7 +145,7 @@ def shared_levels(word: str, synset, types: Sequence[str]) -> list:
     every sense of ``word`` of the same kind (:data:`KINDS`), nearest first: true whichever of them a name means."""
     wn = wordnet()
     kind = next((k for k in KINDS if is_hyponym_of(synset, k)), None)
-    if kind is None:
+    if kind is None or is_hyponym_of(synset, NO_LEVELS_ABOVE):
         return []
     above = hypernyms_of_every_sense(wn.morphy(word, wn.NOUN) or word, kind)
     return [(name, s) for name, s in hypernym_chain(synset) if s is not None and is_hyponym_of(s, types) and s in above]

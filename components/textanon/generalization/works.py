@@ -3,7 +3,8 @@ work released that year (a film, a series, a play, an album), whatever label the
 "a work". Only a single four-digit year right after the name counts ("John Smith (1920-2001)" is a lifespan, not
 a release). So does a capitalized name right after words that only a work's title follows ("starred in Hackers",
 "a revival of Hay Fever", "an episode of Doomwatch": :data:`WORK_CUES`), unless the name is an event's
-(:data:`EVENT_WORDS`: "starred in the World Cup" says nothing of a work); ``works_in_context`` is off for ORG
+(:data:`EVENT_WORDS`: "starred in the World Cup" says nothing of a work), nor a role and its work in one span
+("voiced Mumble in Happy Feet (2006)": :func:`role_and_work`); ``works_in_context`` is off for ORG
 mentions (the caller's choice: "a production of the National Theatre" names a company)."""
 
 import re
@@ -35,6 +36,19 @@ EVENT_WORDS = set(
 )
 
 
+#: words before a span that make it a role ("voiced Mumble in Happy Feet"): a span that goes on with "in"/"from" and a
+#: capitalized name is then a role and its work in one span, and "a work" would be false for the role
+ROLE_CUES = {"as", "voiced", "voicing", "voices", "played", "playing", "plays", "portrayed", "portraying", "portrays"}
+_ROLE_AND_WORK = re.compile(r"\s(?:in|from)\s+[A-Z]")
+
+
+def role_and_work(text: str, doc_text: str, start: int) -> bool:
+    """Whether ``text`` at ``start`` of ``doc_text`` is a role and its work in one span: a role cue
+    (:data:`ROLE_CUES`) right before it and "in"/"from" + a capitalized name inside ("as Mumble in Happy Feet")."""
+    words = words_before(doc_text, start, 1, breaks=r"[.!?;:()\n\"\u201c]")
+    return bool(words) and words[-1] in ROLE_CUES and bool(_ROLE_AND_WORK.search(text))
+
+
 def followed_by_release(doc_text: str, end: int) -> bool:
     """Whether a release year in parentheses follows character ``end`` of ``doc_text`` ("Hackers (1995)")."""
     return bool(_RELEASE.match(doc_text[end:]))
@@ -56,4 +70,6 @@ def generalize_title(
     ``works_in_context``) comes right after a work's cue (module docstring), else nothing."""
     if not followed_by_release(doc_text, start + len(text)) and not (works_in_context and _cued(text, doc_text, start)):
         return []
+    if role_and_work(text, doc_text, start):
+        return []  # "voiced Mumble in Happy Feet (2006)": the role is no work
     return levels([noun_phrase("work", doc_text, start)], "works", text)
