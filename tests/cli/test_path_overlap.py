@@ -56,6 +56,7 @@ CASES = {
     "export-ner": "lab export-ner {m} --output {d}",
     "peer-suite": "lab peer-suite --presidio-tests {d} --output {f}",
     "benchmark-echr": "lab benchmark-echr {d} --output {t}/d/f.json",
+    "run-log": "lab run-log --output {t}/runs.md",
 }
 
 

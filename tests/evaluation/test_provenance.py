@@ -27,11 +27,9 @@ def _commands():
 def _subcommand(line: str):
     """The command a line runs (``textanon [-q] [lab] COMMAND``: the research commands moved into the lab group,
     metrics written before that name them without it)."""
-    words = shlex.split(line)
-    if "textanon" not in words[:-1]:
-        return None
-    rest = [w for w in words[words.index("textanon") + 1 :] if w not in ("-q", "--quiet")]
-    return rest[1] if rest[:1] == ["lab"] and len(rest) > 1 else rest[0]
+    from textanon.evaluation.run_log import subcommand
+
+    return subcommand(shlex.split(line))  # the lab group's options (--allow-dirty, --why TEXT) skipped
 
 
 def _writers(rel: str):

@@ -439,11 +439,18 @@ def benchmark(
 
 def merge_rows(earlier: dict, partial: dict) -> dict:
     """``earlier`` (a benchmark result) with the rows of ``partial`` (a run of some row groups) in place of its rows of
-    the same names (appended when new), the settings ``partial`` sets and the partial run recorded."""
+    the same names (appended when new), the settings ``partial`` sets and the partial run recorded. Earlier rows
+    scored by other retrieval judges refuse the merge (:func:`textanon.benchmarks.judges.carried_rows`)."""
+    from .judges import JudgeMismatch, carried_rows
+
     names = {r["system"] for r in partial["rows"]}
     before = {r["system"]: r for r in earlier["rows"]}
     kept = [_keep_published_values(r, before.get(r["system"])) for r in partial["rows"]]
-    rows = [r for r in earlier["rows"] if r["system"] not in names] + kept
+    try:
+        carried = carried_rows([r for r in earlier["rows"] if r["system"] not in names], partial["rows"])
+    except JudgeMismatch as err:
+        raise BenchmarkError(str(err)) from err
+    rows = carried + kept
     settings = dict(earlier.get("settings", {}))
     for key in ("generalization", "search"):
         if partial["settings"].get(key):

@@ -25,6 +25,7 @@ from . import (  # noqa: E402
     profiles,  # noqa: F401
     reliability,  # noqa: F401
     report,  # noqa: F401
+    run_log,  # noqa: F401
     train,  # noqa: F401
     tune,  # noqa: F401
 )

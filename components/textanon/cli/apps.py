@@ -5,6 +5,7 @@ package that imports it)."""
 
 import os
 import sys
+from typing import Optional
 
 import typer
 from wasabi import msg
@@ -49,9 +50,11 @@ def _options(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars (for scripts); before the command"),
 ) -> None:
     """Options of every command."""
+    from ..evaluation.run_log import set_why
     from ..progress import set_quiet
 
     set_quiet(quiet)
+    set_why(None)  # a lab command's --why is set by the lab group; others read $TEXTANON_RUN_WHY
     msg.show_color = use_colour()
 
 
@@ -64,8 +67,17 @@ def _lab_options(
         help="Let a measuring command run although tracked files differ from the commit (the metrics record "
         "dirty: true); before the command",
     ),
+    why: Optional[str] = typer.Option(
+        None,
+        "--why",
+        help="Why this run is made, recorded in metrics/runs.jsonl and runs.md when it writes metrics/ (default: "
+        "$TEXTANON_RUN_WHY); before the command",
+    ),
 ) -> None:
     """Research and project commands."""
+    from ..evaluation.run_log import set_why
+
+    set_why(why)
     if ctx.invoked_subcommand not in MEASURING or allow_dirty or os.environ.get(ALLOW_DIRTY_ENV):
         return
     if {"--help", "-h"} & set(sys.argv[1:]):  # asking how to run it measures nothing (click has consumed the args)

@@ -4,7 +4,8 @@ Every writer of ``metrics/*.json`` goes through :func:`write_metrics`, which add
 recorded by the code (never typed by hand): the command line, the machine (CPU model, cores, GPU or none,
 torch version, platform, Python), the textanon version, the UTC time and the code (:func:`code_state`: the git
 commit of the checkout and whether its code differs from it). ``tests/evaluation/test_provenance.py``
-checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command.
+checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command. Each run that
+writes into ``metrics/`` is also logged, with why it was made (:mod:`textanon.evaluation.run_log`).
 """
 
 import json
@@ -109,7 +110,9 @@ def provenance(argv: Optional[Sequence[str]] = None) -> dict:
 
 
 def write_metrics(path: Union[str, Path], payload: dict, argv: Optional[Sequence[str]] = None, indent: int = 2) -> Path:
-    """Write ``payload`` + its provenance block as JSON to ``path`` (atomically; folders created)."""
+    """Write ``payload`` + its provenance block as JSON to ``path`` (atomically; folders created), and log the run
+    in ``metrics/runs.jsonl`` when ``path`` is in the checkout's ``metrics/`` folder
+    (:func:`textanon.evaluation.run_log.record`)."""
     if not isinstance(payload, dict):
         raise TypeError(f"metrics payload must be a dict, got {type(payload).__name__}")
     path = Path(path)
@@ -118,4 +121,7 @@ def write_metrics(path: Union[str, Path], payload: dict, argv: Optional[Sequence
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(body, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(path)
+    from .run_log import record
+
+    record(path, body, body[KEY])
     return path
