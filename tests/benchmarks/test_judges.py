@@ -8,26 +8,11 @@ from dataclasses import asdict, fields, replace
 
 import pytest
 from fake_models import VocabularyEncoder
+from two_actors import TWO_ACTORS
 
 from textanon.benchmarks import harness, judges
-from textanon.datasets.wikiactors import read_wikiactors
 
-RECORDS = read_wikiactors(
-    [
-        {
-            "name": "Ann Vell",
-            "original_abstract": "Ann Vell trained as a surgeon in Cork.",
-            "manual_abstract": "SENSITIVE trained as a SENSITIVE in SENSITIVE.",
-            "public_knowledge": "Ann Vell trained as a surgeon in Cork. She played a harbour pilot on stage.",
-        },
-        {
-            "name": "Bo Lind",
-            "original_abstract": "Bo Lind sang folk songs in Malmo.",
-            "manual_abstract": "SENSITIVE sang SENSITIVE songs in SENSITIVE.",
-            "public_knowledge": "Bo Lind sang in Malmo. He recorded folk songs for a radio choir.",
-        },
-    ]
-)
+RECORDS = TWO_ACTORS
 
 
 def _other(value):
