@@ -91,3 +91,21 @@ def test_the_protected_name_becomes_its_role_word_and_nothing_that_contains_it_d
     doc._.target = "Ann Harding"
     doc = suppressing.get_pipe("textanon_optimizer")(doc)
     assert doc._.anonymized_text.startswith("*** was an actress. ***'s first film")
+
+
+def _tagged(words, tags):
+    from spacy.tokens import Doc
+
+    doc = Doc(spacy.blank("en").vocab, words=words, tags=tags)
+    doc.spans["pii"] = [doc[3:4]]
+    return doc
+
+
+def test_a_common_noun_before_another_noun_gets_no_generalization():
+    # "a child actor": "a person actor" is no English, whatever WordNet says of "child"
+    doc = _tagged(["He", "was", "a", "child", "actor", "."], ["PRP", "VBD", "DT", "NN", "NN", "."])
+    assert component.modifies_next_noun(doc.spans["pii"][0])
+    alone = _tagged(["He", "was", "a", "child", "then", "."], ["PRP", "VBD", "DT", "NN", "RB", "."])
+    assert not component.modifies_next_noun(alone.spans["pii"][0])
+    untagged = spacy.blank("en")("He was a child actor .")
+    assert not component.modifies_next_noun(untagged[3:4])

@@ -99,6 +99,8 @@ class Generalizer(SettingsRecord):
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
+            if modifies_next_noun(rep):
+                continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
             found = propose(rep.label_, rep.text, text, rep.start_char, self.max_levels, is_common_noun(rep), tokens)
             if found:
                 candidates[eid] = found
@@ -174,6 +176,17 @@ def is_common_noun(span: Span) -> bool:
             return span[-1].tag_ in ("NN", "NNS", "NNP", "NNPS")
         return span[-1].tag_ in ("NN", "NNS") and span.text.islower()
     return span._.source == "gazetteer"
+
+
+def modifies_next_noun(span: Span) -> bool:
+    """Whether ``span`` is a common noun that modifies the common noun right after it ("a child actor", "the family
+    home"), by the tagger's tags: a hypernym there reads as no English ("a person actor"), so no generalization is
+    proposed (the mention is suppressed when it must go). False without a tagger."""
+    doc = span.doc
+    if not doc.has_annotation("TAG") or span.end >= len(doc) or not is_common_noun(span):
+        return False
+    after = doc[span.end]
+    return after.tag_ in ("NN", "NNS") and after.text.islower()
 
 
 def _entity_ic(mentions: List[Span]) -> Optional[float]:
