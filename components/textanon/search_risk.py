@@ -328,11 +328,18 @@ class SearchRisk(SettingsRecord):
             return informative(df, n_docs, in_target, self.candidate_max_df, self.candidate_rare_df)
 
         kept: List[Tuple[int, int, Candidate]] = []
-        for cand in proposed:
-            if keep(cand.start, cand.end, len(cand.words) <= 1):
+
+        def consider(cand: Candidate) -> None:  # whole, else its fall-back candidates, else its single words
+            if keep(cand.start, cand.end, len(cand.words) <= 1 and not cand.fallback):
                 kept.append((cand.start, cand.end, cand))
+            elif cand.fallback:
+                for other in cand.fallback:
+                    consider(other)
             elif len(cand.words) > 1:
-                kept += [(s, e, cand) for s, e in cand.words if keep(s, e, True)]
+                kept.extend((s, e, cand) for s, e in cand.words if keep(s, e, True))
+
+        for cand in proposed:
+            consider(cand)
         ids = {fold(" ".join(s.text.split())): s._.entity_id for s in spans if s._.entity_id}
         new = []
         for start, end, cand in kept:

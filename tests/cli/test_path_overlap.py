@@ -57,6 +57,9 @@ CASES = {
     "peer-suite": "lab peer-suite --presidio-tests {d} --output {f}",
     "benchmark-echr": "lab benchmark-echr {d} --output {t}/d/f.json",
     "run-log": "lab run-log --output {t}/runs.md",
+    "benchmark --generalizations-out": "lab benchmark {f} --output {g} --generalizations-out {f}",
+    "truth-audit sample": "lab truth-audit sample --generalizations {f} --row x --output {f}",
+    "truth-audit": "lab truth-audit summarize {f} --output {f}",
 }
 
 

@@ -49,7 +49,7 @@ def test_a_failing_generalizer_leaves_no_candidates_and_the_optimizer_suppresses
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(module, "propose", broken)
+    monkeypatch.setattr(module, "propose_for_mentions", broken)
     doc = run(pipeline(), "He left on 14 September 2009 for good.", [("14 September 2009", "DATETIME", "T1")])
     assert doc._.anonymized_text == "He left on *** for good."
     assert any("generalization failed (RuntimeError)" in w for w in doc._.anonymization_warnings)

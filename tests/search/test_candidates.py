@@ -10,8 +10,52 @@ def test_propose_titles_numbers_and_phrases():
     doc = nlp('She starred in "Glass Harbour" in 1960 and earned 2,000 zloty as a young nurse.')
     got = {(doc.text[c.start : c.end], c.kind, c.label) for c in propose(doc, taken=[])}
     assert ("Glass Harbour", "title", "MISC") in got
-    assert ("1960", "number", "DATETIME") in got and ("2,000", "number", "QUANTITY") in got
+    assert ("1960", "number", "DATETIME") in got and ("2,000 zloty", "number", "QUANTITY") in got
     assert ("earned", "phrase", "MISC") in got and ("young nurse", "phrase", "MISC") in got
+
+
+def _proposed(doc, taken=()):
+    return {doc.text[c.start : c.end]: c for c in propose(doc, taken=list(taken))}
+
+
+def test_a_number_and_the_noun_it_counts_are_one_candidate_its_words_the_single_tokens():
+    nlp = spacy.blank("en")
+    doc = nlp("The tenor sang in over 70 operas and sold 3 million records by 1988.")
+    got = _proposed(doc)
+    assert got["70 operas"].kind == "number" and got["70 operas"].label == "QUANTITY"
+    assert [doc.text[s:e] for s, e in got["70 operas"].words] == ["70", "operas"]
+    assert [doc.text[s:e] for s, e in got["3 million records"].words] == ["3", "million", "records"]
+    assert "70" not in got and "operas" not in got  # one candidate, not two
+    assert got["1988"].label == "DATETIME"  # a year stays a date of its own
+    assert "over" not in doc.text[got["70 operas"].start : got["70 operas"].end]  # the bound stays outside
+
+
+def test_a_parsed_numeric_phrase_takes_the_rest_of_its_noun_chunk():
+    from spacy.tokens import Doc
+
+    nlp = spacy.blank("en")
+    words = ["She", "wrote", "over", "12", "radio", "plays", "."]
+    doc = Doc(
+        nlp.vocab,
+        words=words,
+        pos=["PRON", "VERB", "ADP", "NUM", "NOUN", "NOUN", "PUNCT"],
+        heads=[1, 1, 3, 5, 5, 1, 1],
+        deps=["nsubj", "ROOT", "quantmod", "nummod", "compound", "dobj", "punct"],
+    )
+    got = _proposed(doc)
+    assert "12 radio plays" in got
+    assert [doc.text[s:e] for s, e in got["12 radio plays"].words] == ["12", "radio", "plays"]
+    assert "radio plays" not in got  # the noun chunk is not proposed again
+
+
+def test_a_numeric_phrase_never_covers_less_than_the_single_number_did():
+    nlp = spacy.blank("en")
+    doc = nlp("She owned 40 horses and paid $2.")
+    # the noun already detected: the number stays a candidate of its own
+    got = _proposed(doc, taken=[(doc.text.index("horses"), doc.text.index("horses") + 6)])
+    assert "40" in got and got["40"].label == "QUANTITY"
+    # one word only ("$2"): the number alone, as before
+    assert "2" in _proposed(doc) and "$2" not in _proposed(doc)
 
 
 def test_informative_rule():
@@ -39,3 +83,57 @@ def test_taken_intervals_agree_with_a_linear_scan():
             if free:
                 taken.add(start, end)
                 linear.append((start, end))
+
+
+def test_the_search_risk_masks_a_numeric_phrase_whole_or_else_still_its_number(tmp_path):
+    """An informative numeric phrase becomes one span; one the index never saw falls back to its words, the number
+    among them (as the single-number candidate it replaced), so the number stays covered (invented people)."""
+    import json
+
+    import textanon.search_risk  # noqa: F401
+    from textanon.search.builder import build_index
+    from textanon.search.source import LocalIndex
+    from textanon.search_risk import SearchRisk
+
+    people = [{"name": "Vera Lind", "public_knowledge": "Vera Lind is a singer. She sang in 70 operas in Riga."}]
+    people += [
+        {"name": f"Singer {c}", "public_knowledge": f"Singer {c} is a singer who sang in operas and concerts."}
+        for c in "ABCDEFGHI"
+    ]
+    (tmp_path / "public.json").write_text(json.dumps(people))
+    build_index(tmp_path / "public.json", tmp_path / "idx", progress=False)
+    risk = SearchRisk(LocalIndex(tmp_path / "idx"), population_risk=False, targeted_risk=False)
+
+    def added(text):
+        doc = spacy.blank("en").make_doc(text)
+        doc.spans["pii"] = []
+        doc._.target = "Vera Lind"
+        doc = risk(doc)
+        return {s.text: s._.source for s in doc.spans["pii"] if (s._.source or "").startswith("candidate:")}
+
+    assert added("The singer sang in over 70 operas.").get("70 operas") == "candidate:number"
+    fallback = added("The singer sang in over 70 arias.")  # "70 arias": in no document
+    assert fallback.get("70") == "candidate:number" and "70 arias" not in fallback
+
+
+def test_a_numeric_phrase_falls_back_to_exactly_the_candidates_it_replaced():
+    # parsed: the noun chunk "radio plays" was a phrase candidate of its own before numeric phrases; when
+    # "12 radio plays" is not informative as a whole, the risk tries "12" and "radio plays" as it did before
+    from spacy.tokens import Doc
+
+    from textanon.search.candidates import plain_candidates
+
+    nlp = spacy.blank("en")
+    doc = Doc(
+        nlp.vocab,
+        words=["She", "wrote", "over", "12", "radio", "plays", "."],
+        pos=["PRON", "VERB", "ADP", "NUM", "NOUN", "NOUN", "PUNCT"],
+        heads=[1, 1, 3, 5, 5, 1, 1],
+        deps=["nsubj", "ROOT", "quantmod", "nummod", "compound", "dobj", "punct"],
+    )
+    phrase = _proposed(doc)["12 radio plays"]
+    before = {doc.text[c.start : c.end]: c for c in plain_candidates(doc, [])}
+    assert sorted(doc.text[c.start : c.end] for c in phrase.fallback) == ["12", "radio plays"]
+    assert [(c.start, c.end, c.words) for c in phrase.fallback] == [
+        (before[t].start, before[t].end, before[t].words) for t in ("12", "radio plays")
+    ]

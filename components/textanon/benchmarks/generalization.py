@@ -56,7 +56,8 @@ def generalize_bench(specs: Sequence[str]) -> GeneralizeBench:
 
 def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:
     """Benchmark systems of the generalizing rows and their twins: ``{row: {"masks", "replacements"?, "seconds",
-    "load_s", "peak_rss_mb", "suppress_twin"?}}`` (``masks``: offsets; ``replacements``: with the strings)."""
+    "load_s", "peak_rss_mb", "suppress_twin"?, "generalizations"?}}`` (``masks``: offsets; ``replacements``: with
+    the strings; ``generalizations``: the generalized spans of the generalizing row, for the truth audit)."""
     from ..masking import merge_offsets
     from .systems import run_isolated
 
@@ -87,6 +88,7 @@ def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:
             common,
             masks={n: merge_offsets(m) for n, m in generalized["masks"].items()},
             replacements=generalized["masks"],
+            generalizations=generalized.get("generalizations"),
             seconds=generalized["seconds"],
             suppress_twin=twin,
         )

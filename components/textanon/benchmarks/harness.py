@@ -355,9 +355,12 @@ def benchmark(
     groups: Optional[Sequence[str]] = None,
     tpi_lm: bool = True,
     fluency_corpus: Optional[Path] = None,
+    generalizations_out: Optional[Path] = None,
 ) -> dict:
     """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
-    input of ``evaluate-trir --anonymized``); ``output``: the result written there (:func:`write_result`);
+    input of ``evaluate-trir --anonymized``); ``generalizations_out`` saves the generalizing rows' generalized spans,
+    each with its original, replacement, kind, level and context (:mod:`textanon.benchmarks.truth_audit`, the input
+    of ``lab truth-audit sample``); ``output``: the result written there (:func:`write_result`);
     ``search``: the search-risk rows (:class:`textanon.benchmarks.search.SearchBench`); ``judges``: the
     retrieval judges' columns (:mod:`textanon.benchmarks.judges`); ``generalize``: the generalization rows and
     their suppressing twins (:class:`textanon.benchmarks.generalization.GeneralizeBench`); ``groups``: the row
@@ -390,6 +393,10 @@ def benchmark(
         fluency_corpus=fluency,
     )
     judged = add_judge_columns(records, systems, rows) if judges else None
+    if generalizations_out:
+        from .truth_audit import write_generalizations
+
+        write_generalizations(generalizations_out, systems, {r.name: r.original for r in records})
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
         Path(texts_out).write_text(

@@ -197,7 +197,9 @@ def twins(model: str, index: Optional[str] = None):
     """Benchmark system (:mod:`.systems`): ``model`` (with the search ``index`` when given) deciding with
     generalization, and the same Docs decided again by suppression and by generalization with ``whole_units`` off (the
     ablation of issue 32: masks word by word): ``{"runs": [generalized, suppressed, word_by_word]}``, each
-    ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only)."""
+    ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only); the
+    generalized run also has ``"generalizations"``: ``{id: [generalized span]}``
+    (:func:`textanon.benchmarks.truth_audit.generalized_spans`)."""
     import spacy
 
     import textanon  # noqa: F401
@@ -207,6 +209,7 @@ def twins(model: str, index: Optional[str] = None):
     from ..generalization import component  # noqa: F401  (the factory)
     from ..optimizer import MaskingOptimizer
     from ..runner import pipe_docs
+    from .truth_audit import generalized_spans
 
     nlp = spacy.load(model)
     if index:
@@ -219,6 +222,7 @@ def twins(model: str, index: Optional[str] = None):
     nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
     suppress = MaskingOptimizer(**dict(config, replacement="suppression"))
     by_word = MaskingOptimizer(**dict(config, replacement="generalize", whole_units=False))
+    spans_key = nlp.get_pipe("textanon_generalizer").spans_key
     list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
 
     def run(docs) -> dict:
@@ -227,6 +231,7 @@ def twins(model: str, index: Optional[str] = None):
         done = list(pipe_docs(nlp, records, batch_size=1))
         generalized = {r.id: [list(m) for m in doc._.masks] for r, doc in zip(records, done)}
         seconds = time.perf_counter() - t0
+        decisions = {r.id: generalized_spans(doc, spans_key) for r, doc in zip(records, done)}  # the truth audit
         t0 = time.perf_counter()
         suppressed = {r.id: [list(m) for m in suppress(doc)._.masks] for r, doc in zip(records, done)}
         suppress_s = time.perf_counter() - t0
@@ -234,7 +239,7 @@ def twins(model: str, index: Optional[str] = None):
         word_by_word = {r.id: [list(m) for m in by_word(doc)._.masks] for r, doc in zip(records, done)}
         return {
             "runs": [
-                {"masks": generalized, "seconds": seconds},
+                {"masks": generalized, "seconds": seconds, "generalizations": decisions},
                 {"masks": suppressed, "seconds": suppress_s},
                 {"masks": word_by_word, "seconds": time.perf_counter() - t0},
             ]

@@ -27,6 +27,7 @@ from . import (  # noqa: E402
     report,  # noqa: F401
     run_log,  # noqa: F401
     train,  # noqa: F401
+    truth_audit,  # noqa: F401
     tune,  # noqa: F401
 )
 from .apps import ALLOW_DIRTY_ENV, HELP, MEASURING, app, lab, use_colour  # noqa: F401  (the public names)

@@ -33,6 +33,11 @@ def benchmark_cmd(
     texts_out: Optional[Path] = typer.Option(
         None, help="Save {system: {name: anonymized text}} (for evaluate-trir elsewhere)"
     ),
+    generalizations_out: Optional[Path] = typer.Option(
+        None,
+        help="Save the generalizing rows' generalizations (original, replacement, kind, level, context) as JSON, the "
+        "input of lab truth-audit sample",
+    ),
     trir_from: Optional[Path] = typer.Option(
         None,
         exists=True,
@@ -75,7 +80,7 @@ def benchmark_cmd(
         + [("--fluency-corpus", fluency_corpus)]
         + named_paths("--index", index),
         [("--output (.md)", output.with_suffix(".md")), ("--output (.png)", output.with_suffix(".png"))]
-        + [("--texts-out", texts_out)],
+        + [("--texts-out", texts_out), ("--generalizations-out", generalizations_out)],
     )
     check_distinct([("DATA", data), ("--trir-from", trir_from)], [("--output", output)])
     seeds = parse_seeds(trir_seeds, "--trir-seeds")
@@ -125,6 +130,7 @@ def benchmark_cmd(
                 groups=only or None,
                 tpi_lm=tpi_lm,
                 fluency_corpus=fluency_corpus,
+                generalizations_out=generalizations_out,
             )
         except BenchmarkError as err:
             msg.fail(str(err), exits=1)

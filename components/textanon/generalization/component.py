@@ -34,7 +34,7 @@ from ..search_risk import SearchRisk
 from ..serialization import SettingsRecord
 from ..signatures import register_component
 from .information import capped, content_words, index_candidate_ic, lm_candidate_ic, wordfreq_candidate_ic
-from .propose import propose
+from .propose import propose_for_mentions
 from .risk import index_forbidden, population_risky
 
 logger = logging.getLogger(__name__)
@@ -101,7 +101,10 @@ class Generalizer(SettingsRecord):
             tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
             if modifies_next_noun(rep):
                 continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
-            found = propose(rep.label_, rep.text, text, rep.start_char, self.max_levels, is_common_noun(rep), tokens)
+            others = [(m.text, m.start_char) for m in mentions if m is not rep]
+            found = propose_for_mentions(
+                rep.label_, [(rep.text, rep.start_char)] + others, text, self.max_levels, is_common_noun(rep), tokens
+            )
             if found:
                 candidates[eid] = found
         lm, search = self.risk_components()

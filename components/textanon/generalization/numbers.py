@@ -11,7 +11,10 @@ A number after a bound or an approximation is not an exact value: "more than 20"
 gave). The modifier is also read in the words just before the span (``before``: "over [100 films]", where it stays
 visible): a lower bound there keeps its word and takes the magnitude below ("over 100 films" -> "over 10 films", never
 "over between 100 and 200 films"); an approximation or an upper bound there gets no generalization ("about 10
-films" would be false)."""
+films" would be false). A bound in time before the span ("since 40", "before 30", "by the age of 18":
+:data:`TIME_BOUNDS`; "the age of" may also come between any bound and the number) gets none either, and so does a
+number with a bound or an approximation after it, inside the span or just after it (``following``: "100 or more",
+"40-odd", "100+", "40 or so": :data:`AFTER_BOUNDS`): a range would state a bound the text never gave."""
 
 import re
 from typing import List
@@ -22,22 +25,39 @@ from .base import Generalization, levels
 LOWER_BOUNDS = ("more than", "over", "at least", "above", "in excess of", "upwards of", "greater than", "no fewer than")
 APPROXIMATE = ("almost", "nearly", "about", "around", "approximately", "roughly", "some", "close to", "circa", "c.")
 UPPER_BOUNDS = ("up to", "under", "less than", "fewer than", "at most", "below", "no more than", "not more than")
+#: words before a number that make it a bound in time ("since 40", "before 30"): no generalization
+TIME_BOUNDS = ("since", "before", "after", "until", "till", "prior to", "as of", "by the age of", "by age")
+#: words after a number that make it a bound or an approximation ("100 or more", "40-odd"): no generalization
+_AFTER = (
+    r"\s*(?:\+|-?\s*odd\b|-ish\b|or\s+(?:more|over|above|less|fewer|under|below|so|thereabouts)\b|"
+    r"and\s+(?:over|above|up|under|below)\b|plus\b|at\s+(?:least|most)\b)"
+)
+AFTER_BOUNDS = re.compile("^" + _AFTER, re.IGNORECASE)
+#: the same after up to two words that follow the span ("[100] films or more")
+_AFTER_WORDS = re.compile(r"^(?:\s+[^\W\d]+){0,2}?" + _AFTER, re.IGNORECASE)
+_AGE = r"(?:\s+(?:the\s+)?ages?(?:\s+of)?)?"
 _MODIFIER = re.compile(
     r"\b("
-    + "|".join(re.escape(w) for w in sorted(LOWER_BOUNDS + APPROXIMATE + UPPER_BOUNDS, key=len, reverse=True))
-    + r")\s+$",
+    + "|".join(
+        re.escape(w) for w in sorted(LOWER_BOUNDS + APPROXIMATE + UPPER_BOUNDS + TIME_BOUNDS, key=len, reverse=True)
+    )
+    + r")"
+    + _AGE
+    + r"\s+$",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
 
 
-def generalize_number(text: str, preceding: str = "") -> List[Generalization]:
-    """Generalizations of a span holding one number in digits (empty otherwise); ``preceding``: the text just before
-    the span, read for a bound or an approximation that the span leaves outside."""
+def generalize_number(text: str, preceding: str = "", following: str = "") -> List[Generalization]:
+    """Generalizations of a span holding one number in digits (empty otherwise); ``preceding`` / ``following``: the
+    text just before / after the span, read for a bound or an approximation that the span leaves outside."""
     found = list(_NUMBER.finditer(text))
     if len(found) != 1:
         return []
     m = found[0]
+    if AFTER_BOUNDS.match(text[m.end() :]) or _AFTER_WORDS.match(following):  # "100+", "[100 films] or more"
+        return []
     value = float(m.group(0).replace(",", ""))
     scaled = re.match(r"\s+(thousand|million|billion)\b", text[m.end() :], re.IGNORECASE) is not None
     if value < (1 if scaled else 10):
@@ -55,7 +75,7 @@ def generalize_number(text: str, preceding: str = "") -> List[Generalization]:
 
     outside = _MODIFIER.search(preceding) if not before.strip() else None
     if outside:  # "over [100 films]": the bound stays visible before the span
-        if outside.group(1).lower() not in LOWER_BOUNDS:
+        if " ".join(outside.group(1).lower().split()) not in LOWER_BOUNDS:
             return []
         bound = lead // 10 if value == lead else lead
         if bound < (1 if scaled else 10):
@@ -63,10 +83,11 @@ def generalize_number(text: str, preceding: str = "") -> List[Generalization]:
         return levels([f"{before}{fmt(bound)}{after}"], "numbers", text)
     modifier = _MODIFIER.search(before)
     if modifier:
-        if modifier.group(1).lower() in UPPER_BOUNDS:
-            return []
+        word = " ".join(modifier.group(1).lower().split())
+        if word in UPPER_BOUNDS + TIME_BOUNDS or word != " ".join(modifier.group(0).lower().split()):
+            return []  # "under 50", "since 40", or "over the age of 40" in the span (no "at least" to write)
         # "more than 20" is at least 20: its magnitude holds; "about 100", "nearly 1,050" may be 98, 990: one below
-        near = modifier.group(1).lower() in APPROXIMATE and value < 1.2 * lead
+        near = word in APPROXIMATE and value < 1.2 * lead
         bound = lead // 10 if near or value == lead else lead
         if bound < (1 if scaled else 10):
             return []

@@ -5,7 +5,8 @@ from typing import List, Sequence, Tuple
 
 from ..labels import DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from .base import Generalization
-from .dates import generalize_date, mentions_year
+from .dates import BOUNDS as DATE_BOUNDS
+from .dates import generalize_date, generalize_period, mentions_year
 from .known import generalize_known
 from .nationalities import generalize_nationality
 from .nouns import generalize_noun
@@ -18,6 +19,10 @@ from .works import generalize_title
 
 #: characters before a mention read for a bound or an approximation of a number ("more than", "in excess of")
 CONTEXT_BEFORE = 24
+#: characters after a mention read for a bound or an approximation of a number ("or more", "-odd")
+CONTEXT_AFTER = 16
+#: labels whose generalizations depend on the words around each mention (a bound, an approximation)
+CONTEXTUAL = (DATETIME, QUANTITY)
 
 
 def propose(
@@ -43,11 +48,18 @@ def propose(
         if found:
             return found[:max_levels]
     preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
-    if label == DATETIME:
+    end = start + len(text) if doc_text[start : start + len(text)] == text else _end(doc_text, start, text)
+    following = doc_text[end : end + CONTEXT_AFTER] if doc_text else ""
+    if label == DATETIME and date_bound_before(preceding) and not generalize_period(text, preceding):
+        # "before [1995]": "before the 1990s" would be false (1995 is not before the 1990s); a period reads it itself
+        found = []
+    elif label == DATETIME:
         # "age 20" -> "age between 20 and 30"; never a year ("before 1990" is no number between 1000 and 2000)
-        found = generalize_date(text, preceding) or ([] if mentions_year(text) else generalize_number(text, preceding))
+        found = generalize_date(text, preceding) or (
+            [] if mentions_year(text) else generalize_number(text, preceding, following)
+        )
     elif label == QUANTITY:  # "over [100 films]": the bound before the span is read too
-        found = generalize_number(text, preceding)
+        found = generalize_number(text, preceding, following)
     elif label == LOC:
         found = generalize_place(text, doc_text, start) or generalize_named_thing(text, doc_text, start)
     elif label == ORG:  # a typed head ("Juilliard School"), a listed name ("BBC"), an award taken for an ORG
@@ -69,3 +81,46 @@ def propose(
     else:
         found = []
     return found[:max_levels]
+
+
+def date_bound_before(preceding: str) -> bool:
+    """Whether the words right before a date make it a bound or an approximation ("before", "since", "prior to",
+    "as early as": :data:`textanon.generalization.dates.BOUNDS`, read in the last one to four words)."""
+    words = preceding.split()  # a word glued to the mention ("pre-" of "pre-1990") is read too
+    return any(DATE_BOUNDS.fullmatch(" ".join(words[-n:]) + " ") for n in range(1, min(4, len(words)) + 1))
+
+
+def _end(doc_text: str, start: int, text: str) -> int:
+    """Where the mention ``text`` (its whitespace normalized) that starts at ``start`` ends in ``doc_text``."""
+    end, words = start, text.split()
+    for word in words:
+        found = doc_text.find(word, end)
+        if found < 0:
+            return start + len(text)
+        end = found + len(word)
+    return end
+
+
+def propose_for_mentions(
+    label: str,
+    mentions: Sequence[Tuple[str, int]],
+    doc_text: str,
+    max_levels: int = 4,
+    common_noun: bool = False,
+    tokens: Sequence[Tuple[str, str]] = (),
+) -> List[Generalization]:
+    """:func:`propose` for an entity's ``mentions`` (``(text, start)``, the one read first): one list serves every
+    mention. A number or a date reads the words around each mention ("over [70 films]", "about [70 films]"), so its
+    list is kept only when every mention gets the same one, else none (suppressed: a generalization true of one
+    mention may state a false bound of another)."""
+    if not mentions:
+        return []
+    text, start = mentions[0]
+    found = propose(label, text, doc_text, start, max_levels, common_noun, tokens)
+    if found and label in CONTEXTUAL:
+        texts = [g.text for g in found]
+        for other_text, other_start in mentions[1:]:
+            other = propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)
+            if [g.text for g in other] != texts:
+                return []
+    return found
