@@ -131,7 +131,7 @@ def test_replacement_generalize_adds_the_generalizer():
     assert nlp.pipe_names.count("textanon_generalizer") == 1
 
 
-def test_seed_lists_are_parsed_once_for_every_command():
+def test_seed_lists_are_parsed_once_for_every_command(tmp_path):
     """--seeds / --trir-seeds: comma-separated integers, the same usage error (exit 2) everywhere."""
     from textanon.cli._util import parse_seeds
 
@@ -141,3 +141,8 @@ def test_seed_lists_are_parsed_once_for_every_command():
         with pytest.raises(typer.Exit) as exc:
             parse_seeds(bad, "--seeds", required=required)
         assert exc.value.exit_code == 2
+    # benchmark-echr reads its --trir-seeds the same way: a bad list is a usage error before anything runs
+    result = invoke(
+        "lab", "--allow-dirty", "benchmark-echr", tmp_path, "--trir-seeds", "42,x", "--output", tmp_path / "o.json"
+    )
+    assert result.exit_code == 2 and "--trir-seeds expects comma-separated integers" in result.output

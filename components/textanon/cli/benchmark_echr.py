@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from ._util import check_distinct
+from ._util import check_distinct, parse_seeds
 from .apps import lab
 
 
@@ -40,6 +40,7 @@ def benchmark_echr_cli(
     textanon profile, judged by BM25 and MiniLM retrieval, TPI, masked share (TRIR with --trir-seeds)."""
     from ..benchmarks.echr import EchrDataError, benchmark_echr, build_echr_index, data_files, markdown, write
 
+    seeds = parse_seeds(trir_seeds, "--trir-seeds", required=False)
     built = index if distractors is not None else None  # the index this command writes
     check_distinct(
         [("DATA", data), ("--distractors", distractors)] + ([] if built else [("--index", index)]),
@@ -63,7 +64,6 @@ def benchmark_echr_cli(
         msg.good(f"Indexed {meta['documents']} documents -> {index}")
     elif index is not None and not (index / "meta.json").exists():
         msg.fail(f"{index} is not a search index (no meta.json); give --distractors to build it", exits=1)
-    seeds = [int(s) for s in trir_seeds.split(",")] if trir_seeds else []
     result = benchmark_echr(
         data,
         model,
