@@ -351,7 +351,7 @@ class MaskingOptimizer(SettingsRecord):
         """With a search risk whose targeted risk is on: suppress the generalizations its BM25 attacker still needs
         (:mod:`textanon.generalization.targeted`); when the target still ranks within ``k_rank`` without them, decide
         again by suppression only. Re-renders the doc when anything changed."""
-        procs = [proc for _, proc in self.nlp.components] if self.nlp is not None else []
+        procs = [proc for _, proc in self.nlp.pipeline] if self.nlp is not None else []
         search = next((p for p in procs if isinstance(p, SearchRisk)), None)
         if search is None or not search.targeted_risk:
             return

@@ -221,7 +221,8 @@ def twins(model: str, index: Optional[str] = None):
     config.pop("factory", None)
     nlp.replace_pipe("textanon_optimizer", "textanon_optimizer", config=dict(config, replacement="generalize"))
     suppress = MaskingOptimizer(**dict(config, replacement="suppression"))
-    by_word = MaskingOptimizer(**dict(config, replacement="generalize", whole_units=False))
+    # the ablation is decided as the main row is, the search attacker's targeted check included (nlp=nlp)
+    by_word = MaskingOptimizer(**dict(config, replacement="generalize", whole_units=False), nlp=nlp)
     spans_key = nlp.get_pipe("textanon_generalizer").spans_key
     list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
 
