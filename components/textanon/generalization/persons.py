@@ -132,6 +132,10 @@ def _surname_of_a_name(word: str, doc_text: str) -> bool:
     return False
 
 
+#: words right before a name that make it a birth or former name of the person the sentence is about
+BIRTH_NAME_CUES = {"born", "née", "nee", "formerly"}
+
+
 def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Generalization]:
     """ "another person" when the context says ``text`` (at ``start`` of ``doc_text``) names a person, or it is
     written as a personal name in no work's context (module docstring), else nothing."""
@@ -142,6 +146,10 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
     cued = cued or (bool(last) and last[-1] in NEXT_IS_PERSON) or (len(last) == 2 and tuple(last) in BY_PERSON)
     written_as = " ".join(text.split())
     name = _POSSESSIVE.sub("", written_as)
+    if bool(last) and last[-1] in WORK_BEFORE and followed_by_release(doc_text, start + len(text)):
+        return []  # "as boxer Muhammad Ali in Ali (2001)": a film's title after "in", whatever cue came before
+    if last and last[-1] in BIRTH_NAME_CUES:
+        return []  # "Julianne Moore (born Julie Anne Smith;": a birth name is the person's own, not another person
     if not cued and name:
         quoted = before.rstrip().endswith(('"', "'", "\u201c", "\u2018"))
         # "Kate Leopold (2001)": a name followed by a release year is a film's title, written as a name or not

@@ -11,7 +11,7 @@ import re
 from typing import List
 
 from .base import Generalization, levels, noun_phrase
-from .context import words_before
+from .context import continues_a_name, words_before
 
 _RELEASE = re.compile(r"^\s*\((?:1[89]\d\d|20\d\d)\)")
 #: the two words before a name that only a work's title follows
@@ -44,9 +44,24 @@ _ROLE_AND_WORK = re.compile(r"\s(?:in|from)\s+[A-Z]")
 
 def role_and_work(text: str, doc_text: str, start: int) -> bool:
     """Whether ``text`` at ``start`` of ``doc_text`` is a role and its work in one span: a role cue
-    (:data:`ROLE_CUES`) right before it and "in"/"from" + a capitalized name inside ("as Mumble in Happy Feet")."""
-    words = words_before(doc_text, start, 1, breaks=r"[.!?;:()\n\"\u201c]")
-    return bool(words) and words[-1] in ROLE_CUES and bool(_ROLE_AND_WORK.search(text))
+    (:data:`ROLE_CUES`, or "role of") right before it and "in"/"from" + a capitalized name inside ("as Mumble in
+    Happy Feet", "the role of Mumble in Happy Feet")."""
+    words = words_before(doc_text, start, 2, breaks=r"[.!?;:()\n\"\u201c]")
+    cued = bool(words) and (words[-1] in ROLE_CUES or words[-2:] in (["role", "of"], ["roles", "of"]))
+    return cued and bool(_ROLE_AND_WORK.search(text))
+
+
+#: a capitalised word right before a name, not a title's opening article nor a sentence's first word: "My [Best
+#: Friend's Wedding]", "Underworld: Blood [Wars]"
+_CAPITAL_BEFORE = re.compile(r"(?<![.!?]\s)(?<![.!?])\b(?!(?:The|A|An|In|On|At|And|As|Also)\s)[A-Z][\w'-]*\s+$")
+
+
+def title_fragment(doc_text: str, start: int) -> bool:
+    """Whether a name at ``start`` of ``doc_text`` is the end of a longer title: a capitalised word right before it
+    ("My [Best Friend's Wedding] (1996)"), or a capitalised word and a preposition ("Eternal Sunshine of the
+    [Spotless Mind]", "Alice in [Wonderland]": :func:`.context.continues_a_name`). "a work" would be false of it."""
+    before = doc_text[max(0, start - 40) : start]
+    return bool(_CAPITAL_BEFORE.search(before)) or continues_a_name(doc_text, start)
 
 
 def followed_by_release(doc_text: str, end: int) -> bool:
@@ -70,6 +85,6 @@ def generalize_title(
     ``works_in_context``) comes right after a work's cue (module docstring), else nothing."""
     if not followed_by_release(doc_text, start + len(text)) and not (works_in_context and _cued(text, doc_text, start)):
         return []
-    if role_and_work(text, doc_text, start):
-        return []  # "voiced Mumble in Happy Feet (2006)": the role is no work
+    if role_and_work(text, doc_text, start) or title_fragment(doc_text, start):
+        return []  # "voiced Mumble in Happy Feet (2006)": the role is no work; "My [Best Friend's Wedding]" neither
     return levels([noun_phrase("work", doc_text, start)], "works", text)
