@@ -148,6 +148,8 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
     name = _POSSESSIVE.sub("", written_as)
     if bool(last) and last[-1] in WORK_BEFORE and followed_by_release(doc_text, start + len(text)):
         return []  # "as boxer Muhammad Ali in Ali (2001)": a film's title after "in", whatever cue came before
+    if last and last[-1] == "from" and " " not in name:
+        return []  # "an English actress from Yorkshire": one word after "from" is as often a place as a person
     if last and last[-1] in BIRTH_NAME_CUES:
         return []  # "Julianne Moore (born Julie Anne Smith;": a birth name is the person's own, not another person
     if not cued and name:

@@ -15,7 +15,7 @@ from .organizations import THING_TYPES, generalize_named_thing
 from .persons import generalize_person
 from .phrases import generalize_phrase
 from .places import generalize_place
-from .works import followed_by_release, generalize_title, title_fragment
+from .works import followed_by_release, generalize_title, title_fragment, title_part
 
 #: characters before a mention read for a bound or an approximation of a number ("more than", "in excess of")
 CONTEXT_BEFORE = 24
@@ -47,7 +47,9 @@ def propose(
         found = generalize_title(text, doc_text, start, works_in_context=label not in (ORG, LOC))
         if found:
             return found[:max_levels]
-        if followed_by_release(doc_text, start + len(text)) and title_fragment(doc_text, start):
+        if (followed_by_release(doc_text, start + len(text)) and title_fragment(doc_text, start)) or title_part(
+            text, doc_text, start
+        ):
             return []  # the end of a longer title ("Alice in [Wonderland] (2010)"): no type of it is sure
     preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
     end = start + len(text) if doc_text[start : start + len(text)] == text else _end(doc_text, start, text)

@@ -56,6 +56,25 @@ def role_and_work(text: str, doc_text: str, start: int) -> bool:
 _CAPITAL_BEFORE = re.compile(r"(?<![.!?]\s)(?<![.!?])\b(?!(?:The|A|An|In|On|At|And|As|Also)\s)[A-Z][\w'-]*\s+$")
 
 
+#: a capitalised word and a colon or a comma right before a name: "Lara Croft: [Tomb Raider]", "Girl, [Interrupted]"
+_PUNCTUATED_BEFORE = re.compile(r"\b[A-Z][\w'-]*[:,]\s+$")
+#: a colon and a capitalised word right after a name, then a release year: "[Avengers]: Age of Ultron (2015)"
+_CONTINUED_AFTER = re.compile(r"^:\s+[A-Z][^()\n]{0,60}?\s\((?:1[89]\d\d|20\d\d)\)")
+
+
+def title_part(text: str, doc_text: str, start: int) -> bool:
+    """Whether the name ``text`` at ``start`` of ``doc_text`` is part of a longer title that punctuation splits:
+    after a capitalised word and a colon or comma ("The Lost World: [Jurassic Park] (1997)", "Girl, [Interrupted]
+    (1999)") with a release year after it, or before a colon that the rest of the title and its year follow
+    ("[Avengers]: Age of Ultron (2015)"). A list of titles ("Big (1988), [Splash] (1984)") is not: the word before
+    the comma is a year's parenthesis."""
+    end = start + len(text)
+    before = doc_text[max(0, start - 40) : start]
+    if _PUNCTUATED_BEFORE.search(before) and followed_by_release(doc_text, end):
+        return True
+    return bool(_CONTINUED_AFTER.match(doc_text[end : end + 90]))
+
+
 def title_fragment(doc_text: str, start: int) -> bool:
     """Whether a name at ``start`` of ``doc_text`` is the end of a longer title: a capitalised word right before it
     ("My [Best Friend's Wedding] (1996)"), or a capitalised word and a preposition ("Eternal Sunshine of the
@@ -85,6 +104,6 @@ def generalize_title(
     ``works_in_context``) comes right after a work's cue (module docstring), else nothing."""
     if not followed_by_release(doc_text, start + len(text)) and not (works_in_context and _cued(text, doc_text, start)):
         return []
-    if role_and_work(text, doc_text, start) or title_fragment(doc_text, start):
+    if role_and_work(text, doc_text, start) or title_fragment(doc_text, start) or title_part(text, doc_text, start):
         return []  # "voiced Mumble in Happy Feet (2006)": the role is no work; "My [Best Friend's Wedding]" neither
     return levels([noun_phrase("work", doc_text, start)], "works", text)
