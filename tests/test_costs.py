@@ -4,7 +4,7 @@ import math
 from types import SimpleNamespace
 
 from textanon.costs import DEFAULT_IC, IC_SCALE, mask_cost, scored_ic
-from textanon.optimizer import MaskingOptimizer
+from textanon.pipes.optimizer import MaskingOptimizer
 
 
 def _mention(ic):

@@ -3,7 +3,7 @@
 from core_fixtures import linked_spans
 
 import textanon  # noqa: F401
-from textanon.entity_linker import acronym, normalize
+from textanon.pipes.entity_linker import acronym, normalize
 
 
 def linked(text, mentions):

@@ -5,8 +5,8 @@ import spacy
 from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
 from spacy.tokens import Span
 
-from textanon.entity_recognizer import EntityRecognizer
 from textanon.labels import TAB_LABELS
+from textanon.pipes.entity_recognizer import EntityRecognizer
 
 
 def spans(doc):

@@ -1,4 +1,4 @@
-"""Identifiers in every format and names outside prose (issue 27): textanon.identifiers, the recognizer's use of
+"""Identifiers in every format and names outside prose (issue 27): textanon.detect.identifiers, the recognizer's use of
 them, first names linked to the full name, and the default pipeline end to end."""
 
 import re
@@ -8,8 +8,8 @@ import spacy
 from core_fixtures import blank_with_recognizer, linked_spans
 
 import textanon  # noqa: F401
-from textanon.identifiers import find_identifiers
-from textanon.optimizer import is_code
+from textanon.detect.identifiers import find_identifiers
+from textanon.pipes.optimizer import is_code
 
 
 def found(text, label=None):

@@ -6,8 +6,8 @@ import spacy
 from core_fixtures import spans_at
 
 import textanon  # noqa: F401
-from textanon.language_models.base import LanguageModel
-from textanon.lm_risk import LMRiskScorer
+from textanon.pipes.lm_risk import LMRiskScorer
+from textanon.risk.language_models.base import LanguageModel
 
 
 class FixedLM(LanguageModel):

@@ -8,8 +8,8 @@ from fake_models import FakeCausalLM
 from spacy.util import registry
 
 import textanon  # noqa: F401
-from textanon.language_models.base import LanguageModel
-from textanon.lm_risk import LMRiskScorer
+from textanon.pipes.lm_risk import LMRiskScorer
+from textanon.risk.language_models.base import LanguageModel
 
 RECORDING_LM = "test.RecordingLM.v1"
 

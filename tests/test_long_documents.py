@@ -7,10 +7,10 @@ from types import SimpleNamespace
 import pytest
 from spacy.lang.en import English
 
-from textanon import target
+from textanon.detect import target
 from textanon.extensions import register_extensions
-from textanon.masking import covered
-from textanon.optimizer import TARGET_ID, MaskingOptimizer, _overlapping
+from textanon.pipes.optimizer import TARGET_ID, MaskingOptimizer, _overlapping
+from textanon.render.masking import covered
 
 
 def overlapping_by_definition(entities, chars):
@@ -104,8 +104,8 @@ def test_spacy_components_in_pieces_give_the_masks_of_the_whole_document(name, m
     from core_fixtures import SAMPLE
 
     import textanon
-    from textanon import chunking, runner
-    from textanon.datasets.records import Record
+    from textanon.io.datasets.records import Record
+    from textanon.run import chunking, runner
 
     sample = SAMPLE.read_text(encoding="utf-8")
     text = "\n\n".join(sample.replace("48213/09", f"4821{i}/09") for i in range(4))

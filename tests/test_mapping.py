@@ -9,8 +9,8 @@ from core_fixtures import decision_pipeline
 from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
-from textanon.mapping import Mapping, MappingError, deanonymize_records, document_entries, restore
-from textanon.output import doc_to_record
+from textanon.render.mapping import Mapping, MappingError, deanonymize_records, document_entries, restore
+from textanon.render.output import doc_to_record
 
 TEXTS = {
     "a": "The applicant, Mr Galip Yalman (no. 12345/06), was born on 3 May 1961. Yalman paid EUR 1,300.",

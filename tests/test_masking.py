@@ -1,9 +1,9 @@
-"""The one mask type and renderer (textanon.masking): merging, offsets, rendering and its errors."""
+"""The one mask type and renderer (textanon.render.masking): merging, offsets, rendering and its errors."""
 
 import pytest
 
-from textanon import masking
-from textanon.masking import MaskError, apply, apply_offsets, merge, merge_offsets
+from textanon.render import masking
+from textanon.render.masking import MaskError, apply, apply_offsets, merge, merge_offsets
 
 
 def test_merge_overlapping_but_not_touching_unless_asked():
@@ -68,7 +68,7 @@ def test_apply_offsets_gives_one_mark_per_merged_region():
 
 
 def test_one_mask_type_everywhere():
-    from textanon.evaluation import tab_corpus, tps
+    from textanon_eval import tab_corpus, tps
 
     assert tab_corpus.Mask is masking.Mask and tps.Mask is masking.Mask
 
@@ -76,7 +76,7 @@ def test_one_mask_type_everywhere():
 def test_the_overlap_test_answers_as_checking_every_span():
     import itertools
 
-    from textanon.masking import overlap_test
+    from textanon.render.masking import overlap_test
 
     spans = [(10, 20), (2, 4), (15, 40), (50, 51), (30, 31)]
     overlaps = overlap_test(spans)

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import textanon  # noqa: F401
-from textanon.target import is_common_word
-from textanon.units import doc_units
+from textanon.decide.units import doc_units
+from textanon.detect.target import is_common_word
 
 WORDS = [
     "Balti",

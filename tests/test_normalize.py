@@ -1,11 +1,12 @@
-"""The normalized view of a text (textanon.normalize): what it changes, and the offset map back to the original."""
+"""The normalized view of a text (textanon.detect.normalize): what it changes, and the offset map back to the
+original."""
 
 import random
 import unicodedata
 
 import pytest
 
-from textanon.normalize import lookalikes, normalized
+from textanon.detect.normalize import lookalikes, normalized
 
 
 def _removed(ch):

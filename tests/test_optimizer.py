@@ -5,7 +5,7 @@ import spacy
 from core_fixtures import spans_at
 
 import textanon  # noqa: F401
-from textanon.masking import apply, merge, propagate
+from textanon.render.masking import apply, merge, propagate
 
 
 def make_doc(text, mentions, combos, ics=None, target=None, sources=None, extra=None, **cfg):
@@ -320,7 +320,7 @@ def test_pseudonyms_are_words_neither_extended_nor_joined():
 
 
 def test_a_generalized_part_of_a_unit_with_a_suppressed_part_is_suppressed(monkeypatch):
-    from textanon import optimizer as module
+    from textanon.pipes import optimizer as module
 
     def choose(entities, combos, combo_breaks, cost, *args, **kwargs):
         return {"W1"}, {"D1": (1, "European")}, "OPTIMAL"

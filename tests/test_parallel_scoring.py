@@ -6,9 +6,9 @@ import multiprocessing
 import pytest
 from core_fixtures import decision_pipeline
 
-from textanon.datasets.records import Record
-from textanon.language_models.threads import adapt_threads_to_process, set_process_threads, threads_per_process
-from textanon.runner import anonymize_records
+from textanon.io.datasets.records import Record
+from textanon.risk.language_models.threads import adapt_threads_to_process, set_process_threads, threads_per_process
+from textanon.run.runner import anonymize_records
 
 TEXTS = [
     "The applicant, Mr Andrei Petrescu, was born in 1961 and lives in Balti. He is a veterinary surgeon.",

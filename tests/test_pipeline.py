@@ -8,7 +8,7 @@ import spacy
 from core_fixtures import CONFIG, SAMPLE, SMALL_GAZETTEER
 from renamed_samples import renamed_cases, survives
 
-from textanon.lm_risk import NOT_SCORED
+from textanon.pipes.lm_risk import NOT_SCORED
 from textanon.profiles import profile
 
 pytestmark = pytest.mark.slow

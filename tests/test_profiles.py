@@ -12,8 +12,8 @@ from core_fixtures import FIXTURES, SAMPLE
 import textanon
 from textanon.labels import TAB_LABELS
 from textanon.profiles import DISABLED, PROFILES, ProfileError, profile, supports_profiles
-from textanon.search.base import IndexUnavailable
-from textanon.search.builder import build_index
+from textanon.risk.search.base import IndexUnavailable
+from textanon.risk.search.builder import build_index
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ import pytest
 from cli_runner import run_textanon
 from input_files import write_jsonl
 
-from textanon.progress import bar, count_records, is_quiet, set_quiet
+from textanon.io.progress import bar, count_records, is_quiet, set_quiet
 
 
 @pytest.fixture(autouse=True)

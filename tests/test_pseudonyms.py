@@ -8,8 +8,8 @@ import spacy
 from core_fixtures import decision_pipeline, spans_at
 
 import textanon  # noqa: F401  (extensions)
-from textanon.pseudonyms import RANDOM_KEY_WARNING, Pseudonymizer, _faker_pools, read_key, vocabulary
-from textanon.target import fold
+from textanon.detect.target import fold
+from textanon.render.pseudonyms import RANDOM_KEY_WARNING, Pseudonymizer, _faker_pools, read_key, vocabulary
 
 TEXT = (
     "The applicant, Mr Galip Yalman (no. 12345/06), was born on 3 May 1961 in Balti. On 3 March 2006 Mr Yalman "
@@ -351,7 +351,7 @@ def test_command_line_pseudonym_key_reproduces_a_run_and_no_key_is_said(tmp_path
 
 
 def test_the_pseudonym_operator_is_keyed_too(key_file, monkeypatch):
-    from textanon.operators import Mention, OperatorError, build
+    from textanon.render.operators import Mention, OperatorError, build
 
     mention = Mention("Mr Andrei Petrescu", "PERSON", "PERSON_1", "Mr Andrei Petrescu")
     keyed = [build("pseudonym", key_file=str(key_file))(mention) for _ in range(2)]

@@ -1,6 +1,6 @@
 import random
 
-from textanon.risk_combinations import risky_combinations
+from textanon.risk.combinations import risky_combinations
 
 
 def test_singletons_and_pairs_below_threshold():

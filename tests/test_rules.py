@@ -1,6 +1,6 @@
 import pytest
 
-from textanon.rules import RULES, compile_rules, find_rule_matches
+from textanon.detect.rules import RULES, compile_rules, find_rule_matches
 
 COMPILED = compile_rules()
 
@@ -217,7 +217,7 @@ def test_application_and_file_numbers_stay_codes(text, code):
 
 
 def test_an_address_is_one_direct_identifier_labelled_loc():
-    from textanon.optimizer import is_code
+    from textanon.pipes.optimizer import is_code
 
     text = "lives at 19 New Gate Street now"
     found = [(text[s:e], label, name) for s, e, label, name in find_rule_matches(text, COMPILED)]
@@ -236,7 +236,7 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
 )
 def test_house_numbers_and_streets_without_the_common_street_words_are_addresses(text, address):
     """Also: "Court", "Park" or a country after a number is no address ("5 Supreme Court judges", "1995 Norway")."""
-    from textanon.optimizer import is_code
+    from textanon.pipes.optimizer import is_code
 
     found = [(text[s:e], label, name) for s, e, label, name in find_rule_matches(text, COMPILED)]
     assert any(m == address and label == "LOC" and is_code("LOC", f"rule:{name}") for m, label, name in found), found

@@ -10,9 +10,9 @@ from fake_models import LENGTH_LM
 from spacy.language import Language
 
 import textanon  # noqa: F401  (extensions)
-from textanon.datasets.records import Record, RecordError
-from textanon.output import doc_to_record
-from textanon.runner import anonymize_records
+from textanon.io.datasets.records import Record, RecordError
+from textanon.render.output import doc_to_record
+from textanon.run.runner import anonymize_records
 
 PARENT = os.getpid()
 
@@ -94,8 +94,8 @@ def test_masked_flag_agrees_with_the_masks_applied():
 
 
 def test_public_api_is_exported_from_textanon():
-    from textanon import runner
-    from textanon.datasets import records
+    from textanon.io.datasets import records
+    from textanon.run import runner
 
     assert textanon.anonymize_records is runner.anonymize_records
     assert textanon.pipe_records is runner.pipe_records and textanon.redecide is runner.redecide
@@ -104,7 +104,7 @@ def test_public_api_is_exported_from_textanon():
 
 
 def test_pipe_records_yields_docs_and_error_records_in_input_order_with_timings():
-    from textanon.runner import RecordFailed, pipe_docs, pipe_records
+    from textanon.run.runner import RecordFailed, pipe_docs, pipe_records
 
     nlp = _nlp("test_boom", "test_mask_all")
     items = _records(["one", "two BOOM", "three"])
@@ -133,7 +133,7 @@ RISK_TEXT = (
 
 
 def test_redecide_gives_the_masks_of_a_fresh_run_at_that_threshold():
-    from textanon.runner import pipe_docs, redecide
+    from textanon.run.runner import pipe_docs, redecide
 
     record = Record(id="d", text=RISK_TEXT, target="Ion Rusu")
     nlp = _risk_pipeline(-2.0)
@@ -153,9 +153,9 @@ def test_redecide_gives_the_masks_of_a_fresh_run_at_that_threshold():
 def test_redecide_keeps_the_warnings_of_earlier_stages_and_does_not_pile_up_its_own():
     """A sweep must not erase what the pipeline recorded before the decision (a language-model failure,
     the recognizer's warnings), nor repeat its own warnings once per threshold."""
-    import textanon.testing.faults  # noqa: F401  (registers textanon.testing.FailingLM.v1)
+    import textanon_lab.testing.faults  # noqa: F401  (registers textanon.testing.FailingLM.v1)
     from textanon.extensions import add_warning
-    from textanon.runner import pipe_docs, redecide
+    from textanon.run.runner import pipe_docs, redecide
 
     @Language.component("test_warns_early")
     def warns_early(doc):

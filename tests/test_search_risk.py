@@ -7,11 +7,11 @@ import spacy
 from core_fixtures import CONFIG, FIXTURES, spans_at
 
 import textanon  # noqa: F401
-import textanon.search.registry  # noqa: F401  (textanon.LocalIndex.v1, also without the entry points)
-import textanon.search_risk  # noqa: F401  (the factory, also without the entry points)
-from textanon.search.builder import build_index
-from textanon.search.source import LocalIndex
-from textanon.search_risk import SearchRisk
+import textanon.pipes.search_risk  # noqa: F401  (the factory, also without the entry points)
+import textanon.risk.search.registry  # noqa: F401  (textanon.LocalIndex.v1, also without the entry points)
+from textanon.pipes.search_risk import SearchRisk
+from textanon.risk.search.builder import build_index
+from textanon.risk.search.source import LocalIndex
 
 FIXTURE = FIXTURES / "search_public.json"
 TEXT = (
@@ -88,9 +88,9 @@ def test_targeted_risk_then_the_optimizer_masks_what_it_decided(index_path):
     doc = make_doc()
     for _, proc in nlp.pipeline:
         doc = proc(doc)
-    from textanon.search.backends import open_index
-    from textanon.search.targeted import target_rank
-    from textanon.search.terms import query_words
+    from textanon.risk.search.backends import open_index
+    from textanon.risk.search.targeted import target_rank
+    from textanon.risk.search.terms import query_words
 
     index = open_index(index_path)
     rank = target_rank(index.search(query_words(doc._.anonymized_text), 20), set(index.documents_of("Milo Castraven")))

@@ -8,13 +8,13 @@ from confection import ConfigValidationError
 from spacy.language import Language
 
 import textanon  # noqa: F401
-import textanon.llm_anonymizer.factory  # noqa: F401  (the LLM anonymizer's factory, also without the entry points)
-import textanon.search_risk  # noqa: F401
-from textanon.llm_anonymizer.local_model import LocalChatModel, smollm2_chat
-from textanon.llm_anonymizer.task import AnonymizeTask
-from textanon.optimizer import MaskingOptimizer
-from textanon.search_risk import SearchRisk
-from textanon.signatures import defaults, settings_from
+import textanon.pipes.llm_anonymizer  # noqa: F401  (the LLM anonymizer's factory, also without the entry points)
+import textanon.pipes.search_risk  # noqa: F401
+from textanon.llm.local_model import LocalChatModel, smollm2_chat
+from textanon.llm.task import AnonymizeTask
+from textanon.pipes.optimizer import MaskingOptimizer
+from textanon.pipes.search_risk import SearchRisk
+from textanon.settings.signatures import defaults, settings_from
 
 
 def _params(func):

@@ -5,7 +5,7 @@ import json
 import pytest
 from core_fixtures import FIXTURES
 
-from textanon.target import find_target_mentions, name_occurrences, name_words, pronunciations, target_variants
+from textanon.detect.target import find_target_mentions, name_occurrences, name_words, pronunciations, target_variants
 
 
 def _found(text, name):
@@ -80,7 +80,7 @@ def test_offsets_are_exact_with_diacritics():
 
 
 def test_a_lower_case_letter_after_the_surname_is_not_an_initial():
-    from textanon.target import find_target_mentions
+    from textanon.detect.target import find_target_mentions
 
     text = "Mrs Ana Petrescu, a teacher, signed as Petrescu, A. and as PETRESCU A; petrescu, a. too"
     found = [text[s:e] for s, e in find_target_mentions(text, "Ana Petrescu")]
@@ -114,7 +114,7 @@ def test_an_unclosed_parenthetical_is_masked_to_the_end_of_its_line():
 def test_long_texts_fold_like_short_ones_and_name_occurrences_are_fresh_lists():
     """fold() and name_occurrences() remember long texts (a 1,000,000-character document is searched once per name):
     the result is the same as for the pieces, and a caller that extends the returned list changes nothing later."""
-    from textanon.target import fold, name_occurrences
+    from textanon.detect.target import fold, name_occurrences
 
     piece = "Mr Çağrı ÖZTÜRK met Ms Hope Summers in Chișinău; öztürk appealed. "
     long_text = piece * 400  # over the length from which texts are remembered
@@ -128,7 +128,7 @@ def test_long_texts_fold_like_short_ones_and_name_occurrences_are_fresh_lists():
 def test_long_texts_are_searched_around_the_names_words_with_the_same_result_as_a_full_scan(monkeypatch):
     import random
 
-    from textanon import target as target_module
+    from textanon.detect import target as target_module
 
     rng = random.Random(0)
     pieces = [
@@ -154,7 +154,7 @@ def test_long_texts_are_searched_around_the_names_words_with_the_same_result_as_
 
 
 def test_a_variants_words_far_apart_across_whitespace_are_found_in_a_long_text(monkeypatch):
-    from textanon import target as target_module
+    from textanon.detect import target as target_module
 
     text = "x " * 6000 + "Munteanu" + " " * 400 + "Igor" + " y" * 6000
     found = target_module.find_target_mentions(text, "Munteanu Igor")
@@ -164,7 +164,7 @@ def test_a_variants_words_far_apart_across_whitespace_are_found_in_a_long_text(m
 
 
 def test_a_match_cut_at_a_regions_edge_makes_the_search_fall_back_to_the_whole_text(monkeypatch):
-    from textanon import target as target_module
+    from textanon.detect import target as target_module
 
     text = "x " * 6000 + "Igor Munteanu met Munteanu Ivanov." + " y" * 6000
     monkeypatch.setattr(target_module, "REGION_MARGIN", 1)  # the region after "Munteanu" ends inside "Ivanov"

@@ -1,16 +1,16 @@
 """The protected name and direct identifiers in the forms a reader sees but raw text hides (issue 27): a soft hyphen,
 a zero-width space, a NUL, end-of-line hyphenation, an OCR split, letter spacing, an inflection, look-alike
-Cyrillic letters. Detected on the normalized view (textanon.normalize), masked on the original characters."""
+Cyrillic letters. Detected on the normalized view (textanon.detect.normalize), masked on the original characters."""
 
 import re
 
 import pytest
 import spacy
 
-from textanon.normalize import normalized
-from textanon.output import doc_to_record
-from textanon.rules import RULES, compile_rules, find_rule_matches
-from textanon.target import find_target_mentions, fold, name_occurrences
+from textanon.detect.normalize import normalized
+from textanon.detect.rules import RULES, compile_rules, find_rule_matches
+from textanon.detect.target import find_target_mentions, fold, name_occurrences
+from textanon.render.output import doc_to_record
 
 TARGET = "Andrei Petrescu"
 OPENING = "The applicant, Mr Andrei Petrescu, complained to the police in Iasi. "

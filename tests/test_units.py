@@ -1,11 +1,11 @@
-"""Units of a document (textanon.units) and the joining of adjacent placeholders (textanon.masking)."""
+"""Units of a document (textanon.decide.units) and the joining of adjacent placeholders (textanon.render.masking)."""
 
 import spacy
 from spacy.tokens import Doc
 
 import textanon  # noqa: F401  (registers the extensions)
-from textanon.masking import apply, join_adjacent
-from textanon.units import CHUNK, NAME, SPAN, TITLE, cover_units, doc_units, overlapping_units
+from textanon.decide.units import CHUNK, NAME, SPAN, TITLE, cover_units, doc_units, overlapping_units
+from textanon.render.masking import apply, join_adjacent
 
 
 def units_of(text, spans=(), **kwargs):

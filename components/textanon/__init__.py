@@ -10,20 +10,20 @@ The public API (see README, "From Python"):
   :func:`load` — ``spacy.load`` with them (:mod:`textanon.profiles`).
 """
 
-from .about import __version__
-from .datasets.records import read_records
-from .extensions import DEFAULT_SPANS_KEY, register_extensions
-from .labels import TAB_LABELS
-from .profiles import PROFILES, profile
-from .profiles import load as load
-from .runner import anonymize_records, pipe_records, redecide
+from textanon.about import __version__
+from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
+from textanon.io.datasets.records import read_records
+from textanon.labels import TAB_LABELS
+from textanon.profiles import PROFILES, profile
+from textanon.profiles import load as load
+from textanon.run.runner import anonymize_records, pipe_records, redecide
 
 register_extensions()
 
 
 def llm_prompt_names():
     """Names of the LLM prompt designs (imported lazily: no spacy_llm/torch import here)."""
-    from .llm_anonymizer.prompts import prompt_names
+    from textanon.llm.prompts import prompt_names
 
     return prompt_names()
 

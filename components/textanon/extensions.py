@@ -9,6 +9,8 @@ from spacy.tokens import Doc, Span
 DEFAULT_SPANS_KEY = "pii"
 #: ``doc.spans`` key of the LLM anonymizer's spans (must-mask for the optimizer: ``extra_spans_keys``)
 LLM_SPANS_KEY = "llm_pii"
+#: ``doc.spans`` key of the spans an allow list removed (``textanon_allow_deny``; read by the output)
+ALLOWED_KEY = "allowed"
 
 #: name -> (object class, default, description); the README table mirrors this.
 EXTENSIONS = {

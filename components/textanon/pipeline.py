@@ -7,8 +7,8 @@ import spacy
 from spacy.language import Language
 from spacy.util import load_config
 
-from .about import __version__
-from .language_models.loading import extra_requirements, lm_requirements
+from textanon.about import __version__
+from textanon.risk.language_models.loading import extra_requirements, lm_requirements
 
 
 def assemble(

@@ -3,7 +3,7 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
 ``spacy.load`` config overrides (which components run, the search risk's index, the optimizer's replacement):
 
 * ``fast`` (the default, the package's own config): the recognizer, the search risk over a word-frequency prior
-  (no index, :mod:`textanon.search.prior`), CP-SAT; no language model, no parser;
+  (no index, :mod:`textanon.risk.search.prior`), CP-SAT; no language model, no parser;
 * ``lm``: the language-model risk (SmolLM2 surprisal of entity combinations) in place of the prior — the
   profile for a GPU (on 2 CPU cores it is several times slower than Presidio);
 * ``search``: the search risk over a public-knowledge index (``index build``), with the parser's noun phrases as
@@ -23,7 +23,7 @@ The measured numbers of each profile are the README's profile table (``spacy pro
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
-from .labels import TAB_LABELS
+from textanon.labels import TAB_LABELS
 
 FAST, LM, SEARCH, STRICT = "fast", "lm", "search", "strict"
 PROFILES = (FAST, LM, SEARCH, STRICT)
@@ -63,7 +63,7 @@ def profile(name: str = DEFAULT_PROFILE, index: Optional[Union[str, Path]] = Non
         "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
     if name == SEARCH:
-        from .search.backends import open_index
+        from textanon.risk.search.backends import open_index
 
         open_index(index)  # a missing or incompatible index: IndexUnavailable before any document is read
         overrides[f"components.{SEARCH_RISK}.index"] = {"@misc": "textanon.LocalIndex.v1", "path": str(index)}

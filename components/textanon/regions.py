@@ -1,5 +1,5 @@
 """Character regions of a text, the mask type and their merging: the bottom of the house, importing nothing from
-textanon (:mod:`textanon.masking` re-exports both; the name search of :mod:`textanon.target` merges its
+textanon (:mod:`textanon.render.masking` re-exports both; the name search of :mod:`textanon.detect.target` merges its
 occurrences with them).
 
 A mask is ``(start, end, replacement)``: character offsets into the original text and the string written in
@@ -15,7 +15,7 @@ def merge(masks: Iterable[Sequence], adjacent: bool = False, shortest_first: boo
     """Sort and merge overlapping masks (``adjacent``: touching ones too, ``[0, 3]`` and ``[3, 5]``).
 
     Masks are taken by start, the longest first (``shortest_first``: the shortest first); a merged region keeps
-    the first replacement that is not None. Empty masks are kept (see :func:`textanon.masking.merge_offsets`)."""
+    the first replacement that is not None. Empty masks are kept (see :func:`textanon.render.masking.merge_offsets`)."""
     order = (lambda m: (m[0], m[1])) if shortest_first else (lambda m: (m[0], -m[1]))
     out: List[Mask] = []
     for start, end, *rest in sorted(masks, key=order):

@@ -5,7 +5,7 @@ import json
 
 from cli_runner import invoke
 
-from textanon.benchmarks.echr import (
+from textanon_lab.benchmarks.echr import (
     applicants,
     build_echr_index,
     give_applicant_knowledge,

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from fake_models import LENGTH_LM
 
-from textanon.benchmarks import harness
-from textanon.benchmarks.scoring import format_mean_sd, mean_sd, prf, token_flags
-from textanon.datasets.wikiactors import read_wikiactors
+from textanon.io.datasets.wikiactors import read_wikiactors
+from textanon_eval.scoring import format_mean_sd, mean_sd, prf, token_flags
+from textanon_lab.benchmarks import harness
 
 ORIGINAL = "Mr Igor Munteanu was born in Balti in 1961. Munteanu is a veterinary surgeon."
 #            0         1         2         3         4         5         6         7
@@ -130,7 +130,7 @@ def test_fill_trir_from_a_file_with_per_seed_lists():
 
 
 def test_run_attack_trains_once_per_seed(monkeypatch):
-    import textanon.evaluation.trir.attack as attack
+    import textanon_eval.trir.attack as attack
 
     seen = []
 
@@ -147,7 +147,7 @@ def test_run_attack_trains_once_per_seed(monkeypatch):
 
 
 def test_generalizing_rows_keep_their_replacements_and_name_their_suppressing_twin(tmp_path):
-    from textanon.benchmarks.generalization import generalize_bench, row_names
+    from textanon_lab.benchmarks.generalization import generalize_bench, row_names
 
     bench = generalize_bench(["search-risk bk25=training/x@corpus/index"])
     assert bench.configs == {"search-risk bk25": ("training/x", "corpus/index")}
@@ -222,7 +222,7 @@ def test_a_partial_run_without_the_attack_keeps_only_the_published_rows_trir():
 
 
 def test_masked_share_without_a_manual_anonymization():
-    from textanon.benchmarks.harness import _masked_share
+    from textanon_lab.benchmarks.harness import _masked_share
 
     originals = {"a": "one two three four", "b": "five six"}
     assert _masked_share(originals, {"a": [[0, 3]], "b": [[0, 8]]}) == round(3 / 6, 4)
@@ -274,8 +274,8 @@ def test_every_row_gets_the_readability_columns_and_the_table_shows_them(tmp_pat
 
 
 def test_the_whole_units_ablation_is_a_row_beside_the_generalizing_one(monkeypatch):
-    from textanon.benchmarks import systems as systems_module
-    from textanon.benchmarks.generalization import ablation_name, generalize_bench, generalize_systems, markdown
+    from textanon_lab.benchmarks import systems as systems_module
+    from textanon_lab.benchmarks.generalization import ablation_name, generalize_bench, generalize_systems, markdown
 
     city, name = _span("Balti"), _span("Igor Munteanu")
     runs = [

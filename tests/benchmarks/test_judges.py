@@ -10,7 +10,7 @@ import pytest
 from fake_models import VocabularyEncoder
 from two_actors import TWO_ACTORS
 
-from textanon.benchmarks import harness, judges
+from textanon_lab.benchmarks import harness, judges
 
 RECORDS = TWO_ACTORS
 
@@ -40,9 +40,9 @@ def test_the_fingerprint_is_stable_and_changes_with_every_field(spec):
 
 def test_the_written_rule_is_what_the_attackers_do():
     """The specs name the defaults of the attackers' code: a change there without a change of the spec fails here."""
-    from textanon.evaluation.embeddings import Encoder
-    from textanon.evaluation.retrieval_attack import DenseAttack
-    from textanon.tuning.bm25 import BM25
+    from textanon_eval.bm25 import BM25
+    from textanon_eval.embeddings import Encoder
+    from textanon_eval.retrieval_attack import DenseAttack
 
     defaults = {k: p.default for k, p in inspect.signature(BM25).parameters.items()}
     assert (defaults["k1"], defaults["b"]) == (judges.BM25_JUDGE.k1, judges.BM25_JUDGE.b)

@@ -1,4 +1,4 @@
-"""The LLM design benchmark (textanon.benchmarks.llm_designs) with a canned model: metrics, table and texts."""
+"""The LLM design benchmark (textanon_lab.benchmarks.llm_designs) with a canned model: metrics, table and texts."""
 
 import json
 
@@ -6,7 +6,7 @@ import pytest
 from fake_llms import CANNED_LLM, CANNED_TEXT
 from input_files import write_json
 
-from textanon.benchmarks.llm_designs import run_bench
+from textanon_lab.benchmarks.llm_designs import run_bench
 
 
 def test_bench_llm_writes_metrics_table_and_texts(tmp_path, monkeypatch):

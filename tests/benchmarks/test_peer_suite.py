@@ -6,8 +6,8 @@ import textwrap
 import pytest
 from cli_runner import invoke
 
-from textanon.benchmarks import peer_suite
-from textanon.benchmarks.peer_suite import (
+from textanon_lab.benchmarks import peer_suite
+from textanon_lab.benchmarks.peer_suite import (
     BAD_SHAPE,
     NEGATIVE,
     NO_POSITIONS,

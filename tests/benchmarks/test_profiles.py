@@ -1,6 +1,13 @@
 """The profiles benchmark's pure parts: the prior's selection rule, the table, the README markers."""
 
-from textanon.benchmarks.profiles import README_END, README_START, label, profiles_markdown, select, update_readme
+from textanon_lab.benchmarks.profile_rows import (
+    README_END,
+    README_START,
+    label,
+    profiles_markdown,
+    select,
+    update_readme,
+)
 
 
 def row(system, bm25, dense, tpi_lm, setting=None):
@@ -42,8 +49,8 @@ def test_the_table_goes_between_the_readme_markers(tmp_path):
 
 
 def test_the_before_after_paragraph_is_each_profiles_output_cut_at_a_sentence_end():
-    from textanon.benchmarks.profiles import examples, examples_markdown
-    from textanon.datasets.wikiactors import WikiActor
+    from textanon.io.datasets.wikiactors import WikiActor
+    from textanon_lab.benchmarks.profile_rows import examples, examples_markdown
 
     original = "Ann Lee is an actress. She won the Drama Desk Award in 2004. She lives in Oslo with two cats."
     manual = "*** is an actress. She won *** in ***."

@@ -5,7 +5,8 @@ import pytest
 from fake_models import VocabularyEncoder
 from two_actors import TWO_ACTORS
 
-from textanon.benchmarks import harness, judges, search
+from textanon_lab.benchmarks import harness, judges
+from textanon_lab.benchmarks import search_rows as search
 
 RECORDS = TWO_ACTORS
 
@@ -22,7 +23,7 @@ def recorded(monkeypatch):
             return {"masks": {"runs": runs}, "seconds": 2.0, "load_s": 1.0, "peak_rss_mb": 10.0}
         return {"masks": {d: [[0, len(t)]] for d, t, _ in docs}, "seconds": 1.0, "load_s": 1.0, "peak_rss_mb": 5.0}
 
-    monkeypatch.setattr("textanon.benchmarks.systems.run_isolated", fake)
+    monkeypatch.setattr("textanon_lab.benchmarks.systems.run_isolated", fake)
     return calls
 
 

@@ -4,7 +4,7 @@ import json
 
 from core_fixtures import FIXTURES
 
-from textanon.benchmarks import speed
+from textanon_lab.benchmarks import speed
 
 TAB = FIXTURES / "tab_small.json"
 WIKI = FIXTURES / "wikiactors_tiny.json"
@@ -34,9 +34,9 @@ def fake_runs(calls):
 
 def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, tmp_path):
     calls = []
-    monkeypatch.setattr("textanon.benchmarks.systems.run_isolated_sets", fake_runs(calls))
+    monkeypatch.setattr("textanon_lab.benchmarks.systems.run_isolated_sets", fake_runs(calls))
     startup = {"m": {"load_s": 1.5, "first_record_s": 2.5, "cli_s": 4.0, "repeats": 3}}
-    monkeypatch.setattr("textanon.benchmarks.startup.measure_startup", lambda python, models: startup)
+    monkeypatch.setattr("textanon_lab.benchmarks.startup.measure_startup", lambda python, models: startup)
     results, table = speed.bench_speed(tmp_path / "speed.json", model="m", wikiactors=WIKI, echr=TAB, repeats=2)
     labels = list(results["configurations"])
     assert len(labels) == 5 and labels[-1].startswith("Presidio")  # no index given: no search row

@@ -4,7 +4,7 @@ import sys
 
 import spacy
 
-from textanon.benchmarks.startup import measure_startup, startup_markdown
+from textanon_lab.benchmarks.startup import measure_startup, startup_markdown
 
 
 def test_start_up_of_a_saved_pipeline(tmp_path):

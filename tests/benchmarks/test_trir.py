@@ -1,8 +1,8 @@
-"""The TRIR benchmark report (textanon.benchmarks.trir): rank correlation and the markdown table over seeds."""
+"""The TRIR benchmark report (textanon_eval.trir.published): rank correlation and the markdown table over seeds."""
 
 import pytest
 
-from textanon.benchmarks.trir import spearman
+from textanon_eval.trir.published import spearman
 
 
 def test_spearman():
@@ -11,7 +11,7 @@ def test_spearman():
 
 
 def test_markdown_shows_mean_sd_over_seeds():
-    from textanon.benchmarks.trir import markdown
+    from textanon_eval.trir.published import markdown
 
     settings = {
         "model_label": "m",
@@ -49,7 +49,7 @@ def test_markdown_shows_mean_sd_over_seeds():
 
 
 def test_wall_times_of_several_seeds_are_one_column_per_seed():
-    from textanon.benchmarks.trir import _timings_table
+    from textanon_eval.trir.published import _timings_table
 
     rows = _timings_table({42: {"finetuning": 10.0, "total": 12.0}, 1: {"finetuning": 9.0, "total": 11.5}})
     assert rows[0] == "| stage | seed 42 | seed 1 |"

@@ -7,7 +7,8 @@ import pytest
 import spacy
 from cli_runner import invoke
 
-from textanon.benchmarks.truth_audit import (
+from textanon.extensions import register_extensions
+from textanon_lab.benchmarks.truth_audit import (
     AuditError,
     bounded,
     draw,
@@ -18,7 +19,6 @@ from textanon.benchmarks.truth_audit import (
     write_generalizations,
     write_sample,
 )
-from textanon.extensions import register_extensions
 
 TEXT = "Mara Velt sang in over 70 operas in Graz and moved to Lyon in 1999."
 
@@ -184,8 +184,8 @@ def test_the_commands_sample_then_summarize_with_provenance(tmp_path):
 
 
 def test_the_generalizing_row_carries_its_generalizations_to_the_writer(monkeypatch, tmp_path):
-    from textanon.benchmarks import systems as systems_module
-    from textanon.benchmarks.generalization import generalize_bench, generalize_systems, row_names
+    from textanon_lab.benchmarks import systems as systems_module
+    from textanon_lab.benchmarks.generalization import generalize_bench, generalize_systems, row_names
 
     o = TEXT.index("70 operas")
     spans = generalized_spans(decided_doc())

@@ -4,8 +4,8 @@ they measured), unless ``textanon lab --allow-dirty``; other commands are not co
 import pytest
 from cli_runner import invoke
 
-from textanon.cli import MEASURING
-from textanon.evaluation import provenance
+from textanon_eval import provenance
+from textanon_lab.cli import MEASURING
 
 
 @pytest.fixture

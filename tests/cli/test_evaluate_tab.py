@@ -8,7 +8,7 @@ from cli_runner import invoke, one_line
 from input_files import write_json
 from tab_fixture import TAB_METRIC_KEYS, TAB_SMALL, TAB_SMALL_MASKS
 
-from textanon.evaluation.ner_eval import score_tokens, token_labels
+from textanon_eval.ner_eval import score_tokens, token_labels
 
 
 def test_evaluate_tab_cli(tmp_path):
@@ -106,7 +106,7 @@ def test_convert_cli(tmp_path):
 
 
 def test_evaluate_tab_cli_weighted(tmp_path, monkeypatch):
-    import textanon.evaluation.tab as tab
+    import textanon_eval.tab as tab
 
     monkeypatch.setattr(
         tab, "lm_information_content", lambda model=None: lambda text, spans: [float(e - s) for s, e in spans]

@@ -7,7 +7,7 @@ from cli_runner import invoke, one_line
 from fake_models import LENGTH_LM, LengthLM, WordOverlapEncoder
 from input_files import write_json
 
-from textanon.evaluation import embeddings
+from textanon_eval import embeddings
 
 MODEL = ["--model", LENGTH_LM, "--no-cache"]
 RECORDS = [
@@ -191,8 +191,8 @@ def test_unknown_model_is_a_clean_error(tmp_path):
 
 
 def test_glued_placeholder_tags_are_split_before_alignment(tmp_path):
-    from textanon.evaluation.alignment import masked_spans
-    from textanon.evaluation.corpus import load_corpus, placeholder_tags, split_glued_tags
+    from textanon.io.datasets.alignment import masked_spans
+    from textanon_eval.corpus import load_corpus, placeholder_tags, split_glued_tags
 
     original = "He played Sam Winchester in the series. He grew up in Texas and rose to fame."
     glued = "He played SSENSITIVEin the series. He grew up in TSENSITIVEand rose to fame."

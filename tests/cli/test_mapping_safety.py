@@ -9,9 +9,9 @@ import pytest
 from cli_runner import invoke, one_line
 from core_fixtures import decision_pipeline
 
-from textanon.mapping import Mapping, MappingError, read_key
-from textanon.operators.base import OperatorError
-from textanon.operators.keys import user_key
+from textanon.render.mapping import Mapping, MappingError, read_key
+from textanon.render.operators.base import OperatorError
+from textanon.render.operators.keys import user_key
 
 KEY = "correct horse battery staple"
 TEXT_A = "Mr Ion Rusu (no. 12345/06) lives in Balti."

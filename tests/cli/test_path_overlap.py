@@ -5,7 +5,8 @@ import pytest
 import typer
 from cli_runner import invoke, one_line
 
-from textanon.cli import app, lab
+from textanon.cli import app
+from textanon_lab.cli import lab
 
 
 @pytest.fixture

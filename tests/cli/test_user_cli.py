@@ -8,7 +8,8 @@ import typer
 from cli_runner import invoke, one_line
 from core_fixtures import decision_pipeline
 
-from textanon.cli import app, lab
+from textanon.cli import app
+from textanon_lab.cli import lab
 
 KEY = "correct horse battery staple"
 USER_COMMANDS = {"anonymize", "demo", "report", "deanonymize", "mapping-key", "index"}
@@ -121,7 +122,7 @@ def test_report_refuses_an_input_file_and_takes_an_input_folder(pipeline, tmp_pa
 
 
 def test_replacement_generalize_adds_the_generalizer():
-    from textanon.generalization.attach import use_generalizer
+    from textanon.pipes.generalizer import use_generalizer
 
     nlp = decision_pipeline()
     use_generalizer(nlp)
@@ -133,7 +134,7 @@ def test_replacement_generalize_adds_the_generalizer():
 
 def test_seed_lists_are_parsed_once_for_every_command(tmp_path):
     """--seeds / --trir-seeds: comma-separated integers, the same usage error (exit 2) everywhere."""
-    from textanon.cli._util import parse_seeds
+    from textanon.cli.common import parse_seeds
 
     assert parse_seeds("42, 1,2", "--seeds") == [42, 1, 2]
     assert parse_seeds(None, "--trir-seeds", required=False) == []

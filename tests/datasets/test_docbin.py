@@ -6,10 +6,10 @@ import pytest
 from input_files import write_json
 from tab_fixture import TAB_SMALL
 
-from textanon.datasets.docbin import convert, read_docbin
-from textanon.datasets.tab import doc_to_gold, gold_to_json
-from textanon.datasets.tokenize import make_doc
-from textanon.evaluation.tab_corpus import EvaluationError
+from textanon.io.datasets.docbin import convert, read_docbin
+from textanon.io.datasets.tab import doc_to_gold, gold_to_json
+from textanon.io.datasets.tokenize import make_doc
+from textanon_eval.tab_corpus import EvaluationError
 
 GOLD = json.loads(TAB_SMALL.read_text(encoding="utf-8"))
 

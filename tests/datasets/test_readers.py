@@ -1,4 +1,4 @@
-"""The readers of textanon.datasets: typed records, errors naming the file and the record, and every former read
+"""The readers of textanon.io.datasets: typed records, errors naming the file and the record, and every former read
 site of the WikiActors format going through the one reader."""
 
 import json
@@ -8,11 +8,11 @@ from core_fixtures import FIXTURES
 from input_files import write_json, write_jsonl
 from tab_fixture import TAB_SMALL
 
-from textanon.datasets import DatasetError
-from textanon.datasets.docbin import read_docbin, write_docbin
-from textanon.datasets.records import Record, jsonl_to_docs, read_records
-from textanon.datasets.tab import GoldDocument, Mention, gold_to_doc, gold_to_ents_doc, load_tab
-from textanon.datasets.wikiactors import WikiActor, evaluated, method_name, read_wikiactors
+from textanon.io.datasets import DatasetError
+from textanon.io.datasets.docbin import read_docbin, write_docbin
+from textanon.io.datasets.records import Record, jsonl_to_docs, read_records
+from textanon.io.datasets.tab import GoldDocument, Mention, gold_to_doc, gold_to_ents_doc, load_tab
+from textanon.io.datasets.wikiactors import WikiActor, evaluated, method_name, read_wikiactors
 
 TINY = FIXTURES / "wikiactors_tiny.json"  # 1 evaluated actor, 1 with an empty abstract, 2 background-only
 TRIR = FIXTURES / "trir_small.json"  # 5 evaluated actors with a suppressed_abstract column and dev_abstract
@@ -41,9 +41,9 @@ def test_parsed_records_and_other_background_columns():
 
 
 def test_background_only_records(tmp_path):
-    from textanon.benchmarks.harness import load_records
-    from textanon.evaluation.corpus import load_corpus
-    from textanon.training.silver import read_bodies
+    from textanon_eval.corpus import load_corpus
+    from textanon_lab.benchmarks.harness import load_records
+    from textanon_lab.training.silver import read_bodies
 
     path = write_json(
         tmp_path / "wa.json",
@@ -58,7 +58,7 @@ def test_background_only_records(tmp_path):
 
 
 def test_bk25_variant_reads_the_same_individuals_with_shorter_background(tmp_path):
-    from textanon.evaluation.trir import load_wikiactors as trir_inputs
+    from textanon_eval.trir import load_wikiactors as trir_inputs
 
     full = json.loads(TRIR.read_text(encoding="utf-8"))
     bk25 = [dict(r, public_knowledge=r["public_knowledge"][: len(r["public_knowledge"]) // 4]) for r in full]
@@ -115,12 +115,12 @@ def test_errors_never_quote_the_record_text(tmp_path):
 
 def _consumers(tmp_path):
     """Every former read site of the WikiActors format, called on ``path``."""
-    from textanon.benchmarks import harness, llm_designs, speed
-    from textanon.datasets.wikiactors import wikiactors_to_docs
-    from textanon.evaluation.corpus import load_corpus
-    from textanon.evaluation.trir import load_wikiactors as trir_inputs
-    from textanon.training.silver import read_bodies
-    from textanon.tuning.threshold import pseudo_abstracts
+    from textanon.io.datasets.wikiactors import wikiactors_to_docs
+    from textanon_eval.corpus import load_corpus
+    from textanon_eval.trir import load_wikiactors as trir_inputs
+    from textanon_lab.benchmarks import harness, llm_designs, speed
+    from textanon_lab.training.silver import read_bodies
+    from textanon_lab.tuning.threshold import pseudo_abstracts
 
     good = write_json(tmp_path / "good.json", [{"name": "Z", "public_knowledge": "Z was born."}])
     return {

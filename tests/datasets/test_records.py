@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from textanon.datasets.records import Record, RecordError, read_records
+from textanon.io.datasets.records import Record, RecordError, read_records
 
 
 def test_jsonl_bad_lines_become_error_records(tmp_path):

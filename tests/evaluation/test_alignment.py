@@ -1,6 +1,6 @@
 """Alignment of string anonymizations back to character spans of the original."""
 
-from textanon.evaluation.alignment import masked_spans
+from textanon.io.datasets.alignment import masked_spans
 
 ORIGINAL = "Tom Hanks (born July 9, 1956) is an American actor from Concord, California."
 

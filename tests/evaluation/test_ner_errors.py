@@ -4,9 +4,9 @@ import json
 
 import spacy
 
-from textanon.datasets.tab import GoldDocument, Mention
-from textanon.evaluation.ner_errors import analyse_errors, markdown, shape
 from textanon.extensions import register_extensions
+from textanon.io.datasets.tab import GoldDocument, Mention
+from textanon_eval.ner_errors import analyse_errors, markdown, shape
 
 TEXT = "Mr Q. Ornby met Hal\nVexley about file AB123456 and paid EUR 5 in Tromsby."
 

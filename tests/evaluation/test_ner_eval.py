@@ -2,7 +2,7 @@
 
 import pytest
 
-from textanon.evaluation.ner_eval import fold_scores, macro_f1, score_tokens, token_labels
+from textanon_eval.ner_eval import fold_scores, macro_f1, score_tokens, token_labels
 
 
 def _pair(text, gold, pred):

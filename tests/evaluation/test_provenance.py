@@ -7,7 +7,7 @@ import pytest
 import yaml
 from core_fixtures import ROOT
 
-from textanon.evaluation import provenance
+from textanon_eval import provenance
 
 MACHINE_KEYS = {"cpu", "cores", "gpu", "torch", "platform"}
 #: metrics files that no project.yml command writes yet, with the reason (keep this list short)
@@ -27,7 +27,7 @@ def _commands():
 def _subcommand(line: str):
     """The command a line runs (``textanon [-q] [lab] COMMAND``: the research commands moved into the lab group,
     metrics written before that name them without it)."""
-    from textanon.evaluation.run_log import subcommand
+    from textanon_eval.run_log import subcommand
 
     return subcommand(shlex.split(line))  # the lab group's options (--allow-dirty, --why TEXT) skipped
 

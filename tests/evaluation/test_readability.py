@@ -1,12 +1,12 @@
-"""Readability measures (textanon.evaluation.readability): reference units, fragments, adjacent placeholders,
+"""Readability measures (textanon_eval.readability): reference units, fragments, adjacent placeholders,
 the Kneser–Ney fluency model and the corpus-level row."""
 
 import math
 
 import pytest
 
-from textanon.evaluation.kneser_ney import KneserNeyTrigram, vocabulary_probabilities
-from textanon.evaluation.readability import (
+from textanon_eval.kneser_ney import KneserNeyTrigram, vocabulary_probabilities
+from textanon_eval.readability import (
     Fluency,
     Readability,
     adjacent_placeholders,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from fake_models import VocabularyEncoder
 
-from textanon.evaluation.retrieval_attack import DenseAttack, LexicalAttack, chunks, reidentification, top1
+from textanon_eval.retrieval_attack import DenseAttack, LexicalAttack, chunks, reidentification, top1
 
 BODIES = {
     "Ann Vell": "Ann Vell trained as a surgeon in Cork. She played a harbour pilot on stage.",

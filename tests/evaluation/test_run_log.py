@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from cli_runner import invoke
 
-from textanon.evaluation import provenance, run_log
+from textanon_eval import provenance, run_log
 
 COMMIT = "0123456789abcdef" * 2 + "01234567"
 EVAL = "../shared/data/wikiactors/WikiActors_50_eval.json"

@@ -18,9 +18,9 @@ Masks: d1 [3,13] [26,30] [36,44] [46,48]"He" [64,80] [87,92]"2001." [93,97]"John
 import pytest
 from tab_fixture import TAB_METRIC_KEYS, TAB_SMALL, TAB_SMALL_MASKS
 
-from textanon.datasets.tab import load_tab
-from textanon.evaluation.tab import TabEvaluator, build_entities
-from textanon.evaluation.tab_corpus import load_masks
+from textanon.io.datasets.tab import load_tab
+from textanon_eval.tab import TabEvaluator, build_entities
+from textanon_eval.tab_corpus import load_masks
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_full_masking_gives_full_recall():
 def test_lm_information_content_masks_all_spans_in_one_pass():
     import numpy as np
 
-    from textanon.evaluation.tab import lm_information_content
+    from textanon_eval.tab import lm_information_content
 
     class FakeLM:
         name = "fake"

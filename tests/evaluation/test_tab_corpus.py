@@ -6,9 +6,9 @@ import json
 import pytest
 from tab_fixture import TAB_SMALL, TAB_SMALL_MASKS
 
-from textanon.datasets.tab import load_tab
-from textanon.evaluation.tab import TabEvaluator
-from textanon.evaluation.tab_corpus import EvaluationError, load_masks, write_masks
+from textanon.io.datasets.tab import load_tab
+from textanon_eval.tab import TabEvaluator
+from textanon_eval.tab_corpus import EvaluationError, load_masks, write_masks
 
 GOLD = json.loads(TAB_SMALL.read_text(encoding="utf-8"))
 TEXTS = {d["doc_id"]: d["text"] for d in GOLD}
@@ -112,7 +112,7 @@ def test_offsets_roundtrip(tmp_path, replacements):
 
 
 def test_overlapping_masks_are_kept_and_counted():
-    from textanon.evaluation.tab_corpus import overlapping_pairs
+    from textanon_eval.tab_corpus import overlapping_pairs
 
     masks = load_masks({"d1": [[0, 5], [3, 8], [20, 30], [21, 22]]}, TEXTS)
     assert [m[:2] for m in masks["d1"]] == [(0, 5), (3, 8), (20, 30), (21, 22)]

@@ -6,14 +6,8 @@ import numpy as np
 import pytest
 from fake_models import LENGTH_LM, LengthLM
 
-from textanon.evaluation.terms import Term, protected_terms, segment_terms
-from textanon.evaluation.tpi import (
-    EvaluationError,
-    InformationContent,
-    build_passes,
-    tpi_corpus,
-    tpi_document,
-)
+from textanon_eval.term_segmentation import Term, protected_terms, segment_terms
+from textanon_eval.tpi import EvaluationError, InformationContent, build_passes, tpi_corpus, tpi_document
 
 TEXT = "Angelina Jolie was born in Los Angeles. She won an Academy Award in 1999. Her father is an actor."
 
@@ -161,7 +155,7 @@ def test_corpus_mean_and_micro():
 
 @pytest.mark.slow
 def test_masked_lm_path_with_tiny_bert(tiny_bert):
-    from textanon.language_models import MaskedLM
+    from textanon.risk.language_models import MaskedLM
 
     lm = MaskedLM(str(tiny_bert), window=32)  # short window: documents are split into several windows
     for alternation in ("n", "s"):
@@ -188,7 +182,7 @@ def test_default_causal_lm_short_text():
 def test_word_frequency_ic_values_floor_and_max_rule():
     import wordfreq
 
-    from textanon.evaluation.word_ic import OOV_FLOOR, WordFrequencyModel
+    from textanon.risk.language_models.word_ic import OOV_FLOOR, WordFrequencyModel
 
     model = WordFrequencyModel()
     text = "the actress Qxzvbnmw"

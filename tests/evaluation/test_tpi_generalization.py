@@ -3,8 +3,8 @@
 import pytest
 from fake_models import LengthLM
 
-from textanon.evaluation.tpi import InformationContent, generalization_credit, is_role_word, tpi_corpus, tpi_document
-from textanon.evaluation.word_ic import WordFrequencyModel
+from textanon.risk.language_models.word_ic import WordFrequencyModel
+from textanon_eval.tpi import InformationContent, generalization_credit, is_role_word, tpi_corpus, tpi_document
 
 TEXT = "Ion Rusu, a veterinary surgeon, moved to Chisinau in 1997 and opened a clinic."
 START = TEXT.index("Chisinau")

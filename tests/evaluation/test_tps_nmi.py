@@ -7,11 +7,11 @@ import pytest
 from fake_models import LengthLM, WordOverlapEncoder
 from input_files import write_json
 
-from textanon.evaluation.corpus import load_corpus
-from textanon.evaluation.nmi import nmi_corpus, nmi_embeddings
-from textanon.evaluation.terms import Term
-from textanon.evaluation.tpi import EvaluationError, InformationContent, tpi_document
-from textanon.evaluation.tps import aligned_replacements, anonymized_term, tps_document
+from textanon_eval.corpus import load_corpus
+from textanon_eval.nmi import nmi_corpus, nmi_embeddings
+from textanon_eval.term_segmentation import Term
+from textanon_eval.tpi import EvaluationError, InformationContent, tpi_document
+from textanon_eval.tps import aligned_replacements, anonymized_term, tps_document
 
 TEXT = "Angelina Jolie was born in Los Angeles. She won an Academy Award in 1999. Her father is an actor."
 
@@ -51,7 +51,7 @@ def test_tps_between_tpi_and_one_for_generalizations():
 
 @pytest.mark.slow
 def test_tps_with_minilm():
-    from textanon.evaluation.embeddings import Encoder
+    from textanon_eval.embeddings import Encoder
 
     ic = InformationContent(LengthLM())
     dic = ic.document_ic(TEXT)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from core_fixtures import FIXTURES
 
-from textanon.gazetteer import build_gazetteer, read_gazetteer, write_jsonl
-from textanon.gazetteer.stoplist import stop_reason
-from textanon.gazetteer.wikidata import build_query, iter_property_values
+from textanon.detect.gazetteer import build_gazetteer, read_gazetteer, write_jsonl
+from textanon.detect.gazetteer.stoplist import stop_reason
+from textanon.detect.gazetteer.wikidata import build_query, iter_property_values
 
 
 def recorded_fetch(calls):

@@ -4,7 +4,7 @@ American" or "a an award"."""
 import pytest
 from wordnet_data import needs_wordnet
 
-from textanon.generalization.base import fit_article, fit_articles
+from textanon.decide.generalization.base import fit_article, fit_articles
 
 
 def written(text, original, replacement):
@@ -50,7 +50,7 @@ def test_only_generalizations_are_fitted():
 
 
 def test_the_attacker_check_finds_replacements_whatever_article_was_fitted():
-    from textanon.generalization.targeted import written_key
+    from textanon.decide.generalization.targeted_check import written_key
 
     assert written_key("a North American") == written_key("North American") == "north american"
     assert written_key("The award") == written_key("an award") == "award"
@@ -81,7 +81,7 @@ def test_no_article_after_a_premodifier_and_no_on_before_a_period(text, original
 
 @needs_wordnet
 def test_nouns_take_no_article_after_a_premodifier_and_a_common_plural():
-    from textanon.generalization.base import noun_phrase, plural_of
+    from textanon.decide.generalization.base import noun_phrase, plural_of
 
     text = "Robert's late father and a father"
     assert noun_phrase("person", text, text.index("father")) == "person"

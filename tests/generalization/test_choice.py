@@ -7,7 +7,7 @@ import spacy
 from core_fixtures import spans_at
 
 import textanon  # noqa: F401
-from textanon.lm_risk import THRESHOLD_KEY
+from textanon.pipes.lm_risk import THRESHOLD_KEY
 
 LN10 = math.log(10)
 
@@ -123,7 +123,7 @@ def test_suppression_style_ignores_candidates():
 
 def _raised(risk, demote=("T1",), masked=()):
     """What the optimizer's attacker check may raise the generalized T1 ("1961" -> "the 1960s") to."""
-    from textanon.optimizer import _entities
+    from textanon.pipes.optimizer import _entities
 
     levels = [("the 1960s", 3.0), ("the 20th century", 2.0)]
     text = "Left in 1961 with Rusu."
@@ -165,7 +165,7 @@ def test_of_two_levels_scored_alike_the_more_specific_is_chosen():
 def _given_back(risk, suppressed=("T1", "P1"), combos=(("T1", "P1"),)):
     """What may be generalized again after a decision by suppression only suppressed ``suppressed`` (the first
     decision had generalized T1 "1961" -> "the 1960s" and P1 "Rusu" -> "another person")."""
-    from textanon.optimizer import _entities
+    from textanon.pipes.optimizer import _entities
 
     text = "Left in 1961 with Rusu."
     mentions = [("1961", "DATETIME", "T1"), ("Rusu", "PERSON", "P1")]

@@ -5,7 +5,7 @@ from fake_models import LENGTH_LM  # noqa: F401  (registers the fake language mo
 from wordnet_data import needs_wordnet
 
 import textanon  # noqa: F401
-from textanon.generalization import component  # noqa: F401
+from textanon.pipes import generalizer as component  # noqa: F401
 
 
 def pipeline(ic_source="auto"):
@@ -44,7 +44,7 @@ def test_candidates_are_scored_by_the_language_model_and_chosen_when_they_clear_
 
 
 def test_a_failing_generalizer_leaves_no_candidates_and_the_optimizer_suppresses(monkeypatch):
-    from textanon.generalization import component as module
+    from textanon.pipes import generalizer as module
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")

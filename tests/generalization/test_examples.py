@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from wordnet_data import needs_wordnet
 
-from textanon.generalization import propose
+from textanon.decide.generalization import propose
 
 EXAMPLES = json.loads((Path(__file__).parents[1] / "fixtures/generalization_examples.json").read_text())["examples"]
 

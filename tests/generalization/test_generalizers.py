@@ -3,15 +3,15 @@
 import pytest
 from wordnet_data import needs_wordnet
 
-from textanon.generalization.context import capital_the_before, title_context
-from textanon.generalization.dates import century, generalize_date
-from textanon.generalization.nationalities import generalize_nationality
-from textanon.generalization.nouns import generalize_noun
-from textanon.generalization.numbers import generalize_number
-from textanon.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun, reads_as_name
-from textanon.generalization.persons import generalize_person
-from textanon.generalization.places import generalize_place, place_context
-from textanon.generalization.works import generalize_title
+from textanon.decide.generalization.context import capital_the_before, title_context
+from textanon.decide.generalization.dates import century, generalize_date
+from textanon.decide.generalization.nationalities import generalize_nationality
+from textanon.decide.generalization.nouns import generalize_noun
+from textanon.decide.generalization.numbers import generalize_number
+from textanon.decide.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun, reads_as_name
+from textanon.decide.generalization.persons import generalize_person
+from textanon.decide.generalization.places import generalize_place, place_context
+from textanon.decide.generalization.works import generalize_title
 
 
 def texts(found):
@@ -108,7 +108,7 @@ def test_a_title_context_or_a_titles_article_is_recognized():
     assert not capital_the_before("at the Crown", 7)
     assert capital_the_before("a revival of In Celebration", len("a revival of In "))  # any title's first word
     assert not capital_the_before("In Celebration", 3)
-    from textanon.generalization.context import continues_a_name
+    from textanon.decide.generalization.context import continues_a_name
 
     assert continues_a_name("in No Country for Old Men", len("in No Country for "))
     assert continues_a_name("The Lord of the Rings", len("The Lord of the "))
@@ -155,7 +155,7 @@ def test_persons_where_the_words_right_before_say_so():
 
 @needs_wordnet
 def test_a_name_written_as_a_personal_name_is_another_person_unless_a_work_is_said():
-    from textanon.generalization.persons import is_personal_name
+    from textanon.decide.generalization.persons import is_personal_name
 
     for name in (
         "Emlyn Williams",
@@ -201,7 +201,7 @@ def test_a_surname_alone_is_another_person_only_after_its_full_name_and_a_posses
 
 @needs_wordnet
 def test_noun_phrases_become_their_head_when_every_modifier_restricts_it():
-    from textanon.generalization.phrases import generalize_phrase, phrase_head
+    from textanon.decide.generalization.phrases import generalize_phrase, phrase_head
 
     assert phrase_head(["ensemble", "drama"], ["NN", "NN"]) == ("drama", False)
     assert texts(generalize_phrase("good reviews", ["good", "reviews"], ["JJ", "NNS"])) == ["reviews"]
@@ -216,7 +216,7 @@ def test_noun_phrases_become_their_head_when_every_modifier_restricts_it():
 
 @needs_wordnet
 def test_single_nouns_climb_only_to_hypernyms_all_their_senses_share_in_safe_kinds():
-    from textanon.generalization.phrases import generalize_phrase, shared_hypernyms
+    from textanon.decide.generalization.phrases import generalize_phrase, shared_hypernyms
 
     assert texts(generalize_phrase("ship", ["ship"], ["NN"])) == ["vessel", "craft"]
     assert texts(generalize_phrase("ships", ["ships"], ["NNS"])) == ["vessels"]  # one level: not "crafts"
@@ -232,7 +232,7 @@ def test_wordnet_is_found_in_the_project_assets_without_nltk_data(monkeypatch, t
     """``spacy project run`` does not export the Makefile's NLTK_DATA: the project's assets/nltk_data is read."""
     import os
 
-    from textanon.generalization import wordnet as wordnet_module
+    from textanon.decide.generalization import hypernyms as wordnet_module
 
     prepared = os.environ["NLTK_DATA"]
     (tmp_path / "assets").mkdir()
@@ -256,8 +256,8 @@ def test_wordnet_levels_and_members_do_not_depend_on_the_hash_seed():
     import sys
 
     code = (
-        "from textanon.generalization.organizations import generalize_named_thing as g\n"
-        "from textanon.generalization.nouns import generalize_noun as n\n"
+        "from textanon.decide.generalization.organizations import generalize_named_thing as g\n"
+        "from textanon.decide.generalization.nouns import generalize_noun as n\n"
         "print([(x.text, x.members) for x in g('Royal Exchange Theatre') + n('veterinary surgeon') + n('dancer')])"
     )
     outputs = set()

@@ -2,7 +2,7 @@
 
 from wordnet_data import needs_wordnet
 
-from textanon.generalization.wordnet import hyponym_lemmas, lemma_count, wordnet
+from textanon.decide.generalization.hypernyms import hyponym_lemmas, lemma_count, wordnet
 
 
 @needs_wordnet

@@ -3,8 +3,8 @@ truthfully: the rules find it as one span, and every level covers both of its en
 
 import pytest
 
-from textanon.generalization.dates import generalize_date, generalize_period
-from textanon.rules import compile_rules, find_rule_matches
+from textanon.decide.generalization.dates import generalize_date, generalize_period
+from textanon.detect.rules import compile_rules, find_rule_matches
 
 RULES = compile_rules()
 

@@ -2,8 +2,8 @@
 
 import math
 
-from textanon.generalization.information import capped, content_words, lm_candidate_ic
-from textanon.generalization.risk import index_forbidden, intersect, lm_breaks, lm_risky
+from textanon.decide.generalization.candidate_ic import capped, content_words, lm_candidate_ic
+from textanon.decide.generalization.risk import index_forbidden, intersect, lm_breaks, lm_risky
 
 LN10 = math.log(10)
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from wordnet_data import needs_wordnet
 
-from textanon.generalization.role import role_masks
-from textanon.masking import apply, merge
+from textanon.decide.generalization.role import role_masks
+from textanon.render.masking import apply, merge
 
 
 def render(text, name, role="the person", tags=None, blocked=(), forms=()):

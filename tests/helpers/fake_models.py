@@ -9,8 +9,8 @@ import re
 import numpy as np
 from spacy.util import registry
 
-from textanon.language_models import CausalLM, LanguageModel
-from textanon.language_models.engine import ScoringEngine
+from textanon.risk.language_models import CausalLM, LanguageModel
+from textanon.risk.language_models.engine import ScoringEngine
 
 LENGTH_LM = "test.LengthLM.v1"
 

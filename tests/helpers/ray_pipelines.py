@@ -1,4 +1,4 @@
-"""Test pipelines that Ray workers load (``textanon.scale.ray_engine``): a worker process imports this module by
+"""Test pipelines that Ray workers load (``textanon.run.scale.ray_engine``): a worker process imports this module by
 name, so its components and loaders live on the helpers path, not in a test module."""
 
 import functools

@@ -65,7 +65,7 @@ def renamed_cases(n: int):
 
 def survives(output: str, name: str) -> bool:
     """True if every word of ``name`` survives together (any case, diacritics folded, any whitespace)."""
-    from textanon.target import fold
+    from textanon.detect.target import fold
 
     words = [re.escape(w) for w in fold(name).split()]
     return re.search(r"(?<!\w)" + r"[\s,]+".join(words) + r"(?!\w)", fold(output)) is not None

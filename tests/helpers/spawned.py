@@ -19,7 +19,7 @@ def _slow_build(log: str):
 
 def convert_after_barrier(folder: str, log: str, barrier) -> None:
     """Wait at ``barrier``, then ``cached_conversion`` of ``folder`` with a slow build that logs "built" to ``log``."""
-    from textanon.language_models.loading import cached_conversion
+    from textanon.risk.language_models.loading import cached_conversion
 
     barrier.wait()
     cached_conversion(Path(folder), _slow_build(log))

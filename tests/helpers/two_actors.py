@@ -1,6 +1,6 @@
 """Two invented WikiActors records (original, manual anonymization, public knowledge) for the benchmark tests."""
 
-from textanon.datasets.wikiactors import read_wikiactors
+from textanon.io.datasets.wikiactors import read_wikiactors
 
 TWO_ACTORS = read_wikiactors(
     [

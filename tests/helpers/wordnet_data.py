@@ -13,5 +13,5 @@ if not os.environ.get("NLTK_DATA") and (DEFAULT / "corpora/wordnet/lexnames").ex
 
 needs_wordnet = pytest.mark.skipif(
     not (os.environ.get("NLTK_DATA") and (Path(os.environ["NLTK_DATA"]) / "corpora/wordnet/lexnames").exists()),
-    reason="WordNet data not prepared (python -m textanon.gazetteer.wordnet_data assets/nltk_data)",
+    reason="WordNet data not prepared (python -m textanon.detect.gazetteer.wordnet_data assets/nltk_data)",
 )

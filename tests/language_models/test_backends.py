@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from textanon.language_models import CausalLM, MaskedLM, default_language_model
-from textanon.language_models.base import spans_to_tokens
+from textanon.risk.language_models import CausalLM, MaskedLM, default_language_model
+from textanon.risk.language_models.base import spans_to_tokens
 
 TEXT = (
     "The applicant, Mr Andrei Petrescu, was born in 1961 and lives in Balti. "

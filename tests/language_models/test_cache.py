@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from spawned import convert_after_barrier
 
-from textanon.language_models.loading import cached_conversion
+from textanon.risk.language_models.loading import cached_conversion
 
 
 def _leftovers(cache: Path, name: str):

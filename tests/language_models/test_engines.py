@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from spacy.util import load_config, registry
 
-from textanon.language_models import CausalLM, causal
-from textanon.language_models.ctranslate2_engine import conversion_key
-from textanon.language_models.engine import ENGINES, ScoringEngine, TorchEngine, create_engine
+from textanon.risk.language_models import CausalLM, causal
+from textanon.risk.language_models.ctranslate2_engine import conversion_key
+from textanon.risk.language_models.engine import ENGINES, ScoringEngine, TorchEngine, create_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = (
@@ -94,7 +94,7 @@ def test_fast_engines_agree_with_the_reference_at_exactly_the_requested_position
     torch-int8 misses the bar on echr-dev (metrics/lm_engines.md) and is only checked for shape and order here."""
     from scipy.stats import spearmanr
 
-    from textanon.language_models import smollm2
+    from textanon.risk.language_models import smollm2
 
     lm = smollm2()
     tokenizer, model = lm._load()
@@ -130,7 +130,7 @@ def test_a_forked_worker_scores_with_ctranslate2_after_its_parent_ran_it_on_two_
 
     import torch
 
-    from textanon.language_models import smollm2
+    from textanon.risk.language_models import smollm2
 
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork on this platform")

@@ -14,8 +14,8 @@ import spacy
 from spacy_llm.registry import registry
 
 from textanon.extensions import add_warning
-from textanon.llm_anonymizer.parsing import LLMReply
-from textanon.llm_anonymizer.task import STATS_KEY
+from textanon.llm.parsing import LLMReply
+from textanon.llm.task import STATS_KEY
 
 TEXT = (
     "Ada Quint (born 3 March 1961 in Cork) is an Irish marine engineer. Write to ada.quint@example.org, "
@@ -193,7 +193,7 @@ def test_floor_applies_even_with_fallback_none_and_a_failed_model():
 
 
 def test_floor_picks_up_every_code_rule_of_the_rules_module(monkeypatch):
-    import textanon.rules as rules
+    import textanon.detect.rules as rules
 
     monkeypatch.setattr(rules, "RULES", rules.RULES + [("CODE", "test_ip", r"\b\d{1,3}(?:\.\d{1,3}){3}\b")])
     doc = run(make_nlp(reply='["marine engineer"]'), text=TEXT + " Logged from 10.0.0.1 today.")
@@ -225,7 +225,7 @@ def test_model_failure_masks_with_fallback_and_floor_without_text_in_the_warning
 def test_cache_written_under_other_fail_closed_settings_or_rules_is_not_served(tmp_path, monkeypatch):
     """Cached docs carry their fallback and floor spans: a cache made with fallback "none", another floor
     or older rules must not be served to a config that masks more."""
-    import textanon.rules as rules
+    import textanon.detect.rules as rules
 
     def folder(**config):
         nlp = spacy.blank("en")
@@ -269,7 +269,7 @@ def test_no_document_text_in_debug_logs(caplog):
     """spacy-llm logs prompts and replies at DEBUG level; none of it may reach a log."""
     import logging
 
-    from textanon.llm_anonymizer.factory import TextFreeLogFilter
+    from textanon.pipes.llm_anonymizer import TextFreeLogFilter
 
     nlp = make_nlp(reply='["Ada Quint"]')
     with caplog.at_level(logging.DEBUG):

@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
-from textanon.llm_anonymizer.local_model import LocalChatModel  # noqa: E402
+from textanon.llm.local_model import LocalChatModel  # noqa: E402
 
 EOS, OPEN = 0, 9
 PIECES = {EOS: "", 1: '"Ada"', 2: ", ", 3: '"Cork"', 4: "]", OPEN: "[", 10: "hello"}

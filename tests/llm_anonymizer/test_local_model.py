@@ -10,9 +10,9 @@ import re
 import pytest
 import spacy
 
-from textanon.llm_anonymizer.local_model import LocalChatModel
-from textanon.llm_anonymizer.parsing import parse_reply
-from textanon.llm_anonymizer.task import STATS_KEY
+from textanon.llm.local_model import LocalChatModel
+from textanon.llm.parsing import parse_reply
+from textanon.llm.task import STATS_KEY
 
 pytestmark = pytest.mark.slow
 

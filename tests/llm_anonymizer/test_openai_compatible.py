@@ -7,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import spacy
 
-from textanon.llm_anonymizer.openai_compatible import LLMRequestError, OpenAICompatible, chat_completions_url
+from textanon.llm.openai_compatible import LLMRequestError, OpenAICompatible, chat_completions_url
 
 TEXT = "Ada Quint was born in Cork in 1961 and builds tidal turbines."
 

@@ -7,8 +7,8 @@ incomplete and answers with its fallback).
 
 import pytest
 
-from textanon.llm_anonymizer.matching import NormalizedText, find_all, match_strings
-from textanon.llm_anonymizer.parsing import LLMReply, parse_reply, reply_is_complete, reply_is_looping
+from textanon.llm.matching import NormalizedText, find_all, match_strings
+from textanon.llm.parsing import LLMReply, parse_reply, reply_is_complete, reply_is_looping
 
 STOP = {"the", "a", "and"}
 

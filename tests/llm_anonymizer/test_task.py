@@ -5,8 +5,8 @@ import spacy
 from fake_llms import CALLS, CANNED_LLM, CANNED_TEXT
 
 import textanon
-from textanon.llm_anonymizer.prompts import split_messages, to_plain_text
-from textanon.llm_anonymizer.task import STATS_KEY, AnonymizeTask, chunk_offsets
+from textanon.llm.prompts import split_messages, to_plain_text
+from textanon.llm.task import STATS_KEY, AnonymizeTask, chunk_offsets
 
 TEXT = CANNED_TEXT
 

@@ -4,7 +4,7 @@ import re
 
 from core_fixtures import ROOT
 
-from textanon.operators import OPERATORS, build
+from textanon.render.operators import OPERATORS, build
 
 
 def section(title):
@@ -24,6 +24,6 @@ def test_the_custom_operator_example_runs():
     blocks = re.findall(r"```python\n(.*?)```", section("Operators"), re.S)
     example = next(b for b in blocks if "class Initials" in b)
     exec(compile(example, "README.md", "exec"), {})
-    from textanon.operators import Mention
+    from textanon.render.operators import Mention
 
     assert build("my_package.initials.v1")(Mention("Ion Rusu", "PERSON", "PERSON_1", "Ion Rusu")) == "I.R."

@@ -1,12 +1,12 @@
-"""Each operator on its own: what it writes, its arguments, its keys (textanon.operators)."""
+"""Each operator on its own: what it writes, its arguments, its keys (textanon.render.operators)."""
 
 import pytest
 
-from textanon.operators import Mention, OperatorError, build, decrypt_text
-from textanon.operators.encrypt import Encrypt
-from textanon.operators.hash import Hash
-from textanon.operators.mask import Mask
-from textanon.operators.replace import Replace
+from textanon.render.operators import Mention, OperatorError, build, decrypt_text
+from textanon.render.operators.encrypt import Encrypt
+from textanon.render.operators.hash import Hash
+from textanon.render.operators.mask import Mask
+from textanon.render.operators.replace import Replace
 
 KEY = "correct horse battery staple"
 

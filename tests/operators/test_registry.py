@@ -3,8 +3,8 @@
 import pytest
 from spacy.util import registry
 
-from textanon.operators import OPERATORS, Operator, OperatorError, build, operators_from_specs, parse_spec
-from textanon.operators.mask import Mask
+from textanon.render.operators import OPERATORS, Operator, OperatorError, build, operators_from_specs, parse_spec
+from textanon.render.operators.mask import Mask
 
 
 def test_every_operator_is_registered_under_its_full_name(monkeypatch):

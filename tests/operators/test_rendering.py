@@ -6,9 +6,9 @@ import pytest
 import spacy
 from core_fixtures import decision_pipeline
 
-from textanon.mapping import Mapping, deanonymize_records, decrypt_records
-from textanon.operators import OperatorError, decrypt_text
-from textanon.output import doc_to_record
+from textanon.render.mapping import Mapping, deanonymize_records, decrypt_records
+from textanon.render.operators import OperatorError, decrypt_text
+from textanon.render.output import doc_to_record
 
 KEY = "correct horse battery staple"
 TEXT = (

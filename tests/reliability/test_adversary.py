@@ -6,11 +6,11 @@ import json
 import pytest
 import spacy
 
-from textanon.reliability import checks
-from textanon.reliability.adversary import ADVERSARY_CASES
-from textanon.reliability.files import SCENARIOS, run_scenario
-from textanon.reliability.pipelines import base_pipeline_path
-from textanon.reliability.suite import Case, cases, run_case
+from textanon_lab.reliability import checks
+from textanon_lab.reliability.adversary import ADVERSARY_CASES
+from textanon_lab.reliability.files import SCENARIOS, run_scenario
+from textanon_lab.reliability.pipelines import base_pipeline_path
+from textanon_lab.reliability.suite import Case, cases, run_case
 
 
 @pytest.mark.parametrize("name", sorted(ADVERSARY_CASES))

@@ -1,5 +1,5 @@
-"""The reliability suite's harness (textanon.reliability, textanon.testing.faults): counting, order, leak checks,
-fault plugins and pipeline assembly, on tiny cases without a language model."""
+"""The reliability suite's harness (textanon_lab.reliability, textanon_lab.testing.faults): counting, order, leak
+checks, fault plugins and pipeline assembly, on tiny cases without a language model."""
 
 import random
 from pathlib import Path
@@ -8,12 +8,19 @@ import pytest
 import spacy
 from cli_runner import run_textanon
 
-from textanon.reliability import checks
-from textanon.reliability.inputs import INPUT_CASES, TRIGGER, Expected, fault_records, write_records
-from textanon.reliability.pii import IDENTIFIER_KINDS, Person, iban_gb, identifier, identifier_records, luhn_complete
-from textanon.reliability.pipelines import derived_pipeline, llm_alone_pipeline
-from textanon.reliability.suite import Case, passed, run_case, summarize
-from textanon.testing import faults
+from textanon_lab.reliability import checks
+from textanon_lab.reliability.inputs import INPUT_CASES, TRIGGER, Expected, fault_records, write_records
+from textanon_lab.reliability.pii import (
+    IDENTIFIER_KINDS,
+    Person,
+    iban_gb,
+    identifier,
+    identifier_records,
+    luhn_complete,
+)
+from textanon_lab.reliability.pipelines import derived_pipeline, llm_alone_pipeline
+from textanon_lab.reliability.suite import Case, passed, run_case, summarize
+from textanon_lab.testing import faults
 
 EMAIL = {"kind": "email", "text": "a.quint42@example.org"}
 CARD = {"kind": "card", "text": "4111 1111 1111 1111"}
@@ -207,7 +214,7 @@ def test_any_field_of_an_error_record_is_checked_for_pii():
 
 
 def test_the_faulty_document_must_become_an_error_record(tmp_path):
-    from textanon.reliability.suite import cases
+    from textanon_lab.reliability.suite import cases
 
     by_name = {c.name: c for c in cases()}
     data = by_name["component_exception"].build(tmp_path, 0)

@@ -10,8 +10,8 @@ import pytest
 import spacy
 
 import textanon  # noqa: F401  (extensions)
-from textanon.datasets.records import Record
-from textanon.output import doc_to_record
+from textanon.io.datasets.records import Record
+from textanon.render.output import doc_to_record
 from textanon.review import write_report
 from textanon.review.browser import dump_dom, find_browser, screenshot
 

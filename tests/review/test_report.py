@@ -8,9 +8,9 @@ from core_fixtures import decision_pipeline
 from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
-from textanon.datasets.records import Record
+from textanon.io.datasets.records import Record
 from textanon.labels import TAB_LABELS
-from textanon.output import doc_to_record
+from textanon.render.output import doc_to_record
 from textanon.review import LABEL_COLORS, displacy_options, render_spans, write_report
 from textanon.review.reasons import explain
 from textanon.review.report import HIDDEN, document_view, rebuild_original
@@ -195,7 +195,7 @@ AWARDS = "She won four Drama Desk Awards in 2010 for her work."
 
 def _masked_record(words):
     """An output record of AWARDS with ``words`` masked (spans and masks as ``anonymize`` writes them)."""
-    from textanon.masking import apply
+    from textanon.render.masking import apply
 
     offsets = [(AWARDS.index(w), AWARDS.index(w) + len(w)) for w in words]
     spans = [

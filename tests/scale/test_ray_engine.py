@@ -16,10 +16,10 @@ import ray_pipelines  # noqa: E402  (helpers path: Ray workers import it by name
 from cli_runner import invoke, run_textanon  # noqa: E402
 from core_fixtures import ROOT  # noqa: E402
 
-from textanon.datasets.records import read_records  # noqa: E402
-from textanon.output import write_output  # noqa: E402
-from textanon.runner import anonymize_records  # noqa: E402
-from textanon.scale.ray_engine import PipelineSpec, ray_anonymize_records  # noqa: E402
+from textanon.io.datasets.records import read_records  # noqa: E402
+from textanon.render.output import write_output  # noqa: E402
+from textanon.run.runner import anonymize_records  # noqa: E402
+from textanon.run.scale.ray_engine import PipelineSpec, ray_anonymize_records  # noqa: E402
 
 SECRET = "Zacharias Quillfeather"
 PIPES = ("test_ray_boom", "test_ray_kill_once", "test_ray_kill_always", "test_ray_mask_digits")
@@ -131,6 +131,6 @@ def test_ray_logs_hold_no_record_text(ray_local):
 
 
 def _record(i, text):
-    from textanon.datasets.records import Record
+    from textanon.io.datasets.records import Record
 
     return Record(id=f"r{i}", text=text, source="in.jsonl", line=i + 1)

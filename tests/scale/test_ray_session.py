@@ -4,7 +4,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from textanon.scale.ray_engine import ray_session  # noqa: E402
+from textanon.run.scale.ray_engine import ray_session  # noqa: E402
 
 
 def test_ray_session_starts_a_local_ray_and_shuts_it_down(monkeypatch):

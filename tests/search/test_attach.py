@@ -8,9 +8,9 @@ from cli_runner import run_textanon
 from core_fixtures import FIXTURES, ROOT
 from input_files import write_jsonl
 
-import textanon.testing.faults  # noqa: F401  (textanon.testing.FailingLM.v1)
-from textanon.search.attach import use_index
-from textanon.search.base import IndexMissing
+import textanon_lab.testing.faults  # noqa: F401  (textanon.testing.FailingLM.v1)
+from textanon.pipes.search_risk import use_index
+from textanon.risk.search.base import IndexMissing
 
 pytestmark = pytest.mark.slow
 FIXTURE = FIXTURES / "search_public.json"

@@ -6,10 +6,10 @@ import pytest
 from core_fixtures import FIXTURES
 from input_files import write_jsonl
 
-from textanon.search.backends import BACKENDS, open_index
-from textanon.search.base import META_FILE, SCHEMA_VERSION, TOKENIZER, IndexIncompatible, IndexMissing
-from textanon.search.builder import build_index
-from textanon.search.terms import query_words
+from textanon.risk.search.backends import BACKENDS, open_index
+from textanon.risk.search.base import META_FILE, SCHEMA_VERSION, TOKENIZER, IndexIncompatible, IndexMissing
+from textanon.risk.search.builder import build_index
+from textanon.risk.search.terms import query_words
 
 FIXTURE = FIXTURES / "search_public.json"
 
@@ -124,7 +124,7 @@ def test_jsonl_and_text_folder_inputs(tmp_path):
 
 
 def test_an_index_without_some_people(tmp_path):
-    from textanon.search.builder import persons_in
+    from textanon.risk.search.builder import persons_in
 
     (tmp_path / "evaluated.json").write_text(json.dumps([{"name": "Milo Castraven", "original_abstract": "x"}]))
     left_out = persons_in(tmp_path / "evaluated.json")

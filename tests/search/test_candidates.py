@@ -1,8 +1,8 @@
-"""Candidates beyond the detected entities (textanon.search.candidates): titles, numbers, phrases, the rule."""
+"""Candidates beyond the detected entities (textanon.risk.search.candidates): titles, numbers, phrases, the rule."""
 
 import spacy
 
-from textanon.search.candidates import informative, propose
+from textanon.risk.search.candidates import informative, propose
 
 
 def test_propose_titles_numbers_and_phrases():
@@ -69,7 +69,7 @@ def test_taken_intervals_agree_with_a_linear_scan():
     """The O(log n) overlap test of propose() answers as the linear scan it replaced, whatever was taken."""
     import random
 
-    from textanon.search.candidates import _Taken
+    from textanon.risk.search.candidates import _Taken
 
     rng = random.Random(0)
     for _ in range(200):
@@ -90,10 +90,10 @@ def test_the_search_risk_masks_a_numeric_phrase_whole_or_else_still_its_number(t
     among them (as the single-number candidate it replaced), so the number stays covered (invented people)."""
     import json
 
-    import textanon.search_risk  # noqa: F401
-    from textanon.search.builder import build_index
-    from textanon.search.source import LocalIndex
-    from textanon.search_risk import SearchRisk
+    import textanon.pipes.search_risk  # noqa: F401
+    from textanon.pipes.search_risk import SearchRisk
+    from textanon.risk.search.builder import build_index
+    from textanon.risk.search.source import LocalIndex
 
     people = [{"name": "Vera Lind", "public_knowledge": "Vera Lind is a singer. She sang in 70 operas in Riga."}]
     people += [
@@ -121,7 +121,7 @@ def test_a_numeric_phrase_falls_back_to_exactly_the_candidates_it_replaced():
     # "12 radio plays" is not informative as a whole, the risk tries "12" and "radio plays" as it did before
     from spacy.tokens import Doc
 
-    from textanon.search.candidates import plain_candidates
+    from textanon.risk.search.candidates import plain_candidates
 
     nlp = spacy.blank("en")
     doc = Doc(

@@ -5,9 +5,9 @@ import itertools
 
 from core_fixtures import FIXTURES
 
-from textanon.generalization.component import _memo_any
-from textanon.search.backends import open_index
-from textanon.search.builder import build_index
+from textanon.pipes.generalizer import _memo_any
+from textanon.risk.search.backends import open_index
+from textanon.risk.search.builder import build_index
 
 GROUPS = [
     ["University of Oslo"],
@@ -73,7 +73,7 @@ def test_a_words_scores_for_every_document_are_its_scores_for_each(tmp_path):
 
 
 def test_the_targeted_attackers_contributions_do_not_depend_on_how_they_are_fetched(tmp_path):
-    from textanon.search.targeted import _Contributions
+    from textanon.risk.search.targeted import _Contributions
 
     index = _index(tmp_path)
     listed, asked = _Contributions(index), _Contributions(index)

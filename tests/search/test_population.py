@@ -1,6 +1,6 @@
-"""Population risk (textanon.search.population): phrases and combinations found in fewer than k documents."""
+"""Population risk (textanon.risk.search.population): phrases and combinations found in fewer than k documents."""
 
-from textanon.search.population import population_risk
+from textanon.risk.search.population import population_risk
 
 
 def counter(table):

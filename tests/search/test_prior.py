@@ -1,11 +1,11 @@
-"""The word-frequency prior: document counts without an index (textanon.search.prior)."""
+"""The word-frequency prior: document counts without an index (textanon.risk.search.prior)."""
 
 import pickle
 
 import pytest
 from spacy.util import registry
 
-from textanon.search.prior import FrequencyPrior, PriorSource
+from textanon.risk.search.prior import FrequencyPrior, PriorSource
 
 
 def test_counts_follow_word_frequencies():

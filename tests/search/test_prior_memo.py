@@ -2,8 +2,8 @@
 
 import itertools
 
-from textanon.search import base
-from textanon.search.prior import FrequencyPrior
+from textanon.risk.search import base
+from textanon.risk.search.prior import FrequencyPrior
 
 PHRASES = ["Drama  Desk Award", "drama desk award", "Oslo", "the", "Zyxqwv", "New York", "  Oslo ", "Bank of England"]
 

@@ -1,10 +1,10 @@
-"""The fault plugins of the reliability suite (textanon.testing.faults): components, failing LM, scripted LLM."""
+"""The fault plugins of the reliability suite (textanon_lab.testing.faults): components, failing LM, scripted LLM."""
 
 import pytest
 import spacy
 
-from textanon.reliability.inputs import TRIGGER
-from textanon.testing import faults
+from textanon_lab.reliability.inputs import TRIGGER
+from textanon_lab.testing import faults
 
 
 def test_fault_components_fire_only_on_the_trigger(tmp_path, monkeypatch):
@@ -31,7 +31,7 @@ def test_failing_lm_and_scripted_llm():
 
 def test_a_users_install_has_no_fault_plugin():
     """No entry point registers the fault plugins: a fresh process that imports textanon (as spacy.load does) cannot
-    build one; only importing textanon.testing.faults (the tests, python -m textanon.testing) registers them."""
+    build one; only importing textanon_lab.testing.faults (the tests, python -m textanon_lab.testing) registers them."""
     import subprocess
     import sys
 
@@ -42,7 +42,7 @@ def test_a_users_install_has_no_fault_plugin():
         "assert 'textanon_optimizer' in names, 'textanon factories missing'\n"
         "assert not {n for n in names if n.startswith('textanon_fault')}, 'fault factory registered'\n"
         "assert 'textanon.testing.FailingLM.v1' not in registry.misc.get_all(), 'failing LM registered'\n"
-        "import textanon.testing.faults\n"
+        "import textanon_lab.testing.faults\n"
         "assert 'textanon_fault_raise' in set(registry.factories.get_all())\n"
     )
     done = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=300)

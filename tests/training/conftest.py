@@ -20,7 +20,7 @@ def recognizer_nlp():
 def train_silver(recognizer_nlp):
     """``train(folder, config, steps, eval_every) -> Path``: the silver corpus of :data:`WIKIACTORS_TINY` written to
     ``folder``, then ``train-ner`` with ``configs/<config>`` for ``steps`` steps; returns its output folder."""
-    from textanon.training.silver import build_silver, read_bodies, write_silver
+    from textanon_lab.training.silver import build_silver, read_bodies, write_silver
 
     def train(folder, config, steps, eval_every):
         silver = build_silver(recognizer_nlp, read_bodies([WIKIACTORS_TINY]), dev_share=0.34, seed=1)

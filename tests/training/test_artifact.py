@@ -10,7 +10,7 @@ from cli_runner import invoke
 from core_fixtures import ROOT
 from spacy.util import load_config
 
-from textanon.training.artifact import (
+from textanon_lab.training.artifact import (
     PROBE_TEXTS,
     ArtifactError,
     asset_entry,
@@ -112,7 +112,7 @@ def test_the_default_pipeline_is_built_around_the_shipped_model():
     assert cfg["nlp"]["pipeline"][:2] == ["textanon_ner", "textanon_ents_to_spans"]
     recognizer = cfg["components"]["textanon_entity_recognizer"]
     assert recognizer["model_spans_key"] == "model" and recognizer["model_labels"] == ["DEM", "MISC"]
-    from textanon.training.crossval import SHIPPED_VARIANT, VARIANTS
+    from textanon_lab.training.crossval import SHIPPED_VARIANT, VARIANTS
 
     for key, value in VARIANTS[SHIPPED_VARIANT].items():  # the config is the variant cv-ner reports as shipped
         assert recognizer[key] == value, key

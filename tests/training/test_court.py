@@ -9,11 +9,11 @@ from cli_runner import invoke
 from input_files import write_json
 from spacy.tokens import DocBin
 
-from textanon.datasets.tab import GoldDocument, Mention
-from textanon.datasets.tab import gold_to_ents_doc as gold_doc
-from textanon.evaluation.ner_eval import token_labels
+from textanon.io.datasets.gold import folds, paragraphs, split_ids
+from textanon.io.datasets.tab import GoldDocument, Mention
+from textanon.io.datasets.tab import gold_to_ents_doc as gold_doc
 from textanon.labels import TAB_LABELS
-from textanon.training.gold import folds, paragraphs, split_ids
+from textanon_eval.ner_eval import token_labels
 
 CASE = (
     "PROCEDURE\n"
@@ -217,7 +217,7 @@ def test_train_court_and_hybrid_pipeline_assembly(court_json, base_model, hybrid
 
 
 def test_compare_picks_systems_out_of_cv_results(tmp_path):
-    from textanon.training.compare import load_runs
+    from textanon_lab.training.compare import load_runs
 
     cv = tmp_path / "cv.json"
     cv.write_text(json.dumps({"scores": {"court-tuned: x": {"micro": {"f1": 0.5}, "by_type": {}}}}))
@@ -228,7 +228,7 @@ def test_compare_picks_systems_out_of_cv_results(tmp_path):
 
 
 def test_the_comparison_table_has_a_macro_row_over_the_types_scored():
-    from textanon.training.compare import table
+    from textanon_lab.training.compare import table
 
     scores = {"x": {"micro": {"f1": 0.9}, "by_type": {"PERSON": {"f1": 0.8}, "CODE": {"f1": 0.6}}}}
     rows = table(scores).splitlines()

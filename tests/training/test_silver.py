@@ -10,7 +10,7 @@ from spacy.tokens import DocBin
 from tab_fixture import TAB_SMALL
 
 from textanon.labels import TAB_LABELS
-from textanon.training.silver import build_silver, paragraphs, read_bodies, write_silver
+from textanon_lab.training.silver import build_silver, paragraphs, read_bodies, write_silver
 
 FIXTURE = FIXTURES / "wikiactors_tiny.json"
 

@@ -2,8 +2,8 @@
 
 import json
 
-from textanon.datasets.wikiactors import evaluated, read_wikiactors
-from textanon.tuning.generalization import write_dev_set
+from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
+from textanon_lab.tuning.generalization import write_dev_set
 
 
 def _body(n=100):

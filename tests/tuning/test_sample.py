@@ -4,7 +4,7 @@ import random
 
 from input_files import write_json
 
-from textanon.tuning.sample import TuningSample, pseudo_abstracts
+from textanon_lab.tuning.sample import TuningSample, pseudo_abstracts
 
 
 def _files(tmp_path, n=6):

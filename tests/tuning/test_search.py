@@ -2,8 +2,8 @@
 
 from input_files import write_json
 
-from textanon.tuning.search import GroupJudge, tuning_documents
-from textanon.tuning.threshold import pseudo_abstracts
+from textanon_lab.tuning.search_settings import GroupJudge, tuning_documents
+from textanon_lab.tuning.threshold import pseudo_abstracts
 
 
 def _files(tmp_path):

@@ -2,8 +2,8 @@
 
 import json
 
-from textanon.tuning.search import GroupJudge, dev_pool, tuning_documents
-from textanon.tuning.summaries import sentence_spans, split_summary, summary_pseudo_abstracts
+from textanon_lab.tuning.search_settings import GroupJudge, dev_pool, tuning_documents
+from textanon_lab.tuning.summaries import sentence_spans, split_summary, summary_pseudo_abstracts
 
 
 def _body(n=40):

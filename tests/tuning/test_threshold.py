@@ -4,8 +4,8 @@ import pytest
 from cli_runner import invoke
 from input_files import write_json
 
-from textanon.tuning.bm25 import BM25, words
-from textanon.tuning.threshold import choose, pseudo_abstracts, reidentification_rate, split_lead
+from textanon_eval.bm25 import BM25, words
+from textanon_lab.tuning.threshold import choose, pseudo_abstracts, reidentification_rate, split_lead
 
 
 def test_split_lead_takes_paragraphs_until_min_chars():

@@ -6,11 +6,8 @@ from typing import IO, List, Optional, Tuple
 import typer
 from wasabi import msg
 
-from ..mapping import KEY_ENV
-from ..operators import OPERATORS, OperatorError, operator_block
-from ..runner import DEFAULT_MAX_CHARS, anonymize_records
-from ..search.base import IndexUnavailable
-from ._util import (
+from textanon.cli.apps import app
+from textanon.cli.common import (
     Engine,
     Profile,
     Replacement,
@@ -20,7 +17,10 @@ from ._util import (
     load_key,
     usage_error,
 )
-from .apps import app
+from textanon.render.mapping import KEY_ENV
+from textanon.render.operators import OPERATORS, OperatorError, operator_block
+from textanon.risk.search.base import IndexUnavailable
+from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_records
 
 DEFAULT_PIPELINE = "en_textanon"
 OPERATOR_HELP = (
@@ -39,8 +39,7 @@ def load_pipeline(name: str, overrides: Optional[dict] = None):
     import spacy
 
     import textanon  # noqa: F401  (extensions)
-
-    from ..language_models.loading import ModelNotAvailable
+    from textanon.risk.language_models.loading import ModelNotAvailable
 
     try:
         return spacy.load(name, config=overrides or {})
@@ -70,10 +69,10 @@ def run_overrides(
     model: str, profile: Optional[Profile], index: Optional[Path], replacement: Optional[str] = None, **optimizer
 ) -> Tuple[dict, Optional[Path]]:
     """(the ``spacy.load`` overrides of a run: the profile's, then the optimizer settings given; the index left
-    for :func:`textanon.search.attach.use_index` — a pipeline without profiles). ``--index`` is the search
+    for :func:`textanon.pipes.search_risk.use_index` — a pipeline without profiles). ``--index`` is the search
     profile; a usage error for a profile the pipeline does not have or an index that cannot be opened."""
-    from ..profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
-    from ..profiles import profile as profile_overrides
+    from textanon.profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
+    from textanon.profiles import profile as profile_overrides
 
     name = profile.value if profile is not None else (SEARCH if index is not None else None)
     if not supports_profiles(model):
@@ -90,7 +89,8 @@ def run_overrides(
 
 
 def operator_config(specs: List[str], key_file: Optional[Path] = None) -> Optional[dict]:
-    """The optimizer's ``operators`` config block from ``--operator`` specs (:func:`textanon.operators.operator_block`);
+    """The optimizer's ``operators`` config block from ``--operator`` specs
+    (:func:`textanon.render.operators.operator_block`);
     a usage error for a wrong name, argument or missing key, before the pipeline loads; None when none is given."""
     try:
         return operator_block(specs, key_file) or None
@@ -102,21 +102,21 @@ def attach(nlp, index: Optional[Path], allow_list: Optional[Path], deny_list: Op
     """What the options add to a loaded pipeline: the search index, the generalizer (``--replacement generalize``),
     the allow and deny lists; a problem with any of them is an error (exit 1) before any document is read."""
     if index is not None:
-        from ..search.attach import use_index
+        from textanon.pipes.search_risk import use_index
 
         try:
             msg.info(use_index(nlp, index))
         except (IndexUnavailable, ValueError) as err:
             msg.fail(f"Cannot use the search index: {err}", exits=1)
     if generalize:
-        from ..generalization.attach import use_generalizer
+        from textanon.pipes.generalizer import use_generalizer
 
         try:
             use_generalizer(nlp)
         except ValueError as err:
             msg.fail(f"Cannot generalize: {err}", exits=1)
     if allow_list or deny_list:
-        from ..allow_deny import add_lists
+        from textanon.pipes.allow_deny import add_lists
 
         try:
             add_lists(nlp, allow_list, deny_list)
@@ -133,7 +133,7 @@ def open_output(path: Path) -> IO[str]:
         msg.fail(f"Output folder {path.parent} does not exist.", exits=1)
     try:
         if path.suffix.lower() == ".parquet":
-            from ..output import ParquetOutput
+            from textanon.render.output import ParquetOutput
 
             return ParquetOutput(path)
         return path.open("w", encoding="utf-8")
@@ -229,10 +229,10 @@ def anonymize(
     ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
-    from ..datasets.records import read_records
-    from ..output import OutputError, write_output
-    from ..progress import bar, count_records
-    from ..side_outputs import SideOutputs
+    from textanon.io.datasets.records import read_records
+    from textanon.io.progress import bar, count_records
+    from textanon.render.output import OutputError, write_output
+    from textanon.run.side_outputs import SideOutputs
 
     check_distinct(
         [("INPUT_PATH", input_path), ("--mapping-in", mapping_in), ("--allow-list", allow_list)]
@@ -272,7 +272,7 @@ def anonymize(
     if engine is Engine.ray:
         from spacy import util as spacy_util
 
-        from ..scale.ray_engine import PipelineSpec, anonymize_on_ray
+        from textanon.run.scale.ray_engine import PipelineSpec, anonymize_on_ray
 
         if address is None and not (spacy_util.is_package(model) or Path(model).is_dir()):
             load_pipeline(model)  # exits with the local engine's message
@@ -292,7 +292,7 @@ def anonymize(
         )
     else:
         if index is not None:
-            from ..search.attach import use_index  # noqa: F401  (registers the search risk before the pipeline loads)
+            from textanon.pipes.search_risk import use_index  # noqa: F401  (registers the search risk before the pipeline loads)
         nlp = load_pipeline(model, overrides)
         attach(nlp, index, allow_list, deny_list, replacement == Replacement.generalize.value)
         n_process = sides.prepare(nlp, n_process)
@@ -332,9 +332,9 @@ def demo(
     """Anonymize one text file and print the masked text with a table of decisions."""
     from wasabi import table
 
-    from ..datasets.records import Record
-    from ..output import DECISION_HEADER, decision_rows
-    from ..runner import pipe_docs
+    from textanon.io.datasets.records import Record
+    from textanon.render.output import DECISION_HEADER, decision_rows
+    from textanon.run.runner import pipe_docs
 
     check_distinct([("INPUT_PATH", input_path), ("--key-file", key_file)], [("--html", html)], folders=["--html"])
     load_key(key_file)
@@ -352,8 +352,8 @@ def demo(
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)
     if html:
-        from ..output import doc_to_record
-        from ..side_outputs import OwnerOnlyReport
+        from textanon.render.output import doc_to_record
+        from textanon.run.side_outputs import OwnerOnlyReport
 
         writer = OwnerOnlyReport(check_report_folder(html))
         writer.add(doc_to_record(doc, input_path.stem), doc.text, target)

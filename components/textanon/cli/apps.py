@@ -1,16 +1,22 @@
-"""The typer apps of the command line: ``app`` (``textanon``: what a user of the anonymizer runs) and its ``lab``
-group (research and project commands, ``spacy project run``), with the options of every command. The command modules
-of this package register their commands on them; :mod:`textanon.cli` imports those modules (no module imports the
-package that imports it)."""
+"""The typer app of the command line, ``app`` (``textanon``: what a user of the anonymizer runs), with the options of
+every command. The command modules of this package register their commands on it; :mod:`textanon.cli` imports those
+modules (no module imports the package that imports it), then the command-line plugins: the evaluators
+(``textanon_eval``: ``evaluate``, ``evaluate-tab``, ...) and, in a checkout of the project, the lab
+(``textanon_lab``: ``textanon lab ...``)."""
 
 import os
 import sys
-from typing import Optional
+from typing import Callable, List
 
 import typer
 from wasabi import msg
 
-HELP = "Risk-aware anonymization of English text (spaCy components). Research commands: textanon lab --help"
+from textanon.io.progress import set_quiet
+
+HELP = (
+    "Risk-aware anonymization of English text (spaCy components). Research commands (in a checkout of the project): "
+    "textanon lab --help"
+)
 
 app = typer.Typer(
     name="textanon",
@@ -20,24 +26,9 @@ app = typer.Typer(
     rich_markup_mode=None,  # help as written (no markup eats [brackets]); plain, uncoloured errors
     pretty_exceptions_enable=False,
 )
-#: research and project commands: benchmarks, training, tuning, NER analysis, asset checks (``spacy project run``)
-lab = typer.Typer(
-    name="lab",
-    help="Research and project commands (benchmarks, training, tuning, NER analysis, asset checks).",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
-)
-app.add_typer(lab, name="lab")
-#: the lab commands that write measurements to metrics/: they refuse a checkout whose code differs from its commit
-#: (the metrics name the commit they measured) unless ``textanon lab --allow-dirty`` says so
-MEASURING = frozenset(
-    """bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark benchmark-echr
-    cv-ner evaluate-ner ner-errors peer-suite profiles reliability select-prior select-threshold truth-audit""".split()
-)
-#: set (to any value) to allow every measuring command a dirty checkout, as ``--allow-dirty`` does (the test suite)
-ALLOW_DIRTY_ENV = "TEXTANON_ALLOW_DIRTY"
+#: functions every command runs first (with no argument), added by the command-line plugins: e.g. the evaluators'
+#: run log forgets the previous command's reason (tests run many commands in one process)
+BEFORE_EVERY_COMMAND: List[Callable[[], None]] = []
 
 
 def use_colour() -> bool:
@@ -50,45 +41,7 @@ def _options(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars (for scripts); before the command"),
 ) -> None:
     """Options of every command."""
-    from ..evaluation.run_log import set_why
-    from ..progress import set_quiet
-
     set_quiet(quiet)
-    set_why(None)  # a lab command's --why is set by the lab group; others read $TEXTANON_RUN_WHY
+    for hook in BEFORE_EVERY_COMMAND:
+        hook()
     msg.show_color = use_colour()
-
-
-@lab.callback()
-def _lab_options(
-    ctx: typer.Context,
-    allow_dirty: bool = typer.Option(
-        False,
-        "--allow-dirty",
-        help="Let a measuring command run although tracked files differ from the commit (the metrics record "
-        "dirty: true); before the command",
-    ),
-    why: Optional[str] = typer.Option(
-        None,
-        "--why",
-        help="Why this run is made, recorded in metrics/runs.jsonl and runs.md when it writes metrics/ (default: "
-        "$TEXTANON_RUN_WHY); before the command",
-    ),
-) -> None:
-    """Research and project commands."""
-    from ..evaluation.run_log import set_why
-
-    set_why(why)
-    if ctx.invoked_subcommand not in MEASURING or allow_dirty or os.environ.get(ALLOW_DIRTY_ENV):
-        return
-    if {"--help", "-h"} & set(sys.argv[1:]):  # asking how to run it measures nothing (click has consumed the args)
-        return
-    from ..evaluation.provenance import code_state
-
-    state = code_state()
-    if state["dirty"]:
-        typer.echo(
-            f"Error: {state['changed_files']} tracked files differ from commit {state['commit'][:12]}: commit first, "
-            "so that the metrics name the code they measured, or pass textanon lab --allow-dirty (recorded).",
-            err=True,
-        )
-        raise typer.Exit(2)

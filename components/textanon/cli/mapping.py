@@ -8,9 +8,9 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from ..mapping import KEY_ENV
-from ._util import check_distinct, load_key, open_private, usage_error
-from .apps import app
+from textanon.cli.apps import app
+from textanon.cli.common import check_distinct, load_key, open_private, usage_error
+from textanon.render.mapping import KEY_ENV
 
 #: refused records named on the terminal (all are in the output)
 MAX_NAMED = 20
@@ -47,9 +47,9 @@ def deanonymize(
     """Restore the original texts of anonymized records: from an (encrypted) mapping, and the encrypt operator's
     tokens with the key. A record is restored only when its run, id and text match its mapping entry; any other
     gets an error record, and the exit code is 1."""
-    from ..mapping import NOTHING_TO_RESTORE, Mapping, MappingError, deanonymize_records, decrypt_records
-    from ..output import read_numbered_output
-    from ..progress import bar, count_records
+    from textanon.io.progress import bar, count_records
+    from textanon.render.mapping import NOTHING_TO_RESTORE, Mapping, MappingError, deanonymize_records, decrypt_records
+    from textanon.render.output import read_numbered_output
 
     check_distinct(
         [("INPUT_PATH", input_path), ("--mapping", mapping_path), ("--key-file", key_file)], [("--output", output)]
@@ -97,7 +97,7 @@ def mapping_key(
     output: Path = typer.Option(..., "--output", "-o", help="Key file to create (never overwritten; mode 0600)"),
 ) -> None:
     """Write a new random mapping key to OUTPUT (readable by its owner only); keep it apart from the mapping."""
-    from ..mapping import new_key
+    from textanon.render.mapping import new_key
 
     if output.exists() or output.is_symlink():
         msg.fail(f"{output} exists: a key is never overwritten.", exits=1)

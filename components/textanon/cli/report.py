@@ -6,8 +6,8 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from ._util import check_distinct, check_report_folder, usage_error
-from .apps import app
+from textanon.cli.apps import app
+from textanon.cli.common import check_distinct, check_report_folder, usage_error
 
 
 @app.command("report")
@@ -27,11 +27,11 @@ def report(
     target: Optional[str] = typer.Option(None, "--target", help="The --target given to `anonymize`, if any"),
 ) -> None:
     """Write an HTML review report of OUTPUT_PATH: every detected span, masked or kept, and why."""
-    from ..datasets.records import read_records
-    from ..output import output_file_problem, read_output
-    from ..progress import bar, count_records
-    from ..review.report import write_report
-    from ..side_outputs import owner_only
+    from textanon.io.datasets.records import read_records
+    from textanon.io.progress import bar, count_records
+    from textanon.render.output import output_file_problem, read_output
+    from textanon.review.report import write_report
+    from textanon.run.side_outputs import owner_only
 
     check_distinct(
         [("OUTPUT_PATH", output_path), ("--input", input_path)], [("--output", report_dir)], folders=["--output"]

@@ -4,7 +4,7 @@ from typing import Any, Dict, Optional
 
 from spacy.tokens import Doc
 
-from ..extensions import DEFAULT_SPANS_KEY
+from textanon.extensions import DEFAULT_SPANS_KEY
 
 #: label -> background colour (light, so that black text stays readable; one hue per label)
 LABEL_COLORS: Dict[str, str] = {

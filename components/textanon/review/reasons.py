@@ -1,8 +1,8 @@
 """Why each detected span was masked or kept, read from what the pipeline records in an output record.
 
-The output record of a document (``textanon.output.doc_to_record``) keeps, per span, its label, source,
+The output record of a document (``textanon.render.output.doc_to_record``) keeps, per span, its label, source,
 entity id, information content (IC) and whether the applied masks cover it, and, per document, the risky
-combinations and the warnings (fail-closed decisions). The optimizer's rules (``textanon.optimizer``) turn
+combinations and the warnings (fail-closed decisions). The optimizer's rules (``textanon.pipes.optimizer``) turn
 these into decisions; :func:`explain` states, for every span, which of them applies:
 
 * always masked: a CODE mention or a CODE rule (direct identifier), a date of birth, the protected person's
@@ -21,9 +21,9 @@ Nothing here logs or returns text beyond what the record already holds.
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from ..labels import PERSON
-from ..optimizer import DENY_SOURCE, is_birth_date, is_code
-from ..target import name_occurrences, name_words
+from textanon.detect.target import name_occurrences, name_words
+from textanon.labels import PERSON
+from textanon.pipes.optimizer import DENY_SOURCE, is_birth_date, is_code
 
 TARGET_SOURCE = "target"  # span source of a protected-name occurrence the recognizer missed (optimizer)
 

@@ -1,6 +1,6 @@
 """The HTML review report: an index page and one page per document, for a person to check every decision.
 
-Input: the output records of ``anonymize`` (``textanon.output.doc_to_record``; error records too) and,
+Input: the output records of ``anonymize`` (``textanon.render.output.doc_to_record``; error records too) and,
 optionally, the original texts (the input file given to ``anonymize``). Without the original text a page
 shows the text rebuilt from the anonymized text and the masks, with every masked character drawn as
 :data:`HIDDEN` (offsets stay those of the original). Where the original text is given but the masks applied
@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ..labels import TAB_LABELS
-from ..masking import apply, merge, merge_offsets
-from .colors import LABEL_COLORS, label_color
-from .reasons import combination_status, explain
+from textanon.labels import TAB_LABELS
+from textanon.render.masking import apply, merge, merge_offsets
+from textanon.review.colors import LABEL_COLORS, label_color
+from textanon.review.reasons import combination_status, explain
 
 #: drawn for each masked character when the original text is not given
 HIDDEN = "█"
-#: the legend and tooltip of a fragmented unit (:mod:`textanon.evaluation.readability`)
+#: the legend and tooltip of a fragmented unit (:mod:`textanon.review.fragments`)
 FRAGMENT_NOTE = "fragmented unit: part of a name/title left visible"
 TEMPLATES = Path(__file__).parent / "templates"
 INDEX = "index.html"
@@ -249,8 +249,8 @@ def document_view(record: dict, text: Optional[str] = None, target: Optional[str
 
 def fragmented_units(text: str, masks: Sequence[Sequence]) -> Optional[List[Tuple[int, int]]]:
     """Offsets of the units of ``text`` (names, titles, dates) that ``masks`` cut, leaving part visible
-    (:func:`textanon.evaluation.readability.fragments`); None when no spaCy English pipeline is installed."""
-    from ..evaluation.readability import fragments, reference_nlp
+    (:func:`textanon.review.fragments.fragments`); None when no spaCy English pipeline is installed."""
+    from textanon.review.fragments import fragments, reference_nlp
 
     try:
         nlp = reference_nlp()

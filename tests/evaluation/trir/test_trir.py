@@ -8,9 +8,9 @@ from cli_runner import invoke
 from core_fixtures import FIXTURES
 from input_files import write_json
 
-from textanon.evaluation.trir import TrirError, TrirInputs, load_anonymized, load_background, load_wikiactors
-from textanon.evaluation.trir.data import apply_offsets, remove_marks
-from textanon.evaluation.trir.model import windows
+from textanon_eval.trir import TrirError, TrirInputs, load_anonymized, load_background, load_wikiactors
+from textanon_eval.trir.data import apply_offsets, remove_marks
+from textanon_eval.trir.model import windows
 
 FIXTURE = FIXTURES / "trir_small.json"
 
@@ -117,8 +117,8 @@ def test_training_resumes_from_the_last_epoch(tmp_path):
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-    from textanon.evaluation.trir.model import TrainConfig, WindowSet, train
-    from textanon.language_models.loading import minilm_path
+    from textanon.risk.language_models.loading import minilm_path
+    from textanon_eval.trir.model import TrainConfig, WindowSet, train
 
     torch.set_num_threads(1)
     tok = AutoTokenizer.from_pretrained(str(minilm_path()))
@@ -142,7 +142,7 @@ def test_training_resumes_from_the_last_epoch(tmp_path):
 
 
 def test_pretreatment_curation_and_bd_prime():
-    from textanon.evaluation.trir.data import load_nlp, pretreat
+    from textanon_eval.trir.data import load_nlp, pretreat
 
     nlp = load_nlp()
     texts = {"A": "Marta Quillon was born in Lisbon and she studied the violins. PERSON met SENSITIVE."}
@@ -152,14 +152,14 @@ def test_pretreatment_curation_and_bd_prime():
     assert "Lisbon" not in prime["A"] and "Quillon" not in prime["A"] and "GPE" not in prime["A"]
     _, typed = pretreat(nlp, texts, keep_marks=True, with_bd_prime=True, progress=False)
     assert "GPE" in typed["A"] and "Lisbon" not in typed["A"]
-    from textanon.evaluation.trir.attack import _ner_only
+    from textanon_eval.trir.attack import _ner_only
 
     raw = _ner_only(nlp, {"A": "Marta Quillon was born in Lisbon."}, keep_marks=True)
     assert "GPE" in raw["A"] and "Lisbon" not in raw["A"] and "born" in raw["A"]
 
 
 def test_combine_seeds_mean_sd_and_per_seed_values():
-    from textanon.cli.evaluate_trir import combine_seeds
+    from textanon_eval.cli.evaluate_trir import combine_seeds
 
     def run(values, warning):
         return {"trir": values, "settings": {"seed": None}, "timings_s": {"total": 1.0}, "warnings": [warning]}

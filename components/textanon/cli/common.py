@@ -1,0 +1,157 @@
+"""Shared option declarations and checks of the commands (as spaCy's ``cli/_util.py``)."""
+
+import os
+import stat
+from enum import Enum
+from pathlib import Path
+from typing import IO, Iterable, List, Optional, Tuple
+
+import typer
+from wasabi import msg
+
+
+def input_file(help: str) -> typer.models.ArgumentInfo:
+    """A required argument naming an existing file (not a folder)."""
+    return typer.Argument(..., exists=True, dir_okay=False, help=help)
+
+
+class Replacement(str, Enum):
+    """The ``--replacement`` styles (every masked entity written the same way; ``--operator`` per label)."""
+
+    suppression = "suppression"
+    label = "label"
+    numbered = "numbered"
+    pseudonym = "pseudonym"
+    generalize = "generalize"
+
+
+class Profile(str, Enum):
+    """The ``--profile`` names (:mod:`textanon.profiles`)."""
+
+    fast = "fast"
+    lm = "lm"
+    search = "search"
+    strict = "strict"
+
+
+class Engine(str, Enum):
+    """Where ``anonymize`` runs."""
+
+    local = "local"
+    ray = "ray"
+
+
+def usage_error(message: str) -> None:
+    """One line on stderr, exit code 2 (a usage error, as click's own)."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def parse_seeds(text: Optional[str], option: str, required: bool = True) -> List[int]:
+    """The comma-separated integer seeds of ``option`` (``"42,1,2"``); a usage error (exit 2) for anything else, or
+    for none when ``required``; ``[]`` for an empty or missing value otherwise."""
+    try:
+        seeds = [int(x) for x in (text or "").split(",") if x.strip()]
+    except ValueError:
+        usage_error(f"{option} expects comma-separated integers, got {text!r}")
+    if required and not seeds:
+        usage_error(f"{option}: give at least one seed")
+    return seeds
+
+
+def _identity(path: Path) -> Optional[Tuple[int, int]]:
+    try:
+        st = path.resolve().stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _inside(child: Path, folder: Path) -> bool:
+    return folder in child.parents
+
+
+def check_distinct(
+    inputs: Iterable[Tuple[str, Optional[Path]]],
+    outputs: Iterable[Tuple[str, Optional[Path]]],
+    folders: Iterable[str] = (),
+) -> None:
+    """Refuse (usage error) before anything is opened for writing when paths overlap, links resolved (symbolic
+    and hard: ``anonymize X -o X`` would truncate X): an output that is an input or another output, an output
+    inside an input folder (it would be read back), or anything inside an output folder (``folders``: the
+    options whose output is a folder the command fills or replaces, e.g. a report, an index, a model), such as a
+    report folder holding the input. ``inputs``/``outputs``: (option, path); None and ``-`` (stdout) are skipped.
+    Every command that writes files calls it first."""
+    folders = set(folders)
+    inputs = [(o, Path(p)) for o, p in inputs if p is not None and str(p) != "-"]
+    outputs = [(o, Path(p)) for o, p in outputs if p is not None and str(p) != "-"]
+    seen = {}
+    for option, path in inputs:
+        for p in [path, *(path.rglob("*") if path.is_dir() else [])]:
+            key = _identity(p) or ("path", os.path.realpath(p))
+            seen.setdefault(key, option)
+    for option, path in outputs:
+        real = Path(os.path.realpath(path))
+        key = _identity(real) or ("path", str(real))
+        if key in seen:
+            usage_error(f"{option} {path} is also {seen[key]}: an input or output would be overwritten")
+        seen[key] = option
+    real = {(o, p): Path(os.path.realpath(p)) for o, p in inputs + outputs}
+    for option, path in outputs:
+        for other_option, other in inputs:
+            if real[(other_option, other)].is_dir() and _inside(real[(option, path)], real[(other_option, other)]):
+                usage_error(
+                    f"{option} {path} is inside the input folder {other_option} {other}: it would be read back "
+                    "or overwrite an input"
+                )
+        if option in folders:
+            for other_option, other in inputs + outputs:
+                if (other_option, other) != (option, path) and _inside(
+                    real[(other_option, other)], real[(option, path)]
+                ):
+                    usage_error(
+                        f"{other_option} {other} is inside the output folder {option} {path}: an input or output "
+                        "would be overwritten"
+                    )
+
+
+def named_paths(option: str, items: Iterable[str]) -> List[Tuple[str, Path]]:
+    """``(option, PATH)`` of every ``NAME=PATH`` item (for :func:`check_distinct`)."""
+    return [(option, Path(item.split("=", 1)[1])) for item in items if "=" in item]
+
+
+def load_key(key_file: Optional[Path]) -> Optional[str]:
+    """The key of ``--key-file`` (else ``$TEXTANON_MAPPING_KEY``, else None): an unreadable, empty or binary
+    key file is a usage error; a key file that other users can read gets a warning."""
+    from textanon.render.mapping import MappingError, key_file_warning, read_key
+
+    try:
+        key = read_key(key_file)
+    except MappingError as err:
+        usage_error(str(err))
+    warning = key_file_warning(key_file)
+    if warning:
+        msg.warn(warning)
+    return key
+
+
+def open_private(path: Path) -> IO[str]:
+    """``path`` opened for writing text, created readable by its owner only (mode 0600; an existing file is made
+    0600 before anything is written): for files that hold original texts."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "w", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def check_report_folder(path: Path) -> Path:
+    """Exit with a clear message, before any work, if the report folder cannot be created or written."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)  # its pages show original texts: owner only
+    except OSError as err:
+        msg.fail(f"Cannot create the report folder {path}: {err.strerror or type(err).__name__}.", exits=1)
+    return path

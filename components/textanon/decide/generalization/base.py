@@ -1,0 +1,187 @@
+"""What every generalizer returns: a :class:`Generalization` (a less specific, true replacement of a span), and
+the wording helpers they share (articles, plurals)."""
+
+import re
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+#: determiners after which a replacement noun phrase is written without its own article ("the theatre")
+DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those"}
+DETERMINERS |= {"every", "each", "no", "any", "another", "either", "neither", "which", "what", "whose", "some"}
+
+
+@dataclass(frozen=True)
+class Generalization:
+    """One candidate replacement of an entity: ``text`` at generalization ``level`` (1 = the least general), made
+    by generalizer ``kind`` (dates, numbers, nouns, nationalities, places, organizations, persons); ``members``:
+    more specific terms it covers ("the 1990s": "1990" ... "1999"), whose documents the index risk counts as
+    documents of the generalization too (:func:`textanon.decide.generalization.risk.index_forbidden`)."""
+
+    text: str
+    level: int
+    kind: str
+    members: Tuple[str, ...] = ()
+
+
+def levels(
+    texts: Sequence[Optional[str]], kind: str, original: str = "", members: Sequence[Sequence[str]] = ()
+) -> List[Generalization]:
+    """Generalizations numbered 1, 2, ... from ``texts`` (most specific first; ``members[i]``: those of
+    ``texts[i]``): empty, repeated and identical to ``original`` (case-insensitive) entries dropped."""
+    out: List[Generalization] = []
+    seen = {" ".join(original.lower().split())}
+    for i, text in enumerate(texts):
+        if not text:
+            continue
+        key = " ".join(text.lower().split())
+        if key in seen:
+            continue
+        seen.add(key)
+        covered = tuple(members[i]) if i < len(members) else ()
+        out.append(Generalization(" ".join(text.split()), len(out) + 1, kind, covered))
+    return out
+
+
+def article(noun: str) -> str:
+    """``noun`` with "a" or "an" ("an actor", "a university": by the first letters, "an hour" not handled)."""
+    low = noun.lower()
+    vowel = low[:1] in "aeiou" and not low.startswith(("uni", "use", "usu", "eu", "one", "ur"))
+    return ("an " if vowel else "a ") + noun
+
+
+_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
+_WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
+_OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+_ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
+#: a date generalized to a month, a year, a decade or a century: "in", never "on", before it
+_PERIOD_LEVEL = re.compile(r"^(?:the\s+(?:\d{4}s|\d{1,2}(?:st|nd|rd|th)\s+century)|\d{4}|[A-Z][a-z]+\s+\d{4})(?!\w)")
+
+
+def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tuple[int, str]:
+    """``(start, replacement)`` of a generalization written at ``start`` of ``text`` with its article fitted to
+    the words before it (nothing before ``floor``, the end of the previous replacement, is touched):
+
+    * after "a"/"an", the article is rewritten for the replacement's first word and taken into the replacement,
+      whose own article ("a", "an", "the") is dropped: "an American" -> "a North American", "a Golden Globe" ->
+      "an award", "a 2009 film" -> "a 2000s film";
+    * after another determiner ("the", "her", ...), or after a premodifier (:func:`after_premodifier`) an "a"/"an"
+      of the replacement's own, the replacement's own article is dropped: "her a work" -> "her work", "the an
+      award" -> "the award", "the late a person" -> "the late person";
+    * "another person" takes no article before it ("a another person" -> "another person");
+    * a date generalized to a month, a year, a decade or a century after "on" takes "in" ("on 26 July 1945" ->
+      "in the 1940s"): the "on" is taken into the replacement;
+    * at the start of a sentence the replacement starts with a capital letter.
+    """
+    if not replacement:
+        return start, replacement
+    before = text[max(floor, start - 12) : start]
+    on = _ON_BEFORE.search(before)
+    if on and _PERIOD_LEVEL.match(replacement):  # "on 26 July 1945" -> "in the 1940s", not "on the 1940s"
+        return start - len(on.group(0)), ("In " if on.group(1)[0].isupper() else "in ") + replacement
+    own = _OWN_ARTICLE.match(replacement)
+    bare = replacement[own.end() :] if own else replacement
+    m = _ARTICLE_BEFORE.search(before)
+    if m and bare:
+        start -= len(m.group(0))
+        if bare.lower().startswith("another "):
+            replacement = bare
+        else:
+            replacement = article(bare)
+        if m.group(1)[0].isupper():
+            replacement = replacement[0].upper() + replacement[1:]
+        return start, replacement
+    w = _WORD_BEFORE.search(before)
+    indefinite = bool(own) and own.group(0).strip().lower() in ("a", "an")  # a generalizer's, not the role's "the"
+    if (
+        own
+        and bare
+        and ((w and w.group(1).lower() in DETERMINERS) or (indefinite and after_premodifier(text, start, floor)))
+    ):
+        return start, bare
+    if sentence_start(text, start, floor):
+        replacement = replacement[0].upper() + replacement[1:]
+    return start, replacement
+
+
+def sentence_start(text: str, start: int, floor: int = 0) -> bool:
+    """Whether ``start`` of ``text`` begins a sentence (the text's start, or after ". ", "! ", "? ", a line break)."""
+    head = text[:start].rstrip(" \t")
+    if not head.strip():
+        return True
+    if head[-1] == "." and re.search(r"(?<![\w.])(?:[A-Za-z]|mr|mrs|ms|dr|st|jr|sr|prof|no|vs)\.$", head, re.I):
+        return False  # "Mr. Smith", "J. Smith", "U.S. Army": an abbreviation, not a sentence's end
+    return head[-1] in ".!?\n" and start > floor
+
+
+def fit_articles(text: str, masks, generalized) -> list:
+    """``masks`` (sorted, merged ``(start, end, replacement)``) with every replacement in ``generalized`` (the
+    generalizations' strings) fitted to its context by :func:`fit_article`; other masks are left as they are."""
+    out: list = []
+    for start, end, rep in masks:
+        if rep is not None and rep in generalized:
+            start, rep = fit_article(text, start, rep, out[-1][1] if out else 0)
+        out.append((start, end, rep))
+    return out
+
+
+def after_determiner(text: str, start: int) -> bool:
+    """Whether the word right before character ``start`` of ``text`` is a determiner ("the", "his", ...) or a
+    possessive ("Smith's wife" -> "Smith's spouse", not "Smith's a spouse")."""
+    if re.search(r"\w(?:['’]s|s['’])\s+$", text[max(0, start - 30) : start]):
+        return True
+    m = re.search(r"(\w+)\s*$", text[max(0, start - 30) : start])
+    return bool(m) and m.group(1).lower() in DETERMINERS
+
+
+def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
+    """Whether the word right before ``start`` modifies the noun there, so that no article may come between them
+    ("the late father", "executive producer", "American actress", "co-star"): a hyphen, or a word that is no stop
+    word (spaCy's) and that WordNet knows as an adjective or a noun, capitalized ("American", "Oscar") or not; a
+    participle WordNet knows as a verb ("named director", "starring actor") is none; nor is anything before a
+    capitalized mention (a name in apposition: "the film Hackers"). Nothing before ``floor`` (the end of a previous
+    replacement) is read."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    from textanon.decide.generalization.hypernyms import wordnet
+
+    if text[start : start + 1].isupper():
+        return False  # a name after a noun is its apposition ("the film Hackers"), not a modified noun
+    before = text[max(floor, start - 40) : start]
+    if re.search(r"\w-$", before):
+        return True
+    m = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before)
+    if not m:
+        return False
+    low = m.group(1).lower()
+    if low in STOP_WORDS or low in DETERMINERS:
+        return False
+    if m.group(1)[0].isupper():
+        return True
+    wn = wordnet()
+    if low.endswith(("ed", "ing")) and wn.synsets(low, pos=wn.VERB):
+        return False
+    return bool(wn.synsets(low, pos=wn.ADJ) or wn.synsets(low, pos=wn.NOUN))
+
+
+def noun_phrase(noun: str, text: str, start: int, plural: bool = False) -> str:
+    """``noun`` as it fits at ``start`` of ``text``: bare after a determiner or a premodifier
+    (:func:`after_premodifier`) or in the plural, else with "a"/"an"."""
+    if plural:
+        noun = plural_of(noun)
+    return noun if plural or after_determiner(text, start) or after_premodifier(text, start) else article(noun)
+
+
+def plural_of(noun: str) -> str:
+    """The plural of ``noun`` (its last word): the regular one, or an irregular one WordNet lists (its noun
+    exceptions: "child" -> "children", "brother" -> "brethren"), whichever English uses more (``wordfreq``):
+    "children", not "childs"; "brothers", not "brethren"."""
+    from wordfreq import zipf_frequency
+
+    from textanon.decide.generalization.hypernyms import wordnet
+    from textanon.detect.gazetteer.wordnet import pluralize
+
+    regular = pluralize(noun) or noun
+    head, _, rest = noun.rpartition(" ")
+    exceptions = [p for p, bases in wordnet()._exception_map["n"].items() if rest in bases and p != rest]
+    found = max([regular.rpartition(" ")[2]] + exceptions, key=lambda w: zipf_frequency(w, "en"))
+    return f"{head} {found}" if head else found

@@ -1,0 +1,135 @@
+"""The optimizer's choice among keep / generalize at level 1...L / suppress for every entity (CP-SAT).
+
+One boolean per option and entity, exactly one per entity; cost = the information lost, in milli-nats: 0 to keep,
+the entity's masking cost (:func:`textanon.costs.mask_cost`) to suppress, and that cost minus
+the candidate's IC per mention to generalize (never less than 0, always below suppression's, so that of two
+options breaking the same combinations the informative one wins; of two levels scored alike, the lower one, by
+one milli-nat per level). Every risky combination must be broken: one of
+its entities suppressed, or generalized to a level that breaks it (:func:`breaks`, :mod:`.risk`).
+"""
+
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from spacy.tokens import Doc, Span
+
+from textanon.costs import IC_SCALE, LN10, THRESHOLD_KEY, entity_log10_probs
+from textanon.decide.generalization.risk import Breaks, intersect, lm_breaks, lm_risky
+
+#: the choice of one entity: (level, replacement text) of a generalization
+Generalized = Dict[str, Tuple[int, str]]
+
+
+def candidates_of(mentions: List[Span]) -> List[dict]:
+    """The entity's scored candidates (``span._.generalizations`` of its first mention that has them)."""
+    for m in mentions:
+        if m._.generalizations:
+            return list(m._.generalizations)
+    return []
+
+
+def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -> List[Breaks]:
+    """For each combination, the generalizations that break it: the index's record
+    (``doc._.generalization_risk``) and the language-model rule at the doc's decision threshold, both where they
+    apply (:mod:`.risk`); {} (suppression only) where neither does."""
+    threshold = doc.user_data.get(THRESHOLD_KEY)
+    spans = [m for ms in entities.values() for m in ms]
+    entity_ic = {e: (None if lp == float("-inf") else -lp * LN10) for e, lp in entity_log10_probs(spans).items()}
+    candidate_ic = {e: [c.get("ic") for c in candidates_of(ms)] for e, ms in entities.items()}
+    record = doc._.generalization_risk
+    recorded = {frozenset(c): b for c, b in (record or {}).get("breaks", [])}
+    out: List[Breaks] = []
+    for combo in combos:
+        lm = (
+            lm_breaks(combo, entity_ic, candidate_ic, threshold)
+            if threshold is not None and lm_risky(combo, entity_ic, threshold)
+            else None
+        )
+        if record is None:
+            out.append(lm or {})
+            continue
+        index = recorded.get(frozenset(combo), {})
+        if index is None:  # made by the query bound: the language model's rule alone, if it made the combination
+            out.append(lm or {})
+        else:
+            out.append(index if lm is None else intersect(index, lm))
+    return out
+
+
+def forbidden(doc: Doc) -> List[List[Tuple[str, int]]]:
+    """The options (level 0: kept) and pairs of options the index forbids (``doc._.generalization_risk``)."""
+    record = doc._.generalization_risk or {}
+    return [[(e, int(n)) for e, n in f] for f in record.get("forbidden", [])]
+
+
+def choose(
+    entities: Dict[str, List[Span]],
+    combos: List[List[str]],
+    combo_breaks: Sequence[Breaks],
+    cost,
+    time_limit_s: float,
+    banned: Sequence[Sequence[Tuple[str, int]]] = (),
+    suppressed_anyway: Set[str] = frozenset(),
+) -> Tuple[Optional[Set[str]], Generalized, str]:
+    """(suppressed entities, generalized entities, solver status) for the unresolved ``combos``; ``cost(mentions)``
+    is the suppression cost (milli-nats); ``banned``: options (level 0: kept) and pairs of options that must not
+    be chosen together (:func:`forbidden`); an entity outside the combinations is kept, unless it is in
+    ``suppressed_anyway`` (the direct identifiers). Suppressed is None when the solver found no solution."""
+    from ortools.sat.python import cp_model
+
+    ids = sorted({e for c in combos for e in c})
+    options = {e: [c for c in candidates_of(entities[e]) if c.get("ic") is not None] for e in ids}
+    model = cp_model.CpModel()
+    keep = {e: model.NewBoolVar(f"keep_{e}") for e in ids}
+    sup = {e: model.NewBoolVar(f"sup_{e}") for e in ids}
+    gen = {(e, c["level"]): model.NewBoolVar(f"gen_{e}_{c['level']}") for e in ids for c in options[e]}
+    for e in ids:
+        model.AddExactlyOne([keep[e], sup[e]] + [gen[(e, c["level"])] for c in options[e]])
+    for combo, broken_by in zip(combos, combo_breaks):
+        lits = [sup[e] for e in combo]
+        lits += [gen[(e, n)] for e, levels in broken_by.items() for n in levels if (e, n) in gen]
+        model.AddBoolOr(lits)
+    for options_ in banned:
+        clause = _ban(options_, keep, gen, suppressed_anyway)
+        if clause is not None:
+            model.AddBoolOr(clause)
+    terms = []
+    for e in ids:
+        full = cost(entities[e])
+        terms.append(full * sup[e])
+        n = len(entities[e])
+        for c in options[e]:
+            # + level milli-nats: of two levels scored alike (both capped at the entity's IC), the more specific
+            lost = max(0, min(full - 1, full - int(round(c["ic"] * IC_SCALE * n)) + int(c["level"])))
+            terms.append(lost * gen[(e, c["level"])])
+    model.Minimize(sum(terms))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit_s)
+    solver.parameters.num_workers = 1
+    status = solver.Solve(model)
+    name = solver.StatusName(status)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, {}, name
+    suppressed = {e for e in ids if solver.BooleanValue(sup[e])}
+    generalized = {
+        e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.BooleanValue(gen[(e, c["level"])])
+    }
+    return suppressed, generalized, name
+
+
+def _ban(options: Sequence[Tuple[str, int]], keep, gen, suppressed_anyway: Set[str]):
+    """The clause "not all of ``options`` at once" over the model's variables; None when it always holds (an option
+    that cannot be chosen: a level without a variable, an entity suppressed anyway) or when it bans only kept
+    originals (the search risk's own combinations say that)."""
+    if not any(n > 0 for _, n in options):
+        return None
+    clause = []
+    for e, n in options:
+        if e in keep:
+            var = keep[e] if n == 0 else gen.get((e, n))
+            if var is None:
+                return None
+            clause.append(var.Not())
+        elif n > 0 or e in suppressed_anyway:
+            return None  # an entity outside the combinations is never generalized; a suppressed one never shows
+        # else: kept whatever the solver does, its option always holds: the others must not all be chosen
+    return clause

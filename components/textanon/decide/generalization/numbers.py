@@ -1,0 +1,100 @@
+"""Numbers, amounts and ages: a range of the leading digit, then an order of magnitude ("20,000 euros" ->
+"between 20,000 and 30,000 euros" -> "at least 10,000 euros"; "aged 34" -> "aged between 30 and 40" -> "aged at
+least 10"). The number is replaced inside the span, its unit or currency kept. Only spans with exactly one number
+written in digits are generalized (from 10 up, or any number before "thousand", "million", "billion"); the range
+includes its lower bound and excludes its upper one, so every level is true.
+
+A number after a bound or an approximation is not an exact value: "more than 20", "over 100", "almost 150", "about
+100" (:data:`LOWER_BOUNDS`, :data:`APPROXIMATE`) become the order of magnitude below them, the modifier dropped
+("more than 20" -> "at least 10": true of every value the original allows, as "about 100" -> "at least 10"); "up to
+100", "under 50" (:data:`UPPER_BOUNDS`) get no generalization (a range would claim a lower bound the text never
+gave). The modifier is also read in the words just before the span (``before``: "over [100 films]", where it stays
+visible): a lower bound there keeps its word and takes the magnitude below ("over 100 films" -> "over 10 films", never
+"over between 100 and 200 films"); an approximation or an upper bound there gets no generalization ("about 10
+films" would be false). A bound in time before the span ("since 40", "before 30", "by the age of 18":
+:data:`TIME_BOUNDS`; "the age of" may also come between any bound and the number) gets none either, and so does a
+number with a bound or an approximation after it, inside the span or just after it (``following``: "100 or more",
+"40-odd", "100+", "40 or so": :data:`AFTER_BOUNDS`): a range would state a bound the text never gave."""
+
+import re
+from typing import List
+
+from textanon.decide.generalization.base import Generalization, levels
+
+#: words before a number that make it a lower bound / an approximation / an upper bound
+LOWER_BOUNDS = ("more than", "over", "at least", "above", "in excess of", "upwards of", "greater than", "no fewer than")
+APPROXIMATE = ("almost", "nearly", "about", "around", "approximately", "roughly", "some", "close to", "circa", "c.")
+UPPER_BOUNDS = ("up to", "under", "less than", "fewer than", "at most", "below", "no more than", "not more than")
+#: words before a number that make it a bound in time ("since 40", "before 30"): no generalization
+TIME_BOUNDS = ("since", "before", "after", "until", "till", "prior to", "as of", "by the age of", "by age")
+#: words after a number that make it a bound or an approximation ("100 or more", "40-odd"): no generalization
+_AFTER = (
+    r"\s*(?:\+|-?\s*odd\b|-ish\b|or\s+(?:more|over|above|less|fewer|under|below|so|thereabouts)\b|"
+    r"and\s+(?:over|above|up|under|below)\b|plus\b|at\s+(?:least|most)\b)"
+)
+AFTER_BOUNDS = re.compile("^" + _AFTER, re.IGNORECASE)
+#: the same after up to two words that follow the span ("[100] films or more")
+_AFTER_WORDS = re.compile(r"^(?:\s+[^\W\d]+){0,2}?" + _AFTER, re.IGNORECASE)
+_AGE = r"(?:\s+(?:the\s+)?ages?(?:\s+of)?)?"
+_MODIFIER = re.compile(
+    r"\b("
+    + "|".join(
+        re.escape(w) for w in sorted(LOWER_BOUNDS + APPROXIMATE + UPPER_BOUNDS + TIME_BOUNDS, key=len, reverse=True)
+    )
+    + r")"
+    + _AGE
+    + r"\s+$",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
+
+
+def generalize_number(text: str, preceding: str = "", following: str = "") -> List[Generalization]:
+    """Generalizations of a span holding one number in digits (empty otherwise); ``preceding`` / ``following``: the
+    text just before / after the span, read for a bound or an approximation that the span leaves outside."""
+    found = list(_NUMBER.finditer(text))
+    if len(found) != 1:
+        return []
+    m = found[0]
+    if AFTER_BOUNDS.match(text[m.end() :]) or _AFTER_WORDS.match(following):  # "100+", "[100 films] or more"
+        return []
+    value = float(m.group(0).replace(",", ""))
+    scaled = re.match(r"\s+(thousand|million|billion)\b", text[m.end() :], re.IGNORECASE) is not None
+    if value < (1 if scaled else 10):
+        return []
+    lead = 10 ** (len(str(int(value))) - 1)
+    low = int(value // lead * lead)
+    before, after = text[: m.start()], text[m.end() :]
+    symbol = re.search(r"[^\w\s]+$", before)  # a currency sign glued to the number ("$12"): kept on each bound
+    sign = symbol.group(0) if symbol else ""
+    before = before[: len(before) - len(sign)]
+    grouped = "," in m.group(0) or value >= 10000
+
+    def fmt(v: int) -> str:
+        return sign + (f"{v:,}" if grouped else str(v))
+
+    outside = _MODIFIER.search(preceding) if not before.strip() else None
+    if outside:  # "over [100 films]": the bound stays visible before the span
+        if " ".join(outside.group(1).lower().split()) not in LOWER_BOUNDS:
+            return []
+        bound = lead // 10 if value == lead else lead
+        if bound < (1 if scaled else 10):
+            return []
+        return levels([f"{before}{fmt(bound)}{after}"], "numbers", text)
+    modifier = _MODIFIER.search(before)
+    if modifier:
+        word = " ".join(modifier.group(1).lower().split())
+        if word in UPPER_BOUNDS + TIME_BOUNDS or word != " ".join(modifier.group(0).lower().split()):
+            return []  # "under 50", "since 40", or "over the age of 40" in the span (no "at least" to write)
+        # "more than 20" is at least 20: its magnitude holds; "about 100", "nearly 1,050" may be 98, 990: one below
+        near = word in APPROXIMATE and value < 1.2 * lead
+        bound = lead // 10 if near or value == lead else lead
+        if bound < (1 if scaled else 10):
+            return []
+        before = before[: modifier.start()]
+        return levels([f"{before}at least {fmt(bound)}{after}"], "numbers", text)
+    return levels(
+        [f"{before}between {fmt(low)} and {fmt(low + lead)}{after}", f"{before}at least {fmt(lead)}{after}"],
+        "numbers",
+        text,
+    )

@@ -1,0 +1,171 @@
+"""Organizations and named things with a common head noun become their type: "University of Texas" -> "a
+university" -> "an educational institution" -> "an institution"; "Royal Shakespeare Company" -> "a company";
+"Golden Globe Award" -> "an award". The head is the last word, or the word before "of"/"for"/"in"
+("Academy Award for Best Actress" -> "Award"). The head must be a WordNet noun of one of the :data:`TYPES`
+(:data:`ORGANIZATION_TYPES`: organizations, institutions, buildings and facilities; :data:`THING_TYPES`:
+awards, events, works): a name without such a head
+("BBC", "Titanic") gets no generalization (the optimizer suppresses it). Only names: a lower-case head is a common
+noun whose sense no naming convention fixes ("dance", "ranked dance companies", is no social event; see
+:mod:`.phrases` for common nouns).
+
+Film titles and honours are often labelled ORG, and their head nouns then gave false types ("Suicide Squad" -> "a
+unit", "House of Wax" -> "a house", "The Crown" -> "an award"). So a name is typed only when it reads as the name of
+an organization or a named thing:
+
+* not in a title context (:func:`.context.title_context`: "starred in", "the film" before it), and not after a
+  capitalised "The" (or "In", "A"...) in mid-sentence ("in The Crown", "in In Celebration") unless its head is an
+  organization noun;
+* not the end of a longer name ("No Country for Old Men": a capitalised word and "for"/"of"/... right before it,
+  :func:`.context.continues_a_name`), no plural head, even one WordNet lists as a word of its own ("Men");
+* no "of the" in it ("The Lord of the Rings"), and a head before "of"/"for"/... only in the naming patterns of
+  organizations and awards: "<head> of <a known place>" ("University of Texas", not "House of Wax", "Land of
+  Blood") and "<head> for Best/Outstanding ..." ("Academy Award for Best Actress");
+* a one-word name ("Crown") only when its head's most frequent noun sense is of a type (the Crown is no award);
+* the hypernyms above the head (:func:`shared_levels`) only when they hold for every sense of the head of the same
+  kind (organizations; buildings and facilities; each kind of thing): "British Academy" is an academy and an
+  institution, not a "secondary school" (WordNet's most frequent sense of "academy")."""
+
+import re
+from typing import List, Sequence
+
+from textanon.decide.generalization.base import Generalization, levels, noun_phrase
+from textanon.decide.generalization.context import capital_the_before, continues_a_name, title_context
+from textanon.decide.generalization.hypernyms import (
+    hypernym_chain,
+    hypernyms_of_every_sense,
+    hyponym_lemmas,
+    is_hyponym_of,
+    plural_bases,
+    wordnet,
+)
+
+#: WordNet synsets whose hyponyms are types an organization (ORG, LOC facilities) may be generalized to
+ORGANIZATION_TYPES = (
+    "organization.n.01",
+    "institution.n.01",
+    "building.n.01",
+    "facility.n.01",
+    "establishment.n.04",
+    "military_unit.n.01",
+    "team.n.01",
+)
+#: ... and a named thing (MISC: awards, events, works)
+THING_TYPES = (
+    "award.n.02",
+    "social_event.n.01",
+    "contest.n.01",
+    "show.n.01",
+    "movie.n.01",
+    "musical_composition.n.01",
+    "album.n.02",
+    "publication.n.01",
+    "broadcast.n.02",
+)
+#: heads below these are generalized to their own noun only: WordNet files a broadcasting network under
+#: "communication system" and "facility", true only in WordNet's sense ("Cartoon Network" is a network, not a facility)
+NO_LEVELS_ABOVE = ("communication_system.n.02",)
+#: heads that name shows as often as organizations ("Modern Family", "The Partridge Family"): no type is sure
+TITLE_HEADS = {"family", "families"}
+#: kinds of types: a name is of the kind of its head's most frequent typed sense, and a hypernym is proposed only when
+#: every sense of the head of that kind is below it (:func:`shared_levels`)
+KINDS = (
+    ("organization.n.01",),
+    ("building.n.01", "facility.n.01", "establishment.n.04"),
+    ("award.n.02",),
+    ("social_event.n.01", "contest.n.01", "show.n.01"),
+    ("movie.n.01", "musical_composition.n.01", "album.n.02", "publication.n.01", "broadcast.n.02"),
+)
+_SPLIT = re.compile(r"\s+(?:of|for|in|at|on)\s+", re.IGNORECASE)
+_AFTER_HEAD = re.compile(r"\s+(of|for|in|at|on)\s+(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def head_noun(text: str) -> str:
+    """The head word of a name: the last word before "of"/"for"/... or the last word ("Studios", "Award")."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", _SPLIT.split(text.strip())[0])
+    return words[-1] if words else ""
+
+
+def generalize_named_thing(
+    text: str, doc_text: str = "", start: int = 0, types: Sequence[str] = ORGANIZATION_TYPES
+) -> List[Generalization]:
+    """The type of a named organization (``types``: :data:`ORGANIZATION_TYPES`), award, event or work
+    (:data:`THING_TYPES`) from its head noun (module docstring). A head in the plural ("Paramount Pictures", "Tony
+    Awards") is not generalized: the name of one thing does not make it several."""
+    head = head_noun(text)
+    if head.lower() in TITLE_HEADS or re.match(r"(?:best|outstanding)\s", text.strip(), re.IGNORECASE):
+        return []  # "Best Film", "Outstanding Lead Actress": an award's category, not a film or an actress
+    if len(head) < 3 or head.isupper() or not head[0].isupper():
+        return []  # an acronym, or a common noun ("dance", "attraction"): no name says which sense is meant
+    if not reads_as_name(text, head, doc_text, start):
+        return []
+    if plural_bases(head):
+        return []  # a plural even where WordNet lists the plural itself ("Men": a force; "Old Men" is no force)
+    found = typed_sense(head.lower(), types)
+    first = typed_sense(head.lower(), ORGANIZATION_TYPES + THING_TYPES)
+    if found is None or found[2] or first is None or first[0] != found[0]:
+        return []  # a head whose most frequent typed sense is of the other kind ("Vaudeville Theatre": a building)
+    synset, lemma, _ = found
+    if (text.strip().startswith("The ") or capital_the_before(doc_text, start)) and not is_hyponym_of(
+        synset, ORGANIZATION_TYPES[:1]
+    ):
+        return []  # "The Crown", "in The Dark Tower": a title's article before a head that is no organization
+    if len(re.findall(r"[A-Za-z][A-Za-z'-]*", re.sub(r"^\s*the\s+", "", text, flags=re.IGNORECASE))) == 1:
+        wn = wordnet()
+        if wn.synsets(lemma, pos=wn.NOUN)[:1] != [synset]:
+            return []  # a one-word name in a rarer sense of its word: "Crown" (the monarchy) is no award
+    chain = [(lemma.replace("_", " "), synset)] + shared_levels(head.lower(), synset, types)
+    return levels(
+        [noun_phrase(n, doc_text, start) for n, _ in chain],
+        "organizations",
+        text,
+        [hyponym_lemmas(s) for _, s in chain],
+    )
+
+
+def reads_as_name(text: str, head: str, doc_text: str = "", start: int = 0) -> bool:
+    """Whether ``text`` (head ``head``, at ``start`` of ``doc_text``) reads as the name of an organization or a named
+    thing rather than a work's title (module docstring): no title context, no "of the", and a head before a
+    preposition only in "<head> of <known place>" or "<head> for Best/Outstanding ..."."""
+    if doc_text and (title_context(doc_text, start) or continues_a_name(doc_text, start)):
+        return False  # "starred in Suicide Squad"; "No Country for Old Men" (the span "Old Men")
+    if re.search(r"\bof\s+the\b", text, re.IGNORECASE):
+        return False
+    after = _AFTER_HEAD.search(text.strip())
+    if after is None:
+        return True
+    preposition, rest = after.group(1).lower(), after.group(2)
+    if preposition == "for":
+        return bool(re.match(r"(?:best|outstanding)\b", rest, re.IGNORECASE))
+    if preposition != "of":
+        return False
+    try:
+        from textanon.decide.generalization.geonames import geonames
+
+        gaz = geonames()
+    except ImportError:
+        return False
+    return bool(gaz.country(rest) or gaz.us_state(rest) or gaz.city(rest))
+
+
+def shared_levels(word: str, synset, types: Sequence[str]) -> list:
+    """[(lemma, synset)] of the hypernyms of ``synset`` (a sense of ``word``) below one of ``types`` that are above
+    every sense of ``word`` of the same kind (:data:`KINDS`), nearest first: true whichever of them a name means."""
+    wn = wordnet()
+    kind = next((k for k in KINDS if is_hyponym_of(synset, k)), None)
+    if kind is None or is_hyponym_of(synset, NO_LEVELS_ABOVE):
+        return []
+    above = hypernyms_of_every_sense(wn.morphy(word, wn.NOUN) or word, kind)
+    return [(name, s) for name, s in hypernym_chain(synset) if s is not None and is_hyponym_of(s, types) and s in above]
+
+
+def typed_sense(word: str, types: Sequence[str]):
+    """(the most frequent noun sense of ``word`` below one of ``types``, its lemma, whether ``word`` is plural), or
+    None."""
+    wn = wordnet()
+    lemma = wn.morphy(word, wn.NOUN)
+    if lemma is None:
+        return None
+    for synset in wn.synsets(lemma, pos=wn.NOUN):
+        if is_hyponym_of(synset, types):
+            return synset, lemma, lemma != word
+    return None

@@ -1,0 +1,130 @@
+"""Which generalizer handles which entity: by the TAB label of its mention (dates, numbers, places, organizations,
+nationalities and common nouns, persons; codes are never generalized)."""
+
+from typing import List, Sequence, Tuple
+
+from textanon.decide.generalization.base import Generalization
+from textanon.decide.generalization.dates import BOUNDS as DATE_BOUNDS
+from textanon.decide.generalization.dates import generalize_date, generalize_period, mentions_year
+from textanon.decide.generalization.known import generalize_known
+from textanon.decide.generalization.nationalities import generalize_nationality
+from textanon.decide.generalization.nouns import generalize_noun
+from textanon.decide.generalization.numbers import generalize_number
+from textanon.decide.generalization.organizations import THING_TYPES, generalize_named_thing
+from textanon.decide.generalization.persons import generalize_person
+from textanon.decide.generalization.phrases import generalize_phrase
+from textanon.decide.generalization.places import generalize_place
+from textanon.decide.generalization.works import followed_by_release, generalize_title, title_fragment, title_part
+from textanon.labels import DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
+
+#: characters before a mention read for a bound or an approximation of a number ("more than", "in excess of")
+CONTEXT_BEFORE = 24
+#: characters after a mention read for a bound or an approximation of a number ("or more", "-odd")
+CONTEXT_AFTER = 16
+#: labels whose generalizations depend on the words around each mention (a bound, an approximation)
+CONTEXTUAL = (DATETIME, QUANTITY)
+
+
+def propose(
+    label: str,
+    text: str,
+    doc_text: str = "",
+    start: int = 0,
+    max_levels: int = 4,
+    common_noun: bool = False,
+    tokens: Sequence[Tuple[str, str]] = (),
+) -> List[Generalization]:
+    """Generalizations of the mention ``text`` (label ``label``, at ``start`` of ``doc_text``), most specific first,
+    at most ``max_levels``; empty when no generalizer knows a true one. ``common_noun``: the caller knows the
+    mention is a common noun (tagged as one, or a gazetteer term): only then do WordNet's noun senses apply to a
+    DEM or MISC mention that is not a nationality or a named thing ("earnest" the adjective is not a security).
+    ``tokens``: the mention's (word, tag) pairs from a tagger; a MISC common noun phrase ("ensemble drama") then
+    becomes its head (:mod:`.phrases`)."""
+    text = " ".join(text.split())
+    if label in (MISC, ORG, LOC) or (label == PERSON and not generalize_person(text, doc_text, start)):
+        # a name followed by a release year ("Phoenix (2005)" too: a film named after a city), or after "starred
+        # in" (not for ORG or LOC): a work's title
+        found = generalize_title(text, doc_text, start, works_in_context=label not in (ORG, LOC))
+        if found:
+            return found[:max_levels]
+        if (followed_by_release(doc_text, start + len(text)) and title_fragment(doc_text, start)) or title_part(
+            text, doc_text, start
+        ):
+            return []  # the end of a longer title ("Alice in [Wonderland] (2010)"): no type of it is sure
+    preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
+    end = start + len(text) if doc_text[start : start + len(text)] == text else _end(doc_text, start, text)
+    following = doc_text[end : end + CONTEXT_AFTER] if doc_text else ""
+    if label == DATETIME and date_bound_before(preceding) and not generalize_period(text, preceding):
+        # "before [1995]": "before the 1990s" would be false (1995 is not before the 1990s); a period reads it itself
+        found = []
+    elif label == DATETIME:
+        # "age 20" -> "age between 20 and 30"; never a year ("before 1990" is no number between 1000 and 2000)
+        found = generalize_date(text, preceding) or (
+            [] if mentions_year(text) else generalize_number(text, preceding, following)
+        )
+    elif label == QUANTITY:  # "over [100 films]": the bound before the span is read too
+        found = generalize_number(text, preceding, following)
+    elif label == LOC:
+        found = generalize_place(text, doc_text, start) or generalize_named_thing(text, doc_text, start)
+    elif label == ORG:  # a typed head ("Juilliard School"), a listed name ("BBC"), an award taken for an ORG
+        found = (
+            generalize_named_thing(text, doc_text, start)
+            or generalize_known(text)
+            or generalize_named_thing(text, doc_text, start, THING_TYPES)
+        )
+    elif label == DEM:
+        found = generalize_nationality(text) or (generalize_noun(text, doc_text, start) if common_noun else [])
+    elif label == MISC:
+        found = (
+            generalize_named_thing(text, doc_text, start, THING_TYPES)
+            or (generalize_noun(text, doc_text, start) if common_noun else [])
+            or generalize_phrase(text, [w for w, _ in tokens], [t for _, t in tokens])
+        )
+    elif label == PERSON:
+        found = generalize_person(text, doc_text, start)
+    else:
+        found = []
+    return found[:max_levels]
+
+
+def date_bound_before(preceding: str) -> bool:
+    """Whether the words right before a date make it a bound or an approximation ("before", "since", "prior to",
+    "as early as": :data:`textanon.decide.generalization.dates.BOUNDS`, read in the last one to four words)."""
+    words = preceding.split()  # a word glued to the mention ("pre-" of "pre-1990") is read too
+    return any(DATE_BOUNDS.fullmatch(" ".join(words[-n:]) + " ") for n in range(1, min(4, len(words)) + 1))
+
+
+def _end(doc_text: str, start: int, text: str) -> int:
+    """Where the mention ``text`` (its whitespace normalized) that starts at ``start`` ends in ``doc_text``."""
+    end, words = start, text.split()
+    for word in words:
+        found = doc_text.find(word, end)
+        if found < 0:
+            return start + len(text)
+        end = found + len(word)
+    return end
+
+
+def propose_for_mentions(
+    label: str,
+    mentions: Sequence[Tuple[str, int]],
+    doc_text: str,
+    max_levels: int = 4,
+    common_noun: bool = False,
+    tokens: Sequence[Tuple[str, str]] = (),
+) -> List[Generalization]:
+    """:func:`propose` for an entity's ``mentions`` (``(text, start)``, the one read first): one list serves every
+    mention. A number or a date reads the words around each mention ("over [70 films]", "about [70 films]"), so its
+    list is kept only when every mention gets the same one, else none (suppressed: a generalization true of one
+    mention may state a false bound of another)."""
+    if not mentions:
+        return []
+    text, start = mentions[0]
+    found = propose(label, text, doc_text, start, max_levels, common_noun, tokens)
+    if found and label in CONTEXTUAL:
+        texts = [g.text for g in found]
+        for other_text, other_start in mentions[1:]:
+            other = propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)
+            if [g.text for g in other] != texts:
+                return []
+    return found

@@ -1,0 +1,208 @@
+"""Units of a document: stretches of text that the masking decision masks whole or not at all.
+
+Mentions are masked one by one, and a word the search risk masks ("Desk") can sit inside a name the recognizer did
+not detect as one entity ("the four Drama Desk Awards"): a mask covering part of such a name leaves fragments that
+still point to it ("four Drama *** Awards"). :func:`doc_units` lists the units the decision knows, as character
+spans ``(start, end, kind)``:
+
+* ``span``: a span of the decision's span groups of two tokens or more (entities, multi-word candidates, the LLM
+  anonymizer's spans);
+* ``name``: a maximal run of proper nouns: capitalized words (a sentence's first word: the tagger's PROPN where the
+  doc is tagged, else when a name's word follows it, as in "Drama Desk Awards" — privacy first, "Later Petrescu"
+  is one unit too), joined by connectors ("of", "the", "and", "&", "de",
+  "van", a hyphen, quotation marks: "Bank of England", 'Danny "Danno" Williams') between capitalized words. A run
+  starts and ends on a word that is no stop word (not "The"); it is cut where two different detected entities meet
+  ("Monday" + "Ion Rusu", "Ion" and "Maria" detected apart): the recognizer's segmentation wins there;
+* ``title``: a quoted title (1-12 words, every content word capitalized: "The Sound of Music"; quoted speech is
+  no unit);
+* ``chunk``: the proper-noun part of a noun chunk (from its first PROPN to its last) where the doc is parsed.
+
+Leading determiners and numbers carry their own meaning and start no name or chunk unit ("four Drama Desk Awards":
+the unit is "Drama Desk Awards"; a quoted title is the text between its quotes). :func:`cover_units` extends every
+placeholder mask that covers part of a unit to the whole unit (the optimizer's ``whole_units`` setting).
+"""
+
+import bisect
+import re
+from typing import Iterable, List, Optional, Sequence, Set, Tuple
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.tokens import Doc, Span
+
+from textanon.render.masking import Mask, covered, merge, overlap_test
+
+#: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title`` or ``chunk``
+Unit = Tuple[int, int, str]
+SPAN, NAME, TITLE, CHUNK = "span", "name", "title", "chunk"
+#: lower-case words that join two capitalized words into one name ("Bank of England", "Procter & Gamble")
+CONNECTORS = frozenset(
+    {"of", "the", "for", "and", "&", "de", "del", "della", "da", "das", "do", "dos", "du", "des", "van", "von", "der"}
+    | {"den", "la", "le", "y", "-", "'", '"', "“", "”", "‘", "’"}
+)
+#: connectors in a row that a run may cross ("of the")
+MAX_CONNECTORS = 2
+#: a quoted stretch of text (a title candidate: :data:`MAX_TITLE_WORDS` words at most)
+QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,120})[\"“”]")
+MAX_TITLE_WORDS = 12
+SENTENCE_END = frozenset({".", "!", "?", ":", ";"})
+OPENERS = frozenset({'"', "“", "'", "‘", "(", "["})
+WORD_SPAN_SOURCE = "candidate:word"  # a single word the search risk masks: a fragment, never a unit's owner
+
+
+def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[Unit]:
+    """The units of ``doc`` (module docstring), sorted by start; ``spans_key``: the detected spans (their entity
+    ids cut name runs), ``extra_keys``: more span groups whose spans are units."""
+    owners = _owners(doc, doc.spans.get(spans_key, []))
+    units: Set[Unit] = set()
+    for key in [spans_key, *extra_keys]:
+        units.update((s.start_char, s.end_char, SPAN) for s in doc.spans.get(key, []) if len(s) >= 2)
+    units.update(_name_runs(doc, owners))
+    units.update(_titles(doc.text))
+    if doc.has_annotation("DEP"):
+        units.update(_chunks(doc))
+    return sorted(units)
+
+
+def cover_units(masks: Iterable[Sequence], units: Sequence[Unit], placeholders: Set[str]) -> Tuple[List[Mask], int]:
+    """``masks`` (merged) with every unit that a placeholder mask (its replacement in ``placeholders``) covers in part
+    covered whole, by that placeholder; again until no unit is covered in part (a unit covered whole can cover
+    another in part). Returns (the masks, merged and sorted; how many units were extended)."""
+    masks = merge(masks)
+    extended = 0
+    while True:
+        ends = [m[1] for m in masks]
+        new: List[Mask] = []
+        for start, end, _ in units:
+            first = bisect.bisect_right(ends, start)  # the first mask that ends after the unit starts
+            last, rep = first, None
+            while last < len(masks) and masks[last][0] < end:
+                if rep is None and masks[last][2] in placeholders:
+                    rep = masks[last][2]
+                last += 1
+            if rep is not None and not covered(masks[first:last], start, end):
+                new.append((start, end, rep))
+        if not new:
+            return masks, extended
+        extended += len(new)
+        masks = merge(masks + new)
+
+
+def overlapping_units(units: Sequence[Unit], chars: Iterable[Tuple[int, int]]) -> List[Unit]:
+    """The units that overlap one of the character spans ``chars``."""
+    overlaps = overlap_test(chars)
+    return [unit for unit in units if overlaps(unit[0], unit[1])]
+
+
+def _owners(doc: Doc, spans: Iterable[Span]) -> List[Optional[str]]:
+    """Per token, the entity id of the detected span that holds it (None: none, or a masked word's span)."""
+    owners: List[Optional[str]] = [None] * len(doc)
+    for i, span in enumerate(spans):
+        if span._.source == WORD_SPAN_SOURCE:
+            continue
+        for t in range(span.start, span.end):
+            owners[t] = owners[t] or span._.entity_id or f"span_{i}"
+    return owners
+
+
+def _name_runs(doc: Doc, owners: List[Optional[str]]) -> List[Unit]:
+    """Maximal runs of proper nouns with their connectors (module docstring), two words or more. Reads every token
+    once into plain lists (a spaCy token costs an object each time it is read)."""
+    tagged = doc.has_annotation("POS") or doc.has_annotation("TAG")
+    parsed = doc.has_annotation("SENT_START")
+    texts, idx, numeric, propn, starts = [], [], [], [], []
+    for token in doc:
+        texts.append(token.text)
+        idx.append(token.idx)
+        numeric.append(token.like_num)
+        propn.append(tagged and token.pos_ == "PROPN")
+        starts.append(parsed and bool(token.is_sent_start))
+    if not parsed:
+        starts = [_sentence_start(texts, i) for i in range(len(texts))]
+    connector = [t.lower() in CONNECTORS for t in texts]
+    name = [False] * len(texts)
+    next_name = False  # whether the next word that is no connector (MAX_CONNECTORS at most) is a name's
+    connectors = 0
+    for i in range(len(texts) - 1, -1, -1):  # from the end: a sentence's first word looks at the words after it
+        text = texts[i]
+        if text[:1].isupper() and not numeric[i] and any(c.isalpha() for c in text):
+            # a sentence's first word: the tagger's PROPN, else privacy first ("Drama Desk Awards", "Later Petrescu")
+            name[i] = not starts[i] or (propn[i] if tagged else next_name and not _stop(text))
+        if name[i]:
+            next_name, connectors = True, 0
+        elif connector[i] and connectors < MAX_CONNECTORS:
+            connectors += 1
+        else:
+            next_name, connectors = False, 0
+    runs: List[Unit] = []
+    run: List[int] = []
+    pending: List[int] = []
+    owner: Optional[str] = None
+
+    def close() -> None:
+        if not run:
+            return
+        while run and _stop(texts[run[-1]]):
+            run.pop()
+        while run and _stop(texts[run[0]]):
+            run.pop(0)
+        if sum(name[i] for i in run) >= 2:
+            runs.append((idx[run[0]], idx[run[-1]] + len(texts[run[-1]]), NAME))
+
+    for i in range(len(texts)):
+        if name[i]:
+            mine = owners[i]
+            if run and mine is not None and owner is not None and mine != owner:  # two detected entities meet
+                close()
+                run, owner = [], None
+            elif run:
+                run.extend(pending)
+            run.append(i)
+            owner = mine or owner
+            pending = []
+        elif run and connector[i] and len(pending) < MAX_CONNECTORS:
+            pending.append(i)
+        else:
+            close()
+            run, pending, owner = [], [], None
+    close()
+    return runs
+
+
+def _stop(text: str) -> bool:
+    """A capitalized stop word ("The", "I") or a connector: it never starts nor ends a name."""
+    lower = text.lower()
+    return (not (len(text) > 1 and text.isupper()) and lower in STOP_WORDS) or lower in CONNECTORS
+
+
+def _sentence_start(texts: List[str], i: int) -> bool:
+    """Whether token ``i`` (of the tokens ``texts``) opens a sentence: the punctuation or line break before it."""
+    i -= 1
+    while i >= 0 and texts[i] in OPENERS:
+        i -= 1
+    return i < 0 or texts[i] in SENTENCE_END or (not texts[i].strip() and "\n" in texts[i])
+
+
+def _titles(text: str) -> List[Unit]:
+    """Quoted titles: 1-12 words, at least one capitalized, every word that is no stop word capitalized."""
+    out = []
+    for m in QUOTED.finditer(text):
+        inner = m.group(1).strip()
+        words = re.findall(r"\w[\w'’.-]*", inner)
+        if not words or len(inner.split()) > MAX_TITLE_WORDS:
+            continue
+        content = [w for w in words if w.lower() not in STOP_WORDS and not w[0].isdigit()]
+        if content and all(w[0].isupper() for w in content):
+            start = m.start(1) + m.group(1).index(inner)
+            out.append((start, start + len(inner), TITLE))
+    return out
+
+
+def _chunks(doc: Doc) -> List[Unit]:
+    """The proper-noun part of each noun chunk (its first PROPN to its last), two tokens or more."""
+    out = []
+    for chunk in doc.noun_chunks:
+        propn = [t for t in chunk if t.pos_ == "PROPN"]
+        if len(propn) >= 2:
+            first, last = propn[0], propn[-1]
+            out.append((first.idx, last.idx + len(last.text), CHUNK))
+    return out

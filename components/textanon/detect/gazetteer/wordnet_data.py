@@ -1,0 +1,223 @@
+"""Prepare an offline NLTK data folder holding the WordNet 3.0 database from Debian.
+
+Usage::
+
+    python -m textanon.detect.gazetteer.wordnet_data DEST [--source DIR]
+
+creates ``DEST/corpora/wordnet/`` with the database files that nltk's ``WordNetCorpusReader``
+opens (``data.*``, ``index.*``, ``*.exc``, ``index.sense``, ``cntlist.rev``), taken from the
+Debian packages ``wordnet-base`` and ``wordnet-sense-index`` (``/usr/share/wordnet``), plus the
+``lexnames`` table that Debian ships only as the man page lexnames(5WN). Files are copied (about
+36 MB); re-running is harmless (files already in place are kept). They cannot be links: nltk >= 3.9
+resolves every path it opens, refuses those outside its data roots and refuses multiply-linked
+files (``nltk.pathsec``), so point ``NLTK_DATA`` at DEST (the
+Makefile does: ``NLTK_DATA=assets/nltk_data``). No network access is needed or attempted.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import warnings
+from pathlib import Path
+from typing import List, Optional, Sequence, Union
+
+#: Where Debian's ``wordnet-base`` / ``wordnet-sense-index`` install the database.
+DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
+APT_PACKAGES = ("wordnet-base", "wordnet-sense-index")
+
+#: Database files nltk's WordNetCorpusReader opens (its ``_FILES``) minus ``lexnames``,
+#: which we write ourselves. ``cntlist.rev`` gives ``Lemma.count()``.
+WORDNET_FILES = (
+    "cntlist.rev",
+    "index.sense",
+    "index.adj",
+    "index.adv",
+    "index.noun",
+    "index.verb",
+    "data.adj",
+    "data.adv",
+    "data.noun",
+    "data.verb",
+    "adj.exc",
+    "adv.exc",
+    "noun.exc",
+    "verb.exc",
+)
+#: Shipped when present, not required by nltk.
+OPTIONAL_FILES = ("cntlist", "frames.vrb", "sentidx.vrb", "sents.vrb")
+
+#: The 45 WordNet 3.0 lexicographer files (lexnames(5WN)): number, name, syntactic category
+#: (1 noun, 2 verb, 3 adjective, 4 adverb). Written to ``lexnames`` as tab separated lines.
+LEXNAMES = (
+    (0, "adj.all", 3),
+    (1, "adj.pert", 3),
+    (2, "adv.all", 4),
+    (3, "noun.Tops", 1),
+    (4, "noun.act", 1),
+    (5, "noun.animal", 1),
+    (6, "noun.artifact", 1),
+    (7, "noun.attribute", 1),
+    (8, "noun.body", 1),
+    (9, "noun.cognition", 1),
+    (10, "noun.communication", 1),
+    (11, "noun.event", 1),
+    (12, "noun.feeling", 1),
+    (13, "noun.food", 1),
+    (14, "noun.group", 1),
+    (15, "noun.location", 1),
+    (16, "noun.motive", 1),
+    (17, "noun.object", 1),
+    (18, "noun.person", 1),
+    (19, "noun.phenomenon", 1),
+    (20, "noun.plant", 1),
+    (21, "noun.possession", 1),
+    (22, "noun.process", 1),
+    (23, "noun.quantity", 1),
+    (24, "noun.relation", 1),
+    (25, "noun.shape", 1),
+    (26, "noun.state", 1),
+    (27, "noun.substance", 1),
+    (28, "noun.time", 1),
+    (29, "verb.body", 2),
+    (30, "verb.change", 2),
+    (31, "verb.cognition", 2),
+    (32, "verb.communication", 2),
+    (33, "verb.competition", 2),
+    (34, "verb.consumption", 2),
+    (35, "verb.contact", 2),
+    (36, "verb.creation", 2),
+    (37, "verb.emotion", 2),
+    (38, "verb.motion", 2),
+    (39, "verb.perception", 2),
+    (40, "verb.possession", 2),
+    (41, "verb.social", 2),
+    (42, "verb.stative", 2),
+    (43, "verb.weather", 2),
+    (44, "adj.ppl", 3),
+)
+
+
+class WordNetDataError(RuntimeError):
+    """The Debian WordNet files are missing or the corpus cannot be read."""
+
+
+def lexnames_text() -> str:
+    """The ``lexnames`` file content: ``NN<TAB>name<TAB>category`` per line."""
+    return "".join(f"{num:02d}\t{name}\t{cat}\n" for num, name, cat in LEXNAMES)
+
+
+def missing_source_files(source: Union[str, Path] = DEBIAN_WORDNET_DIR) -> List[str]:
+    """The WordNet database files absent from ``source``."""
+    return [name for name in WORDNET_FILES if not (Path(source) / name).is_file()]
+
+
+def _up_to_date(src: Path, dst: Path) -> bool:
+    if dst.is_symlink() or not dst.is_file():
+        return False
+    s, d = src.stat(), dst.stat()
+    return d.st_nlink == 1 and s.st_size == d.st_size and int(s.st_mtime) == int(d.st_mtime)
+
+
+def _install(src: Path, dst: Path) -> None:
+    tmp = dst.with_name(dst.name + ".tmp")
+    if tmp.exists() or tmp.is_symlink():
+        tmp.unlink()
+    shutil.copy2(src, tmp)  # keeps the mtime, which _up_to_date compares
+    os.replace(tmp, dst)
+
+
+def prepare_wordnet_data(dest: Union[str, Path], source: Union[str, Path] = DEBIAN_WORDNET_DIR) -> Path:
+    """Create ``dest/corpora/wordnet`` from ``source``; return that corpus folder.
+
+    Idempotent: files already in place (same size and mtime) are kept.
+    Raises :class:`WordNetDataError` naming the apt packages when source files are missing.
+    """
+    source = Path(source)
+    missing = missing_source_files(source)
+    if missing:
+        raise WordNetDataError(
+            f"WordNet 3.0 files missing from {source}: {', '.join(missing)}. "
+            f"Install the Debian packages: sudo apt-get install {' '.join(APT_PACKAGES)}"
+        )
+    corpus = Path(dest) / "corpora" / "wordnet"
+    corpus.mkdir(parents=True, exist_ok=True)
+    names = list(WORDNET_FILES) + [n for n in OPTIONAL_FILES if (source / n).is_file()]
+    for name in names:
+        src, dst = (source / name).resolve(), corpus / name
+        if not _up_to_date(src, dst):
+            _install(src, dst)
+    lexnames = corpus / "lexnames"
+    text = lexnames_text()
+    if lexnames.is_symlink() or not lexnames.is_file() or lexnames.read_text(encoding="utf8") != text:
+        if lexnames.is_symlink():
+            lexnames.unlink()
+        lexnames.write_text(text, encoding="utf8")
+    return corpus
+
+
+def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
+    """Return an nltk WordNet reader, offline.
+
+    With ``nltk_data`` (a folder prepared by :func:`prepare_wordnet_data`) the reader is built
+    directly on ``nltk_data/corpora/wordnet`` (and ``nltk_data`` is added to ``nltk.data.path``,
+    which nltk >= 3.9 requires of every folder it reads); otherwise ``nltk.corpus.wordnet`` is
+    used, which looks in ``NLTK_DATA`` and nltk's default roots.
+    """
+    try:
+        import nltk.data
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader
+        from nltk.data import FileSystemPathPointer
+    except ImportError as exc:  # pragma: no cover - nltk is a declared dependency
+        raise WordNetDataError("nltk is not installed: pip install 'nltk>=3.9'") from exc
+    hint = (
+        "run `python -m textanon.detect.gazetteer.wordnet_data DEST` and set NLTK_DATA=DEST "
+        f"(needs the Debian packages {' and '.join(APT_PACKAGES)})"
+    )
+    if nltk_data is not None:
+        corpus = Path(nltk_data) / "corpora" / "wordnet"
+        if not (corpus / "lexnames").is_file():
+            raise WordNetDataError(f"No WordNet corpus in {corpus}: {hint}")
+        root = str(Path(nltk_data).resolve())
+        if root not in nltk.data.path:
+            nltk.data.path.insert(0, root)
+        with warnings.catch_warnings():  # "multilingual functions are not available"
+            warnings.simplefilter("ignore")
+            return WordNetCorpusReader(FileSystemPathPointer(str(corpus)), None)
+    from nltk.corpus import wordnet
+
+    try:
+        wordnet.ensure_loaded()
+    except LookupError as exc:
+        raise WordNetDataError(f"WordNet not found on the NLTK data path: {hint}") from exc
+    return wordnet
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command line: prepare the NLTK WordNet folder ``dest`` and check it loads; returns the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="python -m textanon.detect.gazetteer.wordnet_data", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("dest", type=Path, help="NLTK data folder to create (set NLTK_DATA to it)")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=DEBIAN_WORDNET_DIR,
+        help=f"WordNet database folder (default {DEBIAN_WORDNET_DIR})",
+    )
+    args = parser.parse_args(argv)
+    try:
+        corpus = prepare_wordnet_data(args.dest, args.source)
+        wn = load_wordnet(args.dest)
+        synset = wn.synset("entity.n.01")
+    except WordNetDataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"WordNet {wn.get_version()} ready in {corpus} ({synset.name()} ok); use NLTK_DATA={Path(args.dest).resolve()}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,515 @@
+"""Direct identifiers in every format, and names outside prose: the candidate finder of the entity recognizer beside
+the regular-expression rules (:mod:`textanon.detect.rules`).
+
+:func:`find_identifiers` yields ``(start, end, label, name)`` like :func:`textanon.detect.rules.find_rule_matches`; the
+recognizer records ``rule:<name>`` in ``span._.source``. Label CODE (always masked):
+
+* UK formats in any case and spacing: postcodes (``sw1a 1aa``: a known postcode area), national-insurance numbers
+  (``qq123456c``), passports (``ab1234567``), driving licences (``MORGA753116SM9IJ``), number plates (``aa02 aaa``);
+* MAC addresses (``00:1a:2b:3c:4d:5e``, ``00-1A-...``, Cisco ``0123.4567.89ab``), ``@handles`` (at a word start),
+  domains (``microsoft.com``: a public suffix of tldextract's bundled list, offline) and URLs with any scheme,
+  crypto addresses (Bech32 ``bc1...``, base58 Bitcoin/Litecoin with their checksum, Ethereum ``0x`` + 40 hex);
+* obfuscated e-mails (``jane[at]example[dot]com``, ``bob at gmail dot com``, ``jane (at) example (dot) com``);
+* phone numbers (``phonenumbers.PhoneNumberMatcher``, leniency VALID, regions GB and US; numbers with ``+country``
+  in any region), also glued to a label (``tel:4155550132``, ``Phone:+44 20 7946 0958``, ``mob07700900150``);
+* checksummed identifiers (python-stdnum): IBAN, payment cards (Luhn), NHS numbers, US SSN/ITIN, EU/UK VAT numbers,
+  ISBN.
+
+Label PERSON: names outside prose, in an e-mail header (``From: Julia Novak <julia.novak@example.com>``, ``To:``,
+``Cc:``), a salutation (``Dear Julia,``) or a signature (``Best, Julia``, ``Regards,\\nJulia Novak``,
+``Thanks,\\n-- J.``) or introduced (``my name is Dan``, ``Name: Julia Novak``, ``call me Jules``): the
+correspondents' and speakers' names, direct identifiers as the codes are (in
+:data:`IDENTIFIER_RULE_NAMES`, so in :data:`textanon.detect.rules.CODE_RULE_NAMES`: always masked, whatever the risk).
+The text searched is its normalized view, as for the rules. Every pattern starts where a run of characters starts
+and its repetitions are bounded (linear on hostile input).
+"""
+
+import hashlib
+import re
+from functools import lru_cache
+from typing import Iterator, List, Tuple
+
+Match = Tuple[int, int, str, str]
+
+CODE, PERSON = "CODE", "PERSON"
+
+#: UK postcode areas (the letters of the outward code): a postcode in lower or mixed case must start with one
+UK_POSTCODE_AREAS = frozenset(
+    """
+AB AL B BA BB BD BF BH BL BN BR BS BT BX CA CB CF CH CM CO CR CT CV CW DA DD DE DG DH DL DN DT DY E EC EH EN EX FK FY G
+GL GU GY HA HD HG HP HR HS HU HX IG IM IP IV JE KA KT KW KY L LA LD LE LL LN LS LU M ME MK ML N NE NG NN NP NR NW OL
+OX PA PE PH PL PO PR RG RH RM S SA SE SG SK SL SM SN SO SP SR SS ST SW SY TA TD TF TN TQ TR TS TW UB W WA WC WD WF WN
+WR WS WV YO ZE
+""".split()
+)
+#: words that end an e-mail or letter and come before the writer's name
+CLOSINGS = (
+    r"(?:[Bb]est(?: [Rr]egards| [Ww]ishes)?|[Kk]ind(?:est)? [Rr]egards|[Ww]arm(?:est)? [Rr]egards|[Rr]egards|"
+    r"[Mm]any [Tt]hanks|[Tt]hanks(?: [Aa]gain)?|[Tt]hank [Yy]ou|[Ww]ith [Tt]hanks|[Cc]heers|[Ss]incerely|"
+    r"[Yy]ours(?: [Ss]incerely| [Ff]aithfully| [Tt]ruly)?|[Ll]ove|[Rr]espectfully|[Cc]ordially|[Ww]armly|"
+    r"[Aa]ll the best|[Tt]ake care|[Ss]peak soon|[Tt]alk soon|[Ww]ith (?:best|kind) (?:wishes|regards))"
+)
+#: the words that open a letter before the addressee's name
+SALUTATIONS = r"(?:Dear(?:est)?|Hi|Hello|Hey|Hiya|Greetings|Good (?:morning|afternoon|evening)|Morning)"
+#: courtesy titles allowed inside a letter name ("Dear Ms Novak"): kept in the span
+LETTER_TITLES = r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Lady|Lord)\.?[ \t]+)?"
+#: one name word: capitalized or upper case, with apostrophes and hyphens ("O'Neill", "Jean-Luc"), or an initial
+NAME_WORD = r"(?:[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)*|[^\W\d_]\.)"
+LETTER_NAME = rf"{LETTER_TITLES}{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,3}}"
+#: words that are no name after a salutation, before a signature or in a header ("Dear Sir", "To: All staff")
+NOT_LETTER_NAMES = frozenset(
+    """
+sir sirs madam madame all everyone everybody team staff colleagues friends friend members member customer customers
+client clients reader readers parents parent editor editors committee board manager managers hiring whom it may
+concern there world folks guys people you us me the a an and or of to for from in on at by undisclosed recipients
+recipient department office support service services admin administrator info sales registry court human
+resources management secretary secretariat council ministry unit desk helpdesk list mailing group sent
+""".split()
+)
+#: a speaker or a form introducing a name ("my name is Dan", "Her name was Julia Novak", "call me Jules",
+#: "Name: Julia Novak"): the name words that follow, capitalized, are a person's name
+INTRODUCTION = re.compile(
+    r"(?i:\b(?:my|his|her|their|your|our)[ \t]+(?:(?:full|first|given|last|maiden|real|legal)[ \t]+|sur)?name"
+    r"(?:[ \t]+(?:is|was)|'s|’s)|\b(?:I[ \t]+am|I'm|I’m|he[ \t]+is|she[ \t]+is)[ \t]+called"
+    r"|\bcall[ \t]+me|(?m:^)[ \t]*(?:(?:full|first|last|patient|client|applicant)[ \t]+)?name[ \t]*:)"
+    rf"[ \t]+(?P<name>{LETTER_TITLES}[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){{0,3}})"
+)
+HEADER_FIELDS = r"(?:From|To|Cc|CC|Bcc|BCC|Reply-To|Sender)"
+#: the name of a header item: name words, a comma between surname and given name ("Novak, Julia") allowed
+HEADER_NAME = re.compile(rf"{NAME_WORD}(?:[ \t]*,?[ \t]+{NAME_WORD}){{0,4}}")
+HEADER_LINE = re.compile(rf"(?m)^[ \t>]*{HEADER_FIELDS}[ \t]*:[ \t]*(?P<rest>[^\r\n]*)")
+SALUTATION_LINE = re.compile(
+    rf"(?m)^[ \t>]*{SALUTATIONS}[ \t]+(?P<names>{LETTER_NAME}(?:[ \t]*(?:,|&|and)[ \t]*{LETTER_NAME})*)"
+    r"[ \t]*(?:[,:;!.—–-]|\r?$)"
+)
+#: "Best, Julia" (the closing at a line start or after a sentence, the name ending the line)
+SIGNATURE_SAME_LINE = re.compile(
+    rf"(?m)(?:^|(?<=[.!?][ \t]))[ \t>]*{CLOSINGS}[ \t]*,[ \t]*(?:--?|—|–)?[ \t]*(?P<name>{LETTER_NAME})[ \t]*[.!]?\r?$"
+)
+#: "Regards,\nJulia Novak", "Thanks,\n-- Julia", "-- \nJulia" (the signature delimiter)
+SIGNATURE_NEXT_LINE = re.compile(
+    rf"(?m)(?:^[ \t>]*{CLOSINGS}[ \t]*[,.!]?|^--[ \t]?)[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t>]*(?:--?|—|–)?[ \t]*"
+    rf"(?P<name>{LETTER_NAME})[ \t]*\r?$"
+)
+
+#: label words before a phone number, glued or not ("tel:4155550132", "Phone:+44 ...", "mob07700900150")
+PHONE_LABELED = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|telephone|phone|ph|mob|mobile|cell|fax|call|whatsapp|sms)\.?[ \t]*[:.#]?[ \t]*"
+    r"(?P<span>\+?\(?\d[\d \t().-]{5,22}\d)"
+)
+#: a number right after "+" country code (the second number of a line: "+44 20 7946 0958 / +44 161 496 0000")
+PHONE_INTERNATIONAL = re.compile(r"(?<![\w+])\+[1-9]\d{0,2}[ .-]?\(?\d{1,5}\)?(?:[ .-]?\d{2,5}){1,4}\b")
+
+PATTERNS = {
+    "uk_postcode_any_case": re.compile(
+        r"(?i)(?<![\w-])(?P<area>[a-z]{1,2})\d[a-z\d]?[ \t]?(?P<inward>\d[abd-hjlnp-uw-z]{2})\b"
+    ),
+    "national_insurance_any_case": re.compile(r"(?i)(?<![\w-])[a-z]{2}[ \t]?\d{2}[ \t]?\d{2}[ \t]?\d{2}[ \t]?[a-d]\b"),
+    "passport_any_case": re.compile(r"(?i)(?<![\w-])[a-z]{1,3}\d{6,10}[a-z]?\b"),
+    "driving_licence": re.compile(r"(?i)(?<![\w-])[a-z9]{5}[ \t]?\d{6}[ \t]?[a-z9]{2}\d[a-z]{2}(?:[ \t]?\d{2})?\b"),
+    # current UK plates: memory tag (no I, Q, Z in the second letter... see DVLA), age identifier, three letters
+    "plate_uk_any_case": re.compile(
+        r"(?i)(?<![\w-])[a-hj-pr-y][a-hj-pr-y](?:0[2-9]|1\d|2[0-5]|5[1-9]|6\d|7[0-5])[ \t-]?(?P<last>[a-hj-pr-z]{3})\b"
+    ),
+    "mac_address": re.compile(
+        r"(?i)(?<![\w:.-])(?:[0-9a-f]{2}(?P<sep>[:-])[0-9a-f]{2}(?:(?P=sep)[0-9a-f]{2}){4}"
+        r"|[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4})(?![\w:-]|\.\w)"
+    ),
+    "handle": re.compile(r"(?<![\w@.+-])@(?=\w*[^\W\d])\w{1,30}(?:\.\w{1,30})*"),
+    "url_any_scheme": re.compile(r"(?i)(?<![\w.+-])[a-z][a-z0-9+.-]{1,15}://[^\s<>\"'`]+[^\s<>\"'`.,;:!?)\]}]"),
+    "domain": re.compile(
+        r"(?i)(?<![\w@.\-/:])(?P<host>(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}(?P<tld>[a-z]{2,24}))"
+        r"(?![\w-]|\.[a-z0-9])(?P<path>[/?#][^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}])?"
+    ),
+    "bech32_address": re.compile(
+        r"(?<![\w-])(?:(?:bc|tb|ltc|bcrt)1[ac-hj-np-z02-9]{20,87}|(?:BC|TB|LTC)1[AC-HJ-NP-Z02-9]{20,87})\b"
+    ),
+    "base58_address": re.compile(r"(?<![\w-])[13LM][1-9A-HJ-NP-Za-km-z]{25,34}\b"),
+    "ethereum_address": re.compile(r"(?<![\w-])0x[0-9a-fA-F]{40}\b"),
+    "obfuscated_email": re.compile(
+        r"(?i)(?<![\w.+-])(?P<local>[\w+-]+(?:\.[\w+-]+)*)"
+        r"(?P<at>[ \t]*[\[({<][ \t]*at[ \t]*[\])}>][ \t]*|[ \t]+at[ \t]+|[ \t]*@[ \t]*)"
+        r"(?P<domain>[\w-]+(?:(?:[ \t]*[\[({<][ \t]*dot[ \t]*[\])}>][ \t]*|[ \t]+dot[ \t]+|\.)[\w-]+){1,5})\b"
+    ),
+    # parts separated by one space (no two ways to split a run: linear); the valid prefix is kept (_longest_valid)
+    "iban_checked": re.compile(r"(?i)(?<![\w-])[a-z]{2}\d{2}[a-z0-9]{0,30}(?:[ \t][a-z0-9]{1,30}){0,8}(?!\w)"),
+    "card_number_luhn": re.compile(
+        r"(?<![\w.,-])(?:\d{13,19}|\d{4}(?P<s1>[ -])\d{4}(?P=s1)\d{4}(?P=s1)\d{1,4}(?:(?P=s1)\d{1,3})?"
+        r"|\d{4}(?P<s2>[ -])\d{6}(?P=s2)\d{4,5})(?![\w-]|[.,]\d)"
+    ),
+    "nhs_number": re.compile(r"(?<![\w.,/-])\d{3}(?P<s>[ -]?)\d{3}(?P=s)\d{4}(?![\w/-]|[.,]\d)"),
+    # 123-45-6789, 123 45 6789; the nine digits split once elsewhere (123-456789, 12345-6789) when valid
+    "us_ssn": re.compile(r"(?<![\w.,/-])(?:\d{3}(?P<s>[ -])\d{2}(?P=s)\d{4}|\d{3}-\d{6}|\d{5}-\d{4})(?![\w/-]|[.,]\d)"),
+    "us_ssn_labelled": re.compile(
+        r"(?i)\b(?:SSN|ITIN|social security(?: number| no\.?)?|tax(?:payer)? id(?:entification)?(?: number)?)"
+        r"[ \t]*(?:no\.?|number|#)?[ \t]*:?[ \t]*(?P<span>\d{9})\b"
+    ),
+    "vat_number": re.compile(
+        r"(?i)(?<![\w-])(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)"
+        r"[ \t-]?(?=[0-9A-Z]*\d)[0-9A-Z]{2,14}(?:[ \t.-][0-9A-Z]{1,7}){0,4}(?!\w)"
+    ),
+    "isbn": re.compile(
+        r"(?i)\bISBN(?:-1[03])?[ \t]*:?[ \t]*(?P<span>(?:97[89][ \t-]?)?\d[\d \t-]{7,14}[\dX])\b"
+        r"|(?<![\w-])(?P<bare>97[89]-\d{1,5}-\d{1,7}-\d{1,7}-\d)\b"
+    ),
+}
+#: the PERSON rules of this module (names outside prose); the names of all but an initial alone are looked for again
+#: in the whole document (:func:`textanon.pipes.entity_recognizer._name_mentions`)
+LETTER_NAME_RULES = frozenset(
+    {"header_name", "salutation_name", "signature_name", "signature_initial", "introduced_name"}
+)
+#: the rules of this module whose spans are direct identifiers (always masked), whatever their label: the CODE
+#: rules, and the names of the correspondents in headers, salutations and signatures
+IDENTIFIER_RULE_NAMES = frozenset(PATTERNS) | frozenset({"phone_number", "phone_labelled"}) | LETTER_NAME_RULES
+#: stop words that end a lower-case number plate match ("ab12 and"): prose, not a plate
+_PLATE_STOP = frozenset(
+    "and the for was are not but has had his her you all any can may our out own per she too two via "
+    "who why yet its one off get got let see set use new now how did".split()
+)
+#: file extensions that are also top-level domains: "setup.py" (one name and the extension, no path) is a file name;
+#: not the country domains a court text may give ("example.md", "onet.pl", "b92.rs")
+_FILE_SUFFIXES = frozenset("py sh so ps zip mov".split())
+PHONE_REGIONS = ("GB", "US")
+#: where a phone number may be: digits with separators (the matcher reads this with PHONE_CONTEXT characters around)
+PHONE_CANDIDATE = re.compile(r"[+(]?\d[\d \t().\-/]{5,40}\d")
+PHONE_CONTEXT = 12
+PHONE_WINDOW = 5_000
+
+
+def find_identifiers(text: str) -> List[Match]:
+    """Every CODE identifier and letter name of ``text`` as ``(start, end, label, name)``, sorted; found in the
+    normalized view of ``text`` as the rules are (:func:`textanon.detect.normalize.normalized`: a zero-width space
+    inside an address, look-alike letters), the offsets are the original text's."""
+    from textanon.detect.normalize import normalized
+
+    view = normalized(text)
+    found = set(find_codes(view.text)) | set(find_letter_names(view.text))
+    return sorted((*view.to_original(start, end), label, name) for start, end, label, name in found)
+
+
+# -- CODE -------------------------------------------------------------------------------------------------------
+def find_codes(text: str) -> Iterator[Match]:
+    """The CODE identifiers of ``text`` (see the module docstring)."""
+    for name, regex in PATTERNS.items():
+        check = CHECKS.get(name)
+        for m in regex.finditer(text):
+            if check is None:
+                yield m.start(), m.end(), CODE, name
+                continue
+            for start, end in check(text, m):
+                if end > start:
+                    yield start, end, CODE, name
+    yield from find_phones(text)
+
+
+def _postcode(text, m):
+    if m.group("area").upper() not in UK_POSTCODE_AREAS:
+        return []
+    if m.group("inward")[1:] in ("st", "nd", "rd", "th"):  # "m1 5th": an ordinal, not an inward code
+        return []
+    return [m.span()]
+
+
+def _plate(text, m):
+    last = m.group("last")
+    return [] if last.islower() and last in _PLATE_STOP else [m.span()]
+
+
+@lru_cache(maxsize=1)
+def _tld_extractor():
+    import tldextract
+
+    # the bundled public-suffix snapshot only: no download, no cache folder
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+def _public_suffix(host: str) -> bool:
+    """``host`` ends with a public suffix and has a registrable name before it ("microsoft.com", "bbc.co.uk")."""
+    result = _tld_extractor()(host.lower())
+    return bool(result.suffix and result.domain and any(c.isalpha() for c in result.domain))
+
+
+def _domain(text, m):
+    host, tld, path = m.group("host"), m.group("tld"), m.group("path")
+    if not (tld.islower() or host.isupper()):  # "end.It was": a missing space, not a domain
+        return []
+    if not path and tld.lower() in _FILE_SUFFIXES and host.count(".") == 1:
+        return []
+    return [m.span()] if _public_suffix(host) else []
+
+
+def _base58(text, m):
+    from stdnum.bitcoin import b58decode
+
+    try:
+        raw = b58decode(m.group())
+    except Exception:
+        return []
+    ok = len(raw) == 25 and hashlib.sha256(hashlib.sha256(raw[:-4]).digest()).digest()[:4] == raw[-4:]
+    return [m.span()] if ok else []
+
+
+def _obfuscated_email(text, m):
+    at, domain = m.group("at"), m.group("domain")
+    marked = "[" in at or "(" in at or "{" in at or "<" in at or re.search(r"(?i)dot", domain) is not None
+    if not marked:  # "bob@gmail.com" is the email rule's, "met at microsoft.com" is no address
+        return []
+    host = re.sub(r"(?i)[ \t]*[\[({<]?[ \t]*\bdot\b[ \t]*[\])}>]?[ \t]*", ".", domain)
+    return [m.span()] if _public_suffix(host) else []
+
+
+def _longest_valid(text, m, is_valid):
+    """The longest prefix of the match's space-separated parts that ``is_valid`` accepts ("GB82 WEST ... 32 was")."""
+    parts = list(re.finditer(r"\S+", m.group()))
+    for k in range(len(parts), 0, -1):
+        end = m.start() + parts[k - 1].end()
+        if is_valid(text[m.start() : end]):
+            return [(m.start(), end)]
+    return []
+
+
+def _iban(text, m):
+    from stdnum import iban
+
+    return _longest_valid(text, m, iban.is_valid)
+
+
+def _card(text, m):
+    from stdnum import luhn
+
+    digits = re.sub(r"\D", "", m.group())
+    return [m.span()] if 13 <= len(digits) <= 19 and digits[0] in "23456" and luhn.is_valid(digits) else []
+
+
+def _nhs(text, m):
+    from stdnum.gb import nhs
+
+    return [m.span()] if nhs.is_valid(m.group()) else []
+
+
+def _ssn(text, m):
+    from stdnum.us import itin, ssn
+
+    if m.group("s") == "-":  # 123-45-6789 is the SSN/ITIN format, valid or not (a typo still identifies)
+        return [m.span()]
+    digits = m.group().replace("-", "").replace(" ", "")
+    return [m.span()] if ssn.is_valid(digits) or itin.is_valid(digits) else []
+
+
+def _vat(text, m):
+    from stdnum import vatin
+
+    return _longest_valid(text, m, lambda s: sum(c.isdigit() for c in s) >= 7 and vatin.is_valid(s))
+
+
+def _isbn(text, m):
+    from stdnum import isbn
+
+    if m.group("span") is not None:
+        return _longest_valid_group(text, m, "span", isbn.is_valid)
+    return [m.span("bare")] if isbn.is_valid(m.group("bare")) else []
+
+
+def _longest_valid_group(text, m, group, is_valid):
+    start, end = m.span(group)
+    for cut in [end] + [i for i in range(end - 1, start, -1) if text[i] in " \t-"]:
+        piece = text[start:cut].rstrip(" \t-")
+        if is_valid(piece):
+            return [(start, start + len(piece))]
+    return [(start, end)]  # "ISBN" said so: privacy first
+
+
+def _labelled_ssn(text, m):
+    return [m.span("span")]
+
+
+CHECKS: dict = {
+    "uk_postcode_any_case": _postcode,
+    "plate_uk_any_case": _plate,
+    "domain": _domain,
+    "base58_address": _base58,
+    "obfuscated_email": _obfuscated_email,
+    "iban_checked": _iban,
+    "card_number_luhn": _card,
+    "nhs_number": _nhs,
+    "us_ssn": _ssn,
+    "us_ssn_labelled": _labelled_ssn,
+    "vat_number": _vat,
+    "isbn": _isbn,
+}
+
+
+def find_phones(text: str) -> Iterator[Match]:
+    """Phone numbers: ``phonenumbers.PhoneNumberMatcher`` (leniency VALID) for :data:`PHONE_REGIONS`, numbers after
+    a phone label (possible numbers, glued or not: "tel:4155550132") and every "+country" number."""
+    import phonenumbers
+    from phonenumbers import Leniency, PhoneNumberMatcher
+
+    for start, end in _phone_windows(text):  # the matcher only where 7 digits or more are close together
+        for region in PHONE_REGIONS:
+            for match in PhoneNumberMatcher(text[start:end], region, leniency=Leniency.VALID):
+                yield start + match.start, start + match.end, CODE, "phone_number"
+    for m in PHONE_LABELED.finditer(text):
+        start, end = m.span("span")
+        raw = text[start:end].rstrip(" \t(.-")
+        if _possible_phone(phonenumbers, raw):
+            yield start, start + len(raw), CODE, "phone_labelled"
+    for m in PHONE_INTERNATIONAL.finditer(text):
+        if _possible_phone(phonenumbers, m.group()):
+            yield m.start(), m.end(), CODE, "phone_number"
+
+
+def _phone_windows(text: str) -> Iterator[Tuple[int, int]]:
+    """Where the phone matcher reads: each run of digits and separators with 7 digits or more, PHONE_CONTEXT
+    characters around it on its line; overlapping windows joined up to PHONE_WINDOW characters (the matcher gives up
+    after a fixed number of tries per text)."""
+    current = None
+    for m in PHONE_CANDIDATE.finditer(text):
+        if sum(c.isdigit() for c in m.group()) < 7:
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.end())
+        start = max(line_start, m.start() - PHONE_CONTEXT)
+        end = min(len(text) if line_end < 0 else line_end, m.end() + PHONE_CONTEXT)
+        if current and start <= current[1] and end - current[0] <= PHONE_WINDOW:
+            current = (current[0], end)
+            continue
+        if current:
+            yield current
+        current = (start, end)
+    if current:
+        yield current
+
+
+def _possible_phone(phonenumbers, raw: str) -> bool:
+    digits = sum(c.isdigit() for c in raw)
+    if not 7 <= digits <= 15:
+        return False
+    for region in PHONE_REGIONS:
+        try:
+            if phonenumbers.is_possible_number(phonenumbers.parse(raw, region)):
+                return True
+        except phonenumbers.NumberParseException:
+            continue
+    return False
+
+
+# -- PERSON: names outside prose ------------------------------------------------------------------------------
+def find_letter_names(text: str) -> Iterator[Match]:
+    """Names in e-mail headers, salutations and signatures (label PERSON)."""
+    for m in HEADER_LINE.finditer(text):
+        for start, end in _header_names(text, m.start("rest"), m.end("rest")):
+            yield start, end, PERSON, "header_name"
+    for m in SALUTATION_LINE.finditer(text):
+        names_start = m.start("names")
+        pieces = [(start, _name_words(piece)) for start, piece in _pieces(m.group("names"), NAME_SEPARATOR)]
+        if any(span is None for _, span in pieces):  # "Hey There, It's Yogi Bear!": not a list of names
+            continue
+        for start, (word_start, word_end) in pieces:  # "Julia, Tom and Anna"
+            yield names_start + start + word_start, names_start + start + word_end, PERSON, "salutation_name"
+    for m in INTRODUCTION.finditer(text):
+        span = _leading_name(m.group("name"))
+        if span is not None:
+            yield m.start("name") + span[0], m.start("name") + span[1], PERSON, "introduced_name"
+    for regex in (SIGNATURE_SAME_LINE, SIGNATURE_NEXT_LINE):
+        for m in regex.finditer(text):
+            word_span = _name_words(m.group("name"), initials=True)
+            if word_span is not None:
+                start, end = m.start("name") + word_span[0], m.start("name") + word_span[1]
+                initial = len(text[start:end].rstrip(".")) == 1  # "-- J.": linked to a full name, not looked for
+                yield start, end, PERSON, "signature_initial" if initial else "signature_name"
+
+
+NAME_SEPARATOR = re.compile(r"[ \t]*(?:,|&|\band\b)[ \t]*")
+
+
+def _pieces(text: str, separator) -> Iterator[Tuple[int, str]]:
+    """The non-empty pieces of ``text`` between matches of ``separator``, with their offsets."""
+    start = 0
+    for sep in list(separator.finditer(text)) + [None]:
+        end = sep.start() if sep else len(text)
+        if text[start:end].strip():
+            yield start, text[start:end]
+        start = sep.end() if sep else end
+
+
+def _name_words(name: str, initials: bool = False, with_address: bool = False):
+    """``(start, end)`` in ``name`` of its name words: capitalized (or, next to an address, any case), none of them a
+    word that is no name (:data:`NOT_LETTER_NAMES`); an initial alone only where ``initials`` ("-- J.")."""
+    words = list(re.finditer(r"[^\W\d_][\w'’.-]*", name))
+    if not words or len(words) > 5:
+        return None
+    for w in words:
+        word = w.group().rstrip(".")
+        if word.lower() in NOT_LETTER_NAMES:
+            return None
+        if not with_address and not word[:1].isupper():
+            return None
+    if len(words) == 1 and len(words[0].group().rstrip(".")) == 1 and not initials:
+        return None
+    end = words[-1].end()
+    if name[end - 1 : end] == "." and len(words[-1].group()) > 2:  # "Julia." ends a sentence
+        end -= 1
+    return words[0].start(), end
+
+
+def _leading_name(words: str):
+    """``(start, end)`` in ``words`` of its leading name: the capitalized words (a courtesy title, initials
+    included) up to the first word that is not one ("Dan and I" -> "Dan"); None when there is none."""
+    end = 0
+    for w in re.finditer(r"[^\W\d_][\w'’.-]*", words):
+        word = w.group().rstrip(".")
+        if not word[:1].isupper() or word.lower() in NOT_LETTER_NAMES:
+            break
+        end = w.end()
+    if not end:
+        return None
+    span = _name_words(words[:end], initials=True)
+    return None if span is None or re.fullmatch(LETTER_TITLES.rstrip("?"), words[: span[1]] + " ") else span
+
+
+def _header_names(text: str, start: int, end: int) -> List[Tuple[int, int]]:
+    """Names in the value of a From/To/Cc header: ``Name <addr>``, ``"Name" <addr>``, ``addr (Name)``, ``Name``."""
+    found = []
+    for item in _header_items(text, start, end):
+        s, e = item
+        value = text[s:e]
+        angle = value.find("<")
+        if angle >= 0 and "@" in value[angle:]:
+            name_s, name_e = s, s + angle
+            with_address = True
+        elif "@" in value:
+            paren = re.search(r"\(([^()]*)\)", value)
+            if not paren:
+                continue
+            name_s, name_e = s + paren.start(1), s + paren.end(1)
+            with_address = True
+        else:
+            name_s, name_e, with_address = s, e, False
+        raw = text[name_s:name_e]
+        stripped = raw.strip().strip("\"'“”‘’").strip()
+        if not stripped or not HEADER_NAME.fullmatch(stripped):
+            continue
+        offset = name_s + raw.index(stripped)
+        span = _name_words(stripped, with_address=with_address)
+        if span is not None:
+            found.append((offset + span[0], offset + span[1]))
+    return found
+
+
+def _header_items(text: str, start: int, end: int) -> Iterator[Tuple[int, int]]:
+    """The comma/semicolon-separated items of a header value, separators inside quotes or <> ignored."""
+    quote = angle = False
+    item = start
+    for i in range(start, end):
+        c = text[i]
+        if c == '"':
+            quote = not quote
+        elif c == "<" and not quote:
+            angle = True
+        elif c == ">" and not quote:
+            angle = False
+        elif c in ",;" and not quote and not angle:
+            yield item, i
+            item = i + 1
+    yield item, end

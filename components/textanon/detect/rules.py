@@ -1,0 +1,385 @@
+"""Regular-expression rules for CODE, PERSON, DATETIME and QUANTITY mentions that statistical NER misses.
+
+Each rule is ``(label, name, pattern)``; the name is recorded in ``span._.source`` as ``rule:<name>``.
+Patterns are applied to the raw text and snapped outwards to token boundaries (a pattern that scans a
+run of characters starts only where the run starts, so that hostile input stays linear); a pattern with a group
+named ``span`` yields that group only (the rest is context, e.g. the "née" before a maiden name).
+
+CODE rules are direct identifiers (the optimizer always masks them): application, case and file
+references, emails, URLs, IBANs, card and phone numbers, IPv4/IPv6 addresses, UK postcodes (an
+outward code alone only in an address context), national-insurance numbers, vehicle number plates,
+house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"ID"... A number after
+"no." is dropped only when the word before is a legal text ("Law no. 123", "Protocol No. 11"):
+:data:`LEGAL_TEXT_WORDS`; "Article 6 § 1" is no code at all. PERSON rules: a name after a title
+("Ms Hope Summers", "Mr Will Power": capitalized words, whatever they mean) and a maiden name after
+"née".
+"""
+
+import re
+from typing import Iterator, List, Optional, Pattern, Tuple
+
+from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES
+from textanon.detect.target import NAME_LIKE_WORDS, RULE_TITLES, fold
+
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December "
+    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec"
+).split()
+#: a month name or abbreviation, capitalized or upper case ("May", "MAY"; never "may": "section 5 may apply")
+MONTHS = r"(?:" + "|".join(_MONTH_NAMES + [m.upper() for m in _MONTH_NAMES]) + r")\.?"
+#: between the parts of a written date: spaces, or one hyphen ("5-May-2021", "May-2021")
+DATE_SEP = r"(?:\s+|-)"
+CURRENCY_CODES = (
+    r"(?:EUR|USD|GBP|CHF|TRY|RUB|PLN|UAH|RON|BGN|HUF|CZK|SEK|NOK|DKK|HRK|ATS|DEM|FRF|ITL|ESP|GRD|YTL|TRL|SIT|SKK)"
+)
+CURRENCY_WORDS = (
+    r"(?:euros?|dollars?|pounds?(?: sterling)?|francs?|lira|liras|lire|roubles?|rubles?|zlotys?|"
+    r"hryvnias?|marks?|drachmas?|pesetas?|schillings?|kroner|kronor|forints?|lei|levs?|korunas?|kunas?|tolars?|"
+    r"US dollars)"
+)
+NUMBER = r"\d{1,3}(?:[,. ]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
+#: upper-case letters, ASCII and Latin-1/Latin Extended-A/B ("Ștefan", "Łukasz", "Émile")
+UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x250)) if c.isupper() and c.lower() != c)
+NAME_WORD = rf"[{UPPER}][\w'’]*(?:-[{UPPER}][\w'’]*)?"
+ANY_WORD = r"[^\W\d_][\w'’]*(?:-[^\W\d_][\w'’]*)?"
+#: a title before a name (:data:`textanon.detect.target.RULE_TITLES`), capitalized, or in upper case for the usual four
+NAME_TITLES = (
+    "(?:"
+    + "|".join(sorted({t.capitalize() for t in RULE_TITLES} | {"MR", "MRS", "MS", "DR"}, key=lambda t: (-len(t), t)))
+    + ")"
+)
+#: one space, or one line break, between two words of a name
+NAME_GAP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
+#: initials before a surname: "E. ", "H.S. ", "J.-P. " (one way to match a run: no backtracking blow-up)
+INITIALS = r"(?:[A-Z]\.-?\s*)*"
+#: police and military ranks used as titles (:data:`PERSON_PATTERNS` ``ranked_name``)
+RANKS = r"(?:Sergeant|Sgt|Constable|Inspector|Insp|Superintendent|Lieutenant|Captain|Corporal|Colonel)"
+#: words of an office after "Lord"/"Lady"/"Judge" ("Lord Chancellor", "Lord Chief Justice"): not a name; the name, if
+#: any, comes after them ("Lord Justice Nourse")
+OFFICE_WORDS = frozenset(
+    "chancellor chief justice advocate president mayor provost privy commissioner ordinary judge clerk registrar "
+    "secretary minister speaker general lieutenant high chamberlain steward bishop".split()
+)
+#: titles after which a lower-case word may still be a name ("Mr igor munteanu"); after the others ("Judge", "Lord")
+#: only capitalized words are taken
+PERSONAL_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "mme", "mlle"})
+HEX4 = r"[0-9A-Fa-f]{1,4}"
+#: street-type words after which a preceding number is a house number ("12 Baker Street")
+STREET_WORDS = (
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
+    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Rise|Vale|Wharf|Quay|Yard|Highway|Hwy|"
+    r"Strasse|Straße|Rue|Via|Calle|Strada|Str)"
+)
+#: labels after which an alphanumeric run is an identifier ("passport no. 123456789", "ID No 123")
+ID_LABELS = (
+    r"(?:[Pp]assport|[Ii]dentity [Cc]ard|ID [Cc]ard|ID|I\.D\.|[Ll]icen[cs]e|[Aa]ccount|[Rr]ef(?:erence)?|"
+    r"[Mm]embership|[Cc]ustomer|[Pp]olicy|[Tt]ax|[Ss]ocial [Ss]ecurity|SSN|NINO|[Nn]ational [Ii]nsurance|NI|"
+    r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim)"
+)
+#: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
+CODE_RUN = r"[A-Z0-9][A-Z0-9/.-]*(?:\s[A-Z0-9/.-]+\b)*"
+#: a number after "no." is a reference into a legal text when one of these words comes before "no."
+LEGAL_TEXT_WORDS = frozenset(
+    {
+        "law",
+        "laws",
+        "act",
+        "acts",
+        "protocol",
+        "protocols",
+        "decree",
+        "decrees",
+        "resolution",
+        "directive",
+        "regulation",
+        "ordinance",
+        "constitution",
+        "treaty",
+        "convention",
+        "article",
+        "articles",
+        "rule",
+        "rules",
+        "section",
+        "paragraph",
+        "recommendation",
+        # the same in the languages of the parties' legal texts ("bekendtgørelse nr. 224", "Ustawa nr 12")
+        "lov",
+        "loven",
+        "bekendtgørelse",
+        "ustawa",
+        "kanun",
+        "loi",
+        "décret",
+        "gesetz",
+        "zakon",
+        "legge",
+        "ley",
+        "decreto",
+    }
+)
+#: an EU legal act ("83/189/EEC", "2004/38/EC"): a reference into a legal text, not an identifier
+EU_LEGAL_ACT = re.compile(r"\d{2,4}/\d{1,4}/(?:EEC|EC|EU|CE|EG|EWG|Euratom)\b")
+#: a numbered case title "X v. Y (no. 2)" or a volume of the Court's Reports ("Reports 1997-I, no. 30")
+CASE_TITLE_NUMBER = re.compile(r"\(\s*[Nn]o\.\s*\d{1,2}\s*\)")
+REPORTS_VOLUME = re.compile(r"\b\d{4}-[IVX]+\b")
+
+#: CODE rules (identifiers), name -> pattern
+CODE_PATTERNS = {
+    "application_number": r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)",
+    "email": r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
+    "url": r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]",
+    "iban": r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b",
+    "phone": r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)",
+    # letters and at least three digits, e.g. passport "AB1234567" (not "COVID-19")
+    # not a month and year in capitals ("MAY-2021": a date, :data:`DATETIME_PATTERNS`)
+    "id_number": (
+        r"\b(?!(?:" + "|".join(m.upper() for m in _MONTH_NAMES) + r")-\d{2}(?:\d{2})?\b)"
+        r"(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"
+    ),
+    "case_reference": (
+        r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)"
+        r"\s*[A-Z0-9][\w./-]*\d[\w./-]*"
+    ),
+    # a reference with a slash, letters and digits: "2006/SHF/1123", "AB/123"
+    "slash_reference": (
+        r"(?<![\w/.-])(?=[\w/.-]*?[A-Za-z])(?=[\w/.-]*?\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
+        r"(?:/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*)+\b"
+    ),
+    # whatever follows "no."/"number"/"#" and contains a digit ("passport no. 123456789"; see LEGAL_TEXT_WORDS)
+    "number_after_no": (
+        r"(?:\b(?:[Nn]o|NO|[Nn]os|[Nn]r|[Nn]um|[Nn]umber)\b\.?|#)\s*:?\s*"
+        r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
+    ),
+    "labelled_identifier": (
+        r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
+        r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
+    ),
+    "card_number": r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b",
+    "ipv4": r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b",
+    "ipv6": (
+        rf"(?<![\w:])(?:(?:{HEX4}:){{7}}{HEX4}|(?:{HEX4}:){{1,6}}:(?:{HEX4}(?::{HEX4}){{0,5}})?"
+        rf"|::{HEX4}(?::{HEX4}){{0,6}})(?![\w:])"
+    ),
+    # the shortest IPv6 address, "::" (all zeros), only where the text says it is an address ("local ipv6 ::")
+    "ipv6_unspecified": r"(?i:\bip(?:v6)?(?:[ \t]+address)?[ \t]*:?[ \t]+)(?P<span>::)(?![\w:])",
+    "uk_postcode": r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b",
+    # an outward code alone ("NW1") after a town, a street or "postcode"
+    "uk_outward_code": (
+        r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|"
+        + STREET_WORDS
+        + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b"
+    ),
+    "national_insurance": r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}(?: ?[A-D])?\b",
+    # vehicle plates: UK "AB12 CDE", RO "B 123 ABC", FR/IT "AB-123-CD", ES "1234 BCD", DE "M-AB 1234", NL "12-ABC-3"
+    "plate_uk_ro": r"\b[A-Z]{1,2}[- ]?\d{2,3}[- ]?[A-Z]{3}\b",
+    "plate_fr_it": r"\b[A-Z]{2}[- ]?\d{3}[- ]?[A-Z]{2}\b",
+    "plate_es": r"\b\d{4}[- ]?[B-DF-HJ-NP-TV-Z]{3}\b",
+    "plate_de": r"\b[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?\b",
+    "plate_nl": r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,3}\b",
+    # house and flat numbers: "Flat 3", "Apartment 12B", "12 Baker Street" (the number)
+    "flat_number": (
+        r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
+        r"(?P<span>\d+[A-Za-z]?)\b"
+    ),
+}
+#: addresses: a direct identifier (found by a CODE rule, always masked) labelled LOC as a whole, the house number
+#: and the street ("12 Baker Street"), as TAB's annotators mark them
+ADDRESS_PATTERNS = {
+    "house_number": r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+    # one-word street names ("10 Kingsway", "5 Broadway"; not "1995 Norway": a closed list, no suffix rule); "Court",
+    # "Park", "Hill" and the like are no street words (court texts: "5 Supreme Court judges"), only after a flat
+    "house_number_compound": (
+        r"\b\d{1,4}[A-Za-z]?,?\s+(?:Kingsway|Queensway|Broadway|Parkway|Causeway|Northway|Southway|Eastway|Westway)\b"
+    ),
+    # after a flat number the next number and its capitalised words are the building and street, whatever the
+    # street is called ("Flat 33, 10 Harbour View")
+    "house_after_flat": (
+        r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite)\s+\d+[A-Za-z]?,\s+"
+        r"(?P<span>\d{1,4}[A-Za-z]?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})"
+    ),
+}
+#: PERSON rules: a name after a title, a maiden name after "née"
+#: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
+PERSON_PATTERNS = {
+    # the words are a lookahead, so that "Mr Crow and Mr Singh" yields both names (a match never eats the next title)
+    "titled_name": (
+        rf"\b(?P<title>{NAME_TITLES})\.?(?={NAME_GAP}{INITIALS}"
+        rf"(?P<words>{ANY_WORD}(?:{NAME_GAP}{ANY_WORD}){{0,2}}))"
+    ),
+    # a police or military rank before a surname, the rank included ("Detective Constable Wilson", "Sergeant Gamble")
+    "ranked_name": rf"\b(?:(?:Detective|Chief|Police|Deputy)\s+)*{RANKS}\.?\s+{NAME_WORD}(?:[ \t]+{NAME_WORD})?\b",
+    # a judge's surname before a judicial post-nominal ("Auld LJ", "Smith QC")
+    "postnominal_name": r"\b" + NAME_WORD + r"\s+(?:LJ|LJJ|QC|KC)\b",
+    "maiden_name": r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")",
+    # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"
+    "designated_letter": r"(?:(?<=[“\"‘])[B-HJ-Z](?=[”\"’])|(?<=\[)[B-HJ-Z](?=\]))",
+}
+#: DEM rules (demographic attributes, TAB): a nationality as a noun ("a United Kingdom national"),
+#: an age ("fifteen years of age", "aged 42", "a 42-year-old")
+NUMBER_WORD = (
+    r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?|[a-z]+teen|ten|eleven|twelve)"
+)
+DEM_PATTERNS = {
+    # a country of several words before "national(s)" (one-word nationalities are in the gazetteer: "Polish national")
+    "nationality": r"\b(?:United Kingdom|United States|[A-Z][a-z]+ [A-Z][a-z]+)\s+nationals?\b",
+    "age": (
+        rf"\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|{NUMBER_WORD}-year-old)\b"
+    ),
+}
+#: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
+LOC_PATTERNS = {
+    "residence": (
+        r"\b(?:lives?|lived|living|resides?|resided|residing|born)\s+in\s+(?P<span>"
+        + NAME_WORD
+        + r"(?:-[a-z]+-"
+        + NAME_WORD
+        + r")?)"
+    ),
+}
+DATETIME_PATTERNS = {
+    "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
+    "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
+    "month_year": rf"\b{MONTHS}{DATE_SEP}\d{{4}}\b",
+    "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
+    # a period as one span, so that it is generalized as a whole ("2010–present", "1999–2004", "2003–04", "from 1999
+    # to 2004", "between 1965 and 1967"): longer than the years inside it, it wins over them
+    "year_range": (
+        r"(?<!\bAct )(?<!\bActs )\b(?:[Ff]rom\s+)?(?:1[6-9]|20)\d{2}(?:\s*[-–—]\s*|\s+(?:to|until|till|through)\s+)"
+        r"(?:(?:1[6-9]|20)\d{2}\b|\d{2}\b(?![-–/.]\d)|(?:the\s+)?present\b|now\b|today\b)"
+        r"|\b[Bb]etween\s+(?:1[6-9]|20)\d{2}\s+and\s+(?:1[6-9]|20)\d{2}\b"
+    ),
+    # not the year of a statute ("the Employment Act 1996", "the 1996 Act"): it dates the law, not a person
+    "year": r"(?<!\bAct )(?<!\bActs )\b(?:1[6-9]|20)\d{2}s?\b(?! Acts?\b)",
+    "clock_time": r"\b\d{1,2}(?:[.:]\d{2})\s*(?:a\.m\.|p\.m\.|am|pm|hours|h)?(?!\w)|\b\d{1,2}\s*(?:a\.m\.|p\.m\.)",
+}
+QUANTITY_PATTERNS = {
+    "money_code_first": rf"\b{CURRENCY_CODES}\s?(?:{NUMBER})(?:\s(?:million|billion))?",
+    "money_amount_first": (
+        rf"(?<![\d.,])(?:{NUMBER})(?:\s(?:million|billion))?\s?(?:{CURRENCY_CODES}|{CURRENCY_WORDS})\b"
+    ),
+    "money_iso_code": r"\b[A-Z]{3}\s?\d{1,3}(?:[,.]\d{3})+(?:[.,]\d+)?",
+    "money_symbol": rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?",
+    "percent": rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)",
+}
+#: every rule as ``(label, name, pattern)``, CODE (and address) first
+RULES: List[Tuple[str, str, str]] = [
+    (label, name, pattern)
+    for label, patterns in (
+        ("CODE", CODE_PATTERNS),
+        ("LOC", ADDRESS_PATTERNS),
+        ("PERSON", PERSON_PATTERNS),
+        ("DEM", DEM_PATTERNS),
+        ("LOC", LOC_PATTERNS),
+        ("DATETIME", DATETIME_PATTERNS),
+        ("QUANTITY", QUANTITY_PATTERNS),
+    )
+    for name, pattern in patterns.items()
+]
+
+
+#: names of the CODE rules: a span found by one of them is a direct identifier, whatever its label (with the
+#: identifier finders of :mod:`textanon.detect.identifiers`: checksummed numbers, phones, domains...)
+CODE_RULE_NAMES = frozenset(CODE_PATTERNS) | frozenset(ADDRESS_PATTERNS) | IDENTIFIER_RULE_NAMES
+
+
+def compile_rules(rules=RULES) -> List[Tuple[str, str, Pattern]]:
+    """Compile ``(label, name, pattern)`` triples; invalid patterns raise ``ValueError`` naming the rule."""
+    compiled = []
+    for label, name, pattern in rules:
+        try:
+            compiled.append((label, name, re.compile(pattern)))
+        except re.error as err:
+            raise ValueError(f"invalid rule pattern {name!r}: {err}") from err
+    return compiled
+
+
+def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]]:
+    """Yield ``(start, end, label, rule_name)`` for every match of every rule (linear in text size).
+
+    The rules read the normalized view of ``text`` (:func:`textanon.detect.normalize.normalized`: NFKC, invisible
+    characters removed, end-of-line hyphenation joined, look-alike letters folded); the offsets yielded are the
+    original text's, covering every original character of the match (a zero-width space inside an e-mail
+    address included)."""
+    from textanon.detect.normalize import normalized
+
+    view = normalized(text)
+    text = view.text
+    for label, name, regex in compiled:
+        for m in regex.finditer(text):
+            start, end = m.span("span") if "span" in regex.groupindex else m.span()
+            if name == "titled_name":
+                start, end = _titled_name(text, m)
+            if end <= start or _legal_reference(text, name, m, start, end):
+                continue
+            yield (*view.to_original(start, end), label, name)
+
+
+def _legal_reference(text: str, name: str, m, start: int, end: int) -> bool:
+    """A CODE match that is a reference into a legal text or a case report, not an identifier: "Law no. 123"
+    (:data:`LEGAL_TEXT_WORDS`), an EU act "83/189/EEC", "X v. Y (no. 2)", a Reports volume "1997-I"."""
+    if name in ("application_number", "slash_reference") and EU_LEGAL_ACT.match(text, start):
+        return True
+    if name == "number_after_no":
+        return (
+            _after_legal_text(text, m.start())
+            or bool(CASE_TITLE_NUMBER.match(text, max(0, m.start() - 1)))
+            or bool(REPORTS_VOLUME.search(text[max(0, m.start() - 14) : m.start()]))
+        )
+    return name == "id_number" and bool(REPORTS_VOLUME.fullmatch(text, start, end))
+
+
+def _titled_name(text: str, m) -> Tuple[int, int]:
+    """``(start, end)`` of a titled name: the title and the name words (:func:`_titled_name_end`), office words
+    included ("Lord Justice Nourse", "Mr Justice Collins"); ``(0, 0)`` when no name follows the office words
+    ("Lord Chief Justice", "Lord Chancellor's Department")."""
+    title = m.group("title").lower()
+    words = list(re.finditer(ANY_WORD, m.group("words")))
+    offices = 0
+    while offices < len(words) and re.sub("['’]s$", "", words[offices].group().lower()) in OFFICE_WORDS:
+        offices += 1
+    if offices:
+        rest = words[offices:]
+        possessive = words[offices - 1].group().endswith(("'s", "’s"))  # "Lord Chancellor's Department": an office
+        if possessive or not rest or not rest[0].group()[0].isupper():
+            return 0, 0
+        end = _titled_name_end(text, m, rest, personal=False)
+        return (m.start(), end) if end is not None else (0, 0)
+    end = _titled_name_end(text, m, words, personal=title in PERSONAL_TITLES)
+    return (m.start(), end) if end is not None else (0, 0)
+
+
+def _titled_name_end(text: str, m, words, personal: bool = True) -> Optional[int]:
+    """End of the name after a title: capitalized words ("Mr Will Power"), or, if the first is in lower
+    case and the title is a personal one (:data:`PERSONAL_TITLES`), at most two lower-case words that are not
+    function words (a spaCy stop word that is not also a name, :data:`textanon.detect.target.NAME_LIKE_WORDS`):
+    "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope summers" stays whole; None if no word qualifies.
+    A possessive "'s" is left out ("Mr Redfearn's complaint")."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    def is_function_word(word: str) -> bool:
+        return fold(word) in STOP_WORDS and fold(word) not in NAME_LIKE_WORDS
+
+    end, kept = None, 0
+    if not words:
+        return None
+    capitalized = words[0].group()[0].isupper()
+    if not capitalized and not personal:
+        return None
+    for w in words:
+        word = w.group()
+        if capitalized and not word[0].isupper():
+            break
+        if not capitalized and (word[0].isupper() or is_function_word(word) or kept == 2):
+            break
+        end, kept = m.start("words") + w.end(), kept + 1
+        if word.endswith(("'s", "’s")) and len(word) > 2:
+            end -= 2
+            break
+    return end
+
+
+def _after_legal_text(text: str, start: int) -> bool:
+    """ "Law no. 123": the word before "no." names a legal text (:data:`LEGAL_TEXT_WORDS`)."""
+    before = re.findall(r"[^\W\d_]+", text[max(0, start - 40) : start])
+    return bool(before) and before[-1].lower() in LEGAL_TEXT_WORDS

@@ -1,0 +1,500 @@
+"""The protected person's name: its variants, and every place they occur in a text.
+
+The recognizer may miss the protected person, cut the name, or give it another label (ORG, LOC, a
+gazetteer term). The target's name is a direct identifier, so it is found here from the string the
+user gave, whatever the recognizer said, and masked by the optimizer, floored under the LLM
+anonymizer, and given to every system of a benchmark alike.
+
+Variants of "Mr Igor V. Munteanu Jr.": the full name, first + surname ("Igor Munteanu"), the surname
+alone ("Munteanu"), the first name alone ("Igor"), initials + surname ("I. Munteanu", "I.V. Munteanu",
+"I Munteanu"), surname + initials ("Munteanu I."). Matching is on whole words, folds diacritics
+("Muntéanu" = "Munteanu"), tolerates any run of whitespace (line breaks) between words, and covers
+possessives ("Munteanu's"). Multi-word variants match in any letter case. A single-word variant
+matches capitalized or upper case ("Munteanu", "MUNTEANU"), and in lower case too unless the word is
+an ordinary lower-case English word ("will", "hope", "power"), so that "Mr Will Power" is masked
+without masking every "will" of the text; a lower-case "will power" is still caught as a full name.
+
+A biography often spells out how the name is said right after it: "Lena Headey ( LEE-nə HEE-dee; born ...)",
+"Arnold Schwarzenegger (; German: [ˈaɐ̯nɔlt ...]; born ...)". Such a respelling or IPA transcription is the name
+again, so :func:`name_occurrences` also returns it (:func:`pronunciations`).
+"""
+
+import bisect
+import re
+import unicodedata
+from array import array
+from functools import lru_cache
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from textanon.detect.normalize import normalized
+from textanon.regions import merge
+
+#: Courtesy and professional titles before a person's name, lower case without the full stop: the recognizer
+#: extends a PERSON span over them, the linker leaves them out when it compares names (:func:`name_parts`).
+COURTESY_TITLES = frozenset(
+    {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "judge", "sir", "dame", "lord", "lady", "mme", "m"}
+)
+#: Every title dropped from the front of the protected person's name (:func:`name_words`): the courtesy titles and
+#: foreign or religious ones that elsewhere may be a given name or begin the name of a place ("Don", "St", "Fr").
+TITLES = COURTESY_TITLES | frozenset(
+    {"mx", "mlle", "herr", "frau", "sr", "sra", "srta", "don", "doña", "dona", "rev", "fr", "st"}
+)
+#: Titles after which the rules take the next words for a person's name (:data:`textanon.detect.rules.NAME_TITLES`):
+#: not "M" (an initial), nor titles that also begin names of places and works ("St Louis", "Don Jon").
+RULE_TITLES = (COURTESY_TITLES - {"m"}) | frozenset({"mx", "mlle", "madam", "madame", "rev"})
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "phd", "md", "esq", "qc", "kc", "obe", "mbe", "cbe"})
+PARTICLES = frozenset(
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "du",
+        "des",
+        "la",
+        "le",
+        "bin",
+        "ibn",
+        "al",
+        "el",
+        "ter",
+        "ten",
+        "dos",
+        "das",
+        "y",
+        "af",
+        "zu",
+    }
+)
+# Ordinary lower-case English words that are also first names or surnames. A single-word name variant
+# equal to one of these is matched only when capitalized or in upper case.
+_COMMON_WORDS = frozenset(
+    """
+a all an and are as at be bell bill bird black blue born brown bush by can carpenter case chance church
+clay cook cross day dean do down duke early faith fair field fisher fletcher ford fox frank free friend
+gay gold good grace green grey hall hand happy hart hay heart hill holly hope house hunt hunter is it
+joy judge just king knight lamb lane law lee long love low major mark marsh mason may miles mill miller
+moon moore more new north page park parker partridge penny person pierce pope porter pound power price
+prince read reed rich ring rose rule rush salt sharp shepherd short smith snow spring star stone story
+strong summer summers sunday swift tanner taylor the thatcher turner victor wall walker ward warren
+waters way webb well west white wolf wood woods young will wills winter wise worth
+""".split()
+)
+
+#: the ordinary words above that are also names (public: a lower-case one after a title may be a name)
+NAME_LIKE_WORDS = _COMMON_WORDS
+Span = Tuple[int, int]
+
+
+def fold(text: str) -> str:
+    """Lower-case, diacritics removed, one character per character (offsets are preserved).
+
+    Linear in the text with a per-character cache; the last few long texts are remembered, since the name search
+    folds the same document once per name (a 1,000,000-character document with a thousand names)."""
+    if len(text) < _LONG_TEXT:
+        return "".join(map(_fold_char, text))
+    folded = _FOLDED_TEXTS.get(text)
+    if folded is None:
+        folded = "".join(map(_fold_char, text))
+        _FOLDED_TEXTS[text] = folded
+        while len(_FOLDED_TEXTS) > 4:
+            _FOLDED_TEXTS.pop(next(iter(_FOLDED_TEXTS)))
+    return folded
+
+
+#: texts at least this long are remembered by :func:`fold`
+_LONG_TEXT = 10_000
+_FOLDED_TEXTS: Dict[str, str] = {}
+
+
+@lru_cache(maxsize=65536)
+def _fold_char(ch: str) -> str:
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return base.lower() if len(base) == 1 else ch.lower() if len(ch.lower()) == 1 else ch
+
+
+def name_words(name: str) -> List[str]:
+    """The name's words in order, without titles, suffixes or punctuation: "Mr Igor V. Munteanu Jr." ->
+    ["Igor", "V", "Munteanu"]."""
+    words = re.findall(r"[^\W\d_](?:[\w'’-]*[^\W_])?", unicodedata.normalize("NFC", normalized(name or "").text))
+    while len(words) > 1 and fold(words[0]) in TITLES:
+        words = words[1:]
+    while len(words) > 1 and fold(words[-1]) in SUFFIXES:
+        words = words[:-1]
+    return words
+
+
+def name_parts(text: str) -> List[str]:
+    """Name words, lower case, without courtesy titles or trailing suffixes, for comparing mentions: "Mr G. Yalman"
+    -> ["g", "yalman"], "Martin Luther King Jr." -> ["martin", "luther", "king"]."""
+    words = re.findall(r"\w+", normalized(text).text.lower())
+    words = [w for w in words if w not in COURTESY_TITLES] or words
+    while len(words) > 1 and words[-1] in SUFFIXES:
+        words = words[:-1]
+    return words
+
+
+def target_variants(name: str) -> List[str]:
+    """Surface variants of the protected person's name, longest first (see the module docstring)."""
+    words = name_words(name)
+    if not words:
+        return []
+    if len(words) == 1:
+        return [words[0]]
+    surname_start = len(words) - 1
+    while surname_start > 1 and fold(words[surname_start - 1]) in PARTICLES:
+        surname_start -= 1
+    given, surname = words[:surname_start], words[surname_start:]
+    surname_str = " ".join(surname)
+    variants = {" ".join(words), f"{given[0]} {surname_str}", surname_str, surname[-1]}
+    initials = [g[0] for g in given if g[0].isalpha()]
+    if initials:
+        variants |= {
+            ". ".join(initials) + ". " + surname_str,
+            ".".join(initials) + ". " + surname_str,
+            " ".join(initials) + " " + surname_str,
+            "".join(initials) + " " + surname_str,
+            f"{initials[0]}. {surname_str}",
+            f"{initials[0]} {surname_str}",
+            f"{surname_str} {initials[0]}.",
+            f"{surname_str}, {given[0]}",
+        }
+    for g in given:
+        if len(g) >= 2:
+            variants.add(g)
+    if len(surname) > 1:  # "De Niro" -> also "Niro"
+        variants.add(surname[-1])
+    return sorted((v for v in variants if len(v.replace(".", "").strip()) >= 2), key=lambda v: (-len(v), v))
+
+
+def _variant_pattern(variant: str) -> str:
+    """Regex over folded text: words separated by any whitespace (or a comma), an initial with or
+    without its full stop."""
+
+    def word(piece: str) -> str:
+        return re.escape(piece) + (r"\.?" if len(piece) == 1 else "")
+
+    parts = [[p for p in part.split(".") if p] for part in re.split(r"\s+", fold(variant).strip())]
+    return r"[\s,]*".join(r"\s*".join(word(p) for p in pieces) for pieces in parts if pieces)
+
+
+def find_target_mentions(text: str, name: str) -> List[Span]:
+    """Character spans of every occurrence of a variant of ``name`` in ``text`` (sorted, non-overlapping).
+
+    A possessive "'s" stays outside the span; a span never starts or ends inside a word. The search reads the
+    normalized view of the text (:func:`textanon.detect.normalize.normalized`: a soft hyphen or zero-width character
+    inside
+    the name, end-of-line hyphenation, look-alike Cyrillic letters); a span covers every original character of the
+    occurrence, invisible ones included. The name's words also match written apart, letter-spaced or inflected
+    (:func:`_text_forms`).
+    """
+    variants = target_variants(name)
+    if not variants or not text:
+        return []
+    view = normalized(text)
+    text = view.text
+    folded = fold(text)
+    regions = _regions(folded, variants) if len(text) >= _LONG_TEXT else None
+    spans: List[Span] = []
+    for variant in variants:
+        single = len(re.findall(r"\w+", variant)) == 1
+        pattern = re.compile(r"(?<!\w)" + _variant_pattern(variant) + r"(?!\w)")
+        for m in _search(pattern, folded, regions):
+            if single and not _single_word_case_ok(text[m.start() : m.end()], variant):
+                continue
+            if not single and not _initials_ok(text, m.start(), m.end()):
+                continue
+            spans.append((m.start(), m.end()))
+    spans += _text_forms(text, folded, name_words(name), regions is not None)
+    return [(s, e) for s, e, _ in merge(view.spans_to_original(spans), adjacent=True)]
+
+
+#: the shortest name word matched written apart, letter-spaced or inflected (:func:`_text_forms`)
+FORM_MIN_CHARS = 4
+#: the longest ending after a name word read as an inflection ("Petrescului": "Petrescu" + "lui")
+INFLECTION_MAX_CHARS = 3
+#: endings that make another name of a name, not an inflection of it ("Peterson", "Jansen", "Petrovski")
+NAME_FORMING_ENDINGS = frozenset({"son", "sen", "kin", "ski", "sky"})
+_LETTER = r"[^\W\d_]"
+#: a run of four or more single letters, each apart from the next by a space, a full stop, a hyphen or a middle dot
+#: ("P E T R E S C U", "P.E.T.R.E.S.C.U", "P-E-T-R")
+_SPACED_RUN = re.compile(
+    rf"(?<!{_LETTER}){_LETTER}(?!{_LETTER})(?:(?:[ \t]|[.\-\u00b7\u2010][ \t]?){_LETTER}(?!{_LETTER})){{3,}}"
+)
+
+
+def _text_forms(text: str, folded: str, words: Sequence[str], long_text: bool) -> List[Span]:
+    """Occurrences of a name word of :data:`FORM_MIN_CHARS` letters or more that is not an ordinary English word
+    (:func:`is_common_word`), written as OCR and typing leave it: split by spaces ("Petr escu"; not when every piece
+    is an English word: "a dam" is not "Adam"), letter-spaced ("P E T R E S C U", "P.E.T.R.E.S.C.U"), or followed by
+    an ending of up to :data:`INFLECTION_MAX_CHARS` letters ("Petrescului"; the whole word; not the endings that
+    make another name, :data:`NAME_FORMING_ENDINGS`). Offsets of ``text`` (the normalized view)."""
+    spans: List[Span] = []
+    forms = {fold(w) for w in words if len(w) >= FORM_MIN_CHARS and w.isalpha() and not is_common_word(w)}
+    if not forms:
+        return spans
+    for run_start, letters, offsets in _spaced_runs(folded):
+        for form in forms:
+            at = letters.find(form)
+            while at >= 0:
+                spans.append((offsets[at], offsets[at + len(form) - 1] + 1))
+                at = letters.find(form, at + 1)
+    # one scan for every form: written apart (a space or none between its letters) or with an ending
+    alternatives = [" ?".join(map(re.escape, f)) for f in sorted(forms)]
+    alternatives += [re.escape(f) + rf"{_LETTER}{{1,{INFLECTION_MAX_CHARS}}}" for f in sorted(forms)]
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")
+    halves = {h for f in forms for h in (f[: (len(f) + 1) // 2], f[len(f) // 2 :])}  # one is whole in any split
+    for m in _search(pattern, folded, _anchor_regions(folded, halves) if long_text else None):
+        found = m.group(0)
+        if found in forms:  # the word itself: a variant
+            continue
+        surface = text[m.start() : m.end()]
+        if " " in found:
+            if not all(_english_word(p) for p in surface.split(" ")):
+                spans.append(m.span())
+            continue
+        form = max((f for f in forms if found.startswith(f)), key=len)
+        ending = surface[len(form) :]
+        if fold(ending) not in NAME_FORMING_ENDINGS and (ending.islower() or surface.isupper()):
+            spans.append(m.span())
+    return spans
+
+
+def _spaced_runs(folded: str) -> List[Tuple[int, str, List[int]]]:
+    """``(start, letters, offset of each letter)`` for every letter-spaced run of ``folded`` (:data:`_SPACED_RUN`);
+    remembered for long texts."""
+    if len(folded) >= _LONG_TEXT and folded in _SPACED_RUNS:
+        return _SPACED_RUNS[folded]
+    runs = []
+    for m in _SPACED_RUN.finditer(folded):
+        offsets = [m.start() + i for i, ch in enumerate(m.group(0)) if ch.isalpha()]
+        runs.append((m.start(), "".join(folded[i] for i in offsets), offsets))
+    if len(folded) >= _LONG_TEXT:
+        _SPACED_RUNS[folded] = runs
+        while len(_SPACED_RUNS) > 4:
+            _SPACED_RUNS.pop(next(iter(_SPACED_RUNS)))
+    return runs
+
+
+_SPACED_RUNS: Dict[str, List[Tuple[int, str, List[int]]]] = {}
+
+
+def _english_word(piece: str) -> bool:
+    """A piece of a split name that is an English word on its own ("a", "dam"): ordinary words
+    (:func:`is_common_word`) and words of a Zipf frequency of 3 or more (wordfreq), "a" and "i" for single letters."""
+    low = fold(piece)
+    if len(low) == 1:
+        return low in ("a", "i")
+    if is_common_word(low):
+        return True
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - wordfreq is a dependency
+        return False
+    return zipf_frequency(low, "en") >= 3.0
+
+
+#: characters (not counting whitespace and commas) read on each side of a name word found in a long text (a variant's
+#: match holds one of its words)
+REGION_MARGIN = 200
+
+
+def _regions(folded: str, variants: Sequence[str]) -> Optional[List[Span]]:
+    """The parts of a long folded text where a variant can match: around every place one of its words (of two or
+    more letters) occurs, found with ``str.find`` instead of running every variant's pattern over the whole text.
+    None (search everywhere) when a variant has no such word or the parts would cover half the text."""
+    anchors = set()
+    for variant in variants:
+        words = [w for w in re.findall(r"\w+", fold(variant)) if len(w) >= 2]
+        if not words:
+            return None
+        anchors.add(max(words, key=len))
+    return _anchor_regions(folded, anchors)
+
+
+def _anchor_regions(folded: str, anchors) -> Optional[List[Span]]:
+    """The parts of ``folded`` around every occurrence of one of ``anchors`` (:func:`_regions`); None when they would
+    cover half the text, or when the anchors occur so often that their parts would (counted first: reading the
+    parts around tens of thousands of occurrences costs more than one scan of the text)."""
+    if sum(folded.count(word) for word in anchors) * REGION_MARGIN > len(folded):
+        return None
+    found: List[Span] = []
+    marks = _marks(folded)
+    for word in anchors:
+        at = folded.find(word)
+        while at >= 0:
+            found.append((_reach(folded, at, -1, marks), _reach(folded, at + len(word), 1, marks)))
+            at = folded.find(word, at + 1)
+    regions = [(s, e) for s, e, _ in merge(found)] if found else []
+    return None if sum(e - s for s, e in regions) * 2 > len(folded) else regions
+
+
+def _reach(folded: str, position: int, step: int, marks: Optional[Sequence[int]] = None) -> int:
+    """The offset :data:`REGION_MARGIN` characters other than whitespace and commas away from ``position`` (``step``
+    -1: before it, 1: after it): a variant's words may be separated by any run of those. ``marks``: the offsets of
+    those characters (:func:`_marks`), one bisection instead of a walk."""
+    marks = _marks(folded) if marks is None else marks
+    before = bisect.bisect_left(marks, position)  # such characters before ``position``
+    if step > 0:
+        last = before + REGION_MARGIN - 1
+        return marks[last] + 1 if last < len(marks) else len(folded)
+    return marks[before - REGION_MARGIN] if before >= REGION_MARGIN else 0
+
+
+def _marks(folded: str) -> Sequence[int]:
+    """Offsets of the characters of ``folded`` other than whitespace (``str.isspace``) and commas; remembered for
+    long texts (every name's search reads the same text)."""
+    if len(folded) >= _LONG_TEXT and folded in _MARKS:
+        return _MARKS[folded]
+    marks = array("l", (m.start() for m in _MARK.finditer(folded)))  # compact: 8 bytes an offset
+    if len(folded) >= _LONG_TEXT:
+        _MARKS[folded] = marks
+        while len(_MARKS) > 1:  # the document being processed only
+            _MARKS.pop(next(iter(_MARKS)))
+    return marks
+
+
+_MARK = re.compile(r"[^\s,]")  # ``\s``: the characters of ``str.isspace``
+_MARKS: Dict[str, Sequence[int]] = {}
+
+
+def _search(pattern, folded: str, regions: Optional[List[Span]]):
+    """``pattern.finditer`` over ``folded``, or only over ``regions`` of it. A match that touches a region's edge
+    may be cut there (the pattern's look-ahead sees the region's end as the text's end): the whole text is then
+    searched for that pattern instead."""
+    if regions is None:
+        yield from pattern.finditer(folded)
+        return
+    matches = []
+    for start, end in regions:
+        for m in pattern.finditer(folded, start, end):
+            if (m.start() == start and start > 0) or (m.end() == end and end < len(folded)):
+                yield from pattern.finditer(folded)
+                return
+            matches.append(m)
+    yield from matches
+
+
+def _initials_ok(text: str, start: int, end: int) -> bool:
+    """A one-letter word of a matched multi-word variant is an initial only if it is upper case or followed by a
+    full stop: "Petrescu, A." and "PETRESCU A" are the person, "Petrescu, a teacher" is not."""
+    for m in re.finditer(r"(?<!\w)\w(?!\w)", text[start:end]):
+        letter, after = m.group(0), text[start + m.end() : start + m.end() + 1]
+        if letter.isalpha() and not letter.isupper() and after != ".":
+            return False
+    return True
+
+
+def _single_word_case_ok(surface: str, variant: str) -> bool:
+    if surface[:1].isupper():
+        return True
+    return not is_common_word(variant)
+
+
+def is_common_word(word: str) -> bool:
+    """True if ``word`` in lower case is an ordinary English word (a name-like word such as "will",
+    "hope", "may", or a spaCy English stop word such as "us"): its lower-case occurrences are not
+    taken for a name."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    folded = fold(word.strip())
+    return folded in _COMMON_WORDS or folded in STOP_WORDS
+
+
+def name_occurrences(text: str, name: str) -> List[Span]:
+    """:func:`find_target_mentions`, and, where the text writes the full name in lower case ("hope summers"),
+    the surname in lower case too, even if it is an ordinary word ("summers appealed"); and the name's
+    pronunciation at the opening of a biography (:func:`pronunciations`).
+
+    Remembered for long texts (the risk scorer and the optimizer both ask, once per name): a new list each call."""
+    if len(text) < _LONG_TEXT:
+        return _name_occurrences(text, name)
+    key = (text, name)
+    if key not in _OCCURRENCES:
+        if len(_OCCURRENCES) >= 20_000:
+            _OCCURRENCES.clear()
+        _OCCURRENCES[key] = tuple(_name_occurrences(text, name))
+    return list(_OCCURRENCES[key])
+
+
+_OCCURRENCES: Dict[Tuple[str, str], Tuple[Span, ...]] = {}
+
+
+def _name_occurrences(text: str, name: str) -> List[Span]:
+    occurrences = find_target_mentions(text, name)
+    extra = _pronunciations_after(text, occurrences)
+    words = name_words(name)
+    if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
+        pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
+        view = normalized(text)
+        folded = fold(view.text)
+        occurrences += view.spans_to_original(
+            [m.span() for m in pattern.finditer(folded) if view.text[m.start() : m.end()].islower()]
+        )
+        occurrences = [(s, e) for s, e, _ in merge(occurrences)]
+    return [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
+
+
+#: how far into a text the opening of a biography ("Name (pronunciation; born ...)") may start
+LEAD_CHARS = 300
+#: the longest parenthetical read after the name; an unclosed one is read to the end of its line up to this
+PARENTHETICAL_CHARS = 400
+_IPA = re.compile(r"[\u0250-\u02ff\u1d00-\u1dbfæçðøŋœθβχ]|/[^/\n]+/|\[[^\]\n]+\]")
+_PRONUNCIATION_WORDS = re.compile(r"\b(?:pronounced|pronunciation|pron\.|listen|ipa|respelling)\b", re.IGNORECASE)
+# a respelled word: syllables joined by hyphens, one of them stressed (upper case): "joh-LEE", "LEE-nə", "wah-KEEN"
+_RESPELLED = re.compile(r"(?<![\w-])(?=[\w-]*\b[A-Z]{2,}\b)[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
+# a one-syllable respelling in capitals ("KAYN"): the whole segment is upper-case words
+_STRESSED_ONLY = re.compile(r"[A-Z]{2,}(?:\s+[A-Z]{2,})*")
+_OPENING = re.compile(r"[ \t]*\(")
+_CLOSING = re.compile(r"[)\n]")
+
+
+def _is_pronunciation(segment: str) -> bool:
+    """True if a segment of the parenthetical after the name transcribes how it is said."""
+    segment = segment.strip()
+    return bool(
+        _IPA.search(segment)
+        or _PRONUNCIATION_WORDS.search(segment)
+        or _RESPELLED.search(segment)
+        or _STRESSED_ONLY.fullmatch(segment)
+    )
+
+
+def pronunciations(text: str, name: str) -> List[Span]:
+    """The pronunciation of the name in a parenthetical right after it at the opening of a biography (an
+    occurrence starting in the first :data:`LEAD_CHARS` characters): "Lena Headey ( LEE-nə HEE-dee; born ...)".
+
+    Fail closed: the parenthetical is cut into segments at semicolons, and everything from its opening
+    bracket to the end of its last segment that looks like a pronunciation (IPA, /.../ or [...], "pronounced",
+    a respelling such as "joh-LEE" or "KAYN") is one span, so a language label or a native spelling before the
+    transcription ("German: [...]", "Irish: ...; pronounced ...") goes with it. "(born ...)" alone gives nothing.
+    """
+    return _pronunciations_after(text, find_target_mentions(text, name))
+
+
+def _pronunciations_after(text: str, occurrences: List[Span]) -> List[Span]:
+    """:func:`pronunciations` after the name's ``occurrences`` (found once by the caller)."""
+    spans: List[Span] = []
+    for _, end in (o for o in occurrences if o[0] < LEAD_CHARS):
+        opening = _OPENING.match(text, end)
+        if not opening:
+            continue
+        start = opening.end()
+        stop = min(len(text), start + PARENTHETICAL_CHARS)
+        close = _CLOSING.search(text, start, stop)
+        inner_end = close.start() if close else stop
+        last = None
+        for m in re.finditer(r"[^;]+", text[start:inner_end]):
+            if _is_pronunciation(m.group(0)):
+                last = start + m.end()
+        if last is not None:
+            first = start + len(text[start:last]) - len(text[start:last].lstrip(" \t;"))
+            last -= len(text[start:last]) - len(text[start:last].rstrip())
+            if first < last:
+                spans.append((first, last))
+    return spans

@@ -1,0 +1,192 @@
+"""``textanon_entity_linker``: groups mentions of one entity under ``span._.entity_id``.
+
+Links (union-find over the spans of ``doc.spans[spans_key]``):
+* equal normalized strings (case, punctuation, titles and leading determiners ignored);
+* person-name variants: "Mr Galip Yalman" / "Yalman" / "G. Yalman" (surname match with compatible
+  initials), and, when no surname fits, the first name alone or the initials written with periods ("Julia Novak" /
+  "Julia" / "J." / "J.N."); a short form that fits several full names stays on its own;
+* acronyms and their expansion: "European Court of Human Rights" / "ECHR";
+* amounts of money given in two currencies side by side: "EUR 5,000 (7,000 US dollars)".
+Entity ids are ``<LABEL>_<n>`` numbered in order of first mention, so masking tags can reuse them.
+"""
+
+import re
+import unicodedata
+from typing import Dict, List
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from textanon.detect.target import COURTESY_TITLES, name_parts
+from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
+from textanon.labels import PERSON, QUANTITY
+from textanon.settings.serialization import SettingsRecord
+
+DETERMINERS = {"the", "a", "an"}
+ACRONYM_STOPWORDS = {"of", "the", "for", "and", "on", "in", "de", "du", "des", "la", "le", "&"}
+CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|lir[ae]s?|roubles?|rubles?)\b", re.I)
+
+
+@Language.factory(
+    "textanon_entity_linker",
+    default_config={
+        "spans_key": DEFAULT_SPANS_KEY,
+        "link_person_variants": True,
+        "link_acronyms": True,
+        "link_currencies": True,
+    },
+    assigns=["span._.entity_id"],
+    requires=["doc.spans"],
+)
+def make_entity_linker(
+    nlp: Language, name: str, spans_key: str, link_person_variants: bool, link_acronyms: bool, link_currencies: bool
+) -> "EntityLinker":
+    """Build the ``textanon_entity_linker`` component from its config settings."""
+    return EntityLinker(name, spans_key, link_person_variants, link_acronyms, link_currencies)
+
+
+def normalize(text: str) -> str:
+    """Lower-cased, NFKC, punctuation-free form without titles or leading determiners."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    words = re.findall(r"\w+", text)
+    while len(words) > 1 and (words[0] in COURTESY_TITLES or words[0] in DETERMINERS):
+        words = words[1:]
+    return " ".join(words)
+
+
+def acronym(text: str) -> str:
+    """Initials of the capitalized content words: "European Court of Human Rights" -> "ECHR"."""
+    words = [w for w in re.findall(r"[\w'-]+", text) if w.lower() not in ACRONYM_STOPWORDS]
+    return "".join(w[0] for w in words if w[0].isupper()).upper()
+
+
+class _UnionFind:
+    def __init__(self, n: int):
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union(self, i: int, j: int) -> None:
+        ri, rj = self.find(i), self.find(j)
+        if ri != rj:
+            self.parent[max(ri, rj)] = min(ri, rj)
+
+
+class EntityLinker(SettingsRecord):
+    """Assigns ``span._.entity_id`` to every span of ``doc.spans[spans_key]``."""
+
+    SETTINGS = ("spans_key", "link_person_variants", "link_acronyms", "link_currencies")
+
+    def __init__(
+        self,
+        name: str = "textanon_entity_linker",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        link_person_variants: bool = True,
+        link_acronyms: bool = True,
+        link_currencies: bool = True,
+    ) -> None:
+        register_extensions()
+        self.name, self.spans_key, self.link_person_variants = name, spans_key, link_person_variants
+        self.link_acronyms, self.link_currencies = link_acronyms, link_currencies
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = list(doc.spans.get(self.spans_key, []))
+        groups = self.groups(doc, spans)
+        counters: Dict[str, int] = {}
+        ids: Dict[int, str] = {}
+        for i, span in enumerate(spans):
+            root = groups[i]
+            if root not in ids:
+                label = spans[root].label_
+                counters[label] = counters.get(label, 0) + 1
+                ids[root] = f"{label}_{counters[label]}"
+            span._.entity_id = ids[root]
+        return doc
+
+    def groups(self, doc: Doc, spans: List[Span]) -> List[int]:
+        """The entity of each of ``spans`` as the index of one span of its group (this linker's settings); used by
+        the allow list to tell whether an allowed form is a mention of an entity detected elsewhere."""
+        uf = _UnionFind(len(spans))
+        self._link_equal(spans, uf)
+        if self.link_person_variants:
+            self._link_person_variants(spans, uf)
+        if self.link_acronyms:
+            self._link_acronyms(spans, uf)
+        if self.link_currencies:
+            self._link_currencies(doc, spans, uf)
+        return [uf.find(i) for i in range(len(spans))]
+
+    @staticmethod
+    def _link_equal(spans: List[Span], uf: _UnionFind) -> None:
+        first: Dict[str, int] = {}
+        for i, span in enumerate(spans):
+            key = normalize(span.text)
+            if key:
+                uf.union(first.setdefault(key, i), i)
+
+    @staticmethod
+    def _link_person_variants(spans: List[Span], uf: _UnionFind) -> None:
+        persons = [(i, name_parts(s.text)) for i, s in enumerate(spans) if s.label_ == PERSON]
+        full = [(i, p) for i, p in persons if len(p) >= 2 and all(len(w) > 1 for w in p)]
+        full_ids = {i for i, _ in full}
+        for i, parts in persons:
+            if i in full_ids:
+                continue  # a full name links by equality only
+            surname, initials = parts[-1], [w[0] for w in parts[:-1]]
+            matches = {uf.find(j) for j, fp in full if fp[-1] == surname and _initials_fit(initials, fp[:-1])}
+            if not matches:  # "Julia" / "J." / "J.N." of "Julia Novak"
+                dotted = "." in spans[i].text or spans[i]._.source == "rule:signature_initial"
+                matches = {uf.find(j) for j, fp in full if _given_name_fits(parts, fp, dotted)}
+            if len(matches) == 1:
+                uf.union(matches.pop(), i)
+
+    @staticmethod
+    def _link_acronyms(spans: List[Span], uf: _UnionFind) -> None:
+        expansions: Dict[str, int] = {}
+        for i, span in enumerate(spans):
+            if len(span) > 1:
+                acr = acronym(span.text)
+                if len(acr) >= 2:
+                    expansions.setdefault(acr, i)
+        for i, span in enumerate(spans):
+            text = span.text.strip().replace(".", "")
+            if len(span) == 1 and text.isupper() and len(text) >= 2 and text in expansions:
+                uf.union(expansions[text], i)
+
+    @staticmethod
+    def _link_currencies(doc: Doc, spans: List[Span], uf: _UnionFind) -> None:
+        text = None  # doc.text joins every token: built once, when first needed
+        for i in range(len(spans) - 1):
+            a, b = spans[i], spans[i + 1]
+            if a.label_ == QUANTITY == b.label_ and CURRENCY_HINT.search(a.text) and CURRENCY_HINT.search(b.text):
+                text = doc.text if text is None else text
+                between = text[a.end_char : b.start_char]
+                if (
+                    len(between) <= 25
+                    and "(" in between
+                    and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between)
+                ):
+                    uf.union(i, i + 1)
+
+
+def _given_name_fits(parts: List[str], full: List[str], dotted: bool) -> bool:
+    """A short form of the full name ``full`` that is not its surname: its first name alone ("Julia" of "Julia
+    Novak") or, written with periods (``dotted``: not a designated letter "K"), its initials ("J.", "J.N.")."""
+    if len(parts) == 1 and len(parts[0]) > 1:
+        return parts[0] == full[0]
+    if not dotted or not all(len(p) == 1 for p in parts):
+        return False
+    if len(parts) == 1:
+        return full[0].startswith(parts[0])
+    return parts == [w[0] for w in full]
+
+
+def _initials_fit(initials: List[str], given_names: List[str]) -> bool:
+    """ "G." fits "Galip"; no initials fit any given names."""
+    if len(initials) > len(given_names):
+        return False
+    return all(g.startswith(i) for i, g in zip(initials, given_names))

@@ -1,0 +1,263 @@
+"""``textanon_generalizer``: generalization candidates for every entity, scored by the risk model in use.
+
+Placed after the risk component(s) and before ``textanon_optimizer`` (which chooses among keep / generalize /
+suppress when its ``replacement`` is ``"generalize"``). For every entity (mentions grouped by ``span._.entity_id``,
+as the optimizer groups them) the generalizers (:mod:`textanon.decide.generalization.propose`) propose up to
+``max_levels`` true, less specific replacements of its longest mention; each gets its information content from the
+risk model in use (``ic_source = "auto"``: the language model of ``textanon_lm_risk``, else the index of
+``textanon_search_risk``, else word frequencies; :mod:`.information`). Every mention of the entity gets the list in
+``span._.generalizations`` (``[{"text", "level", "kind", "ic"}]``, level 1 first).
+
+With a search index in the pipeline the component also records the index's rule in ``doc._.generalization_risk``
+(:mod:`.risk`): ``breaks``, for every risky combination, the generalizations that may break it (any, for a population
+or targeted combination; None, suppression only, for one made by the query bound) and ``forbidden``, the options and
+pairs of options found in fewer than ``k`` indexed documents. After deciding, the optimizer checks the BM25 attacker
+on its output and suppresses the generalizations the attacker still needs (:mod:`.targeted`). The language-model
+rule needs no record: the optimizer applies it at the threshold of the decision
+(:func:`textanon.decide.generalization.risk.lm_breaks`), re-decisions at other thresholds included.
+
+Fail closed: an entity the generalizers do not know, a candidate that could not be scored, a failure of the
+component (then every entity is left without candidates and a warning says so): the optimizer suppresses.
+The protected person's name is never generalized (the optimizer masks it whatever this component proposes).
+"""
+
+import logging
+from typing import Dict, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from textanon.decide.generalization.candidate_ic import (
+    capped,
+    content_words,
+    index_candidate_ic,
+    lm_candidate_ic,
+    wordfreq_candidate_ic,
+)
+from textanon.decide.generalization.propose import propose_for_mentions
+from textanon.decide.generalization.risk import index_forbidden, population_risky
+from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
+from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
+from textanon.pipes.search_risk import SearchRisk
+from textanon.risk.search.base import memo_count
+from textanon.settings.serialization import SettingsRecord
+from textanon.settings.signatures import register_component
+
+logger = logging.getLogger(__name__)
+IC_SOURCES = ("auto", "lm", "index", "wordfreq")
+
+
+class Generalizer(SettingsRecord):
+    """Proposes and scores generalizations (module docstring)."""
+
+    SETTINGS = ("spans_key", "ic_source", "max_levels")
+
+    def __init__(
+        self,
+        nlp: Optional[Language] = None,
+        name: str = "textanon_generalizer",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        ic_source: str = "auto",
+        max_levels: int = 4,
+    ) -> None:
+        register_extensions()
+        if ic_source not in IC_SOURCES:
+            raise ValueError(f"ic_source must be one of {IC_SOURCES}, got {ic_source!r}")
+        if max_levels < 1:
+            raise ValueError("max_levels must be >= 1")
+        self.nlp, self.name, self.spans_key = nlp, name, spans_key
+        self.ic_source, self.max_levels = ic_source, max_levels
+
+    def __call__(self, doc: Doc) -> Doc:
+        try:
+            return self._generalize(doc)
+        except Exception as err:  # noqa: BLE001 — no generalization is ever better than a wrong one
+            logger.warning("generalization failed on a document (%s); entities are suppressed", type(err).__name__)
+            for span in doc.spans.get(self.spans_key, []):
+                span._.generalizations = None
+            doc._.generalization_risk = None
+            add_warning(
+                doc, f"{self.name}: generalization failed ({type(err).__name__}); risky entities are suppressed"
+            )
+            return doc
+
+    def pipe(self, docs, batch_size: int = 8):
+        """Generalize each doc in turn."""
+        for doc in docs:
+            yield self(doc)
+
+    def risk_components(self) -> Tuple[object, object]:
+        """The pipeline's enabled (language-model risk, search risk) components, None where absent or disabled: a
+        profile that disables ``textanon_lm_risk`` (``nlp.disabled``) runs no language model here either."""
+        procs = [proc for _, proc in self.nlp.pipeline] if self.nlp is not None else []
+        lm = next((p for p in procs if isinstance(p, LMRiskScorer)), None)
+        search = next((p for p in procs if isinstance(p, SearchRisk)), None)
+        return lm, search
+
+    def _generalize(self, doc: Doc) -> Doc:
+        entities: Dict[str, List[Span]] = {}
+        for i, span in enumerate(doc.spans.get(self.spans_key, [])):
+            span._.generalizations = None
+            if span._.source != "target":
+                entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
+        candidates: Dict[str, list] = {}
+        text = doc.text  # built once: doc.text joins every token
+        for eid, mentions in entities.items():
+            rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
+            tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
+            if modifies_next_noun(rep):
+                continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
+            others = [(m.text, m.start_char) for m in mentions if m is not rep]
+            found = propose_for_mentions(
+                rep.label_, [(rep.text, rep.start_char)] + others, text, self.max_levels, is_common_noun(rep), tokens
+            )
+            if found:
+                candidates[eid] = found
+        lm, search = self.risk_components()
+        source = self.ic_source
+        if source == "auto":
+            source = "lm" if lm is not None else "index" if search is not None else "wordfreq"
+        index = search.index.open() if search is not None else None
+        count = _counter(index) if index is not None else None
+        ics = self._score(doc, source, lm, index, count, entities, candidates)
+        unscored = 0
+        for eid, found in candidates.items():
+            original = _entity_ic(entities[eid])
+            values = [capped(ic, original) for ic in ics.get(eid, [None] * len(found))]
+            unscored += sum(v is None for v in values)
+            listed = [{"text": g.text, "level": g.level, "kind": g.kind, "ic": v} for g, v in zip(found, values)]
+            for span in entities[eid]:
+                span._.generalizations = listed
+        if unscored:
+            add_warning(doc, f"{self.name}: {unscored} generalization candidates could not be scored; never chosen")
+        doc._.generalization_risk = None
+        if search is not None:
+            doc._.generalization_risk = self._index_risk(doc, search, count, entities, candidates)
+        return doc
+
+    def _index_risk(self, doc: Doc, search, count, entities, candidates) -> dict:
+        """The index's record for the optimizer (module docstring): ``{"breaks": [[combination, {entity: [levels]}
+        or None]], "forbidden": [[[entity, level], ...]]}``."""
+        phrases = {eid: min((m.text for m in ms), key=lambda t: count([t])) for eid, ms in entities.items()}
+        words = {eid: [(content_words(g.text), g.members) for g in found] for eid, found in candidates.items()}
+        levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
+        combos = [list(c) for c in doc._.risky_combinations or []]
+        breaks = []
+        for c in combos:
+            population = population_risky(c, count, search.k, phrases)
+            if search.max_combination_size > 2 and population:
+                found = None  # generalizations are checked in pairs only: larger combinations are suppressed
+            elif population or all(targeted_only(entities.get(e, [])) for e in c):
+                found = {e: levels[e] for e in c if e in levels}  # targeted: the optimizer checks the attacker
+            else:
+                found = None  # the query bound: suppression only
+            breaks.append([c, found])
+        chosen = sorted({e for c, found in breaks if found for e in found})
+        index = search.index.open()
+        forbidden = index_forbidden(sorted(entities), chosen, _memo_any(index), search.k, phrases, words)
+        return {"breaks": breaks, "forbidden": [[list(o) for o in f] for f in forbidden]}
+
+    def _score(self, doc, source, lm, index, count, entities, candidates) -> Dict[str, List[Optional[float]]]:
+        texts = {eid: [g.text for g in found] for eid, found in candidates.items()}
+        if source == "lm":
+            if lm is None:
+                raise ValueError("ic_source 'lm' needs textanon_lm_risk in the pipeline")
+            chars = {eid: [(m.start_char, m.end_char) for m in entities[eid]] for eid in candidates}
+            return lm_candidate_ic(lm.model, doc.text, chars, texts)
+        if source == "index":
+            if index is None:
+                raise ValueError("ic_source 'index' needs textanon_search_risk in the pipeline")
+            return {eid: [index_candidate_ic(count, index.n_docs, t) for t in ts] for eid, ts in texts.items()}
+        return {eid: [wordfreq_candidate_ic(t) for t in ts] for eid, ts in texts.items()}
+
+
+def targeted_only(mentions: List[Span]) -> bool:
+    """Whether the search risk made this entity a risk by its targeted risk alone (``span._.risk_reasons``)."""
+    reasons = [r for m in mentions for r in (m._.risk_reasons or [])]
+    return bool(reasons) and all(r.startswith("targeted: step") for r in reasons)
+
+
+def is_common_noun(span: Span) -> bool:
+    """A mention WordNet's noun senses apply to: its last token tagged as a common noun (NN, NNS) when the pipeline
+    has a tagger, else a gazetteer term (WordNet nouns by construction); lower case unless from the gazetteer."""
+    if span.doc.has_annotation("TAG"):
+        if span._.source == "gazetteer":
+            return span[-1].tag_ in ("NN", "NNS", "NNP", "NNPS")
+        return span[-1].tag_ in ("NN", "NNS") and span.text.islower()
+    return span._.source == "gazetteer"
+
+
+def modifies_next_noun(span: Span) -> bool:
+    """Whether ``span`` is a common noun that modifies the common noun right after it ("a child actor", "the family
+    home"), by the tagger's tags: a hypernym there reads as no English ("a person actor"), so no generalization is
+    proposed (the mention is suppressed when it must go). False without a tagger."""
+    doc = span.doc
+    if not doc.has_annotation("TAG") or span.end >= len(doc) or not is_common_noun(span):
+        return False
+    after = doc[span.end]
+    return after.tag_ in ("NN", "NNS") and after.text.islower()
+
+
+def _entity_ic(mentions: List[Span]) -> Optional[float]:
+    """The entity's IC: that of its most informative mention; None if a mention is unscored."""
+    ics = [scored_ic(m._.ic) for m in mentions]
+    return None if any(ic is None for ic in ics) else max(ics)
+
+
+#: the most documents of one group kept as a set (more: the index counts the combination itself)
+MAX_GROUP_DOCUMENTS = 100_000
+
+
+def _memo_any(index):
+    """``index.count_any`` with this document's answers kept. When the backend lists a group's documents
+    (``documents_any``), each group is asked once and a combination's count is the size of the intersection: the
+    same number, without one query per pair of options."""
+    cache: Dict[tuple, int] = {}
+    documents: Dict[tuple, Optional[frozenset]] = {}
+    listing = getattr(index, "documents_any", None)
+
+    def docs(group: tuple) -> Optional[frozenset]:
+        if group not in documents:
+            documents[group] = listing(list(group), MAX_GROUP_DOCUMENTS)
+        return documents[group]
+
+    def count_any(groups) -> int:
+        key = tuple(sorted(tuple(sorted(g)) for g in groups))
+        if key not in cache:
+            sets = [docs(g) for g in key] if listing is not None else [None]
+            if key and all(s is not None for s in sets):
+                cache[key] = len(frozenset.intersection(*sets))
+            else:
+                cache[key] = index.count_any([list(g) for g in key])
+        return cache[key]
+
+    return count_any
+
+
+def _counter(index):
+    return memo_count(index)
+
+
+make_generalizer = register_component(
+    "textanon_generalizer",
+    Generalizer,
+    assigns=["span._.generalizations", "doc._.generalization_risk"],
+    requires=["span._.entity_id"],
+)
+
+
+#: the factory name, for turning generalization on in a loaded pipeline (``textanon anonymize --replacement
+#: generalize``)
+COMPONENT = "textanon_generalizer"
+
+
+def use_generalizer(nlp: Language) -> None:
+    """Add ``textanon_generalizer`` right before ``textanon_optimizer`` (its candidates are what the optimizer's
+    ``replacement = "generalize"`` chooses among; without them it could only suppress). A pipeline that has it
+    is left as it is (a disabled one is enabled). Raises ValueError for a pipeline without the optimizer."""
+    if "textanon_optimizer" not in nlp.pipe_names:
+        raise ValueError("the pipeline has no textanon_optimizer")
+    if COMPONENT in nlp.disabled:  # a profile that leaves it off (textanon.profiles)
+        nlp.enable_pipe(COMPONENT)
+    elif COMPONENT not in nlp.pipe_names:
+        nlp.add_pipe(COMPONENT, before="textanon_optimizer")

@@ -1,0 +1,714 @@
+"""``textanon_optimizer``: the least informative masking that breaks every risky combination.
+
+CP-SAT program (OR-Tools): one boolean per entity, minimize sum(IC(e) * masked(e)) subject to
+``sum(masked(e) for e in c) >= 1`` for every risky combination ``c``. With ``replacement = "generalize"`` each
+entity chooses among keep / generalize at level 1...L / suppress instead (one boolean per option, exactly one per
+entity; candidates from ``textanon_generalizer``; :mod:`textanon.decide.generalization.choice`): cost = the information
+lost, and every risky combination broken by suppression or by a generalization whose recomputed risk clears it.
+Direct identifiers are fixed to masked (suppressed; see :meth:`MaskingOptimizer._direct_identifiers`; when
+generalizing, the protected person's name is replaced by the ``target_role`` setting, "the person", instead of
+``***``: a role word true of them, no clue to who they are):
+
+* the protected person (``doc._.target`` or the ``target`` setting): every occurrence of a variant of
+  the name in the text (:func:`textanon.detect.target.find_target_mentions`), whatever the recognizer said;
+  every entity overlapping an occurrence is masked (all its mentions), an occurrence no entity covers
+  becomes a PERSON span of its own. Without a target (or when it does not occur), every full person
+  name (a PERSON mention of two name words or more) is masked, with its surname wherever it occurs,
+  and a warning says so;
+* every CODE entity: any mention labelled CODE or found by a CODE rule;
+* dates of birth (a DATETIME mention right after "born" or "date of birth");
+* deny-list spans (``span._.source == "deny"``, added by ``textanon_allow_deny``);
+* every mention whose label is in the ``mask_labels`` setting (the ``strict`` profile: every label, so every
+  detected span is masked, as NER redaction does);
+* the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
+  union of the span and every entity it overlaps.
+
+Fail closed: an entity with an unscored mention costs :data:`DEFAULT_IC` per mention; a risky
+combination naming an entity id that has no mention has all its entities masked; on timeout or
+infeasibility every entity that occurs in an unresolved combination is masked; an entity of a risky combination
+with no generalization that breaks it is suppressed; each time ``doc._.anonymization_warnings`` says so (counts
+only). ``span._.masked`` is True exactly for the
+spans that the applied masks (propagation included) cover entirely.
+
+Whole units (``whole_units = true``, the default): a suppressed mention written as a placeholder (``***``,
+``[ORG]``: not a pseudonym, not a generalization) that covers part of a unit of the text (a multi-word span, a run
+of proper nouns, a quoted title, the proper-noun part of a noun chunk: :mod:`textanon.decide.units`) is extended to the
+whole unit ("four Drama *** Awards" is written "four ***"); a generalized entity with a mention in a unit that
+also holds a suppressed mention is suppressed (privacy first); two placeholder masks with the same replacement and
+only spaces between them become one. ``doc._.whole_units`` counts what was extended, suppressed and joined.
+"""
+
+import bisect
+import logging
+import re
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, SpanGroup
+
+from textanon.costs import DEFAULT_IC, IC_SCALE, mask_cost  # noqa: F401  (DEFAULT_IC, IC_SCALE: re-exported)
+from textanon.decide.generalization.base import fit_articles
+from textanon.decide.generalization.choice import breaks, candidates_of, choose, forbidden
+from textanon.decide.generalization.role import role_masks
+from textanon.decide.generalization.targeted_check import to_suppress
+from textanon.decide.units import Unit, cover_units, doc_units, overlapping_units
+from textanon.detect.rules import CODE_RULE_NAMES
+from textanon.detect.target import fold, name_occurrences, name_words
+from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
+from textanon.labels import CODE, DATETIME, PERSON
+from textanon.pipes.lm_risk import LMRiskScorer
+from textanon.pipes.search_risk import SearchRisk
+from textanon.render.masking import (
+    REPLACEMENT_STYLES,
+    Mask,
+    apply,
+    covered,
+    join_adjacent,
+    merge,
+    overlap_test,
+    propagate,
+    replacement,
+)
+from textanon.render.operators import Mention, OperatorError, Renderer
+from textanon.render.operators.generalize import Generalize
+from textanon.render.operators.pseudonym import Pseudonym
+from textanon.render.pseudonyms import PSEUDONYM, RANDOM_KEY_WARNING, Pseudonymizer
+from textanon.render.pseudonyms import read_key as read_pseudonym_key
+from textanon.settings.serialization import SettingsRecord
+from textanon.settings.signatures import defaults, settings_from
+
+logger = logging.getLogger(__name__)
+GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.decide.generalization)
+TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
+#: what replaces the protected person's name when generalizing (``target_role``; a role word, as "the applicant" in
+#: a judgment): true of the target whatever the text says, and no clue to who it is
+TARGET_ROLE = "the person"
+DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_deny``): always masked
+#: characters before a DATETIME read for a birth cue (:data:`BIRTH_CONTEXT`)
+BIRTH_WINDOW = 40
+#: a DATETIME right after one of these is a date of birth (a direct identifier)
+BIRTH_CONTEXT = re.compile(
+    r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday)"
+    r"[\s:,]*(?:on|in|at)?[\s:,]*(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: operators whose output is a placeholder, not a word (``whole_units`` extends and joins their masks)
+PLACEHOLDER_OPERATORS = ("replace", "redact")
+
+Char = Tuple[int, int]
+
+
+class MaskingOptimizer(SettingsRecord):
+    """Chooses which entities to mask and writes the anonymized text."""
+
+    SETTINGS = (
+        "spans_key",
+        "extra_spans_keys",
+        "target",
+        "replacement",
+        "suppression_string",
+        "time_limit_s",
+        "mask_codes",
+        "mask_labels",
+        "propagate_mentions",
+        "pseudonym_seed",
+        "pseudonym_scope",
+        "pseudonym_key",
+        "target_role",
+        "operators",
+        "whole_units",
+    )
+
+    def __init__(
+        self,
+        name: str = "textanon_optimizer",
+        spans_key: str = DEFAULT_SPANS_KEY,
+        extra_spans_keys: List[str] = [LLM_SPANS_KEY],  # noqa: B006 - copied, never mutated; a config literal
+        target: Optional[str] = None,
+        replacement: str = "suppression",
+        suppression_string: str = "***",
+        time_limit_s: float = 10.0,
+        mask_codes: bool = True,
+        mask_labels: List[str] = [],  # noqa: B006 - copied, never mutated; a config literal
+        propagate_mentions: bool = True,
+        pseudonym_seed: int = 0,
+        pseudonym_scope: str = "document",
+        pseudonym_key: Optional[str] = None,
+        target_role: str = TARGET_ROLE,
+        operators: Dict[str, Any] = {},  # noqa: B006 - copied, never mutated; a config block
+        whole_units: bool = True,
+        nlp: Optional[Language] = None,
+    ) -> None:
+        register_extensions()
+        self.nlp = nlp  # its search risk checks the generalized output (replacement = "generalize")
+        if replacement not in (*REPLACEMENT_STYLES, PSEUDONYM, GENERALIZE):
+            styles = (*REPLACEMENT_STYLES, PSEUDONYM, GENERALIZE)
+            raise ValueError(f"replacement must be one of {styles}, got {replacement!r}")
+        self.pseudonym_seed, self.pseudonym_scope = pseudonym_seed, pseudonym_scope
+        #: where the pseudonyms' secret is read (a key file's path or ``$VARIABLE``; never the key itself)
+        self.pseudonym_key = pseudonym_key
+        #: the surrogates of the ``pseudonym`` style (its ``table`` holds a corpus's, in corpus scope)
+        self.pseudonyms = self._pseudonymizer() if replacement == PSEUDONYM else None
+        self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
+        self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
+        self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
+        #: labels whose every mention is masked whatever its risk (the ``strict`` profile's: all of them)
+        self.mask_labels = list(mask_labels)
+        self.target_role = target_role
+        #: a placeholder covering part of a unit (a name, a title...) covers all of it (module docstring)
+        self.whole_units = whole_units
+        self._units: List[Unit] = []  # the current doc's units (textanon.decide.units), when whole_units
+        #: how masked mentions are written, per label (``operators`` setting; empty: the ``replacement`` style)
+        self.renderer = Renderer(operators)
+        self.operators = self.renderer.describe()
+        pseudonym_ops = [op for op in self.renderer.all() if isinstance(op, Pseudonym)]
+        if self.pseudonyms is None and pseudonym_ops:  # keyed by pseudonym_key, else by an operator's key_file
+            files = [str(op.key_file) for op in pseudonym_ops if op.key_file]
+            self.pseudonyms = self._pseudonymizer(self.pseudonym_key or (files[0] if files else None))
+        self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
+        #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
+        self.generalized: Dict[str, Tuple[int, str]] = {}
+
+    def _pseudonymizer(self, source: Optional[str] = None) -> Pseudonymizer:
+        """The pseudonymizer of this optimizer, keyed by the secret that ``source`` (default: ``pseudonym_key``)
+        names, else ``$TEXTANON_MAPPING_KEY``, else a random one (:func:`textanon.render.pseudonyms.read_key`)."""
+        try:
+            key = read_pseudonym_key(source or self.pseudonym_key)
+            return Pseudonymizer(self.pseudonym_seed, self.pseudonym_scope, key=key)
+        except ValueError as err:  # a missing or short key: a clear message, no traceback (the CLI's usage error)
+            raise OperatorError(str(err)) from None
+
+    def __call__(self, doc: Doc) -> Doc:
+        entities = _entities(doc.spans.get(self.spans_key, []))
+        combos = [list(c) for c in (doc._.risky_combinations or []) if c]
+        forced, occurrences = self._direct_identifiers(doc, entities)
+        self._protected = forced
+        self._units = doc_units(doc, self.spans_key, self.extra_spans_keys) if self.whole_units else []
+        self.generalized: Dict[str, Tuple[int, str]] = {}
+        masked = self._solve(doc, entities, combos, forced, self.replacement == GENERALIZE)
+        self._render(doc, entities, masked, occurrences, self.generalized)
+        if self.generalized:
+            self._check_targeted(doc, entities, combos, forced, masked, occurrences)
+        return doc
+
+    # -- decisions ---------------------------------------------------------------------------
+    def _direct_identifiers(self, doc: Doc, entities: Dict[str, List[Span]]) -> Tuple[Set[str], List[Char]]:
+        """Entity ids always masked, and the character spans of protected names masked whatever the
+        recognizer said (see the module docstring). May add target spans to ``doc.spans[spans_key]``."""
+        forced, occurrences = self._forced(doc, entities)
+        self._add_uncovered_names(doc, entities, occurrences)
+        forced |= _overlapping(entities, occurrences)  # the PERSON spans just added
+        for key in self.extra_spans_keys:
+            for i, extra in enumerate(doc.spans.get(key, [])):
+                entities[f"{key}_{i}"] = [extra]  # the union of the extra span and what it overlaps
+                forced.add(f"{key}_{i}")
+        return forced, occurrences
+
+    def forced_entity_ids(self, doc: Doc) -> Set[str]:
+        """Ids of the entities of ``doc.spans[spans_key]`` that this optimizer will mask whatever their risk
+        (direct identifiers, protected names, spans of ``extra_spans_keys``); changes nothing on the doc (no
+        warning, no span): the risk scorer leaves them unscored (``textanon_lm_risk``)."""
+        return self._forced(doc, _entities(doc.spans.get(self.spans_key, [])), quiet=True)[0]
+
+    def _forced(self, doc: Doc, entities: Dict[str, List[Span]], quiet: bool = False) -> Tuple[Set[str], List[Char]]:
+        """(ids of the detected entities always masked, occurrences of the protected names)."""
+        always = set(self.mask_labels)
+        forced = {
+            eid
+            for eid, mentions in entities.items()
+            if any(m.label_ in always or is_direct_identifier(m, self.mask_codes) for m in mentions)
+        }
+        occurrences = self._protected_names(doc, entities, quiet)
+        forced |= _overlapping(entities, occurrences)
+        for key in self.extra_spans_keys:
+            forced |= _overlapping(entities, [(e.start_char, e.end_char) for e in doc.spans.get(key, [])])
+        return forced, occurrences
+
+    def _protected_names(self, doc: Doc, entities: Dict[str, List[Span]], quiet: bool = False) -> List[Char]:
+        """Occurrences of the target's name; without a target (or if it does not occur), of every full
+        person name and its surname (a warning says so unless ``quiet``)."""
+        target = doc._.target or self.target
+        text = doc.text  # built once: doc.text joins every token
+        occurrences = name_occurrences(text, target) if target else []
+        if target and not occurrences and not quiet:
+            add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
+        if not occurrences:
+            full_names = {}
+            for eid, mentions in entities.items():
+                for m in mentions:
+                    words = name_words(m.text)
+                    if m.label_ == PERSON and len(words) >= 2:
+                        full_names.setdefault(" ".join(words), words)
+            for words in full_names.values():
+                given = {fold(w) for w in words[:-1]}
+                occurrences += [
+                    (s, e) for s, e in name_occurrences(text, " ".join(words)) if fold(text[s:e]) not in given
+                ]
+            occurrences = [(s, e) for s, e, _ in merge(occurrences)]
+            if not target and full_names and not quiet:
+                add_warning(
+                    doc,
+                    f"{self.name}: no target given; every full person name ({len(full_names)}) "
+                    "and its surname are masked",
+                )
+        return occurrences
+
+    def _add_uncovered_names(self, doc: Doc, entities: Dict[str, List[Span]], occurrences: List[Char]) -> None:
+        """Occurrences of protected names that no entity covers become PERSON spans (``TARGET_ID``)."""
+        detected = overlap_test((m.start_char, m.end_char) for mentions in entities.values() for m in mentions)
+        uncovered = [(s, e) for s, e in occurrences if not detected(s, e)]
+        new_spans = [doc.char_span(s, e, label=PERSON, alignment_mode="expand") for s, e in uncovered]
+        new_spans = [s for s in new_spans if s is not None and len(s)]
+        if new_spans:
+            for span in new_spans:
+                span._.source, span._.entity_id = "target", TARGET_ID
+            entities.setdefault(TARGET_ID, []).extend(new_spans)
+            group = sorted(list(doc.spans.get(self.spans_key, [])) + new_spans, key=lambda s: (s.start, s.end))
+            doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=group)
+            add_warning(
+                doc,
+                f"{self.name}: {len(new_spans)} occurrences of a protected name were not detected "
+                "as entities; they are masked",
+            )
+
+    def _solve(
+        self,
+        doc: Doc,
+        entities: Dict[str, List[Span]],
+        combos: List[List[str]],
+        forced: Set[str],
+        generalize: bool = False,
+    ) -> Set[str]:
+        forced = set(forced)
+        unresolved = [c for c in combos if not forced.intersection(c)]
+        broken = [c for c in unresolved if any(e not in entities for e in c)]
+        if broken:  # fail closed: a combination naming an unknown id is broken by masking all of it
+            unknown = {e for c in broken for e in c if e not in entities}
+            known = {e for c in broken for e in c if e in entities}
+            forced |= known
+            add_warning(
+                doc,
+                f"{self.name}: {len(broken)} risky combinations name {len(unknown)} entity ids with no "
+                f"mention; all {len(known)} detected entities of those combinations are masked",
+            )
+            unresolved = [c for c in unresolved if not forced.intersection(c)]
+        unresolved = [c for c in unresolved if all(e in entities for e in c)]
+        if not unresolved:
+            return forced
+        if generalize:
+            return self._solve_generalize(doc, entities, unresolved, forced)
+        from ortools.sat.python import cp_model
+
+        ids = sorted({e for c in unresolved for e in c})
+        model = cp_model.CpModel()
+        x = {e: model.NewBoolVar(e) for e in ids}
+        for c in unresolved:
+            model.AddBoolOr([x[e] for e in c])
+        model.Minimize(sum(self._cost(entities[e]) * x[e] for e in ids))
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = float(self.time_limit_s)
+        solver.parameters.num_workers = 1
+        status = solver.Solve(model)
+        if status == cp_model.OPTIMAL or status == cp_model.FEASIBLE:
+            if status == cp_model.FEASIBLE:
+                add_warning(
+                    doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal masking"
+                )
+            return forced | {e for e in ids if solver.BooleanValue(x[e])}
+        add_warning(
+            doc,
+            f"{self.name}: solver status {solver.StatusName(status)}; every entity in a risky combination is masked",
+        )
+        return forced | set(ids)
+
+    def _solve_generalize(
+        self, doc: Doc, entities: Dict[str, List[Span]], unresolved: List[List[str]], forced: Set[str]
+    ) -> Set[str]:
+        """Keep / generalize / suppress (module docstring); sets ``self.generalized``, returns the suppressed ids."""
+        combo_breaks = breaks(doc, entities, unresolved)
+        ids = {e for c in unresolved for e in c}
+        breakable = {e for b in combo_breaks for e in b}
+        if ids - breakable:
+            add_warning(
+                doc,
+                f"{self.name}: {len(ids - breakable)} of {len(ids)} entities in risky combinations have no "
+                "generalization that breaks one; they are kept or suppressed",
+            )
+        suppressed, generalized, status = choose(
+            entities, unresolved, combo_breaks, self._cost, self.time_limit_s, forbidden(doc), forced
+        )
+        if suppressed is None:
+            add_warning(doc, f"{self.name}: solver status {status}; every entity in a risky combination is suppressed")
+            return forced | ids
+        if status == "FEASIBLE":
+            add_warning(
+                doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal choice"
+            )
+        self.generalized = generalized
+        return forced | suppressed
+
+    def _check_targeted(self, doc, entities, combos, forced, masked: Set[str], occurrences: List[Char]) -> None:
+        """With a search risk whose targeted risk is on: suppress the generalizations its BM25 attacker still needs
+        (:mod:`textanon.decide.generalization.targeted_check`); when the target still ranks within ``k_rank`` without
+        them, decide again by suppression only. Re-renders the doc when anything changed."""
+        procs = [proc for _, proc in self.nlp.pipeline] if self.nlp is not None else []
+        search = next((p for p in procs if isinstance(p, SearchRisk)), None)
+        if search is None or not search.targeted_risk:
+            return
+        costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
+        demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+        raised = 0
+        while demote and not exhausted:  # first a more general level, where one keeps every combination broken
+            up = self._raise_levels(doc, entities, combos, demote, masked)
+            if not up:
+                break
+            raised += len(up)
+            masked = masked | (demote - set(up))
+            self.generalized = {e: up.get(e, g) for e, g in self.generalized.items() if e not in masked}
+            self._render(doc, entities, masked, occurrences, self.generalized)
+            costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
+            demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+        if raised:
+            add_warning(doc, f"{self.name}: {raised} generalizations made more general for the search attacker")
+        if exhausted:
+            chosen = dict(self.generalized)
+            masked = self._solve(doc, entities, combos, forced, generalize=False)
+            self.generalized = self._generalize_suppressed(doc, entities, combos, masked - set(forced), chosen)
+            if self.generalized:
+                masked = masked - set(self.generalized)
+                self._render(doc, entities, masked, occurrences, self.generalized)
+                costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
+                demote, exhausted = to_suppress(doc, search, self.generalized, costs)
+                if exhausted:
+                    self.generalized, masked = {}, masked | set(self.generalized)
+                else:
+                    self.generalized = {e: g for e, g in self.generalized.items() if e not in demote}
+                    masked = masked | demote
+            if self.generalized:
+                add_warning(
+                    doc,
+                    f"{self.name}: the search attacker still finds the target with the generalizations suppressed; "
+                    f"decided again by suppression, then {len(self.generalized)} of the suppressed entities "
+                    "generalized where the attacker does not need them",
+                )
+            else:
+                add_warning(
+                    doc,
+                    f"{self.name}: the search attacker still finds the target with the generalizations suppressed; "
+                    "decided again by suppression only",
+                )
+        elif demote:
+            add_warning(doc, f"{self.name}: {len(demote)} generalized entities suppressed for the search attacker")
+            self.generalized = {e: g for e, g in self.generalized.items() if e not in demote}
+            masked = masked | demote
+        elif not raised:
+            return
+        self._render(doc, entities, masked, occurrences, self.generalized)
+
+    def _generalize_suppressed(
+        self,
+        doc: Doc,
+        entities: Dict[str, List[Span]],
+        combos: List[List[str]],
+        suppressed: Set[str],
+        chosen: Dict[str, Tuple[int, str]],
+    ) -> Dict[str, Tuple[int, str]]:
+        """After a decision by suppression only (``suppressed``, direct identifiers left out), the entities of it that
+        the first decision had generalized (``chosen``) that may take that generalization back: every risky
+        combination of the entity stays broken (by another suppressed entity, or by that level:
+        :func:`textanon.decide.generalization.choice.breaks`) and the index forbids the level neither alone nor beside
+        the other entities' options. Greedy, most informative first; every kept entity stays kept."""
+        live = [c for c in combos if all(e in entities for e in c)]
+        combo_breaks = breaks(doc, entities, live)
+        banned = forbidden(doc)
+        state: Dict[str, Optional[int]] = {e: (None if e in suppressed else 0) for e in entities}
+        out: Dict[str, Tuple[int, str]] = {}
+        for e in sorted(set(chosen) & suppressed, key=lambda e: -self._cost(entities[e])):
+            level = chosen[e][0]
+            ok = all(
+                level in allowed.get(e, []) or any(f != e and state.get(f) is None for f in combo)
+                for combo, allowed in zip(live, combo_breaks)
+                if e in combo
+            )
+            ok = ok and not _banned(banned, e, level, state.get)
+            if ok:
+                state[e] = level
+                out[e] = chosen[e]
+        return out
+
+    def _raise_levels(
+        self, doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]], demote: Set[str], masked: Set[str]
+    ) -> Dict[str, Tuple[int, str]]:
+        """For the generalized entities of ``demote`` (the search attacker still needs their words), the next more
+        general candidate each may take instead of being suppressed: one that breaks every risky combination of
+        the entity that no other entity's choice breaks (:func:`textanon.decide.generalization.choice.breaks`), and that
+        the index forbids neither alone nor beside the other entities' current choices
+        (:func:`textanon.decide.generalization.choice.forbidden`). Entities without one are left out (suppressed)."""
+        live = [c for c in combos if all(e in entities for e in c)]
+        combo_breaks = breaks(doc, entities, live)
+        banned = forbidden(doc)
+        state = {e: g[0] for e, g in self.generalized.items()}  # entity -> level; kept entities: 0, masked: absent
+        out: Dict[str, Tuple[int, str]] = {}
+
+        def option(e: str) -> Optional[int]:
+            return None if e in masked else state.get(e, 0)
+
+        def broken_by_others(e: str, combo: List[str], allowed: Dict[str, List[int]]) -> bool:
+            return any(f != e and (f in masked or option(f) in allowed.get(f, [])) for f in combo)
+
+        for e in sorted(demote):
+            current = state.get(e)
+            if current is None:
+                continue
+            for cand in candidates_of(entities[e]):
+                level = cand["level"]
+                if level <= current or cand.get("ic") is None:
+                    continue
+                ok = all(
+                    level in allowed.get(e, [])
+                    for combo, allowed in zip(live, combo_breaks)
+                    if e in combo and not broken_by_others(e, combo, allowed)
+                )
+                ok = ok and not _banned(banned, e, level, option)
+                if ok:
+                    state[e] = level
+                    out[e] = (level, cand["text"])
+                    break
+        return out
+
+    @staticmethod
+    def _cost(mentions: List[Span]) -> int:
+        """Masking cost in milli-nats: :func:`textanon.costs.mask_cost`."""
+        return mask_cost(mentions)
+
+    # -- output --------------------------------------------------------------------------------
+    def _render(
+        self,
+        doc: Doc,
+        entities: Dict[str, List[Span]],
+        masked: Set[str],
+        occurrences: List[Char],
+        generalized: Optional[Dict[str, Tuple[int, str]]] = None,
+    ) -> None:
+        masks: List[Mask] = []
+        surfaces: Dict[str, str] = {}
+        doc_text = doc.text  # built once: doc.text joins every token
+        generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
+        # privacy first: no generalization beside a suppressed part of the same unit (decided again at each
+        # rendering: the targeted check renders the same choice again, generalizations included)
+        in_units = self._suppressed_in_units(entities, masked, generalized)
+        if in_units:
+            generalized = {e: g for e, g in generalized.items() if e not in in_units}
+            masked = set(masked) | in_units
+        placeholders: Set[str] = set()  # the replacements that are placeholders (whole_units extends and joins)
+        renderer, warnings = self.renderer, list(self.renderer.warnings())
+        rendered_by: Dict[str, Optional[str]] = {}  # replacement -> the operator that wrote it
+
+        def add(start: int, end: int, rep: Optional[str], operator: Optional[str] = None) -> None:
+            if rep is None:  # the keep operator: the mention stays
+                return
+            masks.append((start, end, rep))  # the mask, and its surface for propagation
+            surfaces.setdefault(re.sub(r"\s+", " ", doc_text[start:end].strip()), rep)
+            rendered_by.setdefault(rep, operator)
+
+        holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
+
+        def render(
+            text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool, kind: str = ""
+        ):
+            mention = Mention(
+                text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected, eid in holds_name
+            )
+            style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
+            entity = (canonical, kind or label)  # a pseudonym follows its entity's surrogate and type
+            rep, operator = renderer.render(
+                mention, lambda: self._replacement(label, eid, text, entity), warnings, style
+            )
+            if rep is not None and (
+                operator in PLACEHOLDER_OPERATORS or (operator is None and self.replacement != PSEUDONYM)
+            ):
+                placeholders.add(rep)
+            return rep, operator
+
+        if renderer:  # a generalized entity whose label has another operator is written by that operator
+            moved = {e for e in generalized if not isinstance(self._operator(entities, e), (Generalize, type(None)))}
+            generalized = {e: g for e, g in generalized.items() if e not in moved}
+            masked = set(masked) | moved
+        for eid, (level, text) in sorted(generalized.items()):
+            for span in entities.get(eid, []):
+                add(span.start_char, span.end_char, text, Generalize.name if renderer else None)
+        if self.pseudonyms is not None:
+            persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
+            self.pseudonyms.start_document(doc_text, persons)
+        person_operator = renderer.operator_for(PERSON)
+        role = self.target_role if self.replacement == GENERALIZE else ""  # the protected person's role word
+        if person_operator is not None and person_operator.name not in (Generalize.name, "keep"):
+            role = ""  # an operator chosen for PERSON writes the protected person's name too
+        if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
+            # written to fit the words around the name ("the American actress", "the person's"); premodifiers that
+            # another mask covers are never copied (generalization/role.py)
+            tagged = [(t.idx, t.text, t.tag_) for t in doc] if doc.has_annotation("TAG") else []
+            hidden = [m for e in set(masked) | set(generalized) for m in entities.get(e, [])]
+            hidden = [m for m in hidden if not any(s <= m.start_char and m.end_char <= e for s, e in occurrences)]
+            others, forms = [(m.start_char, m.end_char) for m in hidden], {m.text for m in hidden}
+
+            def role_at(first: int, last: int) -> List[Mask]:
+                return role_masks(doc_text, first, last, role, tagged, others, forms)
+
+            for start, end in occurrences:
+                for mask in role_at(start, end):
+                    add(*mask, Generalize.name if renderer else None)
+        for eid in sorted(masked):
+            mentions = entities.get(eid, [])
+            longest = max(mentions, key=lambda m: len(m.text), default=None)
+            canonical, kind = (longest.text, longest.label_) if longest is not None else ("", "")
+            for span in mentions:
+                start, end = span.start_char, span.end_char
+                if role and any(s <= start and end <= e for s, e in occurrences):
+                    for first, last, rep in role_at(start, end):  # the article before a title (empty mask) once
+                        if last > first:
+                            add(first, last, rep, Generalize.name if renderer else None)
+                    continue
+                protected = eid in self._protected
+                add(start, end, *render(span.text, span.label_, eid, start, end, canonical, protected, kind))
+        name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")  # the target's canonical form
+        for start, end in [] if role else occurrences:
+            add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, name, True))
+        if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:
+            warnings.append(RANDOM_KEY_WARNING)
+        masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
+        if self.whole_units:
+            masks, extended = cover_units(masks, self._units, placeholders)
+            masks, joined = join_adjacent(doc_text, masks, placeholders)
+            doc._.whole_units = {"extended": extended, "suppressed": len(in_units), "joined": joined}
+        written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"
+        if generalized or role or written:  # "an American" -> "a North American", not "an North American"
+            fitted = {text for _, text in generalized.values()} | ({role} if role else set()) | written
+            masks = fit_articles(doc_text, masks, fitted)
+        doc._.masks = [list(m) for m in masks]
+        doc._.anonymized_text = apply(doc_text, masks)
+        for warning in warnings:
+            add_warning(doc, warning)
+        treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
+        treatment.update({e: "suppress" for e in masked})
+        starts = [m[0] for m in masks]
+        for key in [self.spans_key] + self.extra_spans_keys:
+            for i, span in enumerate(doc.spans.get(key, [])):
+                span._.masked = covered(masks, span.start_char, span.end_char)
+                if self.replacement == GENERALIZE:
+                    eid = span._.entity_id or f"span_{i}"
+                    span._.treatment = treatment.get(eid, "suppress" if span._.masked else "keep")
+                if renderer and span._.masked:
+                    mask = masks[max(0, bisect.bisect_right(starts, span.start_char) - 1)]
+                    span._.operator = rendered_by.get(mask[2])
+
+    def _suppressed_in_units(
+        self, entities: Dict[str, List[Span]], masked: Set[str], generalized: Dict[str, Tuple[int, str]]
+    ) -> Set[str]:
+        """The generalized entities with a mention in a unit (``whole_units``) that also holds a mention of a
+        suppressed entity written as a placeholder: they are suppressed too (the unit is masked whole)."""
+        if not self._units or not generalized:
+            return set()
+        suppressed = [
+            (m.start_char, m.end_char)
+            for e in masked
+            for m in entities.get(e, [])
+            if self._writes_placeholder(m.label_)
+        ]
+        in_units = overlap_test(overlapping_units(self._units, suppressed))
+        return {e for e in generalized if any(in_units(m.start_char, m.end_char) for m in entities.get(e, []))}
+
+    def _writes_placeholder(self, label: str) -> bool:
+        """Whether a suppressed mention labelled ``label`` is written as a placeholder (``***``, ``[ORG]``, an empty
+        redaction), not as a word (a pseudonym; an operator's hash, cipher or partial mask)."""
+        operator = self.renderer.operator_for(label) if self.renderer else None
+        if operator is not None:
+            return operator.name in PLACEHOLDER_OPERATORS
+        return self.replacement != PSEUDONYM
+
+    def _operator(self, entities: Dict[str, List[Span]], eid: str):
+        """The operator configured for the label of entity ``eid`` (None: the replacement style)."""
+        mentions = entities.get(eid) or []
+        return self.renderer.operator_for(mentions[0].label_) if mentions else None
+
+    def _replacement(
+        self, label: str, entity_id: str, text: str, entity: Tuple[Optional[str], Optional[str]] = (None, None)
+    ) -> str:
+        """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``) that follows ``entity`` (its
+        entity's canonical form and label), else the style's string."""
+        if self.replacement == PSEUDONYM and self.pseudonyms is not None:
+            canonical, kind = entity
+            return self.pseudonyms(label, text, fallback=f"[{entity_id}]", entity=canonical, entity_label=kind)
+        style = "suppression" if self.replacement == GENERALIZE else self.replacement  # a suppressed entity: ***
+        return replacement(style, label, entity_id, self.suppression_string)
+
+
+def _banned(banned, e: str, level: int, option) -> bool:
+    """Whether entity ``e`` at ``level`` completes one of the index's ``banned`` options or pairs of options, the
+    other entities at ``option(entity)`` (their level; 0 kept; None suppressed)."""
+    return any(
+        any(f == e and n == level for f, n in ban)
+        and all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
+        for ban in banned
+    )
+
+
+def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:
+    """A mention whose entity is always masked: a CODE mention (``mask_codes``), a date of birth, a deny-list span."""
+    if mask_codes and is_code(span.label_, span._.source) or span._.source == DENY_SOURCE:
+        return True
+    if span.label_ != DATETIME:
+        return False
+    # the tokens that hold the BIRTH_WINDOW characters before the mention (``doc.text`` would join the whole
+    # document for each mention): however many tokens that is, the same characters as the document's text
+    doc, first = span.doc, span.start
+    while first > 0 and doc[first].idx > span.start_char - BIRTH_WINDOW:
+        first -= 1
+    context = doc[first : span.start].text_with_ws
+    return is_birth_date(context, len(context), span.label_)
+
+
+def is_code(label: str, source: Optional[str]) -> bool:
+    """A CODE mention: labelled CODE, or found by a CODE rule whatever its label."""
+    source = source or ""
+    return label == CODE or (source.startswith("rule:") and source[5:] in CODE_RULE_NAMES)
+
+
+def is_birth_date(text: str, start: int, label: str) -> bool:
+    """A DATETIME mention starting at ``start`` right after "born", "date of birth"... (:data:`BIRTH_CONTEXT`)."""
+    return label == DATETIME and BIRTH_CONTEXT.search(text[max(0, start - BIRTH_WINDOW) : start]) is not None
+
+
+def _entities(spans: Iterable[Span]) -> Dict[str, List[Span]]:
+    """Mentions grouped by entity id (``span_<i>`` for a span without one)."""
+    entities: Dict[str, List[Span]] = {}
+    for i, span in enumerate(spans):
+        entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
+    return entities
+
+
+def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:
+    """Ids of the entities with a mention overlapping one of the character spans."""
+    if not chars:
+        return set()
+    overlaps = overlap_test(chars)
+    return {eid for eid, mentions in entities.items() if any(overlaps(m.start_char, m.end_char) for m in mentions)}
+
+
+@Language.factory(
+    "textanon_optimizer",
+    default_config=defaults(MaskingOptimizer, MaskingOptimizer.SETTINGS),
+    assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
+    requires=["span._.entity_id"],
+)
+@settings_from(MaskingOptimizer)
+def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimizer:
+    """Build the ``textanon_optimizer`` component from its config settings (:class:`MaskingOptimizer`'s, with their
+    types and defaults: declared once, in its constructor); ``nlp``: where ``replacement = "generalize"`` finds the
+    search risk that checks its output; the pipeline's risk scorer (``textanon_lm_risk`` before it, same
+    ``spans_key``) leaves the entities this optimizer always masks unscored."""
+    optimizer = MaskingOptimizer(name, nlp=nlp, **settings)
+    for _, proc in nlp.components:
+        if isinstance(proc, LMRiskScorer) and proc.spans_key == optimizer.spans_key:
+            proc.forced_entities = optimizer.forced_entity_ids
+    return optimizer

@@ -1,0 +1,186 @@
+"""Where masks are applied: the mask type, replacement strings, propagation to every occurrence, merging (and the
+joining of adjacent placeholders), coverage and rendering of the masked text. Every component, benchmark and
+evaluation that merges or renders masks calls the functions here.
+
+A mask is ``(start, end, replacement)``: character offsets into the original text and the string written in
+their place, or ``None`` where only the offsets are known (masks read from an offsets file, benchmark spans):
+such masks are rendered with a ``mark`` (``***``, ``SENSITIVE``) that replaces every one of them. ``(start, end)``
+pairs are accepted wherever masks are, as masks without a replacement.
+"""
+
+import bisect
+import itertools
+import re
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+from textanon.detect.target import is_common_word
+from textanon.regions import Mask, merge  # noqa: F401  (re-exported: their home is textanon.regions)
+
+REPLACEMENT_STYLES = ("suppression", "label", "numbered")
+SUPPRESSION = "***"  # the default suppression string
+
+
+class MaskError(ValueError):
+    """Masks that do not fit their text: offsets outside it, reversed, out of order, or no replacement."""
+
+
+def replacement(style: str, label: str, entity_id: str, suppression: str = SUPPRESSION) -> str:
+    """``***`` / ``[PERSON]`` / ``[PERSON_1]`` for one masked entity."""
+    if style == "suppression":
+        return suppression
+    if style == "label":
+        return f"[{label}]"
+    if style == "numbered":
+        return f"[{entity_id}]"
+    raise ValueError(f"unknown replacement style {style!r}; expected one of {REPLACEMENT_STYLES}")
+
+
+def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_chars: int = 2) -> List[Mask]:
+    """Add a mask for every further occurrence (whole words) of a masked surface form.
+
+    surfaces: surface text -> replacement. Letter case: a multi-word form matches in any case; a
+    single word matches as written, Title-case and UPPER case, and in lower case (any case) too unless
+    that lower-case form is an ordinary English word (:func:`textanon.detect.target.is_common_word`): masking
+    "US" or "May" does not mask "us" or "may", masking "Petrescu" masks "petrescu" and "PETRESCU".
+    Forms shorter than ``min_chars`` (e.g. a lone initial) are not propagated. One linear scan per
+    chunk of 500 forms; longest forms first.
+    """
+    insensitive: Dict[str, str] = {}  # lower-cased form -> replacement (any letter case matches)
+    exact: Dict[str, str] = {}  # form as written, Title-case, UPPER -> replacement
+    for surface, rep in surfaces.items():
+        form = " ".join(surface.split())
+        if len(form) < min_chars:
+            continue
+        if " " in form or not is_common_word(form):
+            insensitive.setdefault(form.lower(), rep)
+        else:
+            for variant in (form, form[:1].upper() + form[1:], form.upper()):
+                exact.setdefault(variant, rep)
+    extra: List[Mask] = []
+    for table, flags in ((insensitive, re.IGNORECASE), (exact, 0)):
+        forms = sorted(table, key=len, reverse=True)
+        for chunk in _chunks(forms, 500):
+            pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in chunk) + r")(?!\w)", flags)
+            for m in pattern.finditer(text):
+                key = " ".join(m.group(0).split())
+                rep = table.get(key.lower() if flags else key)
+                extra.append((m.start(), m.end(), rep if rep is not None else next(iter(table.values()))))
+    return merge(list(masks) + extra)
+
+
+def join_adjacent(text: str, masks: Iterable[Sequence], placeholders: Iterable[str]) -> Tuple[List[Mask], int]:
+    """Masks (merged, sorted) where two placeholder masks in a row with the same replacement (one of
+    ``placeholders``: ``***``, ``[ORG]``; never a pseudonym or a generalization, which are words) and only spaces
+    or tabs between them become one mask covering both: "*** ***" is written "***". A line break keeps them apart
+    (the layout stays). Returns (the masks, how many were joined to the one before)."""
+    placeholders = set(placeholders)
+    out: List[Mask] = []
+    joined = 0
+    for start, end, *rest in merge(masks):
+        rep = rest[0] if rest else None
+        if out and rep in placeholders and out[-1][2] == rep and _blank(text[out[-1][1] : start]):
+            out[-1] = (out[-1][0], end, rep)
+            joined += 1
+            continue
+        out.append((start, end, rep))
+    return out, joined
+
+
+def _blank(gap: str) -> bool:
+    """Only spaces and tabs (or nothing)."""
+    return not gap.strip() and "\n" not in gap and "\r" not in gap
+
+
+def overlap_test(spans: Iterable[Sequence]) -> Callable[[int, int], bool]:
+    """A test of whether ``[start, end)`` overlaps one of ``spans`` (``[start, end, ...]`` each, any order): of the
+    spans starting before ``end``, one ends after ``start``. The spans sorted by start and the running maximum of
+    their ends answer it with one bisection per question (long documents ask it for thousands of mentions)."""
+    ordered = sorted((s[0], s[1]) for s in spans)
+    starts = [a for a, _ in ordered]
+    reach = list(itertools.accumulate((b for _, b in ordered), max))
+
+    def overlaps(start: int, end: int) -> bool:
+        before = bisect.bisect_left(starts, end)
+        return bool(before) and reach[before - 1] > start
+
+    return overlaps
+
+
+def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:
+    """Sorted ``[start, end]`` regions covered by ``spans`` (``[start, end, ...]`` each, any order): overlapping
+    and touching spans merged, empty ones dropped, offsets as ints (the JSON offsets form of benchmark masks).
+
+    ``length``: the text's length; a span outside ``[0, length]`` or reversed raises :class:`MaskError`."""
+    spans = [(int(s[0]), int(s[1])) for s in spans]
+    if length is not None:
+        for start, end in spans:
+            _check(start, end, length)
+    return [[start, end] for start, end, _ in merge(((s, e) for s, e in spans if e > s), adjacent=True)]
+
+
+def covered(masks: Sequence[Sequence], start: int, end: int) -> bool:
+    """True if the merged, sorted ``masks`` (``[start, end, ...]`` each) cover every character of [start, end)."""
+    pos = start
+    first = max(0, bisect.bisect_right(masks, start, key=lambda m: m[0]) - 1)  # no list of starts: O(log n)
+    for m_start, m_end, *_ in masks[first:]:
+        if m_start > pos:
+            return False
+        pos = max(pos, m_end)
+        if pos >= end:
+            return True
+    return pos >= end
+
+
+def apply(text: str, masks: Iterable[Sequence], mark: Optional[str] = None) -> str:
+    """``text`` with every mask replaced by its replacement, or by ``mark`` when one is given.
+
+    ``masks`` come sorted by start, as :func:`merge` returns them; a mask overlapping an earlier one writes its
+    replacement too but removes only the characters not removed yet (merge first for one replacement per region).
+    Raises :class:`MaskError` for a mask outside the text, reversed or out of order, or without a replacement
+    when no ``mark`` is given."""
+    parts, pos, previous = [], 0, 0
+    for start, end, *rest in masks:
+        _check(start, end, len(text))
+        if start < previous:
+            raise MaskError(f"masks out of order: one starts at {start} after one at {previous}")
+        rep = mark if mark is not None else (rest[0] if rest else None)
+        if rep is None:
+            raise MaskError(f"mask {start}-{end} has no replacement and no mark was given")
+        parts.append(text[pos:start])
+        parts.append(rep)
+        pos, previous = max(pos, end), start
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def output_regions(masks: Iterable[Sequence]) -> List[Tuple[int, int, str]]:
+    """``(start, end, replacement)`` of every mask in the text :func:`apply` writes (``masks`` sorted and merged,
+    each with its replacement; a replacement None counts as empty)."""
+    out, shift = [], 0
+    for start, end, *rest in masks:
+        rep = (rest[0] if rest else None) or ""
+        out.append((start + shift, start + shift + len(rep), rep))
+        shift += len(rep) - (end - start)
+    return out
+
+
+def apply_offsets(text: str, spans: Iterable[Sequence], mark: str) -> str:
+    """``text`` with every region covered by ``spans`` (``[start, end, ...]`` each, any order, may overlap)
+    replaced by one ``mark``: overlapping and touching spans give one mark. Raises :class:`MaskError` for a
+    span outside the text or reversed."""
+    return apply(text, merge_offsets(spans, len(text)), mark)
+
+
+def _check(start: int, end: int, length: int) -> None:
+    if not 0 <= start <= end <= length:
+        raise MaskError(f"span {start}-{end} outside the text (length {length})")
+
+
+def _flexible(form: str) -> str:
+    """Regex for a surface form that tolerates any run of whitespace between its words."""
+    return r"\s+".join(re.escape(w) for w in form.split())
+
+
+def _chunks(items: List[str], size: int):
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

@@ -1,0 +1,193 @@
+"""Targeted risk: the attacker in the loop.
+
+The attacker ranks the indexed documents by BM25 with the anonymized text as the query (its distinct
+query words, :mod:`textanon.risk.search.terms`). The protected person is re-identified when one of their
+documents ranks within the top ``k_rank``: it does when fewer than ``k_rank`` other documents score
+strictly higher (ties go to the target: pessimistic).
+
+:func:`unlink` masks greedily until the target falls out of the top ``k_rank``: at each step, among the
+candidate entities not masked yet, the one whose masking lowers the target's margin most per unit of
+information lost (its cost) — margin = best target score minus the ``k_rank``-th best other score, both
+recomputed from each query word's BM25 contribution (BM25 is a sum over query words; a word leaves the
+query only when none of its occurrences stays visible). When no candidate lowers the margin, the one that
+lowers the target's own score most per unit of cost is taken. Then the attacker queries again with what
+is left (the real ranking, not the estimate), and so on. It stops when the target is out of the top
+``k_rank`` or when no candidate lowers the target's score (``exhausted``: the caller warns).
+
+**A stronger attacker than the index** (``prior``): the index holds only part of what is public about the
+target (e.g. a quarter of each body), while the attacker may know all of it — and a document about a
+person mostly repeats what their public record says. With a ``prior``, every visible query word that none
+of the target's indexed documents contains is assumed to be in them anyway, contributing ``prior(word)``
+(e.g. a share of its BM25 weight at one occurrence) to the target's score; the target's rank is then
+computed from those pessimistic scores against the other documents' real ones.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from textanon.risk.search.base import Hit, SearchIndex
+
+
+@dataclass
+class Step:
+    """One masking decision: the entity and the target's rank before and after it."""
+
+    entity: str
+    rank_before: Optional[int]
+    rank_after: Optional[int]
+
+
+@dataclass
+class Unlinking:
+    """The outcome of :func:`unlink` (ranks: 1 = first; None = not within the ranked results)."""
+
+    rank_before: Optional[int]
+    rank_after: Optional[int]
+    steps: List[Step] = field(default_factory=list)
+    exhausted: bool = False
+    queries: int = 0
+
+
+def target_rank(hits: Sequence[Hit], targets: Set[int]) -> Optional[int]:
+    """1 + the number of other documents scoring strictly above the best target document; None when no
+    target document is among ``hits``."""
+    best = max((s for d, s in hits if d in targets), default=None)
+    if best is None:
+        return None
+    return 1 + sum(1 for d, s in hits if d not in targets and s > best)
+
+
+#: the most documents of one word whose scores are all fetched at once (more: only the documents asked for)
+MAX_WORD_DOCUMENTS = 20_000
+
+
+class _Contributions:
+    """Cached BM25 contribution of each query word to each document of interest. A backend that lists a word's
+    scores for every document holding it (``term_scores_all``) is asked once per word; the others per new
+    document (the same scores either way)."""
+
+    def __init__(self, index: SearchIndex):
+        self.index, self.cache, self.queries = index, {}, 0
+        self.complete: Dict[str, Dict[int, float]] = {}
+        self.listing = getattr(index, "term_scores_all", None)
+
+    def get(self, words: Sequence[str], docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
+        out: Dict[str, Dict[int, float]] = {}
+        for w in words:
+            if w not in self.complete and self.listing is not None and w not in self.cache:
+                scores = self.listing(w, MAX_WORD_DOCUMENTS)
+                self.queries += 1
+                if scores is not None:
+                    self.complete[w] = scores
+            if w in self.complete:
+                every = self.complete[w]
+                out[w] = {d: every.get(d, 0.0) for d in docs}
+                continue
+            known = self.cache.setdefault(w, {})
+            missing = [d for d in docs if (w, d) not in known]
+            if missing:
+                scores = self.index.term_scores(w, missing)
+                self.queries += 1
+                for d in missing:
+                    known[(w, d)] = scores.get(d, 0.0)
+            out[w] = {d: known[(w, d)] for d in docs}
+        return out
+
+
+def unlink(
+    index: SearchIndex,
+    words: Sequence[str],
+    entity_words: Dict[str, Sequence[int]],
+    masked: Set[int],
+    costs: Dict[str, float],
+    targets: Sequence[int],
+    k_rank: int,
+    extra: int = 10,
+    prior: Optional[Callable[[str], float]] = None,
+) -> Unlinking:
+    """Greedy masking against the BM25 attacker (see the module docstring).
+
+    words: the text's query-word occurrences in order; entity_words: candidate entity id -> indices of the
+    occurrences its mentions cover; masked: indices already masked (the target's name, entities masked
+    anyway); costs: entity id -> information lost by masking it (> 0); targets: the target's documents;
+    prior: word -> its assumed contribution to a target document that does not contain it (None: none)."""
+    targets_set, masked = set(targets), set(masked)
+    limit = k_rank + len(targets_set) + extra
+    contributions = _Contributions(index)
+    chosen: Set[str] = set()
+
+    def visible() -> Counter:
+        return Counter(w for i, w in enumerate(words) if i not in masked)
+
+    def ranking(counts: Counter) -> List[Hit]:
+        return index.search(list(counts), limit) if counts else []
+
+    def scored(counts: Counter, docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
+        contrib = contributions.get(list(counts), docs)
+        if prior is not None:
+            for w in counts:
+                for t in targets_set:
+                    if contrib[w][t] <= 0.0:
+                        contrib[w][t] = prior(w)
+        return contrib
+
+    def rank_of(counts: Counter, hits: List[Hit]) -> Optional[int]:
+        if prior is None:
+            return target_rank(hits, targets_set)
+        if not counts:
+            return None
+        contrib = scored(counts, sorted(targets_set))
+        best = max(sum(contrib[w][t] for w in counts) for t in targets_set)
+        above = sum(1 for d, s in hits if d not in targets_set and s > best)
+        others = sum(1 for d, _ in hits if d not in targets_set)
+        return None if best <= 0.0 or (above == others and len(hits) >= limit) else 1 + above
+
+    counts = visible()
+    hits = ranking(counts)
+    result = Unlinking(rank_of(counts, hits), None, queries=1)
+    rank = result.rank_before
+    while rank is not None and rank <= k_rank:
+        others = [d for d, _ in hits if d not in targets_set][: k_rank + extra]
+        docs = sorted(targets_set) + others
+        contrib = scored(counts, docs)
+        score = {d: sum(contrib[w][d] for w in counts) for d in docs}
+        margin_now = _margin(score, targets_set, others, k_rank)
+        best_key: Optional[Tuple[int, float]] = None
+        best_eid = ""
+        for eid in sorted(entity_words):
+            if eid in chosen:
+                continue
+            covered = Counter(words[i] for i in entity_words[eid] if i not in masked)
+            removed = [w for w, n in covered.items() if counts[w] <= n]
+            if not removed:
+                continue
+            new = {d: score[d] - sum(contrib[w][d] for w in removed) for d in docs}
+            cost = max(costs.get(eid, 1.0), 1e-6)
+            gain = (margin_now - _margin(new, targets_set, others, k_rank)) / cost
+            drop = (max(score[t] for t in targets_set) - max(new[t] for t in targets_set)) / cost
+            key = (1, gain) if gain > 1e-12 else (0, drop) if drop > 1e-12 else None
+            if key is not None and (best_key is None or key > best_key):
+                best_key, best_eid = key, eid
+        if best_key is None:
+            result.exhausted = True
+            break
+        eid = best_eid
+        chosen.add(eid)
+        masked |= set(entity_words[eid])
+        counts = visible()
+        hits = ranking(counts)
+        result.queries += 1
+        new_rank = rank_of(counts, hits)
+        result.steps.append(Step(eid, rank, new_rank))
+        rank = new_rank
+    result.rank_after = rank
+    result.queries += contributions.queries
+    return result
+
+
+def _margin(score: Dict[int, float], targets: Set[int], others: Sequence[int], k_rank: int) -> float:
+    """Best target score minus the ``k_rank``-th best other score (0 when there are fewer others)."""
+    ranked = sorted((score[d] for d in others), reverse=True)
+    kth = ranked[k_rank - 1] if len(ranked) >= k_rank else 0.0
+    return max(score[t] for t in targets) - kth

@@ -1,0 +1,36 @@
+"""Words of documents, phrases and queries, the same for every backend.
+
+A word is a run of letters or digits, lower-cased with diacritics folded (``Renée`` -> ``renee``);
+everything else separates words. Query words are those words minus English stop words (spaCy's list),
+as the BM25 attackers of :mod:`textanon_eval.bm25` use them.
+"""
+
+import re
+from typing import List, Tuple
+
+WORD = re.compile(r"[^\W_]+")
+
+
+def index_text(text: str) -> str:
+    """``text`` folded (lower case, no diacritics; same length): what the backends tokenize."""
+    from textanon.detect.target import fold
+
+    return fold(text or "")
+
+
+def phrase_words(text: str) -> List[str]:
+    """Every word of ``text`` in order (stop words included): a phrase to match."""
+    return WORD.findall(index_text(text))
+
+
+def query_word_spans(text: str) -> List[Tuple[int, int, str]]:
+    """``(start, end, word)`` of every query word of ``text`` (stop words left out)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    folded = index_text(text)
+    return [(m.start(), m.end(), m.group(0)) for m in WORD.finditer(folded) if m.group(0) not in STOP_WORDS]
+
+
+def query_words(text: str) -> List[str]:
+    """The distinct query words of ``text`` (first-occurrence order)."""
+    return list(dict.fromkeys(w for _, _, w in query_word_spans(text)))

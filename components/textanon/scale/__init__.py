@@ -1,1 +1,0 @@
-"""Running textanon on more than one machine: :mod:`textanon.scale.ray_engine` (Ray Data, ``--engine ray``)."""

@@ -1,0 +1,286 @@
+"""The profiles benchmark and the prior's settings.
+
+* :func:`prior_sweep` — the ``fast`` profile's prior settings (``n_docs``, generalization on or off) on the
+  development pseudo-abstracts of NON-evaluated actors (``index dev-set``), judged by the BM25 and MiniLM
+  retrieval attackers over their remaining bodies; utility by TPI under SmolLM2 (the prior uses word
+  frequencies, so the word-frequency TPI is reported beside it, not used to choose) — ``lab select-prior``;
+* :func:`profile_rows` — every profile as a user runs it (:func:`textanon.profiles.load`, the code of
+  ``textanon anonymize --profile``), Presidio and the published manual anonymization in the same run, the
+  target's name masked for every system: both judges, TRIR (when the attack is run), TPI, masked share,
+  docs/s as a multiple of Presidio's, peak RSS — ``lab profiles``, the README's profile table.
+"""
+
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from textanon_eval.scoring import cell, speed_cell, trir_cell
+from textanon_lab.benchmarks.harness import (
+    fluency_texts,
+    give_target_knowledge,
+    load_records,
+    readability_settings,
+    score,
+    text_columns,
+)
+from textanon_lab.benchmarks.systems import profile_masks, run_isolated
+
+#: the settings examined for the fast profile's prior, in two rounds fixed before each sweep (docs/profiles.md): the
+#: first (n_docs 1e6..1e9, generalization off / on) met no setting of the rule — none masked enough, and
+#: generalization ran at under 1 doc/s —, so the second looks at smaller populations and more candidates, without
+#: generalization
+PRIOR_GRID_1: Tuple[Dict[str, object], ...] = tuple(
+    {"n_docs": n, "generalize": g} for n in (1_000_000, 10_000_000, 100_000_000, 1_000_000_000) for g in (False, True)
+)
+PRIOR_GRID: Tuple[Dict[str, object], ...] = tuple(
+    {"n_docs": n, "generalize": False, "candidate_rare_df": rare}
+    for n in (10_000, 30_000, 100_000, 300_000)
+    for rare in (0.02, 0.1)
+)
+
+
+def _docs(records) -> List[Tuple[str, str, str]]:
+    return [(r.name, r.original, r.name) for r in records]
+
+
+def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df: Optional[float] = None):
+    """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` (None: the package's)
+    and generalization on or off (``lab select-prior``): config overrides on top of the profile's."""
+    from textanon.profiles import DISABLED, FAST, GENERALIZER, load
+
+    config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
+    if candidate_rare_df is not None:
+        config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
+    if generalize:
+        config["nlp.disabled"] = [name for name in DISABLED[FAST] if name != GENERALIZER]
+        config["components.textanon_optimizer.replacement"] = "generalize"
+    return load(FAST, model, config=config)
+
+
+def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None) -> dict:
+    """Every setting of ``grid`` on the development file ``dev``: rows with both judges, TPI (SmolLM2 and word
+    frequencies), masked share and seconds; the selection rule applied (:func:`select`)."""
+    from textanon_lab.benchmarks.judges import add_judge_columns
+
+    records = load_records(dev, limit)
+    docs = _docs(records)
+    systems: Dict[str, dict] = {}
+    for setting in grid:
+        nlp = prior_pipeline(
+            model, int(setting["n_docs"]), bool(setting["generalize"]), setting.get("candidate_rare_df")
+        )
+        t0 = time.perf_counter()
+        out = profile_masks(docs, nlp)
+        systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
+    give_target_knowledge(records, systems)
+    rows = score(records, systems, skip_trir=True, tpi_lm=True)
+    judges = add_judge_columns(records, systems, rows)
+    for row in rows:
+        row["setting"] = systems[row["system"]]["setting"]
+    return {"dev": str(dev), "documents": len(records), "rows": rows, "judges": judges, "selected": select(rows)}
+
+
+def label(setting: Dict[str, object]) -> str:
+    rare = f", rare_df={setting['candidate_rare_df']}" if setting.get("candidate_rare_df") is not None else ""
+    return f"n_docs={setting['n_docs']:.0e}{rare}" + (", generalize" if setting["generalize"] else "")
+
+
+#: the selection rule, fixed before the sweep: the highest SmolLM2 TPI among the settings whose dev re-identification
+#: is at most these rates (below the evaluation targets of 70 % / 40 %, for the difference between dev and eval)
+MAX_BM25, MAX_DENSE = 60.0, 30.0
+
+
+def select(rows: List[dict]) -> dict:
+    """The row chosen by the rule (:data:`MAX_BM25`, :data:`MAX_DENSE`, then TPI); the most private if none passes."""
+    ok = [r for r in rows if r["bm25_reid"] <= MAX_BM25 and r["dense_reid"] <= MAX_DENSE]
+    if ok:
+        chosen = max(ok, key=lambda r: (r["tpi_lm"], -r["bm25_reid"]))
+        why = f"highest SmolLM2 TPI with BM25 <= {MAX_BM25} % and MiniLM <= {MAX_DENSE} % on dev"
+    else:
+        chosen = min(rows, key=lambda r: (max(r["bm25_reid"], r["dense_reid"]), -r["tpi_lm"]))
+        why = "no setting met the rule: the most private"
+    return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
+def prior_markdown(result: dict) -> str:
+    lines = [
+        "| setting | BM25 judge % | MiniLM judge % | TPI (SmolLM2) | TPI (wordfreq) | masked share | docs/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in result["rows"]:
+        lines.append(
+            f"| {r['system']} | {r['bm25_reid']} | {r['dense_reid']} | {r['tpi_lm']} | {r['tpi']} | "
+            f"{r['masked_share']} | {r['docs_per_s']} |"
+        )
+    s = result["selected"]
+    lines += ["", f"Selected: **{s['system']}** ({s['rule']}). Dev: {result['dev']} ({result['documents']} docs)."]
+    return "\n".join(lines) + "\n"
+
+
+def write(output: Path, result: dict, markdown: str) -> None:
+    from textanon_eval.provenance import write_metrics
+
+    write_metrics(output, result)
+    Path(output).with_suffix(".md").write_text(markdown, encoding="utf-8")
+
+
+def run_profile_isolated(records, profile: str, model: str, index: Optional[str]) -> dict:
+    """One profile in a fresh process on WikiActors records, the actor as target (:func:`run_profile_docs`)."""
+    return run_profile_docs(_docs(records), profile, model, index)
+
+
+def run_profile_docs(docs, profile: str, model: str, index: Optional[str]) -> dict:
+    """One profile as users run it in a fresh process (:func:`textanon_lab.benchmarks.systems.run_isolated`) on
+    ``(id, text, target)`` triples: masks, replacements, seconds after load and warm-up, peak RSS."""
+    result = run_isolated("textanon_profile", docs, profile=profile, model=model, index=index)
+    if "error" in result:
+        raise RuntimeError(f"profile {profile} failed: {result['error']}")
+    inner = result.pop("masks")
+    return dict(result, masks=inner["masks"], replacements=inner["replacements"])
+
+
+#: the profile table's rows (label, profile, needs the index) — every profile of textanon.profiles
+PROFILE_ROWS = (
+    ("fast (default)", "fast", False),
+    ("lm", "lm", False),
+    ("search", "search", True),
+    ("strict", "strict", False),
+)
+README_START, README_END = "<!-- profiles-table:start -->", "<!-- profiles-table:end -->"
+
+
+def profile_rows(
+    data: Path,
+    model: str = "en_textanon",
+    index: Optional[str] = None,
+    skip_trir: bool = True,
+    trir_seeds: Sequence[int] = (42,),
+    limit: Optional[int] = None,
+    fluency_corpus: Optional[Path] = None,
+) -> dict:
+    """Every profile (:data:`PROFILE_ROWS`; search only with ``index``), Presidio and the published manual
+    anonymization on ``data``, the target's name masked for every system run here: judges, TRIR (unless
+    ``skip_trir``), TPI (word frequencies and SmolLM2), masked share, the readability columns (fluency model trained
+    on the bodies of ``fluency_corpus`` of people not evaluated: :func:`textanon_lab.benchmarks.harness.fluency_texts`;
+    None: no fluency), docs/s, × Presidio, peak RSS."""
+    from textanon_lab.benchmarks.judges import add_judge_columns
+
+    records = load_records(data, limit)
+    systems: Dict[str, dict] = {}
+    for row_label, name, needs_index in PROFILE_ROWS:
+        if needs_index and not index:
+            continue
+        systems[row_label] = run_profile_isolated(records, name, model, index if needs_index else None)
+    presidio = run_isolated("presidio", _docs(records))
+    if "error" in presidio:
+        raise RuntimeError(f"presidio failed: {presidio['error']}")
+    systems["Presidio (run here)"] = presidio
+    systems.update({k: v for k, v in text_columns(records, None).items() if k.startswith("manual")})
+    give_target_knowledge(records, systems)
+    fluency = fluency_texts(fluency_corpus, records) if fluency_corpus else None
+    rows = score(records, systems, skip_trir=skip_trir, trir_seeds=trir_seeds, tpi_lm=True, fluency_corpus=fluency)
+    judges = add_judge_columns(records, systems, rows)
+    base = next(r["docs_per_s"] for r in rows if r["system"].startswith("Presidio"))
+    for row in rows:
+        row["x_presidio"] = round(row["docs_per_s"] / base, 2) if row["docs_per_s"] and base else None
+    return {
+        "data": str(data),
+        "documents": len(records),
+        "model": model,
+        "index": index,
+        "rows": rows,
+        "judges": judges,
+        "readability": readability_settings(fluency_corpus, fluency),
+        "examples": examples(records, systems),
+    }
+
+
+#: the record whose first sentences the README shows through every profile (the first of the file: fixed before
+#: any run), and how much of it
+EXAMPLE_RECORD, EXAMPLE_CHARS = 0, 420
+
+
+def examples(records, systems: Dict[str, dict], which: int = EXAMPLE_RECORD, chars: int = EXAMPLE_CHARS) -> dict:
+    """Before/after of one document (its first sentences, up to ``chars`` characters, cut at a sentence end): the
+    original, each profile's output as written (its replacements) and the published manual anonymization."""
+    from textanon.render.masking import apply
+
+    if not records:
+        return {}
+    record = records[min(which, len(records) - 1)]
+    cut = _sentences_end(record.original, chars)
+    out = {"document": record.name, "original": record.original[:cut], "rows": {}}
+    for row_label, _, _ in PROFILE_ROWS:
+        replacements = systems.get(row_label, {}).get("replacements", {}).get(record.name)
+        if replacements is not None:
+            inside = [m for m in replacements if m[1] <= cut]
+            out["rows"][row_label] = apply(record.original[:cut], inside)
+    manual = (record.abstracts or {}).get("manual_abstract")
+    if manual:
+        out["rows"]["manual (published)"] = manual[: int(len(manual) * cut / max(1, len(record.original)))] + " …"
+    return out
+
+
+def _sentences_end(text: str, chars: int) -> int:
+    """The end of the last sentence that ends within ``chars`` characters (all of ``chars`` when none does)."""
+    ends = [i + 1 for i, c in enumerate(text[:chars]) if c in ".!?" and (i + 1 == len(text) or text[i + 1].isspace())]
+    return ends[-1] if ends else min(chars, len(text))
+
+
+def examples_markdown(result: dict) -> str:
+    """The before/after paragraph of every profile (:func:`examples`)."""
+    ex = result.get("examples") or {}
+    if not ex:
+        return ""
+    lines = ["", f"Before/after ({ex['document']}, the first evaluated abstract, its first sentences):", ""]
+    lines += [f"- **original**: {ex['original']}"]
+    lines += [f"- **{row}**: {text}" for row, text in ex["rows"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def profiles_markdown(result: dict) -> str:
+    """The README's profile table: how to get each profile, both judges, TRIR, TPI, masked share, speed, memory."""
+    how = {
+        "fast (default)": '`spacy.load("en_textanon")`, `textanon anonymize IN -o OUT`',
+        "lm": '`spacy.load("en_textanon", config=textanon.profile("lm"))`, `--profile lm`',
+        "search": '`spacy.load("en_textanon", config=textanon.profile("search", index=DIR))`, `--index DIR`',
+        "strict": '`spacy.load("en_textanon", config=textanon.profile("strict"))`, `--profile strict`',
+    }
+    lines = [
+        "| profile | how | BM25 judge % | MiniLM judge % | TRIR % | TPI (SmolLM2) | TPI (wordfreq) | masked share "
+        "| fragment rate | adjacent placeholders | fluency (perplexity ×) | docs/s (× Presidio) | peak RSS MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in result["rows"]:
+        trir, speed = trir_cell(r), speed_cell(r)
+        lines.append(
+            f"| {r['system']} | {how.get(r['system'], '')} | {cell(r.get('bm25_reid'))} "
+            f"| {cell(r.get('dense_reid'))} "
+            f"| {trir} | {cell(r.get('tpi_lm'))} | {cell(r.get('tpi'))} | {cell(r.get('masked_share'))} "
+            f"| {cell(r.get('fragment_rate'))} | {cell(r.get('adjacent_placeholders'))} "
+            f"| {cell(r.get('fluency_ratio'))} | {speed} "
+            f"| {cell(r.get('peak_rss_mb'))} |"
+        )
+    lines += [
+        "",
+        f"{result['documents']} WikiActors abstracts ({Path(result['data']).name}), the target's name known to every "
+        "system run here; judges: BM25 and MiniLM over the evaluated people's full public bodies (% re-identified "
+        "at rank 1; no profile uses them); TPI (SmolLM2) is the utility measure of the fast profile, whose prior "
+        "uses word frequencies; docs/s after loading, in one process, Presidio in the same run; TRIR – : the attack "
+        f"was not run (`--trir-seeds`). Search index: {result['index'] or 'none'}. Readability (lower reads better; "
+        "docs/readability.md): fragment rate = share of masks leaving part of a name, title or date visible; adjacent "
+        "placeholders = share of placeholders next to another; fluency = perplexity of the output (placeholders read "
+        "as their label) / the original's, under a trigram model of bodies of people not evaluated.",
+    ]
+    return "\n".join(lines) + "\n" + examples_markdown(result)
+
+
+def update_readme(readme: Path, table: str) -> bool:
+    """Put ``table`` between the README's profile-table markers; False when the markers are missing."""
+    text = readme.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return False
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(f"{head}{README_START}\n{table}{README_END}{tail}", encoding="utf-8")
+    return True

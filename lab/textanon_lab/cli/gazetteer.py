@@ -1,0 +1,43 @@
+"""``build-gazetteer``: the DEM/MISC person-attribute gazetteer as JSONL (WordNet offline, Wikidata online)."""
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from wasabi import msg
+
+from textanon.cli.common import check_distinct
+from textanon_lab.cli.apps import lab
+
+
+@lab.command("build-gazetteer")
+def build_gazetteer_cmd(
+    output: Path = typer.Option(Path("assets/gazetteer.jsonl"), "--output", "-o", help="JSONL file to write"),
+    source: str = typer.Option("wordnet", help="wordnet (offline) or wikidata (needs internet)"),
+    nltk_data: Optional[Path] = typer.Option(None, help="NLTK data folder with corpora/wordnet (default: $NLTK_DATA)"),
+    min_count: int = typer.Option(20, help="wikidata: values used on at least this many humans"),
+    limit: Optional[int] = typer.Option(None, help="wikidata: at most this many values per property"),
+    prop: Optional[List[str]] = typer.Option(None, "--property", help="wikidata: only these properties (repeatable)"),
+) -> None:
+    """Build the gazetteer of person attributes and write ``{term, label, source, property_or_synset}`` rows."""
+    from textanon.detect.gazetteer import build_gazetteer, count_labels, write_jsonl
+    from textanon.io.progress import bar
+
+    check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
+    stats: dict = {}
+    try:
+        entries = build_gazetteer(
+            source,
+            nltk_data=nltk_data,
+            min_count=min_count,
+            limit=limit,
+            properties=prop or None,
+            progress=lambda it: bar(it, desc=source, unit="item"),
+            stats=stats,
+        )
+    except (ValueError, LookupError, OSError) as err:
+        msg.fail(f"Could not build the gazetteer from {source}: {err}", exits=1)
+    n = write_jsonl(entries, output)
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(count_labels(entries).items()))
+    refused = ", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "none"
+    msg.good(f"Wrote {n} gazetteer terms to {output} ({counts}); refused: {refused}")

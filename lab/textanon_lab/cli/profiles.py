@@ -1,0 +1,68 @@
+"""``lab select-prior`` and ``lab profiles``: the fast profile's prior settings (dev) and the profile table."""
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from textanon.cli.common import check_distinct, parse_seeds
+from textanon_lab.cli.apps import lab
+from textanon_lab.cli.benchmark import FLUENCY_CORPUS
+
+
+@lab.command("select-prior")
+def select_prior_cli(
+    dev: Path = typer.Argument(..., exists=True, dir_okay=False, help="Development file (index dev-set's dev.json)"),
+    model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
+    output: Path = typer.Option(Path("metrics/prior_selection.json"), help="JSON results; a .md table beside it"),
+    limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+) -> None:
+    """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
+    from textanon_lab.benchmarks.profile_rows import prior_markdown, prior_sweep, write
+
+    check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
+    result = prior_sweep(dev, model, limit=limit)
+    table = prior_markdown(result)
+    write(output, result, table)
+    msg.good(f"Wrote {output}")
+    print(table)
+
+
+@lab.command("profiles")
+def profiles_cli(
+    data: Path = typer.Argument(
+        ..., exists=True, dir_okay=False, help="WikiActors file (e.g. WikiActors_50_eval.json)"
+    ),
+    index: Optional[str] = typer.Option(None, help="Search index folder of the search profile"),
+    model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
+    trir_seeds: Optional[str] = typer.Option(None, help="TRIR attack seeds, e.g. 42,1,2 (default: no attack)"),
+    output: Path = typer.Option(Path("metrics/profiles.json"), help="JSON results; a .md table beside it"),
+    readme: Optional[Path] = typer.Option(None, help="Also write the table into this README (between its markers)"),
+    limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+    fluency_corpus: Optional[Path] = typer.Option(
+        Path(FLUENCY_CORPUS),
+        help="WikiActors file whose public bodies of people NOT evaluated train the fluency model of the readability "
+        "columns (skipped with a warning when missing)",
+    ),
+) -> None:
+    """Every profile as users run it, Presidio and the manual anonymization: the README's profile table."""
+    from textanon_lab.benchmarks.profile_rows import profile_rows, profiles_markdown, update_readme, write
+
+    check_distinct(
+        [("DATA", data), ("--fluency-corpus", fluency_corpus)],
+        [("--output", output), ("--output (.md)", output.with_suffix(".md")), ("--readme", readme)],
+    )
+    seeds = parse_seeds(trir_seeds, "--trir-seeds", required=False)
+    if fluency_corpus is not None and not fluency_corpus.exists():
+        msg.warn(f"--fluency-corpus {fluency_corpus} not found: no fluency column")
+        fluency_corpus = None
+    result = profile_rows(
+        data, model, index, skip_trir=not seeds, trir_seeds=seeds or (42,), limit=limit, fluency_corpus=fluency_corpus
+    )
+    table = profiles_markdown(result)
+    write(output, result, table)
+    if readme is not None and not update_readme(readme, table):
+        msg.fail(f"{readme} has no profile-table markers", exits=1)
+    msg.good(f"Wrote {output}")
+    print(table)

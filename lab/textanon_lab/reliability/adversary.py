@@ -1,0 +1,123 @@
+"""Adversarial input cases of the reliability suite (issue 27): text forms that hide a name or an address from a
+recognizer, identifiers in unusual formats, names outside prose. Each is a file of records with the PII strings
+written as they appear in the text (invisible characters included), which must not survive in the output.
+
+The values are synthetic: names from :mod:`.pii`'s lists, reserved example domains, fictitious numbers.
+"""
+
+import random
+from pathlib import Path
+from typing import Dict, List
+
+from textanon_lab.reliability.inputs import CaseInput, write_records
+from textanon_lab.reliability.pii import FIRST, LAST, PiiRecord
+
+SOFT_HYPHEN, ZERO_WIDTH_SPACE, NUL = "\u00ad", "\u200b", "\x00"
+
+
+def _person(rng: random.Random):
+    """A first name and a surname of 7+ letters (long enough to split, space out and inflect)."""
+    long_names = [n for n in LAST if len(n) >= 7 and n.isascii() and n.isalpha()]
+    return rng.choice(FIRST), rng.choice(long_names)
+
+
+def _record(rid: str, text: str, target: str, pii: List[Dict[str, str]]) -> PiiRecord:
+    return PiiRecord(rid, text, target, pii)
+
+
+def text_forms(folder: Path, seed: int) -> CaseInput:
+    """The protected surname with a soft hyphen, hyphenated at a line end, split by OCR, letter-spaced, inflected
+    and with a NUL inside; an e-mail address with a zero-width space."""
+    rng = random.Random(seed)
+    first, last = _person(rng)
+    full = f"{first} {last}"
+    cut = len(last) // 2
+    forms = {
+        "soft_hyphen": last[:cut] + SOFT_HYPHEN + last[cut:],
+        "line_end_hyphen": last[:cut] + "-\n" + last[cut:],
+        "ocr_split": last[:cut] + " " + last[cut:],
+        "letter_spaced": " ".join(last.upper()),
+        "inflected": last + "ului",
+        "nul_inside": last[:cut] + NUL + last[cut:],
+    }
+    records = []
+    for kind, form in forms.items():
+        text = f"The applicant, Mr {full}, was arrested in 2009. According to the report, {form} refused to sign it."
+        records.append(_record(f"form-{kind}", text, full, [{"kind": "surname", "text": form}]))
+    local = f"{first[0].lower()}.{last.lower()}"
+    email = f"{local}{ZERO_WIDTH_SPACE}@example.org"
+    text = f"The applicant, Mr {full}, wrote from {email} to the registry on 3 May 2010."
+    records.append(_record("form-zero_width_email", text, full, [{"kind": "email", "text": email}]))
+    return write_records(folder / "text_forms.jsonl", records)
+
+
+#: (kind, identifier, sentence): formats a recognizer of ordinary forms misses
+IDENTIFIER_FORMATS = [
+    ("postcode_lower", "sw1a 1aa", "The family moved to a flat at sw1a 1aa in 2004."),
+    ("ni_number_lower", "qq123456c", "His national insurance number qq123456c appeared on the claim."),
+    ("passport_lower", "ab1234567", "She showed the document ab1234567 at the border."),
+    ("number_plate_lower", "aa02 aaa", "A car registered aa02 aaa was seen near the house."),
+    ("mac_colon", "00:1A:2B:3C:4D:5E", "The laptop's network card, 00:1A:2B:3C:4D:5E, was logged by the router."),
+    ("mac_dash", "00-1a-2b-3c-4d-5f", "The device 00-1a-2b-3c-4d-5f connected at midnight."),
+    ("mac_cisco", "001a.2b3c.4d60", "The switch recorded 001a.2b3c.4d60 on port 4."),
+    ("handle", "@jnovak_77", "He posted the photographs as @jnovak_77 the same evening."),
+    ("bare_domain", "novak-consulting.com", "She ran her business from novak-consulting.com until 2012."),
+    (
+        "bech32",
+        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        "The ransom was paid to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq on 4 June.",
+    ),
+    ("email_brackets", "jane[at]example[dot]com", "Write to jane[at]example[dot]com for the files."),
+    ("email_words", "bob at gmail dot com", "The witness gave his address as bob at gmail dot com to the officer."),
+    ("phone_parentheses", "(415)555-0132", "Call (415)555-0132 after six."),
+    ("phone_glued", "4155550199", "The number was tel:4155550199 on the invoice."),
+    ("phone_second_prefix", "+44 161 496 0000", "Numbers: +44 20 7946 0958 / +44 161 496 0000."),
+]
+
+
+def identifier_formats(folder: Path, seed: int) -> CaseInput:
+    """Lower-case UK codes, MAC addresses in three forms, a handle, a bare domain, a Bech32 address, obfuscated
+    e-mails and phone numbers written tightly (:data:`IDENTIFIER_FORMATS`)."""
+    rng = random.Random(seed)
+    records = []
+    for kind, value, sentence in IDENTIFIER_FORMATS:
+        first, last = _person(rng)
+        text = f"Mr {first} {last} was questioned. {sentence}"
+        records.append(_record(f"format-{kind}", text, f"{first} {last}", [{"kind": kind, "text": value}]))
+    return write_records(folder / "identifier_formats.jsonl", records)
+
+
+def names_outside_prose(folder: Path, seed: int) -> CaseInput:
+    """Names in an e-mail header, a salutation and a signature, and a first name alone after the full name."""
+    rng = random.Random(seed)
+    (first, last), (other_first, other_last) = _person(rng), _person(rng)
+    full, other = f"{first} {last}", f"{other_first} {other_last}"
+    email = f"{first.lower()}.{last.lower()}@example.com"
+    header = (
+        f"From: {full} <{email}>\nTo: {other} <registry@example.org>\nSubject: the hearing\n\n"
+        f"Dear {other_first},\nI attach the statement for Monday.\n\nBest,\n{first}"
+    )
+    first_alone = f"Mr {full} was a teacher in the town. In 2005 {first} moved abroad with his family."
+    records = [
+        _record(
+            "prose-email_header",
+            header,
+            full,
+            [
+                {"kind": "name", "text": full},
+                {"kind": "email", "text": email},
+                {"kind": "name", "text": other},
+                {"kind": "first_name", "text": other_first},
+                {"kind": "first_name", "text": first},
+            ],
+        ),
+        _record("prose-first_name_alone", first_alone, full, [{"kind": "first_name", "text": first}]),
+    ]
+    return write_records(folder / "names_outside_prose.jsonl", records)
+
+
+ADVERSARY_CASES = {
+    "text_forms": text_forms,
+    "identifier_formats": identifier_formats,
+    "names_outside_prose": names_outside_prose,
+}
