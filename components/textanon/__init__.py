@@ -14,6 +14,7 @@ from textanon.about import __version__
 from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
 from textanon.io.datasets.records import read_records
 from textanon.labels import TAB_LABELS
+from textanon.llm.prompts import prompt_names
 from textanon.profiles import PROFILES, profile
 from textanon.profiles import load as load
 from textanon.run.runner import anonymize_records, pipe_records, redecide
@@ -23,8 +24,6 @@ register_extensions()
 
 def llm_prompt_names():
     """Names of the LLM prompt designs (imported lazily: no spacy_llm/torch import here)."""
-    from textanon.llm.prompts import prompt_names
-
     return prompt_names()
 
 

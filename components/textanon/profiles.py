@@ -23,7 +23,11 @@ The measured numbers of each profile are the README's profile table (``spacy pro
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
+import spacy
+import spacy.util
+
 from textanon.labels import TAB_LABELS
+from textanon.risk.search.backends import open_index
 
 FAST, LM, SEARCH, STRICT = "fast", "lm", "search", "strict"
 PROFILES = (FAST, LM, SEARCH, STRICT)
@@ -63,8 +67,6 @@ def profile(name: str = DEFAULT_PROFILE, index: Optional[Union[str, Path]] = Non
         "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
     if name == SEARCH:
-        from textanon.risk.search.backends import open_index
-
         open_index(index)  # a missing or incompatible index: IndexUnavailable before any document is read
         overrides[f"components.{SEARCH_RISK}.index"] = {"@misc": "textanon.LocalIndex.v1", "path": str(index)}
     return overrides
@@ -77,16 +79,12 @@ def load(
     config: Optional[Dict[str, object]] = None,
 ):
     """``spacy.load(model, config=profile(name, index) + config)``: the pipeline as the profile runs it."""
-    import spacy
-
     return spacy.load(model, config={**profile(name, index), **(config or {})})
 
 
 def supports_profiles(model: str) -> bool:
     """Whether the pipeline ``model`` (a package name or folder) holds every component the profiles switch (its
     config is read, nothing is loaded); False when it cannot be read."""
-    import spacy.util
-
     try:
         path = Path(model) if Path(model).is_dir() else spacy.util.get_package_path(model)
     except Exception:  # noqa: BLE001 — not a package: the load itself reports it

@@ -10,14 +10,13 @@ from collections import Counter
 from typing import Dict, List, Sequence
 
 import numpy as np
+from spacy.lang.en.stop_words import STOP_WORDS
 
 WORD = re.compile(r"\w+")
 
 
 def words(text: str) -> List[str]:
     """Lower-case ``\\w+`` words of ``text`` without English stop words."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     return [w for w in WORD.findall(text.lower()) if w not in STOP_WORDS]
 
 

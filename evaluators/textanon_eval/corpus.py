@@ -12,9 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from tqdm import tqdm
+
+from textanon.io.datasets.alignment import masked_spans
 from textanon.io.datasets.base import read_json
 from textanon.io.datasets.wikiactors import ORIGINAL, SUFFIX, WikiActor, method_name, read_wikiactors
 from textanon_eval.tpi import EvaluationError
+from textanon_eval.tps import aligned_replacements
 
 
 @dataclass
@@ -174,10 +178,6 @@ def masks_of(corpus: Corpus, progress: bool = True, with_replacements: bool = Fa
     String anonymizations are aligned to the originals with
     :func:`textanon.io.datasets.alignment.masked_spans`.
     """
-    from tqdm import tqdm
-
-    from textanon.io.datasets.alignment import masked_spans
-    from textanon_eval.tps import aligned_replacements
 
     out: Dict[str, Dict[str, list]] = {}
     jobs = [(m, d, t) for m, by_id in corpus.anonymized.items() for d, t in by_id.items()]

@@ -5,14 +5,14 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from textanon.risk.language_models import minilm_path
+
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
 
 @lru_cache(maxsize=2)
 def _load(path: Optional[str]):
     from sentence_transformers import SentenceTransformer
-
-    from textanon.risk.language_models import minilm_path
 
     return SentenceTransformer(path or str(minilm_path()), device="cpu")
 

@@ -17,12 +17,19 @@ report can be committed and logged without leaking the documents' contents.
 
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
+import spacy
+
 from textanon.detect.target import COURTESY_TITLES
-from textanon.io.datasets.tab import GoldDocument
+from textanon.extensions import DEFAULT_SPANS_KEY
+from textanon.io.datasets.records import Record
+from textanon.io.datasets.tab import GoldDocument, load_tab
 from textanon.labels import CODE
-from textanon_eval.ner_eval import WORD, token_labels
+from textanon.run.runner import pipe_docs
+from textanon_eval.ner_eval import DISABLE_FOR_NER, WORD, token_labels
+from textanon_eval.provenance import write_metrics
 
 #: CODE kinds by the shape of the gold mention, first match wins
 CODE_KINDS = (
@@ -183,16 +190,6 @@ def ner_errors(
 ) -> dict:
     """``ner-errors``: :func:`analyse_errors` of the pipeline ``model`` (recognition only) on the TAB-format
     ``gold_path``, written to ``output`` (JSON with provenance) and as Markdown beside it (``.md``)."""
-    from pathlib import Path
-
-    import spacy
-
-    from textanon.extensions import DEFAULT_SPANS_KEY
-    from textanon.io.datasets.records import Record
-    from textanon.io.datasets.tab import load_tab
-    from textanon.run.runner import pipe_docs
-    from textanon_eval.ner_eval import DISABLE_FOR_NER
-    from textanon_eval.provenance import write_metrics
 
     golds = load_tab(gold_path, require_identifiers=False)[:limit]
     nlp = spacy.load(model)

@@ -9,11 +9,18 @@ With ``org_loc_interchangeable`` ORG and LOC match each other.
 """
 
 import re
+import time
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+import spacy
+
 from textanon.extensions import DEFAULT_SPANS_KEY
-from textanon.io.datasets.tab import GoldDocument
+from textanon.io.datasets.gold import folds
+from textanon.io.datasets.records import Record
+from textanon.io.datasets.tab import GoldDocument, load_tab
 from textanon.labels import ONTONOTES_TO_TAB
+from textanon.run.runner import pipe_docs
+from textanon_eval.provenance import write_metrics
 
 WORD = re.compile(r"\w+")
 Labeled = Tuple[int, int, str]
@@ -94,9 +101,6 @@ def evaluate_ner(
 ) -> Dict[str, object]:
     """Run ``nlp`` on the gold texts (:func:`textanon.run.runner.pipe_docs`) and score its entities against one
     annotator's mentions; with ``folds`` also the scores of each fold of documents (:func:`fold_scores`)."""
-    from textanon.io.datasets.records import Record
-    from textanon.run.runner import pipe_docs
-
     pairs = []
     records = (Record(id=g.doc_id, text=g.text) for g in gold_docs)
     for i, (g, doc) in enumerate(zip(gold_docs, pipe_docs(nlp, records, batch_size=batch_size))):
@@ -125,8 +129,6 @@ def fold_scores(
 ) -> List[dict]:
     """Scores of each of ``k`` folds of documents (:func:`textanon.io.datasets.gold.folds`, the folds of ``cv-ner``):
     ``[{test, macro_f1, f1: {type: F1}}]``, to see how much the scores vary from one group of cases to another."""
-    from textanon.io.datasets.gold import folds
-
     by_id = dict(zip(doc_ids, pairs))
     out = []
     for test in folds(list(doc_ids), k, seed):
@@ -152,12 +154,6 @@ def evaluate_ner_model(
     :data:`DISABLE_FOR_NER` disabled unless ``full``) on the first ``limit`` documents of the TAB-format
     ``gold_path`` (``folds``: per-fold scores too), with the model, pipeline and seconds, written to ``output``
     (JSON with provenance)."""
-    import time
-
-    import spacy
-
-    from textanon.io.datasets.tab import load_tab
-    from textanon_eval.provenance import write_metrics
 
     gold = load_tab(gold_path, require_identifiers=False)[:limit]
     nlp = spacy.load(model)

@@ -9,10 +9,15 @@ seeds. Identical inputs give NMI = 1. ``originals_self_nmi`` (mean NMI between c
 originals with different seeds) tells how stable the clustering itself is.
 """
 
+from itertools import combinations
 from typing import Dict, Optional, Sequence
 
 import numpy as np
+from sklearn.cluster import KMeans
+from sklearn.metrics import normalized_mutual_info_score, silhouette_score
+from tqdm import tqdm
 
+from textanon_eval.embeddings import default_encoder
 from textanon_eval.errors import EvaluationError
 
 DEFAULT_KS = tuple(range(2, 11))
@@ -20,15 +25,11 @@ DEFAULT_SEEDS = 10
 
 
 def _kmeans(x: np.ndarray, k: int, seed: int) -> np.ndarray:
-    from sklearn.cluster import KMeans
-
     return KMeans(n_clusters=k, n_init=10, random_state=seed).fit_predict(x)
 
 
 def choose_k(orig: np.ndarray, ks: Sequence[int] = DEFAULT_KS, seeds: int = DEFAULT_SEEDS) -> Dict[int, float]:
     """Mean silhouette of the originals' k-means clustering for each usable k."""
-    from sklearn.metrics import silhouette_score
-
     n = len(orig)
     usable = [k for k in ks if 2 <= k < n]
     if not usable:
@@ -51,8 +52,6 @@ def nmi_embeddings(
     k: Optional[int] = None,
 ) -> dict:
     """NMI between the k-means clusterings of two aligned embedding matrices."""
-    from sklearn.metrics import normalized_mutual_info_score
-
     if orig.shape != anon.shape:
         raise EvaluationError(f"original and anonymized sets differ in shape: {orig.shape} vs {anon.shape}")
     silhouettes = choose_k(orig, ks, seeds) if k is None else {}
@@ -74,9 +73,6 @@ def self_agreement(orig: np.ndarray, k: int, seeds: int = DEFAULT_SEEDS) -> floa
     A reference for reading NMI values: when the originals have no clear cluster structure the
     clustering itself is unstable and an anonymization cannot be expected to score above this.
     """
-    from itertools import combinations
-
-    from sklearn.metrics import normalized_mutual_info_score
 
     labels = [_kmeans(orig, k, s) for s in range(seeds)]
     pairs = [normalized_mutual_info_score(a, b) for a, b in combinations(labels, 2)]
@@ -92,9 +88,6 @@ def nmi_corpus(
     progress: bool = True,
 ) -> Dict[str, dict]:
     """NMI per method. ``anonymizations``: method -> id -> anonymized text (ids must cover the originals)."""
-    from tqdm import tqdm
-
-    from textanon_eval.embeddings import default_encoder
 
     encoder = encoder or default_encoder()
     ids = list(originals)

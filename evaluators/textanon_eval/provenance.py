@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
+from textanon.about import __version__
+from textanon_eval.run_log import record
+
 KEY = "provenance"
 
 
@@ -98,8 +101,6 @@ def code_state(root: Optional[Union[str, Path]] = None) -> dict:
 
 def provenance(argv: Optional[Sequence[str]] = None) -> dict:
     """The block added to every metrics file."""
-    from textanon.about import __version__
-
     return {
         "command": command(argv),
         "machine": machine(),
@@ -121,7 +122,6 @@ def write_metrics(path: Union[str, Path], payload: dict, argv: Optional[Sequence
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(body, indent=indent, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(path)
-    from textanon_eval.run_log import record
 
     record(path, body, body[KEY])
     return path

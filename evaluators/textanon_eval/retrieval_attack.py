@@ -25,6 +25,9 @@ from typing import Dict, List, Mapping, Optional, Protocol, Sequence, Union
 
 import numpy as np
 
+from textanon_eval.bm25 import BM25
+from textanon_eval.embeddings import Encoder
+
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -43,8 +46,6 @@ class LexicalAttack:
     kind = "bm25"
 
     def __init__(self, bodies: Mapping[str, str]):
-        from textanon_eval.bm25 import BM25
-
         self.names = list(bodies)
         self.bm25 = BM25([bodies[n] or "" for n in self.names])
 
@@ -90,8 +91,6 @@ class DenseAttack:
         cache_dir: Optional[Union[str, Path]] = None,
         progress: bool = False,
     ):
-        from textanon_eval.embeddings import Encoder
-
         self.names = list(bodies)
         self.encoder = encoder or Encoder()
         self.chunk_words = chunk_words

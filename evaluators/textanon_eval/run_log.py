@@ -22,6 +22,7 @@ import re
 import shlex
 import subprocess
 import uuid
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -270,8 +271,6 @@ def history(root: Path, folder: str = "metrics") -> List[Tuple[str, str, str, st
 
 
 def _utc(date: str) -> str:
-    from datetime import datetime, timezone
-
     try:
         return datetime.fromisoformat(date).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     except ValueError:

@@ -19,10 +19,17 @@ All scores are micro-averages over annotators: each annotator's entities count s
 
 import bisect
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from textanon.io.datasets.tab import GoldDocument
+import spacy
+
+from textanon.io.datasets.tab import GoldDocument, load_tab
+from textanon.risk.language_models.resolve import resolve_model
+from textanon_eval.errors import EvaluationError
+from textanon_eval.provenance import write_metrics
+from textanon_eval.tab_corpus import load_masks, overlapping_pairs
 
 CharSpan = Tuple[int, int]
 ICFunction = Callable[[str, List[CharSpan]], Sequence[float]]
@@ -50,8 +57,6 @@ class Entity:
 
 def build_entities(doc: GoldDocument) -> List[Entity]:
     """Entities of all annotators of ``doc`` (see module docstring)."""
-    from textanon_eval.errors import EvaluationError
-
     entities: Dict[str, Entity] = {}
     for annotator, mentions in doc.annotations.items():
         own: Dict[str, Entity] = {}
@@ -77,8 +82,6 @@ def build_entities(doc: GoldDocument) -> List[Entity]:
 
 def load_pos_nlp():
     """spaCy pipeline for the POS of ignorable tokens (en_core_web_sm; the reference uses _md)."""
-    import spacy
-
     for name in POS_MODELS:
         try:
             return spacy.load(name, exclude=["lemmatizer", "ner"])  # parser: attribute_ruler POS uses deps
@@ -159,8 +162,6 @@ class TabEvaluator:
         return self._pos_nlp
 
     def _prepared(self, masks: Dict[str, Sequence[Sequence]]):
-        from textanon_eval.errors import EvaluationError
-
         out = []
         for doc_id, spans in masks.items():
             if doc_id not in self.docs:
@@ -257,11 +258,6 @@ def evaluate_masks(
     gold corpus ``gold_path`` (IC-weighted precision with ``weighted``: :func:`lm_information_content` of
     ``model``), written to ``output`` (JSON with provenance: exactly the metric keys). ``warn``: overlapping
     spans, documents without masks; ``info``: the IC model and the time taken. Bad input raises ValueError."""
-    import time
-
-    from textanon.io.datasets.tab import load_tab
-    from textanon_eval.provenance import write_metrics
-    from textanon_eval.tab_corpus import load_masks, overlapping_pairs
 
     gold = load_tab(gold_path)
     masks = load_masks(masks_path, {g.doc_id: g.text for g in gold})
@@ -292,8 +288,6 @@ def lm_information_content(model=None) -> ICFunction:
     and a span's weight is ``-log`` of its least probable sub-word token (0 if no token).
     With a causal LM each token is scored from its left context, nothing is masked.
     """
-    from textanon.risk.language_models.resolve import resolve_model
-
     lm = resolve_model(model)
 
     def ic(text: str, spans: List[CharSpan]) -> List[float]:

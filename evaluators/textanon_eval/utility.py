@@ -19,12 +19,16 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+from tqdm import tqdm
 
 from textanon.io.datasets.wikiactors import method_name
 from textanon_eval.corpus import Corpus, load_corpus, masks_of
+from textanon_eval.embeddings import default_encoder
 from textanon_eval.errors import EvaluationError
+from textanon_eval.nmi import nmi_corpus
 from textanon_eval.provenance import write_metrics
-from textanon_eval.tpi import HEADLINE_MODEL, InformationContent
+from textanon_eval.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
+from textanon_eval.tps import tps_corpus
 
 REFERENCE_METHOD = "manual"
 METRICS = ("tpi", "tpi_lm", "tps", "nmi")
@@ -47,8 +51,6 @@ def corpus_settings(corpus: Corpus, path) -> dict:
 
 def tpi_result(corpus: Corpus, ic: InformationContent, masks=None, progress: bool = True, path="") -> dict:
     """TPI of every anonymization column of ``corpus`` (``masks``: precomputed masked spans per method)."""
-    from textanon_eval.tpi import tpi_corpus
-
     t0 = time.perf_counter()
     masks = masks if masks is not None else masks_of(corpus, progress)
     res = tpi_corpus(ic, corpus.originals, masks, progress)
@@ -60,9 +62,6 @@ def tps_result(
     corpus: Corpus, ic: InformationContent, masks=None, encoder=None, progress: bool = True, path=""
 ) -> dict:
     """TPS of every anonymization column of ``corpus`` (``masks``: masked spans with replacements per method)."""
-    from textanon_eval.embeddings import default_encoder
-    from textanon_eval.tps import tps_corpus
-
     t0 = time.perf_counter()
     encoder = encoder or default_encoder()
     masks = masks if masks is not None else masks_of(corpus, progress, with_replacements=True)
@@ -94,9 +93,6 @@ def nmi_result(
     path="",
 ) -> dict:
     """NMI of every method with all documents anonymized, k chosen by silhouette over ``ks``, over ``seeds``."""
-    from textanon_eval.embeddings import default_encoder
-    from textanon_eval.nmi import nmi_corpus
-
     t0 = time.perf_counter()
     encoder = encoder or default_encoder()
     complete = {m: t for m, t in corpus.anonymized.items() if set(t) == set(corpus.originals)}
@@ -309,8 +305,6 @@ def run_report(
 
     ``tpi`` and ``tps`` use ``headline_model`` (word-frequency IC, independent of the anonymizer);
     ``tpi_lm`` uses ``model`` (the language model, default SmolLM2)."""
-    from tqdm import tqdm
-
     unknown = [m for m in metrics if m not in METRICS]
     if unknown or not metrics:
         raise EvaluationError(

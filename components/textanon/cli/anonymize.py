@@ -3,9 +3,12 @@
 from pathlib import Path
 from typing import IO, List, Optional, Tuple
 
+import spacy
 import typer
-from wasabi import msg
+from spacy import util as spacy_util
+from wasabi import msg, table
 
+import textanon  # noqa: F401  (extensions)
 from textanon.cli.apps import app
 from textanon.cli.common import (
     Engine,
@@ -17,10 +20,28 @@ from textanon.cli.common import (
     load_key,
     usage_error,
 )
+from textanon.io.datasets.records import Record, read_records
+from textanon.io.progress import bar, count_records
+from textanon.pipes.allow_deny import add_lists
+from textanon.pipes.generalizer import use_generalizer
+from textanon.pipes.search_risk import use_index
+from textanon.profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
+from textanon.profiles import profile as profile_overrides
 from textanon.render.mapping import KEY_ENV
 from textanon.render.operators import OPERATORS, OperatorError, operator_block
+from textanon.render.output import (
+    DECISION_HEADER,
+    OutputError,
+    ParquetOutput,
+    decision_rows,
+    doc_to_record,
+    write_output,
+)
+from textanon.risk.language_models.loading import ModelNotAvailable
 from textanon.risk.search.base import IndexUnavailable
-from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_records
+from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_records, pipe_docs
+from textanon.run.scale.ray_engine import PipelineSpec, anonymize_on_ray
+from textanon.run.side_outputs import OwnerOnlyReport, SideOutputs
 
 DEFAULT_PIPELINE = "en_textanon"
 OPERATOR_HELP = (
@@ -36,10 +57,6 @@ OPERATOR_HELP = (
 def load_pipeline(name: str, overrides: Optional[dict] = None):
     """Load the packaged pipeline (or a pipeline folder) with the ``spacy.load`` config ``overrides``
     (:func:`run_overrides`), with a clear message if it or a model is missing."""
-    import spacy
-
-    import textanon  # noqa: F401  (extensions)
-    from textanon.risk.language_models.loading import ModelNotAvailable
 
     try:
         return spacy.load(name, config=overrides or {})
@@ -71,9 +88,6 @@ def run_overrides(
     """(the ``spacy.load`` overrides of a run: the profile's, then the optimizer settings given; the index left
     for :func:`textanon.pipes.search_risk.use_index` — a pipeline without profiles). ``--index`` is the search
     profile; a usage error for a profile the pipeline does not have or an index that cannot be opened."""
-    from textanon.profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
-    from textanon.profiles import profile as profile_overrides
-
     name = profile.value if profile is not None else (SEARCH if index is not None else None)
     if not supports_profiles(model):
         if profile is not None:
@@ -102,22 +116,16 @@ def attach(nlp, index: Optional[Path], allow_list: Optional[Path], deny_list: Op
     """What the options add to a loaded pipeline: the search index, the generalizer (``--replacement generalize``),
     the allow and deny lists; a problem with any of them is an error (exit 1) before any document is read."""
     if index is not None:
-        from textanon.pipes.search_risk import use_index
-
         try:
             msg.info(use_index(nlp, index))
         except (IndexUnavailable, ValueError) as err:
             msg.fail(f"Cannot use the search index: {err}", exits=1)
     if generalize:
-        from textanon.pipes.generalizer import use_generalizer
-
         try:
             use_generalizer(nlp)
         except ValueError as err:
             msg.fail(f"Cannot generalize: {err}", exits=1)
     if allow_list or deny_list:
-        from textanon.pipes.allow_deny import add_lists
-
         try:
             add_lists(nlp, allow_list, deny_list)
         except ValueError as err:
@@ -133,8 +141,6 @@ def open_output(path: Path) -> IO[str]:
         msg.fail(f"Output folder {path.parent} does not exist.", exits=1)
     try:
         if path.suffix.lower() == ".parquet":
-            from textanon.render.output import ParquetOutput
-
             return ParquetOutput(path)
         return path.open("w", encoding="utf-8")
     except ImportError:
@@ -229,11 +235,6 @@ def anonymize(
     ),
 ) -> None:
     """Anonymize every record of INPUT_PATH; write one output or error record per input record to --output."""
-    from textanon.io.datasets.records import read_records
-    from textanon.io.progress import bar, count_records
-    from textanon.render.output import OutputError, write_output
-    from textanon.run.side_outputs import SideOutputs
-
     check_distinct(
         [("INPUT_PATH", input_path), ("--mapping-in", mapping_in), ("--allow-list", allow_list)]
         + [("--deny-list", deny_list), ("--key-file", key_file), ("--pseudonym-key", pseudonym_key)]
@@ -270,10 +271,6 @@ def anonymize(
         operators=operators,
     )
     if engine is Engine.ray:
-        from spacy import util as spacy_util
-
-        from textanon.run.scale.ray_engine import PipelineSpec, anonymize_on_ray
-
         if address is None and not (spacy_util.is_package(model) or Path(model).is_dir()):
             load_pipeline(model)  # exits with the local engine's message
         spec = PipelineSpec(
@@ -292,7 +289,7 @@ def anonymize(
         )
     else:
         if index is not None:
-            from textanon.pipes.search_risk import use_index  # noqa: F401  (registers the search risk before the pipeline loads)
+            pass
         nlp = load_pipeline(model, overrides)
         attach(nlp, index, allow_list, deny_list, replacement == Replacement.generalize.value)
         n_process = sides.prepare(nlp, n_process)
@@ -330,11 +327,6 @@ def demo(
     ),
 ) -> None:
     """Anonymize one text file and print the masked text with a table of decisions."""
-    from wasabi import table
-
-    from textanon.io.datasets.records import Record
-    from textanon.render.output import DECISION_HEADER, decision_rows
-    from textanon.run.runner import pipe_docs
 
     check_distinct([("INPUT_PATH", input_path), ("--key-file", key_file)], [("--html", html)], folders=["--html"])
     load_key(key_file)
@@ -352,9 +344,6 @@ def demo(
     for warning in doc._.anonymization_warnings or []:
         msg.warn(warning)
     if html:
-        from textanon.render.output import doc_to_record
-        from textanon.run.side_outputs import OwnerOnlyReport
-
         writer = OwnerOnlyReport(check_report_folder(html))
         writer.add(doc_to_record(doc, input_path.stem), doc.text, target)
         msg.good(f"Review report -> {writer.close()} (open it in a browser)")

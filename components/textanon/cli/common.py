@@ -9,6 +9,8 @@ from typing import IO, Iterable, List, Optional, Tuple
 import typer
 from wasabi import msg
 
+from textanon.render.mapping import MappingError, key_file_warning, read_key
+
 
 def input_file(help: str) -> typer.models.ArgumentInfo:
     """A required argument naming an existing file (not a folder)."""
@@ -123,8 +125,6 @@ def named_paths(option: str, items: Iterable[str]) -> List[Tuple[str, Path]]:
 def load_key(key_file: Optional[Path]) -> Optional[str]:
     """The key of ``--key-file`` (else ``$TEXTANON_MAPPING_KEY``, else None): an unreadable, empty or binary
     key file is a usage error; a key file that other users can read gets a warning."""
-    from textanon.render.mapping import MappingError, key_file_warning, read_key
-
     try:
         key = read_key(key_file)
     except MappingError as err:

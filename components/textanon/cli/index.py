@@ -10,6 +10,8 @@ from wasabi import msg
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct
 from textanon.io.progress import is_quiet
+from textanon.risk.search.backends import DEFAULT_BACKEND
+from textanon.risk.search.builder import build_index, persons_in
 
 index_app = typer.Typer(
     help="Public-knowledge search index for the search risk (docs/search.md).", no_args_is_help=True
@@ -34,9 +36,6 @@ def build(
     ),
 ) -> None:
     """Index every document of INPUT_PATH into the folder --output."""
-    from textanon.risk.search.backends import DEFAULT_BACKEND
-    from textanon.risk.search.builder import build_index, persons_in
-
     check_distinct([("INPUT_PATH", input_path), ("--exclude", exclude)], [("--output", output)], folders=["--output"])
     if output.exists() and not output.is_dir():
         msg.fail(f"Output {output} is a file; give a folder.", exits=1)

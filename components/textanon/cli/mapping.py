@@ -10,7 +10,17 @@ from wasabi import msg
 
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, load_key, open_private, usage_error
-from textanon.render.mapping import KEY_ENV
+from textanon.io.progress import bar, count_records
+from textanon.render.mapping import (
+    KEY_ENV,
+    NOTHING_TO_RESTORE,
+    Mapping,
+    MappingError,
+    deanonymize_records,
+    decrypt_records,
+    new_key,
+)
+from textanon.render.output import read_numbered_output
 
 #: refused records named on the terminal (all are in the output)
 MAX_NAMED = 20
@@ -47,10 +57,6 @@ def deanonymize(
     """Restore the original texts of anonymized records: from an (encrypted) mapping, and the encrypt operator's
     tokens with the key. A record is restored only when its run, id and text match its mapping entry; any other
     gets an error record, and the exit code is 1."""
-    from textanon.io.progress import bar, count_records
-    from textanon.render.mapping import NOTHING_TO_RESTORE, Mapping, MappingError, deanonymize_records, decrypt_records
-    from textanon.render.output import read_numbered_output
-
     check_distinct(
         [("INPUT_PATH", input_path), ("--mapping", mapping_path), ("--key-file", key_file)], [("--output", output)]
     )
@@ -97,8 +103,6 @@ def mapping_key(
     output: Path = typer.Option(..., "--output", "-o", help="Key file to create (never overwritten; mode 0600)"),
 ) -> None:
     """Write a new random mapping key to OUTPUT (readable by its owner only); keep it apart from the mapping."""
-    from textanon.render.mapping import new_key
-
     if output.exists() or output.is_symlink():
         msg.fail(f"{output} exists: a key is never overwritten.", exits=1)
     try:

@@ -8,6 +8,11 @@ from wasabi import msg
 
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, check_report_folder, usage_error
+from textanon.io.datasets.records import read_records
+from textanon.io.progress import bar, count_records
+from textanon.render.output import output_file_problem, read_output
+from textanon.review.report import write_report
+from textanon.run.side_outputs import owner_only
 
 
 @app.command("report")
@@ -27,12 +32,6 @@ def report(
     target: Optional[str] = typer.Option(None, "--target", help="The --target given to `anonymize`, if any"),
 ) -> None:
     """Write an HTML review report of OUTPUT_PATH: every detected span, masked or kept, and why."""
-    from textanon.io.datasets.records import read_records
-    from textanon.io.progress import bar, count_records
-    from textanon.render.output import output_file_problem, read_output
-    from textanon.review.report import write_report
-    from textanon.run.side_outputs import owner_only
-
     check_distinct(
         [("OUTPUT_PATH", output_path), ("--input", input_path)], [("--output", report_dir)], folders=["--output"]
     )

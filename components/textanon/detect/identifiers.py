@@ -29,6 +29,16 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Tuple
 
+import phonenumbers
+import tldextract
+from phonenumbers import Leniency, PhoneNumberMatcher
+from stdnum import iban, isbn, luhn, vatin
+from stdnum.bitcoin import b58decode
+from stdnum.gb import nhs
+from stdnum.us import itin, ssn
+
+from textanon.detect.normalize import normalized
+
 Match = Tuple[int, int, str, str]
 
 CODE, PERSON = "CODE", "PERSON"
@@ -180,8 +190,6 @@ def find_identifiers(text: str) -> List[Match]:
     """Every CODE identifier and letter name of ``text`` as ``(start, end, label, name)``, sorted; found in the
     normalized view of ``text`` as the rules are (:func:`textanon.detect.normalize.normalized`: a zero-width space
     inside an address, look-alike letters), the offsets are the original text's."""
-    from textanon.detect.normalize import normalized
-
     view = normalized(text)
     found = set(find_codes(view.text)) | set(find_letter_names(view.text))
     return sorted((*view.to_original(start, end), label, name) for start, end, label, name in found)
@@ -217,8 +225,6 @@ def _plate(text, m):
 
 @lru_cache(maxsize=1)
 def _tld_extractor():
-    import tldextract
-
     # the bundled public-suffix snapshot only: no download, no cache folder
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
@@ -239,8 +245,6 @@ def _domain(text, m):
 
 
 def _base58(text, m):
-    from stdnum.bitcoin import b58decode
-
     try:
         raw = b58decode(m.group())
     except Exception:
@@ -269,27 +273,19 @@ def _longest_valid(text, m, is_valid):
 
 
 def _iban(text, m):
-    from stdnum import iban
-
     return _longest_valid(text, m, iban.is_valid)
 
 
 def _card(text, m):
-    from stdnum import luhn
-
     digits = re.sub(r"\D", "", m.group())
     return [m.span()] if 13 <= len(digits) <= 19 and digits[0] in "23456" and luhn.is_valid(digits) else []
 
 
 def _nhs(text, m):
-    from stdnum.gb import nhs
-
     return [m.span()] if nhs.is_valid(m.group()) else []
 
 
 def _ssn(text, m):
-    from stdnum.us import itin, ssn
-
     if m.group("s") == "-":  # 123-45-6789 is the SSN/ITIN format, valid or not (a typo still identifies)
         return [m.span()]
     digits = m.group().replace("-", "").replace(" ", "")
@@ -297,14 +293,10 @@ def _ssn(text, m):
 
 
 def _vat(text, m):
-    from stdnum import vatin
-
     return _longest_valid(text, m, lambda s: sum(c.isdigit() for c in s) >= 7 and vatin.is_valid(s))
 
 
 def _isbn(text, m):
-    from stdnum import isbn
-
     if m.group("span") is not None:
         return _longest_valid_group(text, m, "span", isbn.is_valid)
     return [m.span("bare")] if isbn.is_valid(m.group("bare")) else []
@@ -342,9 +334,6 @@ CHECKS: dict = {
 def find_phones(text: str) -> Iterator[Match]:
     """Phone numbers: ``phonenumbers.PhoneNumberMatcher`` (leniency VALID) for :data:`PHONE_REGIONS`, numbers after
     a phone label (possible numbers, glued or not: "tel:4155550132") and every "+country" number."""
-    import phonenumbers
-    from phonenumbers import Leniency, PhoneNumberMatcher
-
     for start, end in _phone_windows(text):  # the matcher only where 7 digits or more are close together
         for region in PHONE_REGIONS:
             for match in PhoneNumberMatcher(text[start:end], region, leniency=Leniency.VALID):

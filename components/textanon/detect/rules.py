@@ -18,7 +18,10 @@ house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"I
 import re
 from typing import Iterator, List, Optional, Pattern, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES
+from textanon.detect.normalize import normalized
 from textanon.detect.target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
 _MONTH_NAMES = (
@@ -301,8 +304,6 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
     characters removed, end-of-line hyphenation joined, look-alike letters folded); the offsets yielded are the
     original text's, covering every original character of the match (a zero-width space inside an e-mail
     address included)."""
-    from textanon.detect.normalize import normalized
-
     view = normalized(text)
     text = view.text
     for label, name, regex in compiled:
@@ -355,7 +356,6 @@ def _titled_name_end(text: str, m, words, personal: bool = True) -> Optional[int
     function words (a spaCy stop word that is not also a name, :data:`textanon.detect.target.NAME_LIKE_WORDS`):
     "Mr igor munteanu was" -> "Mr igor munteanu", "Mr hope summers" stays whole; None if no word qualifies.
     A possessive "'s" is left out ("Mr Redfearn's complaint")."""
-    from spacy.lang.en.stop_words import STOP_WORDS
 
     def is_function_word(word: str) -> bool:
         return fold(word) in STOP_WORDS and fold(word) not in NAME_LIKE_WORDS

@@ -26,6 +26,9 @@ from array import array
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+from wordfreq import zipf_frequency
+
 from textanon.detect.normalize import normalized
 from textanon.regions import merge
 
@@ -292,10 +295,6 @@ def _english_word(piece: str) -> bool:
         return low in ("a", "i")
     if is_common_word(low):
         return True
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:  # pragma: no cover - wordfreq is a dependency
-        return False
     return zipf_frequency(low, "en") >= 3.0
 
 
@@ -400,8 +399,6 @@ def is_common_word(word: str) -> bool:
     """True if ``word`` in lower case is an ordinary English word (a name-like word such as "will",
     "hope", "may", or a spaCy English stop word such as "us"): its lower-case occurrences are not
     taken for a name."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     folded = fold(word.strip())
     return folded in _COMMON_WORDS or folded in STOP_WORDS
 

@@ -5,6 +5,8 @@ import json
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, TypeVar, Union
 
+from tqdm import tqdm
+
 T = TypeVar("T")
 _QUIET = False
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]"
@@ -26,7 +28,6 @@ def bar(items: Iterable[T], total: Optional[int] = None, desc: str = "", unit: s
     unchanged when quiet."""
     if _QUIET:
         return iter(items)
-    from tqdm import tqdm
 
     fmt = BAR_FORMAT if total else None
     return iter(tqdm(items, total=total, desc=desc, unit=unit, bar_format=fmt, dynamic_ncols=True))

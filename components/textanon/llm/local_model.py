@@ -26,6 +26,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from textanon.llm.parsing import LLMReply, reply_is_complete, reply_is_looping
 from textanon.llm.prompts import split_messages, to_plain_text
+from textanon.risk.language_models.loading import load_causal_lm, smollm2_path
 from textanon.settings.signatures import settings_from
 
 logger = logging.getLogger(__name__)
@@ -83,8 +84,6 @@ class LocalChatModel:
 
     def _load(self):
         if self._model is None:
-            from textanon.risk.language_models.loading import load_causal_lm, smollm2_path
-
             if self.name_or_path is None:
                 folder, gguf = smollm2_path()
                 self.name_or_path, self.gguf_file = str(folder), gguf

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Dict, List, Optional
 
+import jinja2  # spacy's own dependency
+
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 
 #: design name -> one-line description (order = the order of the paper's comparison, best first)
@@ -67,8 +69,6 @@ class PromptRenderer:
     """Compiled Jinja template; ``render(text, target)`` returns a role-marked prompt string."""
 
     def __init__(self, template_source: str):
-        import jinja2  # spacy's own dependency
-
         self.source = template_source
         env = jinja2.Environment(undefined=jinja2.ChainableUndefined, keep_trailing_newline=False, autoescape=False)
         self._template = env.from_string(template_source)

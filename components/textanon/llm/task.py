@@ -33,6 +33,7 @@ from spacy.tokens import Doc
 
 from textanon.detect import rules as _rules
 from textanon.detect.identifiers import find_identifiers
+from textanon.detect.rules import RULES, compile_rules, find_rule_matches
 from textanon.detect.target import name_occurrences
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.llm.matching import NormalizedText, match_strings, ranges_to_spans
@@ -346,8 +347,6 @@ def new_stats(design: str, chunks: int) -> Dict:
 
 def heuristic_ranges(doc: Doc) -> List[Tuple[int, int, str]]:
     """Mask-all-entities heuristic for pipelines without NER: capitalized words, numbers, rule matches."""
-    from textanon.detect.rules import RULES, compile_rules, find_rule_matches
-
     out = [(s, e, "fallback_rules") for s, e, _label, _name in find_rule_matches(doc.text, compile_rules(RULES))]
     out += [(s, e, "fallback_rules") for s, e, _label, _name in find_identifiers(doc.text)]
     for token in doc:

@@ -43,6 +43,7 @@ import logging
 import re
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
+from ortools.sat.python import cp_model
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -297,7 +298,6 @@ class MaskingOptimizer(SettingsRecord):
             return forced
         if generalize:
             return self._solve_generalize(doc, entities, unresolved, forced)
-        from ortools.sat.python import cp_model
 
         ids = sorted({e for c in unresolved for e in c})
         model = cp_model.CpModel()

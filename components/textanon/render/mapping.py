@@ -33,6 +33,9 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from cryptography.fernet import Fernet, InvalidToken
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
 from textanon.render.masking import merge
 from textanon.render.operators.base import OperatorError
 from textanon.render.operators.encrypt import decrypt_text
@@ -186,7 +189,6 @@ class Mapping:
         if data.startswith(MAGIC):
             if not key:
                 raise MappingError(f"{path} is encrypted: give its key")
-            from cryptography.fernet import InvalidToken
 
             salt, token = data[len(MAGIC) : len(MAGIC) + SALT_BYTES], data[len(MAGIC) + SALT_BYTES :]
             try:
@@ -252,15 +254,10 @@ def key_file_warning(key_file: Optional[Union[str, Path]]) -> Optional[str]:
 
 def new_key() -> str:
     """A random key (a Fernet key: 32 random bytes, URL-safe base64)."""
-    from cryptography.fernet import Fernet
-
     return Fernet.generate_key().decode("ascii")
 
 
 def _fernet(key: str, salt: bytes):
-    from cryptography.fernet import Fernet
-    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-
     derived = Scrypt(salt=salt, length=32, n=2**15, r=8, p=1).derive(key.encode("utf-8"))
     return Fernet(base64.urlsafe_b64encode(derived))
 

@@ -56,6 +56,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
+from faker import Faker
+
 from textanon.detect.target import PARTICLES, SUFFIXES, TITLES, fold
 from textanon.labels import CODE, DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from textanon.render.user_key import KEY_ENV, MIN_KEY_CHARS, derive
@@ -112,8 +114,6 @@ def vocabulary() -> Dict[str, List[str]]:
 
 @lru_cache(maxsize=1)
 def _faker():
-    from faker import Faker
-
     return Faker(FAKER_LOCALE)
 
 

@@ -8,6 +8,7 @@ gets a fresh temporary profile, so runs never share state. The pages are local f
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import List, Optional, Tuple, Union
@@ -88,8 +89,6 @@ def _run(args: List[str], timeout: float) -> subprocess.CompletedProcess:
 def main(argv: Optional[List[str]] = None) -> None:
     """``python -m textanon.review.browser PAGE[#FRAGMENT] OUT.png [WIDTH HEIGHT]``: a screenshot of a report
     page (``#panel=N`` opens the details of span N)."""
-    import sys
-
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) not in (2, 4):
         raise SystemExit("usage: python -m textanon.review.browser PAGE[#FRAGMENT] OUT.png [WIDTH HEIGHT]")

@@ -2,6 +2,7 @@
 
 from typing import Any, Dict, Optional
 
+from spacy import displacy
 from spacy.tokens import Doc
 
 from textanon.extensions import DEFAULT_SPANS_KEY
@@ -36,8 +37,6 @@ def render_spans(doc: Doc, spans_key: str = DEFAULT_SPANS_KEY, page: bool = Fals
     """displaCy's span rendering (HTML) of ``doc.spans[spans_key]`` with the textanon label colours.
 
     Extra keyword arguments are displaCy span options (``colors``, ``top_offset``, ...)."""
-    from spacy import displacy
-
     opts = displacy_options(spans_key, options.pop("colors", None))
     opts.update(options)
     return displacy.render(doc, style="span", options=opts, page=page, jupyter=False)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+import spacy
 from spacy.tokens import Span as SpacySpan  # noqa: F401  (annotations below name spaCy spans "Span" in text only)
 
 from textanon.labels import CODE, DATETIME, DEM, LOC, MISC, ONTONOTES_TO_TAB, ORG, PERSON, QUANTITY
@@ -81,8 +82,6 @@ class Fragments:
 def reference_nlp(model: Optional[str] = None):
     """The spaCy pipeline of the reference parse (loaded once): ``model``, by default :data:`REFERENCE_MODEL` or
     else ``en_core_web_sm``; raises OSError when none is installed."""
-    import spacy
-
     names = [model] if model else [REFERENCE_MODEL, "en_core_web_sm"]
     for name in names[:-1]:
         try:

@@ -22,9 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
 from textanon.labels import TAB_LABELS
 from textanon.render.masking import apply, merge, merge_offsets
 from textanon.review.colors import LABEL_COLORS, label_color
+from textanon.review.fragments import fragments, reference_nlp
 from textanon.review.reasons import combination_status, explain
 
 #: drawn for each masked character when the original text is not given
@@ -250,8 +253,6 @@ def document_view(record: dict, text: Optional[str] = None, target: Optional[str
 def fragmented_units(text: str, masks: Sequence[Sequence]) -> Optional[List[Tuple[int, int]]]:
     """Offsets of the units of ``text`` (names, titles, dates) that ``masks`` cut, leaving part visible
     (:func:`textanon.review.fragments.fragments`); None when no spaCy English pipeline is installed."""
-    from textanon.review.fragments import fragments, reference_nlp
-
     try:
         nlp = reference_nlp()
     except (OSError, ImportError):
@@ -341,8 +342,6 @@ def _page_name(index: int, doc_id: str) -> str:
 
 
 def _environment():
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-
     env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html", "jinja"]), trim_blocks=True
     )

@@ -30,6 +30,8 @@ from spacy.tokens import Doc
 
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Item, Record, RecordError
+from textanon.pipes.lm_risk import LMRiskScorer, warnings_before_decision
+from textanon.pipes.optimizer import MaskingOptimizer
 from textanon.render.output import doc_to_record
 from textanon.risk.language_models.threads import set_process_threads
 from textanon.run.chunking import pipe_in_pieces, run_components, stages
@@ -129,9 +131,6 @@ def redecide(nlp: Language, docs: Sequence[Doc], threshold: float) -> Sequence[D
     first decision (earlier components, a language-model failure) are kept; those of the previous decision
     are replaced by the new one's. The components' configured settings are left unchanged, so the same docs
     can be re-decided at any number of thresholds (threshold sweeps)."""
-    from textanon.pipes.lm_risk import LMRiskScorer, warnings_before_decision
-    from textanon.pipes.optimizer import MaskingOptimizer
-
     risk, optimizer = _component(nlp, LMRiskScorer), _component(nlp, MaskingOptimizer)
     for doc in docs:
         doc._.anonymization_warnings = warnings_before_decision(doc) or None

@@ -14,6 +14,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Deque, Dict, Iterable, Iterator, Optional, Sequence, Tuple, Union
 
+from textanon.render.mapping import Mapping, MappingError, check_key
+from textanon.render.pseudonyms import Pseudonymizer
+from textanon.review.report import ReportWriter
+
 
 class InputTexts:
     """The texts and targets of input records whose output has not passed yet."""
@@ -57,8 +61,6 @@ class OwnerOnlyReport:
     """A review report writer (``review.report.ReportWriter``) whose pages are created with mode 0600."""
 
     def __init__(self, report_dir: Union[str, Path]):
-        from textanon.review.report import ReportWriter
-
         with owner_only():
             self.writer = ReportWriter(report_dir)
 
@@ -93,8 +95,6 @@ class SideOutputs:
         key: Optional[str] = None,
         encrypted: bool = True,
     ):
-        from textanon.render.mapping import Mapping, MappingError, check_key
-
         self.texts = InputTexts(target)
         self.report = self.mapping = None
         self.mapping_out, self.key, self.encrypted = mapping_out, key, encrypted
@@ -119,8 +119,6 @@ class SideOutputs:
     def prepare(self, nlp, n_process: int) -> int:
         """Give the optimizer the mapping's pseudonym table (corpus scope) when it writes pseudonyms; returns the
         number of processes to use (1 then: the table lives in this process)."""
-        from textanon.render.pseudonyms import Pseudonymizer
-
         optimizer = next(
             (p for _, p in nlp.pipeline if isinstance(getattr(p, "pseudonyms", None), Pseudonymizer)), None
         )

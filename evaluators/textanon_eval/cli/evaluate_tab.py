@@ -9,6 +9,8 @@ from wasabi import msg
 
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, input_file
+from textanon.risk.language_models import ModelNotAvailable
+from textanon_eval.tab import evaluate_masks
 
 IC_MODEL_HELP = (
     "Language model for IC weights (with --weighted): textanon.SmolLM2Scorer.v1 (default), "
@@ -17,8 +19,6 @@ IC_MODEL_HELP = (
 
 
 def fail_on_bad_input(fn):
-    from textanon.risk.language_models import ModelNotAvailable
-
     try:
         return fn()
     except (ValueError, OSError, ModelNotAvailable) as err:
@@ -34,8 +34,6 @@ def evaluate_tab(
     model: Optional[str] = typer.Option(None, "--model", "-m", help=IC_MODEL_HELP),
 ) -> None:
     """TAB recall / precision metrics of masked spans (Pilán et al., 2022)."""
-    from textanon_eval.tab import evaluate_masks
-
     check_distinct([("GOLD_PATH", gold_path), ("MASKS_PATH", masks_path)], [("--output", output)])
     result = fail_on_bad_input(
         lambda: evaluate_masks(gold_path, masks_path, output, weighted, model, warn=msg.warn, info=msg.info)

@@ -6,12 +6,14 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from wasabi import msg
+from wasabi import msg, table
 
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, input_file, named_paths, parse_seeds
 from textanon.io.progress import is_quiet
 from textanon_eval.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
+from textanon_eval.trir import TrirError, TrirSettings
+from textanon_eval.trir.evaluate import evaluate_trir as run
 
 
 @app.command("evaluate-trir")
@@ -95,9 +97,6 @@ def evaluate_trir(
 ) -> None:
     """Train a re-identification classifier on background knowledge and report the share of anonymized
     documents it re-identifies."""
-    from textanon_eval.trir import TrirError, TrirSettings
-    from textanon_eval.trir.evaluate import evaluate_trir as run
-
     check_distinct(
         [("DATA", data), ("--originals", originals), ("--dev", dev), *named_paths("--anonymized", anonymized)],
         [("--output", output), ("--markdown", markdown_out)],
@@ -147,7 +146,6 @@ def evaluate_trir(
         msg.fail(f"{data}: not valid JSON ({err})", exits=1)
     for warning in result["warnings"]:
         msg.warn(warning)
-    from wasabi import table
 
     rows = sorted(result["trir"].items(), key=lambda kv: -kv[1])
     print(table(rows, header=("method", "TRIR %"), divider=True, aligns=("l", "r")))

@@ -5,11 +5,14 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from wasabi import msg
+from wasabi import msg, table
 
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, input_file, named_paths
 from textanon.io.progress import is_quiet
+from textanon.risk.language_models import ModelNotAvailable
+from textanon.risk.language_models.loading import cache_dir as base
+from textanon_eval.utility import evaluate_metric, run_report
 
 MODEL_HELP = (
     "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "
@@ -23,7 +26,6 @@ def _cache(no_cache: bool, cache_dir: Optional[Path]):
         return None
     if cache_dir:
         return cache_dir
-    from textanon.risk.language_models.loading import cache_dir as base
 
     return base() / "ic"
 
@@ -43,8 +45,6 @@ SPLIT_HELP = "Do not repair placeholder tags glued to neighbouring words (e.g. '
 
 def _write(output: Path, result: dict, key: str) -> None:
     """Print the table of ``result[key]`` (one row per method, best first) and where it was written."""
-    from wasabi import table
-
     print(
         table(
             sorted(result[key].items(), key=lambda kv: -kv[1]),
@@ -58,8 +58,6 @@ def _write(output: Path, result: dict, key: str) -> None:
 
 def guard(fn):
     """Run ``fn``; bad input (EvaluationError and other ValueErrors) or a missing model -> one error line, exit 1."""
-    from textanon.risk.language_models import ModelNotAvailable
-
     try:
         return fn()
     except (ValueError, ModelNotAvailable) as err:
@@ -89,8 +87,6 @@ def _ic_metric_command(metric: str, summary: str):
         ),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the on-disk IC cache"),
     ) -> None:
-        from textanon_eval.utility import evaluate_metric
-
         check_distinct(
             [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)],
             [("--output", output)],
@@ -144,8 +140,6 @@ def evaluate_nmi(
     k_max: int = typer.Option(10, "--k-max"),
 ) -> None:
     """NMI between k-means clusterings of the original and of the anonymized documents."""
-    from textanon_eval.utility import evaluate_metric
-
     check_distinct([("INPUT_PATH", input_path), *(("--extra", p) for p in extra)], [("--output", output)])
     ks = tuple(range(k_min, k_max + 1))
     result = guard(
@@ -201,8 +195,6 @@ def evaluate(
 ) -> None:
     """Run TPI (headline: word-frequency IC; beside it: the LM's), TPS and NMI; write metrics/*.json, a markdown
     table and a utility-vs-privacy plot."""
-    from textanon_eval.utility import run_report
-
     check_distinct(
         [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)]
         + [("--trir", trir)],

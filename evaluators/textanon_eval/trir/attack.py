@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Dict, Optional
 
 from textanon.render.masking import apply
-from textanon_eval.trir.data import TrirError, TrirInputs, load_nlp, pretreat
+from textanon.risk.language_models.loading import cache_dir, minilm_path
+from textanon_eval.trir.data import TrirError, TrirInputs, load_nlp, pretreat, remove_marks
 from textanon_eval.trir.mlm import MlmConfig, pretrain
 from textanon_eval.trir.model import TrainConfig, WindowSet, load_best, score, train
 
@@ -49,8 +50,6 @@ class TrirSettings:
 
 def default_cache_dir() -> Path:
     """``$TEXTANON_CACHE/trir`` (default ``~/.cache/textanon/trir``): where the stages are cached."""
-    from textanon.risk.language_models.loading import cache_dir
-
     return cache_dir() / "trir"
 
 
@@ -63,7 +62,6 @@ def encoder_path(name: Optional[str]) -> str:
     """The attack's encoder: ``name`` (a Hugging Face name or folder), or the shipped all-MiniLM-L6-v2 folder."""
     if name:
         return name
-    from textanon.risk.language_models.loading import minilm_path
 
     return str(minilm_path())
 
@@ -116,8 +114,6 @@ def pretreat_all(inputs: TrirInputs, s: TrirSettings, cache: Path, progress: boo
 
     def run(texts, prime, desc):
         if not s.curate:  # no curation: marks still removed unless kept; BD′ needs NER
-            from textanon_eval.trir.data import remove_marks
-
             plain = {k: (v if s.keep_mask_marks else remove_marks(v)) for k, v in texts.items()}
             if not prime:
                 return plain, {}

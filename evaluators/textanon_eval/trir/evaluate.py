@@ -5,9 +5,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional, Sequence
 
+from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import combine_seeds
 from textanon_eval.trir.attack import TrirSettings, run_trir
 from textanon_eval.trir.data import TrirError, TrirInputs, load_anonymized, load_dict, load_inputs
+from textanon_eval.trir.published import PUBLISHED_50_EVAL, compare, markdown
 
 
 def trir_inputs(
@@ -64,9 +66,6 @@ def evaluate_trir(
     """Run the attack (:func:`run_trir`) once per seed on :func:`trir_inputs`, combine the seeds
     (:func:`combine_seeds`), compare with the published WikiActors TRIR if asked, write ``output`` (JSON with
     provenance) and ``markdown_out``. Returns the result; bad input raises TrirError (or a JSON error)."""
-    from textanon_eval.provenance import write_metrics
-    from textanon_eval.trir.published import PUBLISHED_50_EVAL, compare, markdown
-
     inputs = trir_inputs(data, list(anonymized), originals, dev, bk_column, settings.max_bk_chars, methods)
     if not inputs.anonymized and not inputs.empty:
         raise TrirError(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 import torch
+from tqdm import tqdm
 
 from textanon_eval.trir.model import WindowSet
 
@@ -45,7 +46,6 @@ def pretrain(
     model_path: str, tokenizer, texts: Sequence[str], folder: Path, cfg: MlmConfig, device, progress: bool = True
 ) -> Path:
     """Folder of the further-pretrained model (``folder/model``); resumes from ``folder/last.pt``."""
-    from tqdm import tqdm
     from transformers import AutoModelForMaskedLM
 
     out = folder / "model"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
 import torch
+from tqdm import tqdm
 
 from textanon.risk.language_models.base import pad_batch
 
@@ -134,8 +135,6 @@ def train(
     Model selection and early stopping use the dev set (accuracy, then loss); without one the last epoch is kept.
     ``monitor`` sets are scored after each epoch for the per-epoch log only.
     """
-    from tqdm import tqdm
-
     folder.mkdir(parents=True, exist_ok=True)
     last, best_path, done = folder / "last.pt", folder / "best.pt", folder / "done"
     model.to(device)  # before the optimizer state is loaded, so that it lands on the same device

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from textanon_eval.provenance import write_metrics
 from textanon_eval.trir.attack import TrirSettings, run_trir
 from textanon_eval.trir.data import load_wikiactors
 
@@ -210,7 +211,6 @@ def main(argv: Optional[Sequence[str]] = None) -> dict:
     if published:
         result["published"] = published
         result["comparison"] = compare(result["trir"], published)
-    from textanon_eval.provenance import write_metrics
 
     write_metrics(a.output, result)
     if a.markdown:

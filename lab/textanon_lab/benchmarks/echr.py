@@ -25,11 +25,16 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from textanon.io.datasets.wikiactors import ORIGINAL, WikiActor
+from textanon.detect.target import find_target_mentions
+from textanon.io.datasets.wikiactors import ORIGINAL, WikiActor, read_wikiactors
 from textanon.render.masking import apply, merge, merge_offsets
+from textanon.risk.search.builder import build_index
+from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
-from textanon_lab.benchmarks.harness import covered_chars, mask_mentions
+from textanon_lab.benchmarks.harness import covered_chars, mask_mentions, score
+from textanon_lab.benchmarks.judges import add_judge_columns
 from textanon_lab.benchmarks.profile_rows import PROFILE_ROWS, run_profile_docs
+from textanon_lab.benchmarks.systems import run_isolated
 
 ENTITIES, JUDGMENTS, ANONYMIZATIONS = "echr_dev_entities.json", "echr_dev_bk_public.json", "anonymizations"
 #: the reference anonymizations of the TAE repository, in table order
@@ -197,8 +202,6 @@ def give_applicant_knowledge(records: Sequence[WikiActor], names: Dict[str, List
     """Every applicant's name masked everywhere for every system run here (in place; ``target_known``,
     ``target_chars_added``), as :func:`textanon_lab.benchmarks.harness.give_target_knowledge` does with one name;
     published rows stay as published, with ``target_chars_left``: applicant-name characters their masks left."""
-    from textanon.detect.target import find_target_mentions
-
     originals = {r.name: r.original for r in records}
     mentions = {
         doc_id: merge_offsets(m for name in names.get(doc_id, []) for m in find_target_mentions(text, name))
@@ -220,9 +223,6 @@ def build_echr_index(folder: Path, distractors: Optional[Path], output: Path) ->
     """The search profile's index: the 27 published judgments plus, as distractors, the public bodies of a
     WikiActors-format file (``distractors``; None: the judgments alone), written as ``{id, text, name}`` lines
     beside ``output`` and indexed by :func:`textanon.risk.search.builder.build_index`. Returns the index's meta."""
-    from textanon.io.datasets.wikiactors import read_wikiactors
-    from textanon.risk.search.builder import build_index
-
     judgments = json.loads(data_files(folder)["judgments"].read_text(encoding="utf-8"))
     output = Path(output)
     source = output.with_name(output.name + "_input.jsonl")
@@ -254,10 +254,6 @@ def benchmark_echr(
 ) -> dict:
     """Every row on the echr-dev cases of ``folder``, scored: both judges, TPI, masked share, TRIR when
     ``trir_seeds`` are given. ``profiles``: the textanon profiles to run (search only with ``index``)."""
-    from textanon_lab.benchmarks.harness import score
-    from textanon_lab.benchmarks.judges import add_judge_columns
-    from textanon_lab.benchmarks.systems import run_isolated
-
     t0 = time.perf_counter()
     records, names = load_cases(folder, limit)
     docs = _docs(records, names)
@@ -380,8 +376,6 @@ def plot(result: dict, path: Path) -> None:
 
 def write(output: Path, result: dict) -> None:
     """``output`` (JSON with provenance), its table (``.md``) and plot (``.png``) beside it."""
-    from textanon_eval.provenance import write_metrics
-
     write_metrics(output, result)
     Path(output).with_suffix(".md").write_text(markdown(result), encoding="utf-8")
     plot(result, Path(output).with_suffix(".png"))

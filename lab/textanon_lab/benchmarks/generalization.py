@@ -13,6 +13,9 @@ attack, the retrieval judges and TPI see the generalized text (TPI credits the r
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from textanon.render.masking import SUPPRESSION, apply, merge, merge_offsets
+from textanon_lab.benchmarks.systems import run_isolated
+
 GENERALIZED = " + generalization"
 TWIN = ", suppression twin"
 WORD_BY_WORD = " + generalization, whole units off"
@@ -58,9 +61,6 @@ def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:
     """Benchmark systems of the generalizing rows and their twins: ``{row: {"masks", "replacements"?, "seconds",
     "load_s", "peak_rss_mb", "suppress_twin"?, "generalizations"?}}`` (``masks``: offsets; ``replacements``: with
     the strings; ``generalizations``: the generalized spans of the generalizing row, for the truth audit)."""
-    from textanon.render.masking import merge_offsets
-    from textanon_lab.benchmarks.systems import run_isolated
-
     docs = [(r.name, r.original, r.name) for r in records]
     out: Dict[str, dict] = {}
     for label, (pipeline, index) in bench.configs.items():
@@ -97,8 +97,6 @@ def generalize_systems(records, bench: GeneralizeBench) -> Dict[str, dict]:
 
 def replaced_text(original: str, replacements: List[list]) -> str:
     """The generalized text: ``original`` with each mask's replacement (merged; ``***`` where one has none)."""
-    from textanon.render.masking import SUPPRESSION, apply, merge
-
     return apply(original, [(s, e, SUPPRESSION if r is None else r) for s, e, r in merge(replacements)])
 
 

@@ -19,14 +19,30 @@ default), which favours textanon by construction. TRIR is the mean ± sample sd 
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
+from textanon.detect.target import find_target_mentions
 from textanon.io.datasets.alignment import masked_spans
 from textanon.io.datasets.wikiactors import SUFFIX, WikiActor, evaluated, read_wikiactors
 from textanon.render.masking import SUPPRESSION, apply_offsets, merge, merge_offsets
+from textanon.risk.language_models.loading import cache_dir as base_cache
+from textanon_eval.corpus import placeholder_tags, split_glued_tags
+from textanon_eval.provenance import write_metrics
+from textanon_eval.readability import REFERENCE_MODEL, Readability
 from textanon_eval.scoring import format_mean_sd, mean_sd, prf, token_flags
+from textanon_eval.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
+from textanon_eval.trir.attack import TrirSettings, run_trir
+from textanon_eval.trir.data import TrirInputs
+from textanon_lab.benchmarks.generalization import generalize_systems, replaced_text
+from textanon_lab.benchmarks.generalization import markdown as generalization_markdown
+from textanon_lab.benchmarks.judges import JudgeMismatch, add_judge_columns, carried_rows, note
+from textanon_lab.benchmarks.judges import plot as plot_judges
+from textanon_lab.benchmarks.search_rows import markdown as search_markdown
+from textanon_lab.benchmarks.search_rows import search_systems
 from textanon_lab.benchmarks.systems import run_isolated
+from textanon_lab.benchmarks.truth_audit import write_generalizations
 
 
 class BenchmarkError(ValueError):
@@ -75,8 +91,6 @@ def give_target_knowledge(records: List[WikiActor], systems: Dict[str, dict]) ->
     """Mask the protected person's name everywhere for every system run here (in place): mask systems get
     the name's mentions in the original added to their masks; text systems (LLM designs) get them replaced
     by ``***`` in their own output. Published columns (``published`` set) are left as published."""
-    from textanon.detect.target import find_target_mentions
-
     originals = {r.name: r.original for r in records}
     for s in systems.values():
         if s.get("published"):
@@ -125,8 +139,6 @@ def _checked(label: str, result: dict) -> dict:
 def text_columns(records: List[WikiActor], llm_file: Optional[Path]) -> Dict[str, dict]:
     """Published columns and LLM designs: ``{system: {"texts": {id: text}}}`` (empty ones skipped;
     placeholder tags glued to neighbouring words are split first, as in ``evaluate-tpi``)."""
-    from textanon_eval.corpus import placeholder_tags, split_glued_tags
-
     out: Dict[str, dict] = {}
     originals = [r.original for r in records]
     for col in PUBLISHED:
@@ -163,8 +175,6 @@ def score(
     (default SmolLM2), skipped when ``tpi_lm`` is False. ``readability``: the columns ``fragment_rate``,
     ``adjacent_placeholders`` and ``fluency_ratio`` (:mod:`textanon_eval.readability`; the fluency model is
     trained on ``fluency_corpus``, None: no fluency column)."""
-    from textanon_eval.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
-
     originals = {r.name: r.original for r in records}
     gold = {
         r.name: token_flags(r.original, masked_spans(r.original, r.abstracts[MANUAL]))
@@ -175,14 +185,10 @@ def score(
         if "masks" not in s:
             s["masks"] = {n: masked_spans(originals[n], t) for n, t in s["texts"].items() if n in originals}
         if "texts" not in s and "replacements" in s:  # generalizations: the text with their replacements
-            from textanon_lab.benchmarks.generalization import replaced_text
-
             s["texts"] = {n: replaced_text(originals[n], m) for n, m in s["replacements"].items()}
         if "texts" not in s:
             s["texts"] = {n: apply_offsets(originals[n], m, SUPPRESSION) for n, m in s["masks"].items()}
     if cache_dir is None:
-        from textanon.risk.language_models.loading import cache_dir as base_cache
-
         cache_dir = base_cache() / "ic"  # shared with evaluate-tpi: the originals are scored once
     all_masks = {k: v["masks"] for k, v in systems.items()}
     general = {k: v["replacements"] for k, v in systems.items() if "replacements" in v}
@@ -205,8 +211,6 @@ def score(
     trir = aggregate_trir(trir_values)
     reading = None
     if readability:
-        from textanon_eval.readability import Readability
-
         reading = Readability(originals, fluency_corpus)
     rows = []
     for name, s in systems.items():
@@ -251,8 +255,6 @@ def fluency_texts(path: Path, records: Sequence[WikiActor]) -> List[str]:
 
 def readability_settings(path: Optional[Path], texts: Optional[List[str]]) -> dict:
     """What a result records about its readability columns (:mod:`textanon_eval.readability`)."""
-    from textanon_eval.readability import REFERENCE_MODEL
-
     return {
         "fragment_rate": f"masks leaving part of a name / title / date of the original visible, over masks; units "
         f"from a {REFERENCE_MODEL} parse of the original (entities, proper-noun runs, quoted titles, year ranges)",
@@ -303,10 +305,6 @@ def run_attack(
 ) -> Dict[str, List[float]]:
     """TRIR (%) of every system for every seed: one attack trained per seed on the file's background
     knowledge (cached per seed), predictions for all systems. ``{system: [TRIR per seed]}``."""
-    from dataclasses import replace
-
-    from textanon_eval.trir.attack import TrirSettings, run_trir
-    from textanon_eval.trir.data import TrirInputs
 
     background = {r.name: r.background for r in records if r.background}
     dev = {r.name: r.dev for r in records if r.dev}
@@ -367,11 +365,7 @@ def benchmark(
     groups to run (:data:`GROUPS`; default all); ``tpi_lm``: the SmolLM2 TPI column; ``fluency_corpus``: a
     WikiActors file whose public bodies of people NOT evaluated here train the fluency model of the readability
     columns (:func:`fluency_texts`; None: no fluency column)."""
-    from textanon_lab.benchmarks.judges import add_judge_columns
-    from textanon_lab.benchmarks.search_rows import search_systems
-
     t0 = time.perf_counter()
-    from textanon_lab.benchmarks.generalization import generalize_systems
 
     groups = set(GROUPS if groups is None else groups)
     if groups - set(GROUPS):
@@ -394,8 +388,6 @@ def benchmark(
     )
     judged = add_judge_columns(records, systems, rows) if judges else None
     if generalizations_out:
-        from textanon_lab.benchmarks.truth_audit import write_generalizations
-
         write_generalizations(generalizations_out, systems, {r.name: r.original for r in records})
     if texts_out:
         Path(texts_out).parent.mkdir(parents=True, exist_ok=True)
@@ -448,8 +440,6 @@ def merge_rows(earlier: dict, partial: dict) -> dict:
     """``earlier`` (a benchmark result) with the rows of ``partial`` (a run of some row groups) in place of its rows of
     the same names (appended when new), the settings ``partial`` sets and the partial run recorded. Earlier rows
     scored by other retrieval judges refuse the merge (:func:`textanon_lab.benchmarks.judges.carried_rows`)."""
-    from textanon_lab.benchmarks.judges import JudgeMismatch, carried_rows
-
     names = {r["system"] for r in partial["rows"]}
     before = {r["system"]: r for r in earlier["rows"]}
     kept = [_keep_published_values(r, before.get(r["system"])) for r in partial["rows"]]
@@ -508,9 +498,6 @@ def write_result(output: Path, result: dict, warn: Callable[[str], None] = print
     """``output`` (JSON with provenance), its :func:`markdown` table (``.md``), when it has TRIR values the
     TPI-vs-TRIR :func:`plot` (``.png``; a plot of an earlier run is removed, with a ``warn``ing) and, when it
     has the retrieval judges' columns, their plot (``_judges.png``)."""
-    from textanon_eval.provenance import write_metrics
-    from textanon_lab.benchmarks.judges import plot as plot_judges
-
     write_metrics(output, result)
     if any(r.get("bm25_reid") is not None for r in result["rows"]):
         plot_judges(result, Path(output).with_name(Path(output).stem + "_judges.png"))
@@ -579,9 +566,6 @@ def markdown(result: dict) -> str:
             else f"TRIR: {result['settings'].get('trir', 'not run')}."
         ),
     ]
-    from textanon_lab.benchmarks.generalization import markdown as generalization_markdown
-    from textanon_lab.benchmarks.judges import note
-    from textanon_lab.benchmarks.search_rows import markdown as search_markdown
 
     return "\n".join(lines) + "\n" + note(result) + search_markdown(result) + generalization_markdown(result)
 

@@ -25,8 +25,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from textanon.io.datasets.records import Record
+from textanon.pipes.search_risk import SearchRisk
 from textanon.risk.search.backends import BACKENDS, open_index
 from textanon.risk.search.builder import build_index, folder_bytes, read_documents
+from textanon.risk.search.source import LocalIndex
 from textanon.risk.search.terms import phrase_words, query_words
 from textanon.run.runner import pipe_docs
 
@@ -131,9 +133,6 @@ def _prepare(nlp, documents: Sequence[Tuple[str, str]]) -> list:
 
 def _time_component(nlp, folder: Path, prepared: list) -> dict:
     """The pipeline's search risk pointed at ``folder``: ms per document, and its decisions."""
-    from textanon.pipes.search_risk import SearchRisk
-    from textanon.risk.search.source import LocalIndex
-
     cfg = {k: v for k, v in nlp.get_pipe("textanon_search_risk")._cfg().items() if k != "index"}
     risk = SearchRisk(LocalIndex(folder), **cfg)
     risk(prepared[0].copy())  # opens the index

@@ -19,6 +19,9 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from textanon.risk.language_models.loading import cache_dir as base_cache
+from textanon_eval.retrieval_attack import DenseAttack, LexicalAttack, reidentification
+
 #: how many hex digits of the sha256 a fingerprint keeps
 FINGERPRINT_CHARS = 12
 FINGERPRINTS = "judge_fingerprints"
@@ -117,11 +120,7 @@ def add_judge_columns(
     sentence encoder (default MiniLM, :class:`textanon_eval.embeddings.Encoder`). The attackers are built
     from :data:`JUDGES`; every row gets their fingerprints (``judge_fingerprints``; another encoder than the spec's
     model is recorded as a judge of its own, with its own fingerprint)."""
-    from textanon_eval.retrieval_attack import DenseAttack, LexicalAttack, reidentification
-
     if cache_dir is None:
-        from textanon.risk.language_models.loading import cache_dir as base_cache
-
         cache_dir = base_cache() / "retrieval"
     bodies = {r.name: r.background for r in records if r.background}
     lexical = LexicalAttack(bodies)

@@ -9,14 +9,18 @@ the TPI/TRIR evaluators. Also runnable without the typer CLI:
 
 import argparse
 import json
+import os
 import statistics
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
+
+import spacy
 
 from textanon.extensions import LLM_SPANS_KEY
 from textanon.io.datasets.records import Record
 from textanon.io.datasets.wikiactors import WikiActor, evaluated, read_wikiactors
 from textanon.llm.prompts import prompt_names
+from textanon.llm.task import STATS_KEY
 from textanon.run.runner import pipe_docs
 from textanon_eval.provenance import write_metrics
 
@@ -36,9 +40,6 @@ def run_design(
 ) -> Dict:
     """Anonymize ``records`` with the LLM anonymizer on prompt ``design`` (the offline SmolLM2 unless ``model``);
     returns ``{"design", "summary", "per_doc", "texts"}``: counts and timings per document, never document text."""
-    import spacy
-
-    from textanon.llm.task import STATS_KEY
 
     model_cfg = model or {
         "@llm_models": "textanon.SmolLM2Chat.v1",
@@ -187,8 +188,6 @@ def run_bench(
 
 def _loadavg() -> Optional[float]:
     try:
-        import os
-
         return round(os.getloadavg()[0], 2)
     except (OSError, AttributeError):
         return None

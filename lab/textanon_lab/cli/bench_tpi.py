@@ -8,6 +8,7 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file
 from textanon_eval.cli.evaluate_utility import MODEL_HELP, guard
+from textanon_lab.benchmarks.tpi_speed import bench_tpi as run
 from textanon_lab.cli.apps import lab
 
 
@@ -29,8 +30,6 @@ def bench_tpi(
     device: str = typer.Option("cpu", "--device", help="torch device of the random BERT-base run (e.g. cuda)"),
 ) -> None:
     """Time TPI (IC of all original documents, no cache) with N-TA and S-TA -> metrics/tpi_speed.json."""
-    from textanon_lab.benchmarks.tpi_speed import bench_tpi as run
-
     check_distinct([("INPUT_PATH", input_path)], [("--output", output)])
     result = guard(
         lambda: run(input_path, output, model, n, limit, random_bert_base, bert_limit, device, warn=msg.warn)

@@ -7,6 +7,9 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file, named_paths, parse_seeds
+from textanon_lab.benchmarks.generalization import generalize_bench
+from textanon_lab.benchmarks.harness import BenchmarkError, benchmark, has_trir, markdown, merge_trir, read_trir_values
+from textanon_lab.benchmarks.search_rows import search_bench
 from textanon_lab.cli.apps import lab
 
 #: the default training corpus of the readability columns' fluency model (minus the evaluated people)
@@ -73,15 +76,6 @@ def benchmark_cmd(
     ),
 ) -> None:
     """Run every system on the same documents; write the table, JSON and the TPI-vs-TRIR plot."""
-    from textanon_lab.benchmarks.harness import (
-        BenchmarkError,
-        benchmark,
-        has_trir,
-        markdown,
-        merge_trir,
-        read_trir_values,
-    )
-
     check_distinct(  # --output itself is read back (--merge-only, --only): it is both, by design
         [("DATA", data), ("--llm-anonymizations", llm_anonymizations), ("--trir-from", trir_from)]
         + [("--fluency-corpus", fluency_corpus)]
@@ -96,16 +90,12 @@ def benchmark_cmd(
         fluency_corpus = None
     search = None
     if search_pipeline or index:
-        from textanon_lab.benchmarks.search_rows import search_bench
-
         try:
             search = search_bench(search_pipeline, index, search_sweep, search_ablation)
         except ValueError as err:
             msg.fail(str(err), exits=1)
     bench = None
     if generalize:
-        from textanon_lab.benchmarks.generalization import generalize_bench
-
         try:
             bench = generalize_bench(generalize)
         except ValueError as err:

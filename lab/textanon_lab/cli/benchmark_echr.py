@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, parse_seeds
+from textanon_lab.benchmarks.echr import EchrDataError, benchmark_echr, build_echr_index, data_files, markdown, write
 from textanon_lab.cli.apps import lab
 
 
@@ -38,15 +39,6 @@ def benchmark_echr_cli(
 ) -> None:
     """The 27 echr-dev cases against their published judgments: reference anonymizations, Presidio and every
     textanon profile, judged by BM25 and MiniLM retrieval, TPI, masked share (TRIR with --trir-seeds)."""
-    from textanon_lab.benchmarks.echr import (
-        EchrDataError,
-        benchmark_echr,
-        build_echr_index,
-        data_files,
-        markdown,
-        write,
-    )
-
     seeds = parse_seeds(trir_seeds, "--trir-seeds", required=False)
     built = index if distractors is not None else None  # the index this command writes
     check_distinct(

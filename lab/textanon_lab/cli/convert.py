@@ -6,6 +6,7 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file
+from textanon.io.datasets.docbin import convert
 from textanon_lab.cli.apps import lab
 
 
@@ -16,8 +17,6 @@ def convert_cmd(
     fmt: str = typer.Option(..., "--format", "-f", help="tab | echr | wikiactors | jsonl"),
 ) -> None:
     """Convert a corpus to a spaCy DocBin (gold spans in doc.spans; see docs/evaluation_tab.md)."""
-    from textanon.io.datasets.docbin import convert
-
     check_distinct([("INPUT_PATH", input_path)], [("OUTPUT_PATH", output_path)])
     try:
         n = convert(input_path, output_path, fmt)

@@ -7,6 +7,8 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct
+from textanon.detect.gazetteer import build_gazetteer, count_labels, write_jsonl
+from textanon.io.progress import bar
 from textanon_lab.cli.apps import lab
 
 
@@ -20,9 +22,6 @@ def build_gazetteer_cmd(
     prop: Optional[List[str]] = typer.Option(None, "--property", help="wikidata: only these properties (repeatable)"),
 ) -> None:
     """Build the gazetteer of person attributes and write ``{term, label, source, property_or_synset}`` rows."""
-    from textanon.detect.gazetteer import build_gazetteer, count_labels, write_jsonl
-    from textanon.io.progress import bar
-
     check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
     stats: dict = {}
     try:

@@ -2,14 +2,26 @@
 settings on data that is never evaluated (docs/search.md)."""
 
 import json
+import random
+import tempfile
 from pathlib import Path
 from typing import Optional
 
+import spacy
 import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct
 from textanon.cli.index import index_app
+from textanon.pipes import search_risk  # noqa: F401  (the factory, also without the package's entry points)
+from textanon.pipes.search_risk import use_index
+from textanon.risk.search import registry  # noqa: F401
+from textanon.risk.search.builder import build_index
+from textanon_eval.provenance import write_metrics
+from textanon_lab.benchmarks.index_backends import bench_backends, markdown
+from textanon_lab.tuning.generalization import write_dev_set
+from textanon_lab.tuning.sample import TuningSample, pseudo_abstracts
+from textanon_lab.tuning.search_settings import DEV_SETS, dev_pool, select_search_settings, tuning_documents
 
 
 @index_app.command("bench")
@@ -31,9 +43,6 @@ def bench(
     documents: int = typer.Option(50, help="With --pipeline: pseudo-abstracts timed (seeded sample)"),
 ) -> None:
     """Build time, size and query latency of every embedded backend on INPUT_PATH."""
-    from textanon_eval.provenance import write_metrics
-    from textanon_lab.benchmarks.index_backends import bench_backends, markdown
-
     check_distinct(
         [("INPUT_PATH", input_path), ("--exclude", exclude)],
         [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
@@ -42,14 +51,6 @@ def bench(
     if pipeline and not exclude:
         msg.fail("--pipeline needs --exclude (the evaluated records, never used for timing)", exits=1)
     if pipeline:
-        import random
-
-        import spacy
-
-        from textanon.pipes import search_risk  # noqa: F401  (the factory, also without the package's entry points)
-        from textanon.risk.search import registry  # noqa: F401
-        from textanon_lab.tuning.sample import pseudo_abstracts
-
         nlp = spacy.load(pipeline)
         pool = [p for p in pseudo_abstracts(input_path, exclude) if p["eligible"]]
         docs = [(p["abstract"], p["name"]) for p in random.Random(seed).sample(pool, min(documents, len(pool)))]
@@ -93,15 +94,6 @@ def tune(
     min_tpi: Optional[float] = typer.Option(None, help="Only settings keeping at least this headline TPI"),
 ) -> None:
     """Choose the search risk's settings on pseudo-abstracts of non-evaluated actors (docs/search.md)."""
-    import tempfile
-
-    import spacy
-
-    from textanon.pipes.search_risk import use_index
-    from textanon.risk.search.builder import build_index
-    from textanon_eval.provenance import write_metrics
-    from textanon_lab.tuning.sample import TuningSample
-    from textanon_lab.tuning.search_settings import DEV_SETS, dev_pool, select_search_settings, tuning_documents
 
     check_distinct([("BACKGROUND", background), ("--exclude", exclude)], [("--output", output)])
     if dev not in DEV_SETS:
@@ -145,8 +137,6 @@ def dev_set_cmd(
 ) -> None:
     """A development set of non-evaluated actors for the benchmark: dev.json (WikiActors format) and index.jsonl
     (the defender's index documents, for ``index build``) in --output (textanon_lab.tuning.generalization)."""
-    from textanon_lab.tuning.generalization import write_dev_set
-
     check_distinct(
         [("BACKGROUND", background), ("--exclude", exclude)],
         [("--output (dev.json)", output / "dev.json"), ("--output (index.jsonl)", output / "index.jsonl")],

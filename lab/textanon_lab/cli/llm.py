@@ -1,11 +1,13 @@
 """``bench-llm``: cost and behaviour of the LLM prompt designs on WikiActors abstracts."""
 
+import json
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from textanon.cli.common import check_distinct
+from textanon_lab.benchmarks.llm_designs import run_bench
 from textanon_lab.cli.apps import lab
 
 
@@ -30,9 +32,6 @@ def bench_llm(
     ),
 ) -> None:
     """Anonymize abstracts with each prompt design (local SmolLM2 by default); write metrics and texts."""
-    import json
-
-    from textanon_lab.benchmarks.llm_designs import run_bench
 
     check_distinct([("--input", input)], [("--output", output), ("--anonymizations", anonymizations)])
     run_bench(

@@ -5,11 +5,13 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from wasabi import msg
+from wasabi import msg, table
 
 from textanon.cli.common import check_distinct, input_file
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon_eval.cli.evaluate_tab import fail_on_bad_input
+from textanon_eval.ner_errors import ner_errors
+from textanon_eval.ner_eval import evaluate_ner_model
 from textanon_lab.cli.apps import lab
 
 #: the options shared by evaluate-ner and ner-errors
@@ -38,8 +40,6 @@ def evaluate_ner_cmd(
     folds: int = typer.Option(0, "--folds", help="Also the scores of each of N folds of documents (as cv-ner's)"),
 ) -> None:
     """Token-level P/R/F1 per TAB type of a pipeline's entities against a gold entity layer."""
-    from textanon_eval.ner_eval import evaluate_ner_model
-
     check_distinct([("GOLD_PATH", gold_path)], [("--output", output)])
     if source not in ("auto", "spans", "ents"):
         msg.fail(f"--source must be auto, spans or ents, not {source!r}", exits=1)
@@ -50,7 +50,6 @@ def evaluate_ner_cmd(
         (t, f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}", s["gold_tokens"])
         for t, s in [*result["by_type"].items(), ("micro", result["micro"]), ("untyped", result["untyped"])]
     ]
-    from wasabi import table
 
     print(table(rows, header=("type", "P", "R", "F1", "gold tokens"), divider=True))
     msg.text(f"macro F1 {result['macro_f1']:.3f}")
@@ -70,8 +69,6 @@ def ner_errors_cmd(
     limit: Optional[int] = NER_LIMIT,
 ) -> None:
     """Why a recognizer misses or adds tokens, per TAB type: causes, detectors, mention shapes (never text)."""
-    from textanon_eval.ner_errors import ner_errors
-
     check_distinct([("GOLD_PATH", gold_path)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     result = fail_on_bad_input(lambda: ner_errors(gold_path, model, output, annotator, spans_key, not strict, limit))
     for label, e in result["by_type"].items():

@@ -7,6 +7,8 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, usage_error
+from textanon.profiles import PROFILES
+from textanon_lab.benchmarks.peer_suite import DEFAULT_FILES, DEFAULT_PROFILES, write_peer_suite
 from textanon_lab.cli.apps import lab
 
 
@@ -33,9 +35,6 @@ def peer_suite_cli(
     """Run every positive case of Presidio's recognizer tests (text + expected spans) through the pipeline and
     Presidio; a case counts when every expected span is masked. Writes counts and misses (file and case index,
     never the texts) per test file."""
-    from textanon.profiles import PROFILES
-    from textanon_lab.benchmarks.peer_suite import DEFAULT_FILES, DEFAULT_PROFILES, write_peer_suite
-
     unknown = [p for p in profile or [] if p not in PROFILES]
     if unknown:
         usage_error(f"--profile: unknown {', '.join(unknown)} (one of {', '.join(PROFILES)})")

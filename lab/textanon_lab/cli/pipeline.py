@@ -7,6 +7,7 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file
+from textanon.pipeline import build_pipeline
 from textanon_lab.cli.apps import lab
 
 
@@ -23,8 +24,6 @@ def build_pipeline_cli(
     ),
 ) -> None:
     """Assemble the pipeline from CONFIG (gazetteer included) and save it to OUTPUT."""
-    from textanon.pipeline import build_pipeline
-
     check_distinct(
         [("CONFIG", config), ("--gazetteer", gazetteer), ("--ner-model", ner_model)],
         [("OUTPUT", output)],

@@ -7,6 +7,14 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, parse_seeds
+from textanon_lab.benchmarks.profile_rows import (
+    prior_markdown,
+    prior_sweep,
+    profile_rows,
+    profiles_markdown,
+    update_readme,
+    write,
+)
 from textanon_lab.cli.apps import lab
 from textanon_lab.cli.benchmark import FLUENCY_CORPUS
 
@@ -19,8 +27,6 @@ def select_prior_cli(
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
 ) -> None:
     """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
-    from textanon_lab.benchmarks.profile_rows import prior_markdown, prior_sweep, write
-
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     result = prior_sweep(dev, model, limit=limit)
     table = prior_markdown(result)
@@ -47,8 +53,6 @@ def profiles_cli(
     ),
 ) -> None:
     """Every profile as users run it, Presidio and the manual anonymization: the README's profile table."""
-    from textanon_lab.benchmarks.profile_rows import profile_rows, profiles_markdown, update_readme, write
-
     check_distinct(
         [("DATA", data), ("--fluency-corpus", fluency_corpus)],
         [("--output", output), ("--output (.md)", output.with_suffix(".md")), ("--readme", readme)],

@@ -8,6 +8,7 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct
 from textanon_lab.cli.apps import lab
+from textanon_lab.reliability.suite import run_report
 
 
 @lab.command("reliability")
@@ -21,8 +22,6 @@ def reliability(
     workdir: Optional[Path] = typer.Option(None, "--workdir", help="Keep inputs, outputs and logs here"),
 ) -> None:
     """Run the reliability suite: every case is an ``anonymize`` run in a subprocess (see textanon_lab.reliability)."""
-    from textanon_lab.reliability.suite import run_report
-
     check_distinct([], [("--output", output), ("--markdown", markdown_out or output.with_suffix(".md"))])
     report, md = run_report(
         output, markdown_out, model, seed, big, only, workdir, progress=lambda c: msg.text(f"case {c}")

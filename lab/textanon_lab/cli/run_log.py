@@ -1,12 +1,14 @@
 """``run-log``: the log of evaluation runs (``metrics/runs.jsonl`` and its table ``runs.md``), back-filled from the
 git history with ``--from-git`` (:mod:`textanon_eval.run_log`)."""
 
+import subprocess
 from pathlib import Path
 
 import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct
+from textanon_eval.run_log import rebuild
 from textanon_lab.cli.apps import lab
 
 
@@ -24,9 +26,6 @@ def run_log_cmd(
     ),
 ) -> None:
     """Write the table of the run log again (metrics/runs.md) and, with --from-git, back-fill earlier runs."""
-    import subprocess
-
-    from textanon_eval.run_log import rebuild
 
     check_distinct([], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     try:

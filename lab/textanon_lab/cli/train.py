@@ -4,10 +4,19 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from spacy.cli._util import parse_config_overrides
+from spacy.cli.train import train as spacy_train
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file, named_paths
+from textanon.io.datasets.gold import gold_corpus, gold_summary
+from textanon.io.progress import bar
+from textanon.risk.language_models.loading import minilm_path
 from textanon_lab.cli.apps import lab
+from textanon_lab.training.artifact import ArtifactError, export_model, verify_asset
+from textanon_lab.training.compare import compare_ner
+from textanon_lab.training.crossval import cv_ner, train_court
+from textanon_lab.training.silver import silver_corpus
 
 
 @lab.command("silver")
@@ -47,16 +56,12 @@ def silver_cmd(
     if input_format not in ("wikiactors", "tab"):
         msg.fail(f"--input-format must be wikiactors or tab, got {input_format!r}", exits=1)
     if input_format == "tab":
-        from textanon.io.datasets.gold import gold_corpus, gold_summary
-
         try:
             stats, paths = gold_corpus(inputs, output_dir, dev_share, seed, annotator, prefix or "gold")
         except ValueError as err:
             msg.fail(str(err), exits=1)
         msg.good(gold_summary(stats, paths))
         return
-    from textanon.io.progress import bar
-    from textanon_lab.training.silver import silver_corpus
 
     try:
         stats, paths = silver_corpus(
@@ -97,13 +102,9 @@ def train_ner_cmd(
     check_distinct(
         [("CONFIG", config), ("--train", train), ("--dev", dev)], [("--output", output)], folders=["--output"]
     )
-    from spacy.cli._util import parse_config_overrides
-    from spacy.cli.train import train as spacy_train
 
     overrides = {"paths.train": str(train), "paths.dev": str(dev), **parse_config_overrides(ctx.args)}
     if "encoder = null" in config.read_text(encoding="utf8") and "paths.encoder" not in overrides:
-        from textanon.risk.language_models.loading import minilm_path
-
         overrides["paths.encoder"] = str(minilm_path())
     spacy_train(config, output, use_gpu=-1, overrides=overrides)
 
@@ -119,8 +120,6 @@ def compare_ner_cmd(
     note: List[str] = typer.Option([], help="Line added under the table (repeatable)"),
 ) -> None:
     """Combine ``evaluate-ner`` results of several recognizers into one comparison table."""
-    from textanon_lab.training.compare import compare_ner
-
     check_distinct(
         named_paths("--run", run) + named_paths("--silver", silver),
         [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
@@ -151,8 +150,6 @@ def train_court_cmd(
     seed: int = typer.Option(0),
 ) -> None:
     """Fine-tune the silver model on annotated court cases (split by case into train / early-stopping dev)."""
-    from textanon_lab.training.crossval import train_court
-
     check_distinct(
         [("GOLD", p) for p in gold] + [("--base-model", base_model), ("--config", config)],
         [("--output", output)],
@@ -186,8 +183,6 @@ def cv_ner_cmd(
     seed: int = typer.Option(0),
 ) -> None:
     """k-fold cross-validation of court fine-tuning: every case scored by a model that never saw it."""
-    from textanon_lab.training.crossval import cv_ner
-
     check_distinct(
         [("GOLD", gold), ("--base-model", base_model), ("--config", config)]
         + [("--pipeline-config", pipeline_config), ("--gazetteer", gazetteer)],
@@ -223,8 +218,6 @@ def export_ner_cmd(
 ) -> None:
     """The shipped entity model: MODEL copied to OUTPUT without its training-time strings, checked to tag probe
     texts as MODEL does, its checksum written into PROJECT."""
-    from textanon_lab.training.artifact import ArtifactError, export_model
-
     check_distinct([("MODEL", model), ("--project", project)], [("--output", output)], folders=["--output"])
     try:
         export_model(model, output, project, log=msg.good)
@@ -238,8 +231,6 @@ def verify_asset_cmd(
     project: Path = typer.Option(Path("project.yml"), exists=True, dir_okay=False),
 ) -> None:
     """Fail unless DEST has the checksum PROJECT's assets entry gives (the build runs this)."""
-    from textanon_lab.training.artifact import ArtifactError, verify_asset
-
     try:
         digest = verify_asset(project, dest)
     except ArtifactError as err:

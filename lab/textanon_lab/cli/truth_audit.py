@@ -7,6 +7,14 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file
+from textanon_lab.benchmarks.truth_audit import (
+    AuditError,
+    draw,
+    load_generalizations,
+    markdown,
+    write_sample,
+    write_summary,
+)
 from textanon_lab.cli.apps import lab
 
 truth_audit_app = typer.Typer(
@@ -36,8 +44,6 @@ def sample_cmd(
     ),
 ) -> None:
     """Draw N generalizations of ROW uniformly at random (seeded) for a person to read and judge."""
-    from textanon_lab.benchmarks.truth_audit import AuditError, draw, load_generalizations, write_sample
-
     check_distinct([("--generalizations", generalizations)], [("--output", output)])
     try:
         lines = draw(load_generalizations(generalizations, row), n, seed, row)
@@ -55,8 +61,6 @@ def summarize_cmd(
     ),
 ) -> None:
     """Validate the verdicts and count them (overall, per kind, bounded numbers); list the false ones."""
-    from textanon_lab.benchmarks.truth_audit import AuditError, markdown, write_summary
-
     check_distinct([("AUDIT", audit)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     try:
         summary = write_summary(audit, output)

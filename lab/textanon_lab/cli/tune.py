@@ -7,6 +7,7 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file
 from textanon_lab.cli.apps import lab
+from textanon_lab.tuning.threshold import tune_threshold
 
 
 @lab.command("select-threshold")
@@ -28,8 +29,6 @@ def select_threshold_cmd(
     min_chars: int = typer.Option(300, help="Minimum length of a pseudo-abstract (lead paragraphs)"),
 ) -> None:
     """Choose the risk threshold t on pseudo-abstracts of non-evaluated actors (BM25 re-identification + TPI)."""
-    from textanon_lab.tuning.threshold import tune_threshold
-
     check_distinct(
         [("BACKGROUND", background), ("--exclude", exclude)],
         [("--output", output), ("--output (.png)", output.with_suffix(".png"))],

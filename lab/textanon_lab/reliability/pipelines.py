@@ -11,7 +11,10 @@ import shutil
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
+import spacy
 from spacy.util import load_config
+
+from textanon_lab.testing import faults  # noqa: F401  (registers the scripted model)
 
 Insert = Tuple[str, dict, str]  # (component name, its config block, name of the component it goes before)
 
@@ -70,9 +73,6 @@ def llm_block(mode: str) -> dict:
 
 def llm_alone_pipeline(dest: Path, mode: str) -> Path:
     """A blank English pipeline with only the LLM anonymizer (as ``docs/llm.md`` shows) and a scripted model."""
-    import spacy
-
-    from textanon_lab.testing import faults  # noqa: F401  (registers the scripted model)
 
     if dest.exists():
         shutil.rmtree(dest)

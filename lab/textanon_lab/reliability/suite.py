@@ -12,12 +12,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
+from textanon_eval.provenance import provenance, write_metrics
 from textanon_lab.reliability import checks
 from textanon_lab.reliability.adversary import ADVERSARY_CASES
 from textanon_lab.reliability.files import SCENARIOS, run_scenario
@@ -30,6 +32,7 @@ from textanon_lab.reliability.inputs import (
     write_records,
 )
 from textanon_lab.reliability.pipelines import base_pipeline_path, fault_pipeline
+from textanon_lab.testing.faults import markers as fired_markers
 
 DEFAULT_TIMEOUT_S = 300
 
@@ -169,8 +172,6 @@ def _env(markers: Path) -> Dict[str, str]:
 
 def run_case(case: Case, base: Path, workdir: Path, seed: int) -> dict:
     """Build the case's input and pipeline in ``workdir/<case>``, run the command line, measure."""
-    from textanon_lab.testing.faults import markers as fired_markers
-
     folder = workdir / case.name
     folder.mkdir(parents=True, exist_ok=True)
     data = case.build(folder, seed)
@@ -381,9 +382,6 @@ def run_report(
     """``reliability``: :func:`run_suite` (inputs, outputs and logs in ``workdir``, else a temporary folder), the
     report (summary, cases, settings, run) written to ``output`` (JSON with provenance) and its :func:`markdown`
     to ``markdown_out`` (default: ``output`` with ``.md``). Returns (report, markdown path)."""
-    import tempfile
-
-    from textanon_eval.provenance import provenance, write_metrics
 
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="textanon-reliability-") as tmp:

@@ -26,6 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
+from textanon.extensions import register_extensions
 from textanon.risk.language_models.base import CharSpan, LanguageModel
 
 MARKERS_ENV = "TEXTANON_FAULT_MARKERS"
@@ -142,8 +143,6 @@ def make_fault_kill(nlp: Language, name: str, trigger: str, only_in_worker: bool
 @Language.factory("textanon_fault_passthrough", assigns=["doc._.anonymized_text"])
 def make_fault_passthrough(nlp: Language, name: str) -> Callable[[Doc], Doc]:
     """Component releasing every text unchanged (``doc._.anonymized_text = doc.text``)."""
-    from textanon.extensions import register_extensions
-
     register_extensions()
 
     def passthrough(doc: Doc) -> Doc:

@@ -15,6 +15,10 @@ import shutil
 from pathlib import Path
 from typing import Callable, Iterable, List, Optional
 
+import spacy
+import srsly
+from weasel.util import get_checksum
+
 #: sentences the exported model must tag exactly as the trained one (entities and their labels)
 PROBE_TEXTS = (
     "The applicant, Mr Ivan Petrov, was born in 1967 and lives in Chisinau. He is a veterinary surgeon.",
@@ -30,15 +34,11 @@ class ArtifactError(ValueError):
 
 def checksum(path: Path) -> str:
     """weasel's checksum of a file or folder (MD5 over the sorted files' bytes): ``spacy project assets`` checks it."""
-    from weasel.util import get_checksum
-
     return get_checksum(path)
 
 
 def asset_entry(project: Path, dest: str) -> dict:
     """The ``assets`` entry of ``project`` (a project.yml) whose ``dest`` is ``dest``."""
-    import srsly
-
     config = srsly.read_yaml(project)
     for asset in config.get("assets", []):
         if Path(asset.get("dest", "")) == Path(dest):
@@ -92,8 +92,6 @@ def export_model(
     check the copy tags ``probe`` as ``model`` does (else :class:`ArtifactError`, ``dest`` removed), and write the
     checksum into the ``project`` (project.yml) entry whose dest is ``dest`` (relative to the project folder) when
     given. Returns the checksum."""
-    import spacy
-
     model, dest = Path(model), Path(dest)
     if not (model / "config.cfg").exists():
         raise ArtifactError(f"{model} is no spaCy pipeline folder (no config.cfg)")

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from textanon.labels import TAB_LABELS
+from textanon_eval.provenance import write_metrics
 
 
 def load_runs(runs: Sequence[Tuple[str, Path]]) -> Dict[str, dict]:
@@ -85,8 +86,6 @@ def compare_ner(
 ) -> str:
     """``compare-ner``: :func:`compare`, written to ``output`` (JSON with provenance) and its :func:`markdown`
     table (with ``notes``) beside it (``.md``). Returns the table."""
-    from textanon_eval.provenance import write_metrics
-
     result = compare(runs, silver_models)
     write_metrics(output, result)
     table = markdown(result, notes)

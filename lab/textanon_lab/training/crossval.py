@@ -14,10 +14,24 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
-from textanon.io.datasets.gold import folds, gold_training_docs, label_counts, split_ids, write_split
-from textanon.io.datasets.tab import GoldDocument
+import spacy
+from spacy.cli.train import train as spacy_train
+
+from textanon.io.datasets.gold import (
+    folds,
+    gold_corpus,
+    gold_summary,
+    gold_training_docs,
+    label_counts,
+    split_ids,
+    write_split,
+)
+from textanon.io.datasets.tab import GoldDocument, load_tab
 from textanon.labels import CODE, DEM, MISC, PERSON, TAB_LABELS
+from textanon.pipeline import assemble
 from textanon_eval.ner_eval import score_tokens, token_labels
+from textanon_eval.provenance import write_metrics
+from textanon_lab.training.compare import table
 
 RECOGNIZER = "textanon_entity_recognizer"
 #: recognizer settings compared on the same predictions; every variant sets the gazetteer explicitly (the pipeline
@@ -68,8 +82,6 @@ def finetune(
     config: Path, output: Path, train: Path, dev: Path, base_model: Path, overrides: Optional[Dict[str, object]] = None
 ) -> Path:
     """``spacy train`` of ``config`` from ``base_model``; returns ``output/model-best``."""
-    from spacy.cli.train import train as spacy_train
-
     settings = {
         "paths.train": str(train),
         "paths.dev": str(dev),
@@ -82,8 +94,6 @@ def finetune(
 
 def detection_pipeline(pipeline_config: Path, model: Path, gazetteer: Optional[Path]):
     """The hybrid pipeline up to the entity recognizer, with ``model`` as the trained component."""
-    from textanon.pipeline import assemble
-
     return assemble(pipeline_config, gazetteer, {"paths.ner_model": str(model)}, last_component=RECOGNIZER)
 
 
@@ -185,8 +195,6 @@ def _meta(model: Path) -> dict:
 
 def markdown(result: dict) -> str:
     """Per-type token F1, precision and recall tables (rows: TAB types; columns: systems)."""
-    from textanon_lab.training.compare import table
-
     scores = result["scores"]
     lines = [
         f"## {result['k']}-fold cross-validation on {result['documents']} annotated court cases "
@@ -221,8 +229,6 @@ def train_court(
     """``train-court``: the annotated cases as a train / early-stopping dev split by case
     (:func:`textanon.io.datasets.gold.gold_corpus`, in ``output/corpus``; ``log``ged), then :func:`finetune` of
     ``base_model``. Returns the best model's folder; bad input raises ValueError."""
-    from textanon.io.datasets.gold import gold_corpus, gold_summary
-
     stats, paths = gold_corpus(gold, output / "corpus", dev_share, seed, annotator, "court")
     log(gold_summary(stats, paths))
     overrides = {"training.max_steps": max_steps} if max_steps else None
@@ -245,10 +251,6 @@ def cv_ner(
 ) -> str:
     """``cv-ner``: :func:`cross_validate` on the TAB-format ``gold`` cases, written to ``output`` (JSON with
     provenance) and its :func:`markdown` table beside it (``.md``). Returns the table."""
-    import spacy
-
-    from textanon.io.datasets.tab import load_tab
-    from textanon_eval.provenance import write_metrics
 
     golds = load_tab(gold, require_identifiers=False)
     overrides = {"training.max_steps": max_steps} if max_steps else None

@@ -15,10 +15,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, DocBin
 from spacy.util import filter_spans
 
+import textanon  # noqa: F401
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.docbin import write_docbin
 from textanon.io.datasets.wikiactors import read_wikiactors
@@ -133,9 +135,6 @@ def silver_corpus(
     ``keep_evaluated``; at most ``max_individuals``) annotated by the recognizer of the pipeline ``model``
     (:func:`build_silver`), written by :func:`write_silver`. Returns (stats, paths); ValueError if no body is
     left to annotate."""
-    import spacy
-
-    import textanon  # noqa: F401
 
     bodies = limit_bodies(read_bodies(inputs, exclude_evaluated=not keep_evaluated), max_individuals, seed)
     if not bodies:

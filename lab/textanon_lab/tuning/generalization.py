@@ -14,14 +14,14 @@ import json
 from pathlib import Path
 from typing import Dict, List
 
+from textanon_lab.tuning.sample import TuningSample
+from textanon_lab.tuning.search_settings import dev_pool, tuning_documents
+
 
 def dev_set(
     background_path: Path, exclude_path: Path, n: int = 50, seed: int = 0, share: float = 0.25
 ) -> Dict[str, List[dict]]:
     """``{"records": [WikiActors records], "index": [{"id", "text", "name"}]}`` (module docstring)."""
-    from textanon_lab.tuning.sample import TuningSample
-    from textanon_lab.tuning.search_settings import dev_pool, tuning_documents
-
     pool = dev_pool(background_path, exclude_path, "summary")
     _, _, items = TuningSample(background_path, exclude_path, n or None, seed).draw(pool)
     records = [

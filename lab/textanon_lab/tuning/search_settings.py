@@ -23,12 +23,21 @@ none does), the one with the highest TPI among those whose privacy is within ``t
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+import numpy as np
 from tqdm import tqdm
 
+from textanon.detect.target import find_target_mentions
 from textanon.io.datasets.records import Record
+from textanon.io.datasets.wikiactors import read_wikiactors
+from textanon.pipes.search_risk import configure
 from textanon.render.masking import SUPPRESSION, apply_offsets, merge_offsets
 from textanon.run.runner import pipe_docs
+from textanon_eval.retrieval_attack import DenseAttack, LexicalAttack, reidentification
+from textanon_eval.scoring import token_flags
+from textanon_eval.tpi import InformationContent, tpi_corpus
 from textanon_lab.tuning.sample import TuningSample, pseudo_abstracts, split_lead
+from textanon_lab.tuning.summaries import summary_pseudo_abstracts
+from textanon_lab.tuning.threshold import choose
 
 #: settings of ``textanon_search_risk`` swept: assume_unindexed (the stronger attacker's prior); k 5, k_rank 30
 DEFAULT_GRID: Tuple[Dict[str, object], ...] = tuple(
@@ -49,8 +58,6 @@ def tuning_documents(
     pseudo-abstract is cut out of it (``pool``: the tuning pool's ``{"name", "body"}``, the rest of each body;
     None: the lead paragraphs of ``min_chars`` are cut out); for an evaluated actor (a distractor), the first
     ``share`` of the body."""
-    from textanon.io.datasets.wikiactors import read_wikiactors
-
     excluded = {r.name for r in read_wikiactors(exclude_path)}
     rests = {p["name"]: p["body"] for p in pool} if pool is not None else None
     out = []
@@ -78,8 +85,6 @@ def label(setting: Dict[str, object]) -> str:
 def run_settings(nlp, items: Sequence[dict], settings: Iterable[Dict[str, object]]) -> Dict[str, List[List[List[int]]]]:
     """Masked character spans of every pseudo-abstract for every setting of the search risk, by label (the
     component is rebuilt with each setting, :func:`textanon.pipes.search_risk.configure`, then restored)."""
-    from textanon.pipes.search_risk import configure
-
     out: Dict[str, List[List[List[int]]]] = {}
     for setting in settings:
         saved = configure(nlp, setting)
@@ -105,9 +110,6 @@ class GroupJudge:
         dense: bool = False,
         cache_dir: Optional[Path] = None,
     ):
-        import numpy as np
-
-        from textanon_eval.retrieval_attack import DenseAttack, LexicalAttack
 
         bodies = {p["name"]: p["body"] for p in pool}
         n_groups = max(1, round(len(items) / size)) if size else 1
@@ -123,8 +125,6 @@ class GroupJudge:
 
     def rates(self, items: Sequence[dict], texts: Sequence[str]) -> Dict[str, float]:
         """Share of ``texts`` whose own body ranks first in their group, per judge."""
-        from textanon_eval.retrieval_attack import reidentification
-
         hits: Dict[str, int] = {}
         for members, judges, _ in self.groups:
             for kind, judge in judges.items():
@@ -154,10 +154,6 @@ def tune(
     ``judge_pool``, see :class:`GroupJudge`). Privacy of a setting: its highest re-identification rate over
     the judges (every judge must be beaten); only settings masking at most ``max_masked_share`` of the
     tokens and keeping a TPI of at least ``min_tpi`` compete (all of them when none does)."""
-    from textanon_eval.scoring import token_flags
-    from textanon_eval.tpi import InformationContent, tpi_corpus
-    from textanon_lab.tuning.threshold import choose
-
     judge = GroupJudge(items, pool, judge_pool, dense=dense, cache_dir=cache_dir)
     per = run_settings(nlp, items, grid)
     originals = {it["name"]: it["abstract"] for it in items}
@@ -194,7 +190,6 @@ def tune(
     chosen = choose(allowed, tolerance)
     for r in rows:
         r.pop("threshold")
-    from textanon.detect.target import find_target_mentions
 
     baselines = {
         "original (nothing masked)": [it["abstract"] for it in items],
@@ -236,8 +231,6 @@ def dev_pool(background_path: Path, exclude_path: Path, dev: str = "summary", mi
     """The tuning pool ``[{"name", "abstract", "body", "eligible"}]`` of the non-evaluated actors (``dev``: one
     of :data:`DEV_SETS`)."""
     if dev == "summary":
-        from textanon_lab.tuning.summaries import summary_pseudo_abstracts
-
         return summary_pseudo_abstracts(background_path, exclude_path)
     if dev == "lead":
         return pseudo_abstracts(background_path, exclude_path, min_chars)

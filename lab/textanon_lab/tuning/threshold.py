@@ -24,12 +24,17 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
+import spacy
 from tqdm import tqdm
 
+import textanon  # noqa: F401
+from textanon.detect.target import find_target_mentions
 from textanon.io.datasets.records import Record
 from textanon.render.masking import SUPPRESSION, apply_offsets, merge_offsets
 from textanon.run.runner import pipe_docs, redecide
 from textanon_eval.bm25 import BM25
+from textanon_eval.provenance import write_metrics
+from textanon_eval.tpi import InformationContent, tpi_corpus
 from textanon_lab.tuning.sample import TuningSample, pseudo_abstracts, split_lead  # noqa: F401 - pseudo_abstracts, split_lead: public here too
 
 DEFAULT_GRID = tuple(float(t) for t in np.round(np.arange(-1.0, -20.01, -1.0), 2))
@@ -71,9 +76,6 @@ def select_threshold(
     ic_model: str = "wordfreq",
 ) -> dict:
     """Sweep ``grid`` on the seeded pseudo-abstracts of ``sample``; see the module docstring for the criterion."""
-    from textanon.detect.target import find_target_mentions
-    from textanon_eval.tpi import InformationContent, tpi_corpus
-
     pool, eligible, items = sample.draw()
     index = BM25([p["body"] for p in pool])
     pool_names = [p["name"] for p in pool]
@@ -150,10 +152,6 @@ def tune_threshold(
 ) -> dict:
     """``select-threshold``: load the pipeline ``model``, :func:`select_threshold`, write the result to ``output``
     (JSON with provenance) and its :func:`plot` beside it (``.png``). Returns the result."""
-    import spacy
-
-    import textanon  # noqa: F401
-    from textanon_eval.provenance import write_metrics
 
     sample = TuningSample(background_path, exclude_path, n, seed, min_chars)
     result = select_threshold(spacy.load(model), sample, tolerance=tolerance)

@@ -5,6 +5,12 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+from wordfreq import zipf_frequency
+
+from textanon.decide.generalization.hypernyms import wordnet
+from textanon.detect.gazetteer.wordnet import pluralize
+
 #: determiners after which a replacement noun phrase is written without its own article ("the theatre")
 DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those"}
 DETERMINERS |= {"every", "each", "no", "any", "another", "either", "neither", "which", "what", "whose", "some"}
@@ -140,9 +146,6 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     participle WordNet knows as a verb ("named director", "starring actor") is none; nor is anything before a
     capitalized mention (a name in apposition: "the film Hackers"). Nothing before ``floor`` (the end of a previous
     replacement) is read."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    from textanon.decide.generalization.hypernyms import wordnet
 
     if text[start : start + 1].isupper():
         return False  # a name after a noun is its apposition ("the film Hackers"), not a modified noun
@@ -175,10 +178,6 @@ def plural_of(noun: str) -> str:
     """The plural of ``noun`` (its last word): the regular one, or an irregular one WordNet lists (its noun
     exceptions: "child" -> "children", "brother" -> "brethren"), whichever English uses more (``wordfreq``):
     "children", not "childs"; "brothers", not "brethren"."""
-    from wordfreq import zipf_frequency
-
-    from textanon.decide.generalization.hypernyms import wordnet
-    from textanon.detect.gazetteer.wordnet import pluralize
 
     regular = pluralize(noun) or noun
     head, _, rest = noun.rpartition(" ")

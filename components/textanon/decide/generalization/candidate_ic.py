@@ -18,6 +18,9 @@ import math
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+from textanon.risk.language_models.word_ic import WordFrequencyModel
+from textanon.risk.search.information import index_ic
+
 #: words of a replacement that say nothing about the original (not counted in the index)
 FUNCTION_WORDS = {"a", "an", "the", "in", "of", "at", "least", "between", "and", "another", "other", "people"}
 
@@ -71,8 +74,6 @@ def lm_candidate_ic(
 
 def index_candidate_ic(count: Callable[[Sequence[str]], int], n_docs: int, candidate: str) -> Optional[float]:
     """IC of a candidate from the index's document count of its content words (None without content words)."""
-    from textanon.risk.search.information import index_ic
-
     words = content_words(candidate)
     return index_ic(count(words), n_docs) if words else None
 
@@ -80,8 +81,6 @@ def index_candidate_ic(count: Callable[[Sequence[str]], int], n_docs: int, candi
 def wordfreq_candidate_ic(candidate: str, model=None) -> float:
     """IC of a candidate from word frequencies (the fallback): the sum over its content words of -ln p(word)."""
     if model is None:
-        from textanon.risk.language_models.word_ic import WordFrequencyModel
-
         model = WordFrequencyModel()
     return float(sum(-model.word_logprob(w.lower()) for w in content_words(candidate)))
 

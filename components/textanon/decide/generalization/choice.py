@@ -10,6 +10,7 @@ its entities suppressed, or generalized to a level that breaks it (:func:`breaks
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
+from ortools.sat.python import cp_model
 from spacy.tokens import Doc, Span
 
 from textanon.costs import IC_SCALE, LN10, THRESHOLD_KEY, entity_log10_probs
@@ -74,8 +75,6 @@ def choose(
     is the suppression cost (milli-nats); ``banned``: options (level 0: kept) and pairs of options that must not
     be chosen together (:func:`forbidden`); an entity outside the combinations is kept, unless it is in
     ``suppressed_anyway`` (the direct identifiers). Suppressed is None when the solver found no solution."""
-    from ortools.sat.python import cp_model
-
     ids = sorted({e for c in combos for e in c})
     options = {e: [c for c in candidates_of(entities[e]) if c.get("ic") is not None] for e in ids}
     model = cp_model.CpModel()

@@ -5,9 +5,12 @@ stops before the top of the hierarchy (:data:`TOO_GENERAL`, or a synset less tha
 that a person noun always ends with "person". WordNet is read offline (:func:`textanon.detect.gazetteer.wordnet_data.
 load_wordnet`, ``NLTK_DATA``)."""
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
+
+from textanon.detect.gazetteer.wordnet_data import load_wordnet
 
 #: synsets too general to be a meaningful replacement ("a whole", "a symbol", "a group")
 TOO_GENERAL = {
@@ -51,9 +54,6 @@ def wordnet():
     """The offline WordNet reader (loaded once), read directly from the first ``NLTK_DATA`` folder holding it (much
     faster than nltk's lazy corpus loader), else from the project's ``assets/nltk_data`` when run from the project
     folder (``spacy project run`` does not export the Makefile's ``NLTK_DATA``), else from nltk's default places."""
-    import os
-
-    from textanon.detect.gazetteer.wordnet_data import load_wordnet
 
     folders = [f for f in os.environ.get("NLTK_DATA", "").split(os.pathsep) if f] + [str(PROJECT_NLTK_DATA)]
     for folder in folders:

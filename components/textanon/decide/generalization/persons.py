@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import List
 
 from textanon.decide.generalization.base import Generalization, levels
+from textanon.decide.generalization.hypernyms import plural_bases, wordnet
 from textanon.decide.generalization.works import followed_by_release
 
 WINDOW = 3
@@ -79,8 +80,6 @@ def _given_names():
 def everyday_word(word: str) -> bool:
     """An everyday English word, inflected or not (a WordNet lemma written in lower case: "will", "grace", "rose",
     "falls"), so no evidence of a name; proper names ("Thomas", "David") are capitalized in WordNet."""
-    from textanon.decide.generalization.hypernyms import wordnet
-
     wn = wordnet()
     lower = word.lower()
     forms = {lower} | {base for pos in "nvar" for base in wn._morphy(lower, pos)}
@@ -110,8 +109,6 @@ def is_personal_name(text: str) -> bool:
 
 def _plural_noun(word: str) -> bool:
     """An everyday noun in the plural ("Falls", "Springs", "Heights")."""
-    from textanon.decide.generalization.hypernyms import plural_bases
-
     return any(everyday_word(base) for base in plural_bases(word))
 
 

@@ -28,6 +28,7 @@ from textanon.decide.generalization.hypernyms import (
     lemma_text,
     wordnet,
 )
+from textanon.detect.gazetteer.wordnet import pluralize
 
 #: modifiers after which the head is not true of the phrase ("former wife", "fake gun", "vice president")
 NON_SUBSECTIVE = set(
@@ -146,6 +147,4 @@ def generalize_phrase(text: str, words: Sequence[str] = (), tags: Sequence[str] 
 
 
 def _plural(noun: str) -> str:
-    from textanon.detect.gazetteer.wordnet import pluralize
-
     return pluralize(noun) or noun

@@ -19,6 +19,8 @@ from typing import FrozenSet, List
 from textanon.decide.generalization.base import Generalization, levels
 from textanon.decide.generalization.context import title_context, words_before
 from textanon.decide.generalization.geonames import CONTINENTS, geonames
+from textanon.decide.generalization.persons import BY_PERSON, NEXT_IS_PERSON, PERSON_CUES, everyday_word
+from textanon.render.pseudonyms import vocabulary
 
 #: a city whose name is made of everyday words only ("West End", "Long Beach") is taken for that city only when it
 #: has at least this many inhabitants: the words name districts, streets and venues far more often than a town
@@ -27,8 +29,6 @@ COMMON_WORDS_MIN_POPULATION = 100_000
 
 def everyday_words(text: str) -> bool:
     """Whether every word of ``text`` is an everyday English word ("West End", "Long Beach", "Salt Lake City")."""
-    from textanon.decide.generalization.persons import everyday_word
-
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
     return bool(words) and all(everyday_word(w) for w in words)
 
@@ -36,8 +36,6 @@ def everyday_words(text: str) -> bool:
 @lru_cache(maxsize=1)
 def given_names() -> FrozenSet[str]:
     """Common given names (lower case), from the built-in pseudonym vocabulary (:mod:`textanon.render.pseudonyms`)."""
-    from textanon.render.pseudonyms import vocabulary
-
     data = vocabulary()
     return frozenset(n.lower() for key in ("given_female", "given_male") for n in data.get(key, []))
 
@@ -45,8 +43,6 @@ def given_names() -> FrozenSet[str]:
 def place_context(text: str, doc_text: str = "", start: int = 0) -> bool:
     """Whether ``text`` (at ``start`` of ``doc_text``) may be read as a place: not a one-word given name, not in a
     title or person context (module docstring)."""
-    from textanon.decide.generalization.persons import BY_PERSON, NEXT_IS_PERSON, PERSON_CUES
-
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
     if len(words) == 1 and words[0].lower() in given_names():
         return False

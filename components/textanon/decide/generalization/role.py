@@ -30,7 +30,10 @@ import bisect
 import re
 from typing import Collection, List, Optional, Sequence, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from textanon.decide.generalization.base import DETERMINERS, sentence_start
+from textanon.decide.generalization.hypernyms import is_hyponym_of, wordnet
 from textanon.detect.target import COURTESY_TITLES
 
 #: tags of the words that may premodify a name ("American/JJ film/NN director/NN Jane Smith")
@@ -183,9 +186,6 @@ def _untagged_premodifiers(text: str, start: int) -> list:
     the capitalized or hyphenated words before it ("American", "Oscar-winning"), when a clear boundary comes
     before them (the text's start, a punctuation mark, a determiner, a stop word that is no adjective: "with",
     "by"); none otherwise ("former actress": "former" may be an adjective, left as it is)."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    from textanon.decide.generalization.hypernyms import wordnet
 
     out: list = []
     position = start
@@ -210,8 +210,6 @@ def _untagged_premodifiers(text: str, start: int) -> list:
 
 def _person_noun(word: str) -> bool:
     """Whether WordNet knows ``word`` (any case) as a common noun for a person ("actress", "President")."""
-    from textanon.decide.generalization.hypernyms import is_hyponym_of, wordnet
-
     wn = wordnet()
     low = word.lower().replace("-", "_")
     senses = [s for s in wn.synsets(low, pos=wn.NOUN)[:3] if not s.instance_hypernyms()] if low.isascii() else []

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from textanon.detect.gazetteer.stoplist import normalize
+from textanon.detect.gazetteer.wikidata import wikidata_entries
+from textanon.detect.gazetteer.wordnet import wordnet_entries
 
 SOURCES = ("wordnet", "wikidata")
 OUTPUT_FIELDS = ("term", "label", "source", "property_or_synset")
@@ -65,13 +67,9 @@ def build_gazetteer(
     ``stats`` (a dict) collects counts of refused candidates by reason.
     """
     if source == "wordnet":
-        from textanon.detect.gazetteer.wordnet import wordnet_entries
-
         entries = dedupe(wordnet_entries(nltk_data, progress=progress, stats=stats))
         return entries[:limit] if limit else entries
     if source == "wikidata":
-        from textanon.detect.gazetteer.wikidata import wikidata_entries
-
         rows = wikidata_entries(
             properties=properties, min_count=min_count, limit=limit, fetch=fetch, progress=progress, stats=stats
         )

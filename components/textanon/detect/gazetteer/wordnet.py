@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 from textanon.detect.gazetteer.stoplist import normalize, stop_reason
+from textanon.detect.gazetteer.wordnet_data import load_wordnet
 
 DEM, MISC = "DEM", "MISC"
 
@@ -379,8 +380,6 @@ def wordnet_entries(
 ) -> List[dict]:
     """All WordNet rows (not yet deduplicated); ``nltk_data`` as in
     :func:`textanon.detect.gazetteer.wordnet_data.load_wordnet`."""
-    from textanon.detect.gazetteer.wordnet_data import load_wordnet
-
     wn = load_wordnet(nltk_data)
     return list(iter_wordnet_entries(wn, progress=progress, stats=stats))
 

@@ -17,6 +17,7 @@ from spacy.vocab import Vocab
 from textanon.io.datasets.extensions import register_gold_extensions
 from textanon.io.datasets.records import jsonl_to_docs
 from textanon.io.datasets.tab import entity_layer_to_docs, tab_to_docs
+from textanon.io.datasets.tokenize import blank_nlp
 from textanon.io.datasets.wikiactors import wikiactors_to_docs
 
 CONVERTERS: Dict[str, Callable[..., List[Doc]]] = {
@@ -55,8 +56,6 @@ def write_docbin(docs: Union[DocBin, Iterable[Doc]], path: Union[str, Path], sto
 
 def read_docbin(path: Union[str, Path], vocab: Optional[Vocab] = None) -> List[Doc]:
     """The Docs of a ``.spacy`` file (gold span extensions registered)."""
-    from textanon.io.datasets.tokenize import blank_nlp
-
     register_gold_extensions()
     return list(DocBin().from_disk(path).get_docs(vocab or blank_nlp().vocab))
 

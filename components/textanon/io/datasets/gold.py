@@ -5,15 +5,17 @@ cut into paragraphs at newline tokens (never inside an entity) so that batches s
 are kept apart by ``doc_id`` so that train/dev/test splits and cross-validation folds never share a case.
 """
 
+import json
 import random
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from textanon.io.datasets.docbin import write_docbin
-from textanon.io.datasets.tab import GoldDocument, gold_to_ents_doc
+from textanon.io.datasets.tab import GoldDocument, gold_to_ents_doc, load_tab
 from textanon.labels import TAB_LABELS
 
 
@@ -85,11 +87,6 @@ def gold_corpus(
     """``silver --input-format tab`` (and ``train-court``): the TAB-format ``inputs`` (``annotator``'s mentions,
     default each document's first) as ``<prefix>-train.spacy`` / ``<prefix>-dev.spacy`` split by document, and
     ``<prefix>-stats.json``, in ``output_dir``. Returns (stats, paths); bad input raises ValueError."""
-    import json
-
-    import spacy
-
-    from textanon.io.datasets.tab import load_tab
 
     golds = [g for path in inputs for g in load_tab(path, require_identifiers=False)]
     docs_by_id = gold_training_docs(spacy.blank("en"), golds, annotator)

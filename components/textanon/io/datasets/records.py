@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from textanon.io.datasets.base import DatasetError
+from textanon.io.datasets.tokenize import make_doc
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -225,8 +226,6 @@ def jsonl_to_docs(path: Union[str, Path], nlp: Optional["Language"] = None) -> L
     :class:`DatasetError` naming the file and the line: malformed JSON, no ``id`` or ``text``, an empty text,
     a repeated id (``convert --format jsonl``).
     """
-    from textanon.io.datasets.tokenize import make_doc
-
     path = Path(path)
     docs, seen = [], set()
     for n, _, rec, error in _jsonl_lines(path):

@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING, Iterable, List, Optional, Set, Tuple
 
+import spacy
 from spacy.tokens import Doc, Span
 
 if TYPE_CHECKING:
@@ -14,8 +15,6 @@ def blank_nlp() -> "Language":
     """A blank English pipeline (tokenizer only), created once."""
     global _NLP
     if _NLP is None:
-        import spacy
-
         _NLP = spacy.blank("en")
     return _NLP
 

@@ -19,7 +19,9 @@ Docs with the masked spans of every anonymization (``convert --format wikiactors
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 
+from textanon.io.datasets.alignment import masked_spans
 from textanon.io.datasets.base import DatasetError, Source, read_json
+from textanon.io.datasets.tokenize import exact_span, make_doc
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -119,9 +121,6 @@ def wikiactors_to_docs(
     ``doc.user_data``: ``name``, ``column`` (``original_abstract`` for the unmasked original),
     ``method``. Records without an original abstract (background only) and empty columns are skipped.
     """
-    from textanon.io.datasets.alignment import masked_spans
-    from textanon.io.datasets.tokenize import exact_span, make_doc
-
     docs = []
     for rec in read_wikiactors(source):
         if rec.name is None:

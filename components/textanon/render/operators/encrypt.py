@@ -10,6 +10,9 @@ import re
 from pathlib import Path
 from typing import Optional, Union
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+
 from textanon.render.operators.base import Mention, Operator, OperatorError
 from textanon.render.operators.keys import derive, user_key
 
@@ -18,8 +21,6 @@ TOKEN = re.compile(r"\[enc:([A-Za-z0-9_-]+)\]")
 
 
 def _cipher(key: str):
-    from cryptography.hazmat.primitives.ciphers.aead import AESSIV
-
     return AESSIV(derive(key, "encrypt") + derive(key, "encrypt-siv"))  # AES-SIV takes a 64-byte key (AES-256)
 
 
@@ -42,8 +43,6 @@ class Encrypt(Operator):
 def decrypt_text(text: str, key: str) -> str:
     """``text`` with every ``[enc:...]`` token decrypted. Raises :class:`OperatorError` naming the offset of a
     token that does not decrypt with ``key`` (another key, or a changed token)."""
-    from cryptography.exceptions import InvalidTag
-
     cipher, parts, pos = _cipher(key), [], 0
     for m in TOKEN.finditer(text):
         raw = m.group(1)

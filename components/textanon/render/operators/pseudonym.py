@@ -4,8 +4,8 @@ secret."""
 from pathlib import Path
 from typing import Optional, Union
 
-from textanon.render.operators.base import Mention, Operator
-from textanon.render.pseudonyms import RANDOM_KEY_WARNING, Pseudonymizer
+from textanon.render.operators.base import Mention, Operator, OperatorError
+from textanon.render.pseudonyms import RANDOM_KEY_WARNING, Pseudonymizer, read_key
 
 
 class Pseudonym(Operator):
@@ -17,9 +17,6 @@ class Pseudonym(Operator):
     name = "pseudonym"
 
     def __init__(self, seed: int = 0, key_file: Optional[Union[str, Path]] = None):
-        from textanon.render.operators.base import OperatorError
-        from textanon.render.pseudonyms import read_key
-
         self.seed, self.key_file = seed, key_file
         try:
             self._own = Pseudonymizer(seed, "document", key=read_key(str(key_file) if key_file else None))

@@ -5,6 +5,7 @@ make up character spans of a text, so callers can reduce them with ``sum`` (span
 log-probability, used for risk) or ``min`` (least likely token, used for TPI).
 """
 
+import bisect
 from abc import ABC, abstractmethod
 from typing import List, Optional, Sequence, Tuple
 
@@ -60,8 +61,6 @@ def spans_to_tokens(offsets: Sequence[CharSpan], spans: Sequence[CharSpan]) -> L
     ``offsets`` are the tokens' character ranges sorted by start; empty ranges
     (special tokens) never match. O((n_tokens + n_spans) log n_tokens).
     """
-    import bisect
-
     starts = [o[0] for o in offsets]
     result = []
     for start, end in spans:

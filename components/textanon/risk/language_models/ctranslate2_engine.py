@@ -7,6 +7,7 @@ quantization: a changed model file or a new converter gives a new folder, never 
 reads the model already loaded in torch.
 """
 
+import copy
 import hashlib
 import json
 import os
@@ -81,8 +82,6 @@ def conversion_key(sources: Sequence[Path], quantization: str, converter_version
 def convert_ctranslate2(model, tokenizer, loaded_from: str, sources: Sequence[Path], quantization: str) -> Path:
     """The cached CTranslate2 conversion of the loaded Hugging Face ``model`` (built if missing; the converter
     reads a copy: it takes the modules it has converted out of the model it is given)."""
-    import copy
-
     import ctranslate2
     from ctranslate2.converters import TransformersConverter
 

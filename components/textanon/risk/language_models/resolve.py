@@ -1,5 +1,9 @@
 """A language model from a spec string (the ``--model`` option of the evaluators)."""
 
+from spacy.util import registry
+
+from textanon.risk.language_models import causal_lm, default_language_model, masked_lm, word_ic
+
 #: the default spec: the offline SmolLM2 scorer
 DEFAULT_MODEL = "textanon.SmolLM2Scorer.v1"
 
@@ -12,8 +16,6 @@ def resolve_model(spec=None):
     registry name such as ``"textanon.SmolLM2Scorer.v1"``; ``"masked:<hf name or path>"``;
     ``"causal:<hf name or path>"``; or an already built model.
     """
-    from textanon.risk.language_models import causal_lm, default_language_model, masked_lm, word_ic
-
     if spec is None or spec == "default":
         return default_language_model()
     if not isinstance(spec, str):
@@ -24,7 +26,6 @@ def resolve_model(spec=None):
         return masked_lm(spec[len("masked:") :])
     if spec.startswith("causal:"):
         return causal_lm(spec[len("causal:") :])
-    from spacy.util import registry
 
     try:
         factory = registry.misc.get(spec)

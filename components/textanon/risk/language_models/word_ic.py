@@ -16,9 +16,11 @@ like a language model (spec ``"wordfreq"`` or ``"wordfreq:LANG"``):
 * the model is context-free (same value wherever the word occurs), so term alternation does not apply.
 """
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
+import wordfreq
 
 from textanon.risk.language_models.base import LanguageModel
 
@@ -32,8 +34,6 @@ class WordFrequencyModel(LanguageModel):
     """IC from word frequencies (``wordfreq``): context-free, deterministic, CPU-only, no weights to load."""
 
     def __init__(self, lang: str = "en", floor: float = OOV_FLOOR):
-        import wordfreq
-
         if not 0 < floor < 1:
             raise ValueError(f"the out-of-vocabulary floor must be in (0, 1), got {floor}")
         self.lang, self.floor = lang, floor
@@ -69,8 +69,6 @@ class WordFrequencyModel(LanguageModel):
 
 
 def _version() -> Optional[str]:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("wordfreq")
     except PackageNotFoundError:

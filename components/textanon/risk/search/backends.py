@@ -1,9 +1,10 @@
 """The embedded backends by name, and opening an index folder with the backend that built it."""
 
+import importlib
 from pathlib import Path
 from typing import Dict, Tuple, Union
 
-from textanon.risk.search.base import SearchIndex, read_meta
+from textanon.risk.search.base import IndexIncompatible, SearchIndex, read_meta
 
 #: backend name -> (module, writer class, index class); imported lazily (tantivy is optional)
 BACKENDS: Dict[str, Tuple[str, str, str]] = {
@@ -15,8 +16,6 @@ DEFAULT_BACKEND = "sqlite-fts5"
 
 
 def _classes(backend: str) -> Tuple[type, type]:
-    import importlib
-
     if backend not in BACKENDS:
         raise ValueError(f"unknown search backend {backend!r}; choose one of {sorted(BACKENDS)}")
     module, writer, index = BACKENDS[backend]
@@ -33,8 +32,6 @@ def open_index(path: Union[str, Path]) -> SearchIndex:
     """Open the index folder ``path`` with the backend recorded in its ``meta.json``.
 
     Raises :class:`~textanon.risk.search.base.IndexMissing` or :class:`~textanon.risk.search.base.IndexIncompatible`."""
-    from textanon.risk.search.base import IndexIncompatible
-
     meta = read_meta(path)
     backend = meta.get("backend")
     if backend not in BACKENDS:

@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 from typing import Callable, Dict, List, Protocol, Sequence, Tuple, Union, runtime_checkable
 
+from textanon.detect.target import fold
+
 #: bumped whenever the on-disk layout or the tokenization changes; older indexes must be rebuilt
 SCHEMA_VERSION = 1
 META_FILE = "meta.json"
@@ -88,8 +90,6 @@ def memo_count(index: SearchIndex) -> Callable[[Sequence[str]], int]:
 
 def person_key(name: str) -> str:
     """The key under which a person's documents are found: folded, single-spaced."""
-    from textanon.detect.target import fold
-
     return " ".join(fold(name or "").split())
 
 

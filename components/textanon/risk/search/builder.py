@@ -17,6 +17,10 @@ from typing import Collection, Iterator, Optional, Set, Tuple, Union
 
 from tqdm import tqdm
 
+from textanon.about import __version__
+from textanon.io.datasets.base import read_json
+from textanon.io.datasets.records import Record, read_records
+from textanon.io.datasets.wikiactors import BACKGROUND, read_wikiactors
 from textanon.risk.search.backends import DEFAULT_BACKEND, writer_class
 from textanon.risk.search.base import META_FILE, write_meta
 
@@ -26,10 +30,6 @@ Document = Tuple[str, Optional[str], Optional[str]]  # (id, text, person); text 
 def read_documents(path: Union[str, Path]) -> Iterator[Document]:
     """Yield ``(id, text, person)`` for every document of ``path`` (see the module docstring), read through
     :mod:`textanon.io.datasets`; a record that cannot be read or has no text gives ``text`` None (skipped)."""
-    from textanon.io.datasets.base import read_json
-    from textanon.io.datasets.records import Record, read_records
-    from textanon.io.datasets.wikiactors import BACKGROUND, read_wikiactors
-
     path = Path(path)
     if path.is_dir():
         files = sorted(path.glob("*.txt"))
@@ -82,7 +82,6 @@ def build_index(
         if person:
             persons.add(person)
     writer.close()
-    from textanon.about import __version__
 
     meta = {
         "backend": backend,
@@ -101,8 +100,6 @@ def build_index(
 
 def persons_in(path: Union[str, Path]) -> Set[str]:
     """The people of a WikiActors-format file (e.g. the evaluated records, to leave out of an index)."""
-    from textanon.io.datasets.wikiactors import read_wikiactors
-
     return {r.name for r in read_wikiactors(path) if r.name}
 
 

@@ -20,6 +20,8 @@ import math
 from functools import lru_cache
 from typing import Callable, Dict, List, Sequence
 
+from wordfreq import tokenize, word_frequency
+
 from textanon.risk.search.base import Hit
 
 
@@ -46,8 +48,6 @@ class FrequencyPrior:
 
     def frequency(self, phrase: str) -> float:
         """The phrase's frequency per token (wordfreq; see the module docstring)."""
-        from wordfreq import tokenize, word_frequency
-
         words = tokenize(phrase, self.language)
         if not words:
             return 1.0  # punctuation only: in every document, never informative

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Optional, Protocol, Union, runtime_checkable
 
+from textanon.risk.search.backends import open_index
 from textanon.risk.search.base import IndexUnavailable, SearchIndex
 
 
@@ -35,8 +36,6 @@ class LocalIndex:
 
     def open(self) -> SearchIndex:
         """The open index (one handle per process); :class:`IndexUnavailable` when it cannot be used."""
-        from textanon.risk.search.backends import open_index
-
         if self._index is None or self._pid != os.getpid():  # a forked worker opens its own handle
             self._index, self._pid = None, None
             try:

@@ -6,6 +6,7 @@ Schema: ``num`` (integer, the document number), ``person`` (raw string: the fold
 are built from words, never parsed, so no word is read as an operator. tantivy's BM25: k1 1.2, b 0.75.
 """
 
+import shutil
 from pathlib import Path
 from typing import Dict, List, Sequence
 
@@ -30,8 +31,6 @@ class TantivyWriter:
     """Adds documents to a new index folder; :meth:`close` commits and merges."""
 
     def __init__(self, path: Path, heap_bytes: int = 128_000_000):
-        import shutil
-
         import tantivy
 
         self.path = Path(path)

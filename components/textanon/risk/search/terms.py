@@ -8,13 +8,15 @@ as the BM25 attackers of :mod:`textanon_eval.bm25` use them.
 import re
 from typing import List, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from textanon.detect.target import fold
+
 WORD = re.compile(r"[^\W_]+")
 
 
 def index_text(text: str) -> str:
     """``text`` folded (lower case, no diacritics; same length): what the backends tokenize."""
-    from textanon.detect.target import fold
-
     return fold(text or "")
 
 
@@ -25,8 +27,6 @@ def phrase_words(text: str) -> List[str]:
 
 def query_word_spans(text: str) -> List[Tuple[int, int, str]]:
     """``(start, end, word)`` of every query word of ``text`` (stop words left out)."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     folded = index_text(text)
     return [(m.start(), m.end(), m.group(0)) for m in WORD.finditer(folded) if m.group(0) not in STOP_WORDS]
 

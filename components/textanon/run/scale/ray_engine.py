@@ -27,8 +27,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
+import spacy
+
+import textanon  # noqa: F401  (extensions and factories)
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Item, Record
+from textanon.pipes.allow_deny import add_lists
+from textanon.pipes.search_risk import use_index  # registers the search risk before the pipeline loads
 from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_batch, error_record
 
 logger = logging.getLogger(__name__)
@@ -52,19 +57,14 @@ class PipelineSpec:
 
     def load(self):
         """The loaded pipeline (``Language``)."""
-        import spacy
-
-        import textanon  # noqa: F401  (extensions and factories)
 
         if self.index is not None:
-            from textanon.pipes.search_risk import use_index  # registers the search risk before the pipeline loads
+            pass
 
         nlp = spacy.load(self.model, config=self.config)
         if self.index is not None:
             use_index(nlp, self.index)
         if self.allow_list or self.deny_list:
-            from textanon.pipes.allow_deny import add_lists
-
             add_lists(nlp, self.allow_list, self.deny_list)
         return nlp
 
