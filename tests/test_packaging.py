@@ -95,7 +95,14 @@ def test_textanon_wheel_lm_extra(tmp_path):
         names = set(z.namelist())
     for part in ("index.html.jinja", "document.html.jinja", "review.css", "review.js"):
         assert f"textanon/review/templates/{part}" in names
-    assert "textanon/pseudonym_data.json" in names
+    assert "textanon/render/pseudonym_data.json" in names
+    assert any(n.startswith("textanon/llm/templates/") and n.endswith(".jinja") for n in names)
+    # the anonymizer's wheel holds the anonymizer only: no lab (benchmarks, tuning, training, reliability, fault
+    # plugins) and no evaluators (their own distribution, evaluators/)
+    assert {n.split("/")[0] for n in names} == {"textanon", "textanon-0.1.0.dist-info"}
+    lab = ("benchmarks", "tuning", "training", "reliability", "testing", "evaluation")
+    assert not [n for n in names if n.startswith("textanon/") and n.split("/")[1] in lab]
+    assert any(n.startswith("textanon/pipes/") for n in names) and "textanon/cli/anonymize.py" in names
 
 
 def test_missing_lm_dependency_is_an_error_at_load_time(monkeypatch):

@@ -70,6 +70,8 @@ def command(argv: Optional[Sequence[str]] = None) -> str:
 #: project.lock: what the measuring commands write or what they do not run) does not
 CODE_PATHS = (
     "components/",
+    "evaluators/",
+    "lab/",
     "configs/",
     "assets/",
     "packages/",
@@ -84,7 +86,7 @@ def code_state(root: Optional[Union[str, Path]] = None) -> dict:
     """``{"commit": HEAD or None, "dirty": bool or None, "changed_files": n}`` of the git checkout holding the
     library (or ``root``): dirty when tracked files of :data:`CODE_PATHS` differ from the commit (file
     names are not recorded). None values when there is no checkout (an installed wheel) or git is missing."""
-    root = Path(root) if root is not None else Path(__file__).resolve().parents[3]
+    root = Path(root) if root is not None else Path(__file__).resolve().parents[2]
     try:
         run = dict(capture_output=True, text=True, timeout=20, check=True, cwd=root)
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], **run).stdout.strip()

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 #: the checkout holding the library (its ``metrics/`` folder is the one whose writes are logged)
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 LOG_NAME = "runs.jsonl"
 WHY_ENV = "TEXTANON_RUN_WHY"
 #: one id per process: the metrics files one command writes share a line
@@ -130,7 +130,7 @@ def logged_output(path: Union[str, Path], root: Optional[Path] = None) -> Option
 
 
 def _real_root() -> Path:
-    return Path(__file__).resolve().parents[3]
+    return Path(__file__).resolve().parents[2]
 
 
 def read(path: Path) -> List[dict]:

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from textanon.cli.apps import app
-from textanon_eval.provenance import code_state
+from textanon_eval import provenance
 from textanon_eval.run_log import set_why
 
 #: research and project commands: benchmarks, training, tuning, NER analysis, asset checks (``spacy project run``)
@@ -54,7 +54,7 @@ def _lab_options(
         return
     if {"--help", "-h"} & set(sys.argv[1:]):  # asking how to run it measures nothing (click has consumed the args)
         return
-    state = code_state()
+    state = provenance.code_state()
     if state["dirty"]:
         typer.echo(
             f"Error: {state['changed_files']} tracked files differ from commit {state['commit'][:12]}: commit first, "
