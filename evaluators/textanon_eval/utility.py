@@ -15,6 +15,7 @@
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -32,6 +33,26 @@ from textanon_eval.tps import tps_corpus
 
 REFERENCE_METHOD = "manual"
 METRICS = ("tpi", "tpi_lm", "tps", "nmi")
+
+
+@dataclass(frozen=True)
+class UtilitySettings:
+    """What the utility evaluators read and how they score: the corpus (``limit`` records, ``extra``
+    anonymizations, ``offsets`` files ``METHOD=FILE``, ``columns``, ``split_tags``: repair glued placeholder tags),
+    the information-content model of TPI and TPS (``model``, ``alternation``, ``n``, ``cache_dir``) and the NMI
+    clusterings (``seeds`` per k, ``ks``)."""
+
+    model: Optional[str] = None
+    alternation: str = "n"
+    n: int = 6
+    limit: Optional[int] = None
+    extra: Sequence = ()
+    offsets: Sequence[str] = ()
+    columns: Optional[Sequence[str]] = None
+    split_tags: bool = True
+    cache_dir: Optional[Path] = None
+    seeds: int = 10
+    ks: Sequence[int] = tuple(range(2, 11))
 
 
 def _round(d: Dict[str, float], digits: int = 4) -> Dict[str, float]:
@@ -134,31 +155,22 @@ def evaluate_metric(
     metric: str,
     input_path,
     output,
-    model=None,
-    alternation: str = "n",
-    n: int = 6,
-    limit: Optional[int] = None,
-    extra: Sequence = (),
-    offsets: Sequence[str] = (),
-    columns: Optional[Sequence[str]] = None,
-    split_tags: bool = True,
-    cache_dir=None,
-    seeds: int = 10,
-    ks: Sequence[int] = tuple(range(2, 11)),
+    settings: UtilitySettings = UtilitySettings(),
     warn: Callable[[str], None] = print,
     progress: bool = True,
 ) -> dict:
     """``evaluate-tpi`` / ``evaluate-tps`` / ``evaluate-nmi``: one metric (``tpi``, ``tps`` or ``nmi``) of every
-    anonymization column of ``input_path``, written to ``output`` (JSON with provenance). ``model``,
-    ``alternation``, ``n``, ``cache_dir``: the information-content model (TPI, TPS); ``seeds``, ``ks``: the
-    clusterings (NMI). Returns the result (its ``metric`` key maps each method to its value)."""
+    anonymization column of ``input_path`` read as ``settings`` says, written to ``output`` (JSON with
+    provenance); ``warn`` gets one line per column with missing anonymizations. Returns the result (its ``metric``
+    key maps each method to its value)."""
     if metric not in ("tpi", "tps", "nmi"):
         raise EvaluationError(f"unknown metric {metric!r}: choose among tpi, tps, nmi")
-    corpus = report_missing(load_corpus(input_path, limit, extra, offsets, columns, split_tags), warn)
+    st = settings
+    corpus = report_missing(load_corpus(input_path, st.limit, st.extra, st.offsets, st.columns, st.split_tags), warn)
     if metric == "nmi":
-        result = nmi_result(corpus, seeds, ks, progress=progress, path=input_path)
+        result = nmi_result(corpus, st.seeds, st.ks, progress=progress, path=input_path)
     else:
-        ic = InformationContent(model, alternation, n, cache_dir)
+        ic = InformationContent(st.model, st.alternation, st.n, st.cache_dir)
         result = (tpi_result if metric == "tpi" else tps_result)(corpus, ic, progress=progress, path=input_path)
     write_metrics(output, result)
     return result
@@ -282,29 +294,36 @@ def plot(path, utility: Dict[str, Dict[str, float]], privacy: Dict[str, float], 
     plt.close(fig)
 
 
+def report_outputs(out_dir: Path, name: str, metrics: Sequence[str]) -> List[Tuple[str, Path]]:
+    """``(label, path)`` of every file :func:`run_report` writes to ``out_dir`` for ``metrics`` (labels naming the
+    ``--out-dir`` option, for the command's overlap check)."""
+    out_dir = Path(out_dir)
+    return [(f"--out-dir ({m}_{name}.json)", out_dir / f"{m}_{name}.json") for m in metrics] + [
+        ("--out-dir (.md)", out_dir / f"evaluate_{name}.md"),
+        ("--out-dir (.png)", out_dir / f"evaluate_{name}.png"),
+    ]
+
+
 def run_report(
     corpus_path,
     out_dir="metrics",
     name: str = "wikiactors",
-    extra: Sequence = (),
-    offsets: Sequence[str] = (),
-    model=None,
-    alternation: str = "n",
-    n: int = 6,
-    limit: Optional[int] = None,
-    cache_dir=None,
+    settings: UtilitySettings = UtilitySettings(),
     trir_path=None,
     metrics: Sequence[str] = METRICS,
-    seeds: int = 10,
-    progress: bool = True,
-    columns: Optional[Sequence[str]] = None,
-    split_tags: bool = True,
     headline_model: str = HEADLINE_MODEL,
+    warn: Callable[[str], None] = print,
+    progress: bool = True,
 ) -> dict:
     """Run the evaluators and write JSON files, the markdown table and the plot; returns the paths.
 
     ``tpi`` and ``tps`` use ``headline_model`` (word-frequency IC, independent of the anonymizer);
-    ``tpi_lm`` uses ``model`` (the language model, default SmolLM2)."""
+    ``tpi_lm`` uses ``settings.model`` (the language model, default SmolLM2). ``settings.extra`` files that do not
+    exist are skipped, one ``warn`` line each."""
+    st = settings
+    for p in st.extra:
+        if not Path(p).exists():
+            warn(f"extra anonymizations {p} not found: skipped")
     unknown = [m for m in metrics if m not in METRICS]
     if unknown or not metrics:
         raise EvaluationError(
@@ -312,9 +331,10 @@ def run_report(
         )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    corpus = load_corpus(corpus_path, limit, [p for p in extra if Path(p).exists()], offsets, columns, split_tags)
-    ic = InformationContent(headline_model, alternation, n, cache_dir)
-    ic_lm = InformationContent(model, alternation, n, cache_dir)
+    extra = [p for p in st.extra if Path(p).exists()]
+    corpus = load_corpus(corpus_path, st.limit, extra, st.offsets, st.columns, st.split_tags)
+    ic = InformationContent(headline_model, st.alternation, st.n, st.cache_dir)
+    ic_lm = InformationContent(st.model, st.alternation, st.n, st.cache_dir)
     written, results = {}, {}
     with_reps = masks_of(corpus, progress, with_replacements=True)
     spans = {m: {d: [(s, e) for s, e, _ in v] for d, v in by_id.items()} for m, by_id in with_reps.items()}
@@ -327,7 +347,7 @@ def run_report(
         elif metric == "tps":
             results[metric] = tps_result(corpus, ic, with_reps, None, progress, corpus_path)
         else:
-            results[metric] = nmi_result(corpus, seeds, progress=progress, path=corpus_path)
+            results[metric] = nmi_result(corpus, st.seeds, st.ks, progress=progress, path=corpus_path)
         path = out_dir / f"{metric}_{name}.json"
         write_metrics(path, results[metric])
         written[metric] = str(path)

@@ -1,4 +1,5 @@
-"""The TRIR benchmark report (textanon_eval.trir.published): rank correlation and the markdown table over seeds."""
+"""The TRIR report (textanon_eval.trir.published: rank correlation, the markdown table over seeds) and the TRIR
+benchmark script's options (textanon_lab.benchmarks.trir)."""
 
 import pytest
 
@@ -55,3 +56,13 @@ def test_wall_times_of_several_seeds_are_one_column_per_seed():
     assert rows[0] == "| stage | seed 42 | seed 1 |"
     assert rows[2:] == ["| finetuning | 10.0 | 9.0 |", "| total | 12.0 | 11.5 |"]
     assert _timings_table({"total": 3.0})[2:] == ["| total | 3.0 |"]
+
+
+def test_benchmark_script_options_become_attack_settings():
+    from textanon_eval.trir import TrirSettings
+    from textanon_lab.benchmarks.trir import parser, settings_of
+
+    assert settings_of(parser().parse_args(["d.json", "--output", "o.json"])) == TrirSettings()
+    args = parser().parse_args(["d.json", "--output", "o", "--epochs", "2", "--lr", "1e-4", "--no-dev", "--no-monitor"])
+    s = settings_of(args)
+    assert (s.epochs, s.lr, s.use_dev, s.monitor, s.keep_mask_marks) == (2, 1e-4, False, False, False)

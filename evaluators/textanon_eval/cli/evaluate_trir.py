@@ -12,8 +12,9 @@ from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, input_file, named_paths, parse_seeds
 from textanon.io.progress import is_quiet
 from textanon_eval.scoring import combine_seeds  # noqa: F401  (moved; importable from here as before)
-from textanon_eval.trir import TrirError, TrirSettings
+from textanon_eval.trir import TrirError
 from textanon_eval.trir.evaluate import evaluate_trir as run
+from textanon_eval.trir.evaluate import settings_from_options
 
 
 @app.command("evaluate-trir")
@@ -97,6 +98,7 @@ def evaluate_trir(
 ) -> None:
     """Train a re-identification classifier on background knowledge and report the share of anonymized
     documents it re-identifies."""
+    options = locals()  # every option by name, before any other local: settings_from_options maps them
     check_distinct(
         [("DATA", data), ("--originals", originals), ("--dev", dev), *named_paths("--anonymized", anonymized)],
         [("--output", output), ("--markdown", markdown_out)],
@@ -104,42 +106,9 @@ def evaluate_trir(
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if overlap >= window - 2:
         msg.fail(f"--overlap ({overlap}) must be smaller than --window - 2 ({window - 2})", exits=1)
-    seed_list = parse_seeds(seeds, "--seeds") if seeds else [seed]
-    settings = TrirSettings(
-        model=model,
-        epochs=epochs,
-        patience=patience,
-        window=window,
-        overlap=overlap,
-        batch_size=batch_size,
-        lr=lr,
-        use_dev=not no_dev,
-        keep_mask_marks=keep_mask_marks,
-        anonymize_background=not no_bd_prime,
-        curate=not no_curation,
-        pretrain_epochs=pretrain_epochs,
-        seed=seed,
-        max_bk_chars=max_bk_chars,
-        device=device,
-        monitor=not no_monitor,
-    )
+    settings, run_settings = settings_from_options(options, parse_seeds(seeds, "--seeds") if seeds else [seed])
     try:
-        result = run(
-            data,
-            output,
-            settings,
-            seed_list,
-            anonymized,
-            originals,
-            dev,
-            bk_column,
-            methods,
-            cache_dir,
-            threads,
-            progress=not (quiet or is_quiet()),
-            markdown_out=markdown_out,
-            compare_published=compare_published,
-        )
+        result = run(data, output, settings, run_settings, progress=not (quiet or is_quiet()))
     except TrirError as err:
         msg.fail(str(err), exits=1)
     except json.JSONDecodeError as err:

@@ -12,7 +12,7 @@ from textanon.cli.common import check_distinct, input_file, named_paths
 from textanon.io.progress import is_quiet
 from textanon.risk.language_models import ModelNotAvailable
 from textanon.risk.language_models.loading import cache_dir as base
-from textanon_eval.utility import evaluate_metric, run_report
+from textanon_eval.utility import UtilitySettings, evaluate_metric, report_outputs, run_report
 
 MODEL_HELP = (
     "IC model: a registry name (textanon.SmolLM2Scorer.v1, the offline default), masked:<hf name/path>, "
@@ -91,24 +91,18 @@ def _ic_metric_command(metric: str, summary: str):
             [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)],
             [("--output", output)],
         )
-        result = guard(
-            lambda: evaluate_metric(
-                metric,
-                input_path,
-                output,
-                model,
-                alternation,
-                n,
-                limit,
-                extra,
-                offsets,
-                _columns(columns),
-                not no_split_tags,
-                _cache(no_cache, cache_dir),
-                warn=msg.warn,
-                progress=not is_quiet(),
-            )
+        settings = UtilitySettings(
+            model=model,
+            alternation=alternation,
+            n=n,
+            limit=limit,
+            extra=extra,
+            offsets=offsets,
+            columns=_columns(columns),
+            split_tags=not no_split_tags,
+            cache_dir=_cache(no_cache, cache_dir),
         )
+        result = guard(lambda: evaluate_metric(metric, input_path, output, settings, msg.warn, not is_quiet()))
         _write(output, result, metric)
 
     command.__doc__ = summary
@@ -141,22 +135,15 @@ def evaluate_nmi(
 ) -> None:
     """NMI between k-means clusterings of the original and of the anonymized documents."""
     check_distinct([("INPUT_PATH", input_path), *(("--extra", p) for p in extra)], [("--output", output)])
-    ks = tuple(range(k_min, k_max + 1))
-    result = guard(
-        lambda: evaluate_metric(
-            "nmi",
-            input_path,
-            output,
-            limit=limit,
-            extra=extra,
-            columns=_columns(columns),
-            split_tags=not no_split_tags,
-            seeds=seeds,
-            ks=ks,
-            warn=msg.warn,
-            progress=not is_quiet(),
-        )
+    settings = UtilitySettings(
+        limit=limit,
+        extra=extra,
+        columns=_columns(columns),
+        split_tags=not no_split_tags,
+        seeds=seeds,
+        ks=tuple(range(k_min, k_max + 1)),
     )
+    result = guard(lambda: evaluate_metric("nmi", input_path, output, settings, msg.warn, not is_quiet()))
     _write(output, result, "nmi")
 
 
@@ -195,43 +182,26 @@ def evaluate(
 ) -> None:
     """Run TPI (headline: word-frequency IC; beside it: the LM's), TPS and NMI; write metrics/*.json, a markdown
     table and a utility-vs-privacy plot."""
+    wanted = [m.strip() for m in metrics.split(",") if m.strip()]
     check_distinct(
         [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)]
         + [("--trir", trir)],
-        [
-            (f"--out-dir ({m}_{name}.json)", out_dir / f"{m}_{name}.json")
-            for m in map(str.strip, metrics.split(","))
-            if m
-        ]
-        + [
-            ("--out-dir (.md)", out_dir / f"evaluate_{name}.md"),
-            ("--out-dir (.png)", out_dir / f"evaluate_{name}.png"),
-        ],
+        report_outputs(out_dir, name, wanted),
     )
-    for p in extra:
-        if not p.exists():
-            msg.warn(f"extra anonymizations {p} not found: skipped")
-    wanted = [m.strip() for m in metrics.split(",") if m.strip()]
+    settings = UtilitySettings(
+        model=model,
+        alternation=alternation,
+        n=n,
+        limit=limit,
+        extra=extra,
+        offsets=offsets,
+        columns=_columns(columns),
+        split_tags=not no_split_tags,
+        cache_dir=_cache(no_cache, cache_dir),
+        seeds=seeds,
+    )
     written = guard(
-        lambda: run_report(
-            input_path,
-            out_dir,
-            name,
-            extra,
-            offsets,
-            model,
-            alternation,
-            n,
-            limit,
-            _cache(no_cache, cache_dir),
-            trir,
-            wanted,
-            seeds,
-            columns=_columns(columns),
-            split_tags=not no_split_tags,
-            headline_model=headline_model,
-            progress=not is_quiet(),
-        )
+        lambda: run_report(input_path, out_dir, name, settings, trir, wanted, headline_model, msg.warn, not is_quiet())
     )
     print(Path(written["markdown"]).read_text(encoding="utf-8"))
     for key, path in written.items():

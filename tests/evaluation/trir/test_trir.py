@@ -181,3 +181,32 @@ def test_combine_seeds_mean_sd_and_per_seed_values():
 def test_cli_bad_seeds(tmp_path):
     res = invoke("evaluate-trir", FIXTURE, "-o", tmp_path / "t.json", "--seeds", "42,x")
     assert res.exit_code == 2 and "--seeds" in res.output  # a usage error
+
+
+def test_cli_options_become_attack_and_run_settings(tmp_path, monkeypatch):
+    from textanon_eval.cli import evaluate_trir as command
+    from textanon_eval.trir.evaluate import TrirRunSettings
+
+    seen = {}
+
+    def fake_run(data, output, settings, run, progress=True):
+        seen.update(data=data, output=output, settings=settings, run=run, progress=progress)
+        return {"trir": {"original": 90.0}, "warnings": ["w"], "upper_bound": 100.0, "settings": {"model": "m"}}
+
+    monkeypatch.setattr(command, "run", fake_run)
+    out, md = tmp_path / "t.json", tmp_path / "t.md"
+    args = ["--seeds", "42,7", "--epochs", "3", "--window", "40", "--overlap", "5", "--no-bd-prime", "--no-monitor"]
+    args += ["--methods", "original", "--threads", "2", "--markdown", md, "--compare-published", "-q"]
+    res = invoke("evaluate-trir", FIXTURE, "-o", out, *args)
+    assert res.exit_code == 0, res.output
+    assert "w" in res.output and "TRIR of 1 methods" in res.output
+    s, run = seen["settings"], seen["run"]
+    assert (s.epochs, s.window, s.overlap, s.seed, s.device) == (3, 40, 5, 42, "auto")
+    assert not s.anonymize_background and not s.monitor and s.use_dev and s.curate and not s.keep_mask_marks
+    assert run == TrirRunSettings(
+        seeds=(42, 7), methods="original", threads=2, markdown_out=md, compare_published=True
+    ) and (seen["data"], seen["output"], seen["progress"]) == (FIXTURE, out, False)
+    res = invoke("evaluate-trir", FIXTURE, "-o", out, "--seed", "5", "--no-dev", "--no-curation", "--keep-mask-marks")
+    assert res.exit_code == 0, res.output
+    s = seen["settings"]
+    assert seen["run"].seeds == (5,) and s.seed == 5 and not s.use_dev and not s.curate and s.keep_mask_marks
