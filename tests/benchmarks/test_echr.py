@@ -3,15 +3,19 @@ knowledge, the index input, the table and the command's refusals (invented cases
 
 import json
 
-from cli_runner import invoke
+import pytest
+from cli_runner import invoke, one_line
 
 from textanon_lab.benchmarks.echr import (
+    EchrDataError,
     applicants,
     build_echr_index,
     give_applicant_knowledge,
     load_cases,
     markdown,
+    prepare_index,
     reference_rows,
+    split_profiles,
     write,
 )
 
@@ -145,3 +149,20 @@ def test_the_command_refuses_a_missing_or_incomplete_data_folder(tmp_path):
     folder, _ = make_folder(tmp_path)
     result = invoke("lab", "--allow-dirty", "benchmark-echr", folder, "--profiles", "fast,paranoid", "--output", out)
     assert result.exit_code == 2 and not out.exists()
+
+
+def test_profiles_are_split_and_the_unknown_ones_named():
+    assert split_profiles(" fast, search ,") == (["fast", "search"], [])
+    assert split_profiles("strict,paranoid,lm,zany") == (["strict", "paranoid", "lm", "zany"], ["paranoid", "zany"])
+
+
+def test_an_index_given_without_distractors_must_already_be_one(tmp_path):
+    folder, _ = make_folder(tmp_path)
+    assert prepare_index(folder, None, None) is None
+    with pytest.raises(EchrDataError, match="not a search index"):
+        prepare_index(folder, tmp_path / "no_index", None)
+    out = tmp_path / "b.json"
+    result = invoke("lab", "--allow-dirty", "benchmark-echr", folder, "--index", tmp_path / "no_index", "--output", out)
+    assert result.exit_code == 1 and "no meta.json" in one_line(result.output) and not out.exists()
+    with pytest.raises(EchrDataError, match="echr_dev_entities.json"):
+        prepare_index(tmp_path / "missing", None, None)

@@ -8,6 +8,7 @@ from fake_models import LENGTH_LM
 from textanon.io.datasets.wikiactors import read_wikiactors
 from textanon_eval.scoring import format_mean_sd, mean_sd, prf, token_flags
 from textanon_lab.benchmarks import harness
+from textanon_lab.benchmarks.benchmark_settings import ScoreSettings
 
 ORIGINAL = "Mr Igor Munteanu was born in Balti in 1961. Munteanu is a veterinary surgeon."
 #            0         1         2         3         4         5         6         7
@@ -73,7 +74,9 @@ def test_score_rows_precision_recall_masked_share_tpi_columns_and_trir_mean_sd(t
     trir = {"name only": [40.0, 50.0, 60.0], "everything": [2.0, 2.0, 2.0], "manual (published)": 20.0}
     rows = {
         r["system"]: r
-        for r in harness.score(RECORDS, systems, tpi_model=LENGTH_LM, cache_dir=tmp_path, trir_values=trir)
+        for r in harness.score(
+            RECORDS, systems, ScoreSettings(tpi_model=LENGTH_LM, cache_dir=tmp_path), trir_values=trir
+        )
     }
     name = rows["name only"]
     assert name["precision"] == 1.0 and name["recall"] == pytest.approx(3 / 5, abs=1e-4)
@@ -130,15 +133,13 @@ def test_fill_trir_from_a_file_with_per_seed_lists():
 
 
 def test_run_attack_trains_once_per_seed(monkeypatch):
-    import textanon_eval.trir.attack as attack
-
     seen = []
 
     def fake_run_trir(inputs, settings):
         seen.append(settings.seed)
         return {"trir": {m: float(settings.seed) for m in inputs.anonymized}}
 
-    monkeypatch.setattr(attack, "run_trir", fake_run_trir)
+    monkeypatch.setattr(harness, "run_trir", fake_run_trir)  # the harness imports it by name
     records = read_wikiactors([dict(RECORD, public_knowledge="Igor Munteanu is a vet from Balti.")])
     systems = {"x": {"texts": {"Igor Munteanu": "*** is a vet."}}}
     out = harness.run_attack(records, systems, seeds=(42, 1, 2))
@@ -165,7 +166,8 @@ def test_generalizing_rows_keep_their_replacements_and_name_their_suppressing_tw
     harness.give_target_knowledge(RECORDS, systems)
     assert [*_span("Igor Munteanu"), "***"] in systems[row]["replacements"]["Igor Munteanu"]
     rows = {
-        r["system"]: r for r in harness.score(RECORDS, systems, tpi_model=LENGTH_LM, cache_dir=tmp_path, skip_trir=True)
+        r["system"]: r
+        for r in harness.score(RECORDS, systems, ScoreSettings(tpi_model=LENGTH_LM, cache_dir=tmp_path, skip_trir=True))
     }
     assert "a city in Moldova" in systems[row]["texts"]["Igor Munteanu"]
     assert "Balti" not in systems[row]["texts"]["Igor Munteanu"] and "***" in systems[twin]["texts"]["Igor Munteanu"]
@@ -249,12 +251,8 @@ def test_every_row_gets_the_readability_columns_and_the_table_shows_them(tmp_pat
         "whole names": {"masks": {"Igor Munteanu": [_span("Igor Munteanu"), _span("Munteanu", 1)]}},
         "manual (published)": {"texts": {"Igor Munteanu": MANUAL}, "published": True},
     }
-    rows = {
-        r["system"]: r
-        for r in harness.score(
-            RECORDS, systems, tpi_lm=False, cache_dir=tmp_path, skip_trir=True, fluency_corpus=texts * 3
-        )
-    }
+    no_lm = ScoreSettings(tpi_lm=False, cache_dir=tmp_path, skip_trir=True)
+    rows = {r["system"]: r for r in harness.score(RECORDS, systems, no_lm, fluency_corpus=texts * 3)}
     assert rows["first name only"]["fragment_rate"] == 1.0  # "*** Munteanu"
     assert rows["whole names"]["fragment_rate"] == 0.0
     for row in rows.values():  # published rows included
@@ -269,12 +267,12 @@ def test_every_row_gets_the_readability_columns_and_the_table_shows_them(tmp_pat
     titles = [c.strip() for c in header.strip("|").split("|")]
     cells = [c.strip() for c in first.strip("|").split("|")]
     assert cells[titles.index("fragment rate")] == "1.0" and "fluency (perplexity ×)" in titles
-    no_fluency = harness.score(RECORDS, systems, tpi_lm=False, cache_dir=tmp_path, skip_trir=True)
+    no_fluency = harness.score(RECORDS, systems, no_lm)
     assert all(r["fluency_ratio"] is None and r["fragment_rate"] is not None for r in no_fluency)
 
 
 def test_the_whole_units_ablation_is_a_row_beside_the_generalizing_one(monkeypatch):
-    from textanon_lab.benchmarks import systems as systems_module
+    from textanon_lab.benchmarks import generalization as module
     from textanon_lab.benchmarks.generalization import ablation_name, generalize_bench, generalize_systems, markdown
 
     city, name = _span("Balti"), _span("Igor Munteanu")
@@ -284,7 +282,7 @@ def test_the_whole_units_ablation_is_a_row_beside_the_generalizing_one(monkeypat
         {"masks": {"Igor Munteanu": [[*name, "the person"], [city[0], city[0] + 2, "***"]]}, "seconds": 0.1},
     ]
     monkeypatch.setattr(
-        systems_module, "run_isolated", lambda *a, **k: {"masks": {"runs": runs}, "load_s": 1.0, "peak_rss_mb": 9.0}
+        module, "run_isolated", lambda *a, **k: {"masks": {"runs": runs}, "load_s": 1.0, "peak_rss_mb": 9.0}
     )
     out = generalize_systems(RECORDS[:1], generalize_bench(["x=training/x"]))
     ablation = out[ablation_name("x")]

@@ -23,7 +23,8 @@ def recorded(monkeypatch):
             return {"masks": {"runs": runs}, "seconds": 2.0, "load_s": 1.0, "peak_rss_mb": 10.0}
         return {"masks": {d: [[0, len(t)]] for d, t, _ in docs}, "seconds": 1.0, "load_s": 1.0, "peak_rss_mb": 5.0}
 
-    monkeypatch.setattr("textanon_lab.benchmarks.systems.run_isolated", fake)
+    for module in ("harness", "search_rows", "generalization"):  # each imports run_isolated by name
+        monkeypatch.setattr(f"textanon_lab.benchmarks.{module}.run_isolated", fake)
     return calls
 
 

@@ -184,7 +184,7 @@ def test_the_commands_sample_then_summarize_with_provenance(tmp_path):
 
 
 def test_the_generalizing_row_carries_its_generalizations_to_the_writer(monkeypatch, tmp_path):
-    from textanon_lab.benchmarks import systems as systems_module
+    from textanon_lab.benchmarks import generalization as module
     from textanon_lab.benchmarks.generalization import generalize_bench, generalize_systems, row_names
 
     o = TEXT.index("70 operas")
@@ -194,7 +194,7 @@ def test_the_generalizing_row_carries_its_generalizations_to_the_writer(monkeypa
         {"masks": {"mara": [[o, o + 9, "***"]]}, "seconds": 0.1},
     ]
     monkeypatch.setattr(
-        systems_module, "run_isolated", lambda *a, **k: {"masks": {"runs": runs}, "load_s": 1.0, "peak_rss_mb": 9.0}
+        module, "run_isolated", lambda *a, **k: {"masks": {"runs": runs}, "load_s": 1.0, "peak_rss_mb": 9.0}
     )
     out = generalize_systems([], generalize_bench(["x=training/x"]))
     row, twin = row_names("x")
@@ -202,3 +202,14 @@ def test_the_generalizing_row_carries_its_generalizations_to_the_writer(monkeypa
     saved = json.loads(write_generalizations(tmp_path / "g.json", out, {"mara": TEXT}).read_text())
     assert list(saved["rows"]) == [row]
     assert [r["original"] for r in saved["rows"][row]] == ["70 operas"]  # Graz: not in the output's masks
+
+
+def test_the_truth_audit_group_is_a_lab_group_with_the_lab_settings():
+    from textanon_lab.cli.apps import lab
+    from textanon_lab.cli.truth_audit import truth_audit_app
+
+    assert [g.name for g in lab.registered_groups if g.typer_instance is truth_audit_app] == ["truth-audit"]
+    assert truth_audit_app.rich_markup_mode is None and truth_audit_app.pretty_exceptions_enable is False
+    assert truth_audit_app.info.no_args_is_help is True and truth_audit_app._add_completion is False
+    result = invoke("lab", "truth-audit")
+    assert "sample" in result.output and "summarize" in result.output

@@ -14,6 +14,7 @@ from textanon.io.datasets.tab import GoldDocument, Mention
 from textanon.io.datasets.tab import gold_to_ents_doc as gold_doc
 from textanon.labels import TAB_LABELS
 from textanon_eval.ner_eval import token_labels
+from textanon_lab.training.crossval import FoldSettings, step_limit
 
 CASE = (
     "PROCEDURE\n"
@@ -233,3 +234,12 @@ def test_the_comparison_table_has_a_macro_row_over_the_types_scored():
     scores = {"x": {"micro": {"f1": 0.9}, "by_type": {"PERSON": {"f1": 0.8}, "CODE": {"f1": 0.6}}}}
     rows = table(scores).splitlines()
     assert rows[-2] == "| micro | 0.900 |" and rows[-1] == "| macro | 0.700 |"
+
+
+def test_fold_settings_default_as_cv_ner_runs_and_the_step_limit_overrides_the_config():
+    assert step_limit(None) is None and step_limit(0) is None
+    assert step_limit(10) == {"training.max_steps": 10}
+    settings = FoldSettings(Path("train.cfg"), Path("pipeline.cfg"), Path("base"), None, Path("work"))
+    assert (settings.annotator, settings.dev_share, settings.seed, settings.overrides) == (None, 0.15, 0, None)
+    with pytest.raises(AttributeError):
+        settings.seed = 1  # frozen

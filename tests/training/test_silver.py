@@ -10,7 +10,7 @@ from spacy.tokens import DocBin
 from tab_fixture import TAB_SMALL
 
 from textanon.labels import TAB_LABELS
-from textanon_lab.training.silver import build_silver, paragraphs, read_bodies, write_silver
+from textanon_lab.training.silver import build_silver, label_rows, paragraphs, read_bodies, silver_summary, write_silver
 
 FIXTURE = FIXTURES / "wikiactors_tiny.json"
 
@@ -71,3 +71,14 @@ def test_transformer_config_trains_on_the_local_minilm(train_silver, hybrid_pipe
     hybrid = hybrid_pipeline(court / "model-last")
     doc = hybrid("Mr John Smith was born in Oslo on 3 May 1970.")
     assert "model" in doc.spans and {s.label_ for s in doc.spans["pii"]} <= set(TAB_LABELS)
+
+
+def test_the_silver_command_reports_the_corpus_and_its_entities_per_label():
+    stats = {
+        "paragraphs": 3,
+        "tokens": 40,
+        "entities_by_label": {"train": {"PERSON": 2, "LOC": 1}, "dev": {"PERSON": 1, "LOC": 0}},
+    }
+    paths = {"train": "c/s-train.spacy", "dev": "c/s-dev.spacy"}
+    assert silver_summary(stats, paths) == "Silver corpus: 3 paragraphs, 40 tokens -> c/s-train.spacy, c/s-dev.spacy"
+    assert label_rows(stats) == [("PERSON", 2, 1), ("LOC", 1, 0)]

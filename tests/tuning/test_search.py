@@ -1,8 +1,9 @@
 """Tuning data of the search risk: the defender never indexes a pseudo-abstract; the judge ranks groups."""
 
+from cli_runner import invoke
 from input_files import write_json
 
-from textanon_lab.tuning.search_settings import GroupJudge, tuning_documents
+from textanon_lab.tuning.search_settings import DEFAULT_GRID, GroupJudge, TuningSettings, tuning_documents
 from textanon_lab.tuning.threshold import pseudo_abstracts
 
 
@@ -33,3 +34,17 @@ def test_group_judge_ranks_each_group_over_its_own_bodies():
     judge = GroupJudge(items, pool, size=2)
     assert [names for _, _, names in judge.groups] == [["a", "b"], ["c", "d"]]
     assert judge.rate(items, ["aword", "cword", "cword", "dword shared"]) == 0.75  # b's text names c: not in b's group
+
+
+def test_tuning_settings_default_to_the_documented_choice():
+    settings = TuningSettings()
+    assert settings.grid == DEFAULT_GRID and settings.tolerance == 0.02 and settings.ic_model == "wordfreq"
+    assert settings.judge_pool == 50 and settings.dense and settings.max_masked_share is None
+    assert settings.min_tpi is None and settings.cache_dir is None
+
+
+def test_index_tune_refuses_an_unknown_dev_set_before_any_work(tmp_path):
+    background, exclude = _files(tmp_path)[:2]
+    out = tmp_path / "tuning.json"
+    result = invoke("index", "tune", background, "--exclude", exclude, "--pipeline", "x", "--dev", "nope", "-o", out)
+    assert result.exit_code == 1 and "--dev must be one of summary, lead" in result.output and not out.exists()

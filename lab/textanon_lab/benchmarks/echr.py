@@ -23,7 +23,7 @@ import json
 import re
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from textanon.detect.target import find_target_mentions
 from textanon.io.datasets.wikiactors import ORIGINAL, WikiActor, read_wikiactors
@@ -31,6 +31,7 @@ from textanon.render.masking import apply, merge, merge_offsets
 from textanon.risk.search.builder import build_index
 from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
+from textanon_lab.benchmarks.benchmark_settings import ScoreSettings
 from textanon_lab.benchmarks.harness import covered_chars, mask_mentions, score
 from textanon_lab.benchmarks.judges import add_judge_columns
 from textanon_lab.benchmarks.profile_rows import PROFILE_ROWS, run_profile_docs
@@ -236,6 +237,33 @@ def build_echr_index(folder: Path, distractors: Optional[Path], output: Path) ->
     return build_index(source, output, progress=False)
 
 
+#: the textanon profiles the benchmark can run (search only with an index)
+PROFILES = ("fast", "lm", "search", "strict")
+
+
+def split_profiles(text: str) -> Tuple[List[str], List[str]]:
+    """``(chosen, unknown)``: the comma-separated profiles of ``text``, and those of them not in :data:`PROFILES`."""
+    chosen = [p.strip() for p in text.split(",") if p.strip()]
+    return chosen, sorted(set(chosen) - set(PROFILES))
+
+
+def prepare_index(
+    folder: Path, index: Optional[Path], distractors: Optional[Path], log: Callable[[str], None] = print
+) -> Optional[dict]:
+    """Check the echr-dev ``folder`` (:func:`data_files`), then the search profile's ``index``: built there
+    (:func:`build_echr_index`, ``log``ged) when ``distractors`` are given, otherwise an existing index. Returns the
+    meta of the index built (None otherwise); :class:`EchrDataError` for a missing file or an ``index`` folder that
+    is not a search index."""
+    data_files(folder)
+    if index is not None and distractors is not None:
+        meta = build_echr_index(folder, distractors, index)
+        log(f"Indexed {meta['documents']} documents -> {index}")
+        return meta
+    if index is not None and not (Path(index) / "meta.json").exists():
+        raise EchrDataError(f"{index} is not a search index (no meta.json); give --distractors to build it")
+    return None
+
+
 # --------------------------------------------------------------------------------------------------------- benchmark
 def _docs(records: Sequence[WikiActor], names: Dict[str, List[str]]) -> List[Tuple[str, str, Optional[str]]]:
     """``(id, text, target)``: the first applicant is the target a system is told (all are masked afterwards)."""
@@ -246,7 +274,7 @@ def benchmark_echr(
     folder: Path,
     model: str = "en_textanon",
     index: Optional[str] = None,
-    profiles: Sequence[str] = ("fast", "lm", "search", "strict"),
+    profiles: Sequence[str] = PROFILES,
     trir_seeds: Sequence[int] = (),
     tpi_lm: bool = False,
     limit: Optional[int] = None,
@@ -266,7 +294,9 @@ def benchmark_echr(
         if name in profiles and (index or not needs_index):
             systems[row_label] = run_profile_docs(docs, name, model, index if needs_index else None)
     give_applicant_knowledge(records, names, systems)
-    rows = score(records, systems, skip_trir=not trir_seeds, trir_seeds=tuple(trir_seeds) or (42,), tpi_lm=tpi_lm)
+    rows = score(
+        records, systems, ScoreSettings(trir_seeds=tuple(trir_seeds) or (42,), skip_trir=not trir_seeds, tpi_lm=tpi_lm)
+    )
     judges = add_judge_columns(records, systems, rows)
     base = systems[PRESIDIO]["seconds"]
     for row in rows:

@@ -35,6 +35,13 @@ from textanon_eval.scoring import format_mean_sd, mean_sd, prf, token_flags
 from textanon_eval.tpi import HEADLINE_MODEL, InformationContent, tpi_corpus
 from textanon_eval.trir.attack import TrirSettings, run_trir
 from textanon_eval.trir.data import TrirInputs
+from textanon_lab.benchmarks.benchmark_settings import (
+    DEFAULT_SCORING,
+    NO_OUTPUTS,
+    BenchmarkOutputs,
+    BenchmarkRows,
+    ScoreSettings,
+)
 from textanon_lab.benchmarks.generalization import generalize_systems, replaced_text
 from textanon_lab.benchmarks.generalization import markdown as generalization_markdown
 from textanon_lab.benchmarks.judges import JudgeMismatch, add_judge_columns, carried_rows, note
@@ -158,23 +165,18 @@ def text_columns(records: List[WikiActor], llm_file: Optional[Path]) -> Dict[str
 def score(
     records: List[WikiActor],
     systems: Dict[str, dict],
-    trir_settings=None,
-    tpi_model=None,
-    cache_dir: Optional[Path] = None,
-    skip_trir: bool = False,
+    settings: ScoreSettings = DEFAULT_SCORING,
     trir_values: Optional[Dict[str, object]] = None,
-    trir_seeds: Sequence[int] = (42,),
-    headline_model: Optional[str] = None,
-    tpi_lm: bool = True,
     fluency_corpus: Optional[Sequence[str]] = None,
-    readability: bool = True,
 ) -> List[dict]:
-    """One row per system with every metric (TRIR/TPI from the evaluators). ``trir_values`` (system ->
-    % or list of % per seed) replaces running the attack here, e.g. ``evaluate-trir`` on the exported texts.
-    ``tpi``: headline TPI (``headline_model``, default word frequencies); ``tpi_lm``: TPI with ``tpi_model``
-    (default SmolLM2), skipped when ``tpi_lm`` is False. ``readability``: the columns ``fragment_rate``,
-    ``adjacent_placeholders`` and ``fluency_ratio`` (:mod:`textanon_eval.readability`; the fluency model is
-    trained on ``fluency_corpus``, None: no fluency column)."""
+    """One row per system with every metric (TRIR/TPI from the evaluators), measured as ``settings`` say
+    (:class:`textanon_lab.benchmarks.benchmark_settings.ScoreSettings`). ``trir_values`` (system -> % or list of %
+    per seed) replaces running the attack here, e.g. ``evaluate-trir`` on the exported texts. ``tpi``: headline TPI
+    (``headline_model``, default word frequencies); ``tpi_lm``: TPI with ``tpi_model`` (default SmolLM2), skipped
+    when ``tpi_lm`` is False. ``readability``: the columns ``fragment_rate``, ``adjacent_placeholders`` and
+    ``fluency_ratio`` (:mod:`textanon_eval.readability`; the fluency model is trained on ``fluency_corpus``, None:
+    no fluency column)."""
+    cache_dir, tpi_model, skip_trir = settings.cache_dir, settings.tpi_model, settings.skip_trir
     originals = {r.name: r.original for r in records}
     gold = {
         r.name: token_flags(r.original, masked_spans(r.original, r.abstracts[MANUAL]))
@@ -193,7 +195,7 @@ def score(
     all_masks = {k: v["masks"] for k, v in systems.items()}
     general = {k: v["replacements"] for k, v in systems.items() if "replacements" in v}
     tpi = tpi_corpus(
-        InformationContent(headline_model or HEADLINE_MODEL, cache_dir=cache_dir),
+        InformationContent(settings.headline_model or HEADLINE_MODEL, cache_dir=cache_dir),
         originals,
         all_masks,
         progress=True,
@@ -203,14 +205,14 @@ def score(
         tpi_corpus(
             InformationContent(tpi_model, cache_dir=cache_dir), originals, all_masks, generalizations=general
         ).mean()
-        if tpi_lm
+        if settings.tpi_lm
         else {}
     )
     if trir_values is None:
-        trir_values = {} if skip_trir else run_attack(records, systems, trir_settings, trir_seeds)
+        trir_values = {} if skip_trir else run_attack(records, systems, settings.trir_settings, settings.trir_seeds)
     trir = aggregate_trir(trir_values)
     reading = None
-    if readability:
+    if settings.readability:
         reading = Readability(originals, fluency_corpus)
     rows = []
     for name, s in systems.items():
@@ -335,58 +337,48 @@ def throughput_ratio(rows: List[dict], presidio_name: str = "presidio (run here)
 
 def benchmark(
     data: Path,
-    thresholds: Sequence[float],
-    model: str = "en_textanon",
-    trained_model: Optional[str] = None,
-    llm_file: Optional[Path] = None,
-    limit: Optional[int] = None,
-    skip_trir: bool = False,
-    include_presidio: bool = True,
-    texts_out: Optional[Path] = None,
+    rows: BenchmarkRows,
+    scoring: ScoreSettings = DEFAULT_SCORING,
+    outputs: BenchmarkOutputs = NO_OUTPUTS,
     trir_values: Optional[Dict[str, object]] = None,
-    trir_seeds: Sequence[int] = (42,),
-    output: Optional[Path] = None,
-    warn: Callable[[str], None] = print,
-    search=None,
-    judges: bool = True,
-    generalize=None,
-    groups: Optional[Sequence[str]] = None,
-    tpi_lm: bool = True,
     fluency_corpus: Optional[Path] = None,
-    generalizations_out: Optional[Path] = None,
+    judges: bool = True,
+    limit: Optional[int] = None,
+    warn: Callable[[str], None] = print,
 ) -> dict:
-    """Run and score every system; ``texts_out`` saves ``{system: {name: anonymized text}}`` (the
-    input of ``evaluate-trir --anonymized``); ``generalizations_out`` saves the generalizing rows' generalized spans,
-    each with its original, replacement, kind, level and context (:mod:`textanon_lab.benchmarks.truth_audit`, the input
-    of ``lab truth-audit sample``); ``output``: the result written there (:func:`write_result`);
-    ``search``: the search-risk rows (:class:`textanon_lab.benchmarks.search_rows.SearchBench`); ``judges``: the
-    retrieval judges' columns (:mod:`textanon_lab.benchmarks.judges`); ``generalize``: the generalization rows and
-    their suppressing twins (:class:`textanon_lab.benchmarks.generalization.GeneralizeBench`); ``groups``: the row
-    groups to run (:data:`GROUPS`; default all); ``tpi_lm``: the SmolLM2 TPI column; ``fluency_corpus``: a
-    WikiActors file whose public bodies of people NOT evaluated here train the fluency model of the readability
-    columns (:func:`fluency_texts`; None: no fluency column)."""
+    """Run the ``rows`` (:class:`textanon_lab.benchmarks.benchmark_settings.BenchmarkRows`) on the first ``limit``
+    records of ``data`` and :func:`score` them as ``scoring`` says, the attack replaced by ``trir_values`` when
+    given; ``outputs`` (:class:`textanon_lab.benchmarks.benchmark_settings.BenchmarkOutputs`): ``texts_out`` saves
+    ``{system: {name: anonymized text}}`` (the input of ``evaluate-trir --anonymized``); ``generalizations_out``
+    saves the generalizing rows' generalized spans, each with its original, replacement, kind, level and context
+    (:mod:`textanon_lab.benchmarks.truth_audit`, the input of ``lab truth-audit sample``); ``output``: the result
+    written there (:func:`write_result`, ``warn``ing). ``rows.search``: the search-risk rows
+    (:class:`textanon_lab.benchmarks.search_rows.SearchBench`); ``judges``: the retrieval judges' columns
+    (:mod:`textanon_lab.benchmarks.judges`); ``rows.generalize``: the generalization rows and their suppressing
+    twins (:class:`textanon_lab.benchmarks.generalization.GeneralizeBench`); ``rows.groups``: the row groups to run
+    (:data:`GROUPS`; default all); ``scoring.tpi_lm``: the SmolLM2 TPI column; ``fluency_corpus``: a WikiActors file
+    whose public bodies of people NOT evaluated here train the fluency model of the readability columns
+    (:func:`fluency_texts`; None: no fluency column)."""
+    thresholds, model, trained_model, llm_file = rows.thresholds, rows.model, rows.trained_model, rows.llm_file
+    search, generalize, groups = rows.search, rows.generalize, rows.groups
+    output, texts_out, generalizations_out = outputs.output, outputs.texts_out, outputs.generalizations_out
+    skip_trir, trir_seeds = scoring.skip_trir, scoring.trir_seeds
     t0 = time.perf_counter()
 
     groups = set(GROUPS if groups is None else groups)
     if groups - set(GROUPS):
         raise BenchmarkError(f"unknown row groups {sorted(groups - set(GROUPS))}; expected some of {GROUPS}")
     records = load_records(data, limit)
-    systems = run_systems(records, thresholds, model, trained_model, include_presidio) if "baselines" in groups else {}
+    systems = (
+        run_systems(records, thresholds, model, trained_model, rows.include_presidio) if "baselines" in groups else {}
+    )
     systems.update(search_systems(records, search) if search and "search" in groups else {})
     systems.update(generalize_systems(records, generalize) if generalize and "generalization" in groups else {})
     systems.update(text_columns(records, llm_file) if "published" in groups else {})
     give_target_knowledge(records, systems)
     fluency = fluency_texts(fluency_corpus, records) if fluency_corpus else None
-    rows = score(
-        records,
-        systems,
-        skip_trir=skip_trir,
-        trir_values=trir_values,
-        trir_seeds=trir_seeds,
-        tpi_lm=tpi_lm,
-        fluency_corpus=fluency,
-    )
-    judged = add_judge_columns(records, systems, rows) if judges else None
+    scored = score(records, systems, scoring, trir_values=trir_values, fluency_corpus=fluency)
+    judged = add_judge_columns(records, systems, scored) if judges else None
     if generalizations_out:
         write_generalizations(generalizations_out, systems, {r.name: r.original for r in records})
     if texts_out:
@@ -395,8 +387,8 @@ def benchmark(
             json.dumps({k: v["texts"] for k, v in systems.items()}, ensure_ascii=False) + "\n", encoding="utf8"
         )
     result = {
-        "rows": rows,
-        "throughput_ratio_vs_presidio": throughput_ratio(rows),
+        "rows": scored,
+        "throughput_ratio_vs_presidio": throughput_ratio(scored),
         "settings": {
             "data": str(data),
             "documents": len(records),

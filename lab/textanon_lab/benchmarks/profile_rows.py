@@ -18,6 +18,7 @@ from textanon.profiles import DISABLED, FAST, GENERALIZER, load
 from textanon.render.masking import apply
 from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
+from textanon_lab.benchmarks.benchmark_settings import ScoreSettings
 from textanon_lab.benchmarks.harness import (
     fluency_texts,
     give_target_knowledge,
@@ -73,7 +74,7 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
         out = profile_masks(docs, nlp)
         systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
     give_target_knowledge(records, systems)
-    rows = score(records, systems, skip_trir=True, tpi_lm=True)
+    rows = score(records, systems, ScoreSettings(skip_trir=True, tpi_lm=True))
     judges = add_judge_columns(records, systems, rows)
     for row in rows:
         row["setting"] = systems[row["system"]]["setting"]
@@ -174,7 +175,9 @@ def profile_rows(
     systems.update({k: v for k, v in text_columns(records, None).items() if k.startswith("manual")})
     give_target_knowledge(records, systems)
     fluency = fluency_texts(fluency_corpus, records) if fluency_corpus else None
-    rows = score(records, systems, skip_trir=skip_trir, trir_seeds=trir_seeds, tpi_lm=True, fluency_corpus=fluency)
+    rows = score(
+        records, systems, ScoreSettings(trir_seeds=trir_seeds, skip_trir=skip_trir, tpi_lm=True), fluency_corpus=fluency
+    )
     judges = add_judge_columns(records, systems, rows)
     base = next(r["docs_per_s"] for r in rows if r["system"].startswith("Presidio"))
     for row in rows:

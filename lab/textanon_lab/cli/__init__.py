@@ -2,6 +2,7 @@
 line (entry point ``textanon_cli`` of ``lab/pyproject.toml``): importing this package registers them."""
 
 from textanon_lab.cli import (  # noqa: F401  (each module registers its commands when imported)
+    architecture,
     bench,
     bench_tpi,
     benchmark,

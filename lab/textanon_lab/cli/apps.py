@@ -12,24 +12,35 @@ from textanon.cli.apps import app
 from textanon_eval import provenance
 from textanon_eval.run_log import set_why
 
+#: the settings of the lab's typer apps: help without rich markup, plain tracebacks, no completion commands
+SETTINGS = {
+    "no_args_is_help": True,
+    "add_completion": False,
+    "rich_markup_mode": None,
+    "pretty_exceptions_enable": False,
+}
 #: research and project commands: benchmarks, training, tuning, NER analysis, asset checks (``spacy project run``)
 lab = typer.Typer(
     name="lab",
     help="Research and project commands (benchmarks, training, tuning, NER analysis, asset checks).",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
+    **SETTINGS,
 )
 app.add_typer(lab, name="lab")
 #: the lab commands that write measurements to metrics/: they refuse a checkout whose code differs from its commit
 #: (the metrics name the commit they measured) unless ``textanon lab --allow-dirty`` says so
 MEASURING = frozenset(
-    """bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark benchmark-echr
+    """architecture bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark benchmark-echr
     cv-ner evaluate-ner ner-errors peer-suite profiles reliability select-prior select-threshold truth-audit""".split()
 )
 #: set (to any value) to allow every measuring command a dirty checkout, as ``--allow-dirty`` does (the test suite)
 ALLOW_DIRTY_ENV = "TEXTANON_ALLOW_DIRTY"
+
+
+def group(name: str, help: str) -> typer.Typer:
+    """A sub-group ``textanon lab NAME`` with the lab's settings (:data:`SETTINGS`), its commands added to it."""
+    sub = typer.Typer(help=help, **SETTINGS)
+    lab.add_typer(sub, name=name)
+    return sub
 
 
 @lab.callback()

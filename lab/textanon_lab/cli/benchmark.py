@@ -7,9 +7,14 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file, named_paths, parse_seeds
-from textanon_lab.benchmarks.generalization import generalize_bench
+from textanon_lab.benchmarks.benchmark_settings import (
+    BenchmarkOutputs,
+    BenchmarkRows,
+    ScoreSettings,
+    existing_corpus,
+    optional_benches,
+)
 from textanon_lab.benchmarks.harness import BenchmarkError, benchmark, has_trir, markdown, merge_trir, read_trir_values
-from textanon_lab.benchmarks.search_rows import search_bench
 from textanon_lab.cli.apps import lab
 
 #: the default training corpus of the readability columns' fluency model (minus the evaluated people)
@@ -85,51 +90,23 @@ def benchmark_cmd(
     )
     check_distinct([("DATA", data), ("--trir-from", trir_from)], [("--output", output)])
     seeds = parse_seeds(trir_seeds, "--trir-seeds")
-    if fluency_corpus is not None and not fluency_corpus.exists():
-        msg.warn(f"--fluency-corpus {fluency_corpus} not found: no fluency column")
-        fluency_corpus = None
-    search = None
-    if search_pipeline or index:
-        try:
-            search = search_bench(search_pipeline, index, search_sweep, search_ablation)
-        except ValueError as err:
-            msg.fail(str(err), exits=1)
-    bench = None
-    if generalize:
-        try:
-            bench = generalize_bench(generalize)
-        except ValueError as err:
-            msg.fail(str(err), exits=1)
-    if merge_only:
-        try:
+    fluency_corpus = existing_corpus(fluency_corpus, msg.warn)
+    try:
+        search, bench = optional_benches(search_pipeline, index, search_sweep, search_ablation, generalize)
+    except ValueError as err:
+        msg.fail(str(err), exits=1)
+    rows = BenchmarkRows(
+        threshold, model, trained_model, llm_anonymizations, not no_presidio, search, bench, only or None
+    )
+    scoring = ScoreSettings(trir_seeds=seeds, skip_trir=skip_trir, tpi_lm=tpi_lm)
+    outputs = BenchmarkOutputs(output, texts_out, generalizations_out)
+    try:
+        if merge_only:
             result = merge_trir(output, trir_from, warn=msg.warn)
-        except BenchmarkError as err:
-            msg.fail(str(err), exits=1)
-    else:
-        try:
-            result = benchmark(
-                data,
-                threshold,
-                model,
-                trained_model,
-                llm_anonymizations,
-                limit,
-                skip_trir,
-                not no_presidio,
-                texts_out,
-                read_trir_values(trir_from),
-                seeds,
-                output=output,
-                warn=msg.warn,
-                search=search,
-                judges=judges,
-                generalize=bench,
-                groups=only or None,
-                tpi_lm=tpi_lm,
-                fluency_corpus=fluency_corpus,
-                generalizations_out=generalizations_out,
-            )
-        except BenchmarkError as err:
-            msg.fail(str(err), exits=1)
+        else:
+            trir_values = read_trir_values(trir_from)
+            result = benchmark(data, rows, scoring, outputs, trir_values, fluency_corpus, judges, limit, msg.warn)
+    except BenchmarkError as err:
+        msg.fail(str(err), exits=1)
     msg.good(f"Wrote {output} (+ .md{', .png' if has_trir(result) else ''})")
     print(markdown(result))

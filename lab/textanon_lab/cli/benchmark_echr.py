@@ -7,7 +7,7 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct, parse_seeds
-from textanon_lab.benchmarks.echr import EchrDataError, benchmark_echr, build_echr_index, data_files, markdown, write
+from textanon_lab.benchmarks.echr import EchrDataError, benchmark_echr, markdown, prepare_index, split_profiles, write
 from textanon_lab.cli.apps import lab
 
 
@@ -47,31 +47,17 @@ def benchmark_echr_cli(
         + [("--output (.png)", output.with_suffix(".png")), ("--index", built)],
         folders=["--index"],
     )
-    chosen = [p.strip() for p in profiles.split(",") if p.strip()]
-    unknown = sorted(set(chosen) - {"fast", "lm", "search", "strict"})
+    chosen, unknown = split_profiles(profiles)
     if unknown:
         msg.fail(f"Unknown profiles {unknown}: some of fast, lm, search, strict", exits=2)
     if "search" in chosen and index is None:
         msg.warn("No --index: the search profile is left out")
     try:
-        data_files(data)
+        meta = prepare_index(data, index, distractors, log=msg.good)
     except EchrDataError as err:
         msg.fail(str(err), exits=1)
-    meta = None
-    if index is not None and distractors is not None:
-        meta = build_echr_index(data, distractors, index)
-        msg.good(f"Indexed {meta['documents']} documents -> {index}")
-    elif index is not None and not (index / "meta.json").exists():
-        msg.fail(f"{index} is not a search index (no meta.json); give --distractors to build it", exits=1)
     result = benchmark_echr(
-        data,
-        model,
-        str(index) if index else None,
-        chosen,
-        trir_seeds=seeds,
-        tpi_lm=tpi_lm,
-        limit=limit,
-        index_meta=meta,
+        data, model, index and str(index), chosen, trir_seeds=seeds, tpi_lm=tpi_lm, limit=limit, index_meta=meta
     )
     if distractors is not None:
         result["distractors"] = str(distractors)

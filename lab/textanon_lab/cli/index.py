@@ -1,9 +1,7 @@
 """``index bench``, ``index tune`` and ``index dev-set``: measuring the index backends and choosing the search risk's
 settings on data that is never evaluated (docs/search.md)."""
 
-import json
 import random
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -14,14 +12,12 @@ from wasabi import msg
 from textanon.cli.common import check_distinct
 from textanon.cli.index import index_app
 from textanon.pipes import search_risk  # noqa: F401  (the factory, also without the package's entry points)
-from textanon.pipes.search_risk import use_index
 from textanon.risk.search import registry  # noqa: F401
-from textanon.risk.search.builder import build_index
 from textanon_eval.provenance import write_metrics
 from textanon_lab.benchmarks.index_backends import bench_backends, markdown
 from textanon_lab.tuning.generalization import write_dev_set
 from textanon_lab.tuning.sample import TuningSample, pseudo_abstracts
-from textanon_lab.tuning.search_settings import DEV_SETS, dev_pool, select_search_settings, tuning_documents
+from textanon_lab.tuning.search_settings import DEV_SETS, TuningSettings, tune_pipeline
 
 
 @index_app.command("bench")
@@ -98,25 +94,15 @@ def tune(
     check_distinct([("BACKGROUND", background), ("--exclude", exclude)], [("--output", output)])
     if dev not in DEV_SETS:
         msg.fail(f"--dev must be one of {', '.join(DEV_SETS)}", exits=1)
-    pool = dev_pool(background, exclude, dev)
-    with tempfile.TemporaryDirectory() as tmp:
-        docs = Path(tmp) / "documents.jsonl"
-        indexed = tuning_documents(background, exclude, share, pool=pool)
-        docs.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in indexed), encoding="utf-8")
-        meta = build_index(docs, Path(tmp) / "index")
-        nlp = spacy.load(pipeline)
-        msg.info(use_index(nlp, Path(tmp) / "index"))
-        result = select_search_settings(
-            nlp,
-            TuningSample(background, exclude, n or None, seed),
-            tolerance=tolerance,
-            judge_pool=judge_pool or None,
-            pool=pool,
-            dense=dense,
-            max_masked_share=max_masked_share,
-            min_tpi=min_tpi,
-        )
-    result.update({"pipeline": pipeline, "dev": dev, "indexed_share": share, "indexed_documents": meta["documents"]})
+    settings = TuningSettings(
+        tolerance=tolerance,
+        judge_pool=judge_pool or None,
+        dense=dense,
+        max_masked_share=max_masked_share,
+        min_tpi=min_tpi,
+    )
+    sample = TuningSample(background, exclude, n or None, seed)
+    result = tune_pipeline(pipeline, sample, dev, share, settings, log=msg.info)
     write_metrics(output, result)
     chosen = ", ".join(f"{k} = {v}" for k, v in result["selected"].items())
     msg.good(f"{chosen} -> {output}")

@@ -10,13 +10,12 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct, input_file, named_paths
 from textanon.io.datasets.gold import gold_corpus, gold_summary
-from textanon.io.progress import bar
 from textanon.risk.language_models.loading import minilm_path
 from textanon_lab.cli.apps import lab
 from textanon_lab.training.artifact import ArtifactError, export_model, verify_asset
 from textanon_lab.training.compare import compare_ner
-from textanon_lab.training.crossval import cv_ner, train_court
-from textanon_lab.training.silver import silver_corpus
+from textanon_lab.training.crossval import FoldSettings, cv_ner, step_limit, train_court
+from textanon_lab.training.silver import label_rows, silver_corpus, silver_progress, silver_summary
 
 
 @lab.command("silver")
@@ -55,38 +54,19 @@ def silver_cmd(
     )
     if input_format not in ("wikiactors", "tab"):
         msg.fail(f"--input-format must be wikiactors or tab, got {input_format!r}", exits=1)
-    if input_format == "tab":
-        try:
-            stats, paths = gold_corpus(inputs, output_dir, dev_share, seed, annotator, prefix or "gold")
-        except ValueError as err:
-            msg.fail(str(err), exits=1)
-        msg.good(gold_summary(stats, paths))
-        return
-
     try:
-        stats, paths = silver_corpus(
-            inputs,
-            output_dir,
-            model,
-            max_individuals,
-            dev_share,
-            seed,
-            keep_evaluated,
-            prefix or "silver",
-            progress=lambda it, total: bar(it, total=total, desc="silver", unit="para"),
-        )
+        if input_format == "tab":
+            stats, paths = gold_corpus(inputs, output_dir, dev_share, seed, annotator, name)
+        else:
+            options = (max_individuals, dev_share, seed, keep_evaluated, name)
+            stats, paths = silver_corpus(inputs, output_dir, model, *options, progress=silver_progress)
     except ValueError as err:
         msg.fail(str(err), exits=1)
-    msg.good(
-        f"Silver corpus: {stats['paragraphs']} paragraphs, {stats['tokens']} tokens -> {paths['train']}, {paths['dev']}"
-    )
-    msg.table(
-        [
-            (label, stats["entities_by_label"]["train"][label], stats["entities_by_label"]["dev"][label])
-            for label in stats["entities_by_label"]["train"]
-        ],
-        header=("label", "train", "dev"),
-    )
+    if input_format == "tab":
+        msg.good(gold_summary(stats, paths))
+        return
+    msg.good(silver_summary(stats, paths))
+    msg.table(label_rows(stats), header=("label", "train", "dev"))
 
 
 @lab.command("train-ner", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -190,22 +170,10 @@ def cv_ner_cmd(
         folders=["--work-dir"],
     )
     gazetteer = gazetteer if gazetteer and gazetteer.exists() else None
-    print(
-        cv_ner(
-            gold,
-            output,
-            folds,
-            base_model,
-            config,
-            pipeline_config,
-            gazetteer,
-            work_dir,
-            annotator,
-            max_steps,
-            seed,
-            log=msg.info,
-        )
+    settings = FoldSettings(
+        config, pipeline_config, base_model, gazetteer, work_dir, annotator, seed=seed, overrides=step_limit(max_steps)
     )
+    print(cv_ner(gold, output, folds, settings, log=msg.info))
 
 
 @lab.command("export-ner")

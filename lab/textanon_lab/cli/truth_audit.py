@@ -15,16 +15,11 @@ from textanon_lab.benchmarks.truth_audit import (
     write_sample,
     write_summary,
 )
-from textanon_lab.cli.apps import lab
+from textanon_lab.cli.apps import group
 
-truth_audit_app = typer.Typer(
-    help="The truth audit of the generalizations: draw a seeded sample to read, then summarize the verdicts.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
+truth_audit_app = group(
+    "truth-audit", "The truth audit of the generalizations: draw a seeded sample to read, then summarize the verdicts."
 )
-lab.add_typer(truth_audit_app, name="truth-audit")
 
 
 @truth_audit_app.command("sample")

@@ -11,6 +11,7 @@ pooled over folds.
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence
 
@@ -127,23 +128,40 @@ def tag_variants(
     return out
 
 
+@dataclass(frozen=True)
+class FoldSettings:
+    """How :func:`cross_validate` trains and tags each fold: ``train_config`` fine-tunes ``base_model`` (with the
+    config ``overrides``) on the other folds, ``dev_share`` of them its early-stopping dev set (split with
+    ``seed`` + fold); ``pipeline_config`` (with ``gazetteer``) tags the held-out fold; the fold corpora and models
+    go to ``work_dir``; gold mentions are ``annotator``'s (None: each document's first)."""
+
+    train_config: Path
+    pipeline_config: Path
+    base_model: Path
+    gazetteer: Optional[Path]
+    work_dir: Path
+    annotator: Optional[str] = None
+    dev_share: float = 0.15
+    seed: int = 0
+    overrides: Optional[Dict[str, object]] = None
+
+
+def step_limit(max_steps: Optional[int]) -> Optional[Dict[str, object]]:
+    """The config override of ``training.max_steps`` (smoke runs); None without ``max_steps``."""
+    return {"training.max_steps": max_steps} if max_steps else None
+
+
 def cross_validate(
     nlp_blank,
     golds: Sequence[GoldDocument],
     *,
     k: int,
-    train_config: Path,
-    pipeline_config: Path,
-    base_model: Path,
-    gazetteer: Optional[Path],
-    work_dir: Path,
-    annotator: Optional[str] = None,
-    dev_share: float = 0.15,
-    seed: int = 0,
-    overrides: Optional[Dict[str, object]] = None,
+    settings: FoldSettings,
     log: Callable[[str], None] = print,
 ) -> dict:
     """k-fold CV of court fine-tuning (see the module docstring); also scores the un-tuned ``base_model``."""
+    train_config, pipeline_config, base_model = settings.train_config, settings.pipeline_config, settings.base_model
+    gazetteer, work_dir, annotator, seed = settings.gazetteer, settings.work_dir, settings.annotator, settings.seed
     docs_by_id = gold_training_docs(nlp_blank, golds, annotator)
     by_id = {g.doc_id: g for g in golds}
     fold_ids = folds(list(docs_by_id), k, seed)
@@ -151,11 +169,13 @@ def cross_validate(
     runs = []
     for i, test_ids in enumerate(fold_ids):
         rest = [d for d in docs_by_id if d not in set(test_ids)]
-        train_ids, dev_ids = split_ids(rest, dev_share, seed + i)
+        train_ids, dev_ids = split_ids(rest, settings.dev_share, seed + i)
         paths = write_split(docs_by_id, train_ids, dev_ids, work_dir / "corpus", f"fold{i}")
         log(f"fold {i + 1}/{k}: fine-tune on {len(train_ids)} cases (dev {len(dev_ids)}), test {len(test_ids)}")
         started = time.time()
-        model = finetune(train_config, work_dir / f"fold{i}", paths["train"], paths["dev"], base_model, overrides)
+        model = finetune(
+            train_config, work_dir / f"fold{i}", paths["train"], paths["dev"], base_model, settings.overrides
+        )
         seconds = time.time() - started
         nlp = detection_pipeline(pipeline_config, model, gazetteer)
         for name, pairs in tag_variants(nlp, [by_id[d] for d in test_ids], annotator).items():
@@ -231,43 +251,16 @@ def train_court(
     ``base_model``. Returns the best model's folder; bad input raises ValueError."""
     stats, paths = gold_corpus(gold, output / "corpus", dev_share, seed, annotator, "court")
     log(gold_summary(stats, paths))
-    overrides = {"training.max_steps": max_steps} if max_steps else None
-    return finetune(config, output, paths["train"], paths["dev"], base_model, overrides)
+    return finetune(config, output, paths["train"], paths["dev"], base_model, step_limit(max_steps))
 
 
-def cv_ner(
-    gold: Path,
-    output: Path,
-    folds: int,
-    base_model: Path,
-    config: Path,
-    pipeline_config: Path,
-    gazetteer: Optional[Path],
-    work_dir: Path,
-    annotator: Optional[str] = None,
-    max_steps: Optional[int] = None,
-    seed: int = 0,
-    log: Callable[[str], None] = print,
-) -> str:
-    """``cv-ner``: :func:`cross_validate` on the TAB-format ``gold`` cases, written to ``output`` (JSON with
-    provenance) and its :func:`markdown` table beside it (``.md``). Returns the table."""
+def cv_ner(gold: Path, output: Path, folds: int, settings: FoldSettings, log: Callable[[str], None] = print) -> str:
+    """``cv-ner``: :func:`cross_validate` in ``folds`` folds (trained and tagged as ``settings`` say) on the TAB-format
+    ``gold`` cases, written to ``output`` (JSON with provenance) and its :func:`markdown` table beside it (``.md``).
+    Returns the table."""
 
     golds = load_tab(gold, require_identifiers=False)
-    overrides = {"training.max_steps": max_steps} if max_steps else None
-    result = cross_validate(
-        spacy.blank("en"),
-        golds,
-        k=folds,
-        train_config=config,
-        pipeline_config=pipeline_config,
-        base_model=base_model,
-        gazetteer=gazetteer,
-        work_dir=work_dir,
-        annotator=annotator,
-        seed=seed,
-        overrides=overrides,
-        log=log,
-    )
+    result = cross_validate(spacy.blank("en"), golds, k=folds, settings=settings, log=log)
     write_metrics(output, result)
     table = markdown(result)
     output.with_suffix(".md").write_text(table, encoding="utf8")

@@ -24,6 +24,7 @@ import textanon  # noqa: F401
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.docbin import write_docbin
 from textanon.io.datasets.wikiactors import read_wikiactors
+from textanon.io.progress import bar
 from textanon.labels import TAB_LABELS
 
 
@@ -142,3 +143,21 @@ def silver_corpus(
     result = build_silver(spacy.load(model), bodies, dev_share, seed, progress=progress)
     paths = write_silver(result, output_dir, prefix)
     return result["stats"], paths
+
+
+def silver_progress(items: Iterable, total: Optional[int]) -> Iterable:
+    """The progress bar of the ``silver`` command over the paragraphs annotated."""
+    return bar(items, total=total, desc="silver", unit="para")
+
+
+def silver_summary(stats: dict, paths: Dict[str, str]) -> str:
+    """The line the ``silver`` command reports: paragraphs and tokens written, and where."""
+    return (
+        f"Silver corpus: {stats['paragraphs']} paragraphs, {stats['tokens']} tokens -> {paths['train']}, {paths['dev']}"
+    )
+
+
+def label_rows(stats: dict) -> List[Tuple[str, int, int]]:
+    """``(label, train entities, dev entities)`` per label of a silver corpus's ``stats``."""
+    by_label = stats["entities_by_label"]
+    return [(label, by_label["train"][label], by_label["dev"][label]) for label in by_label["train"]]

@@ -20,17 +20,22 @@ none does), the one with the highest TPI among those whose privacy is within ``t
 (:func:`textanon_lab.tuning.threshold.choose`, privacy first).
 """
 
+import json
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
+import spacy
 from tqdm import tqdm
 
 from textanon.detect.target import find_target_mentions
 from textanon.io.datasets.records import Record
 from textanon.io.datasets.wikiactors import read_wikiactors
-from textanon.pipes.search_risk import configure
+from textanon.pipes.search_risk import configure, use_index
 from textanon.render.masking import SUPPRESSION, apply_offsets, merge_offsets
+from textanon.risk.search.builder import build_index
 from textanon.run.runner import pipe_docs
 from textanon_eval.retrieval_attack import DenseAttack, LexicalAttack, reidentification
 from textanon_eval.scoring import token_flags
@@ -137,24 +142,31 @@ class GroupJudge:
         return self.rates(items, texts).get("bm25", float("nan"))
 
 
-def tune(
-    nlp,
-    items: Sequence[dict],
-    pool: Sequence[dict],
-    grid: Sequence[Dict[str, object]] = DEFAULT_GRID,
-    tolerance: float = 0.02,
-    ic_model: str = "wordfreq",
-    judge_pool: Optional[int] = 50,
-    dense: bool = True,
-    max_masked_share: Optional[float] = None,
-    cache_dir: Optional[Path] = None,
-    min_tpi: Optional[float] = None,
-) -> dict:
-    """Sweep ``grid`` on ``items`` (pseudo-abstracts), judged over their full remaining bodies (in groups of
+@dataclass(frozen=True)
+class TuningSettings:
+    """How :func:`tune` sweeps and chooses: the ``grid`` of settings; the judges over groups of ``judge_pool``
+    pseudo-abstracts (None: one group over the whole pool; ``dense``: the MiniLM attacker too, its embeddings
+    cached in ``cache_dir``); the headline TPI's ``ic_model``; the choice within ``tolerance`` of the lowest
+    privacy among the settings masking at most ``max_masked_share`` and keeping a TPI of at least ``min_tpi``."""
+
+    grid: Sequence[Dict[str, object]] = DEFAULT_GRID
+    tolerance: float = 0.02
+    ic_model: str = "wordfreq"
+    judge_pool: Optional[int] = 50
+    dense: bool = True
+    max_masked_share: Optional[float] = None
+    cache_dir: Optional[Path] = None
+    min_tpi: Optional[float] = None
+
+
+def tune(nlp, items: Sequence[dict], pool: Sequence[dict], settings: TuningSettings = TuningSettings()) -> dict:
+    """Sweep ``settings.grid`` on ``items`` (pseudo-abstracts), judged over their full remaining bodies (in groups of
     ``judge_pool``, see :class:`GroupJudge`). Privacy of a setting: its highest re-identification rate over
     the judges (every judge must be beaten); only settings masking at most ``max_masked_share`` of the
     tokens and keeping a TPI of at least ``min_tpi`` compete (all of them when none does)."""
-    judge = GroupJudge(items, pool, judge_pool, dense=dense, cache_dir=cache_dir)
+    grid, tolerance, ic_model, judge_pool = settings.grid, settings.tolerance, settings.ic_model, settings.judge_pool
+    dense, max_masked_share, min_tpi = settings.dense, settings.max_masked_share, settings.min_tpi
+    judge = GroupJudge(items, pool, judge_pool, dense=dense, cache_dir=settings.cache_dir)
     per = run_settings(nlp, items, grid)
     originals = {it["name"]: it["abstract"] for it in items}
     tpi = tpi_corpus(
@@ -238,31 +250,36 @@ def dev_pool(background_path: Path, exclude_path: Path, dev: str = "summary", mi
 
 
 def select_search_settings(
-    nlp,
-    sample: TuningSample,
-    grid: Sequence[Dict[str, object]] = DEFAULT_GRID,
-    tolerance: float = 0.02,
-    judge_pool: Optional[int] = 50,
-    pool: Optional[Sequence[dict]] = None,
-    dense: bool = True,
-    max_masked_share: Optional[float] = None,
-    cache_dir: Optional[Path] = None,
-    min_tpi: Optional[float] = None,
+    nlp, sample: TuningSample, settings: TuningSettings = TuningSettings(), pool: Optional[Sequence[dict]] = None
 ) -> dict:
     """The seeded pseudo-abstracts of ``sample`` (drawn from ``pool``, default the lead paragraphs), then
     :func:`tune` (the index is ``nlp``'s)."""
     pool, _, items = sample.draw(pool)
-    result = tune(
-        nlp,
-        items,
-        pool,
-        grid,
-        tolerance,
-        judge_pool=judge_pool,
-        dense=dense,
-        max_masked_share=max_masked_share,
-        cache_dir=cache_dir,
-        min_tpi=min_tpi,
-    )
+    result = tune(nlp, items, pool, settings)
     result.update(sample.provenance())
+    return result
+
+
+def tune_pipeline(
+    pipeline: str,
+    sample: TuningSample,
+    dev: str,
+    share: float,
+    settings: TuningSettings = TuningSettings(),
+    log: Callable[[str], None] = print,
+) -> dict:
+    """``index tune``: the defender's index of :func:`tuning_documents` (``share`` of each body) built in a
+    temporary folder and given to the ``pipeline``'s search risk (``log``ged), then :func:`select_search_settings`
+    on the ``dev`` pool (:func:`dev_pool`). The result records the pipeline, the pool and the index."""
+    background, exclude = sample.background_path, sample.exclude_path
+    pool = dev_pool(background, exclude, dev)
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "documents.jsonl"
+        indexed = tuning_documents(background, exclude, share, pool=pool)
+        docs.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in indexed), encoding="utf-8")
+        meta = build_index(docs, Path(tmp) / "index")
+        nlp = spacy.load(pipeline)
+        log(use_index(nlp, Path(tmp) / "index"))
+        result = select_search_settings(nlp, sample, settings, pool=pool)
+    result.update({"pipeline": pipeline, "dev": dev, "indexed_share": share, "indexed_documents": meta["documents"]})
     return result
