@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 import spacy
-from core_fixtures import spans_at
+from core_fixtures import entity_spans, masked_ids, spans_at
 from fake_models import FakeCausalLM
 from spacy.util import registry
 
@@ -51,9 +51,9 @@ def pipeline(optimizer=True, **risk):
 
 def run(nlp, target="Ion Rusu"):
     doc = nlp.make_doc(TEXT)
-    doc.spans["pii"] = spans_at(doc, [(sub, label) for sub, label, _ in MENTIONS])
-    for span, (_, _, eid) in zip(doc.spans["pii"], MENTIONS):
-        span._.entity_id, span._.source = eid, "ner"
+    doc.spans["pii"] = entity_spans(doc, MENTIONS)
+    for span in doc.spans["pii"]:
+        span._.source = "ner"
     doc._.target = target
     for _, proc in nlp.pipeline:
         doc = proc(doc)
@@ -68,7 +68,7 @@ def test_entities_the_optimizer_always_masks_are_not_scored_and_stay_risky():
     assert ics["P1"] is None and ics["C1"] is None  # the target's name and the code: unscored
     assert ics["L1"] == pytest.approx(5.0) and ics["P2"] == pytest.approx(9.0)
     assert ["P1"] in doc._.risky_combinations and ["C1"] in doc._.risky_combinations  # unscored = a risk
-    assert {s._.entity_id for s in doc.spans["pii"] if s._.masked} == {"P1", "C1"}
+    assert masked_ids(doc) == {"P1", "C1"}
     assert not any("no information content" in w for w in doc._.anonymization_warnings or [])
 
 

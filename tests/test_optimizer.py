@@ -2,7 +2,7 @@ import re
 
 import pytest
 import spacy
-from core_fixtures import spans_at
+from core_fixtures import entity_spans, masked_ids
 
 import textanon  # noqa: F401
 from textanon.render.masking import apply, merge, propagate
@@ -15,21 +15,16 @@ def make_doc(text, mentions, combos, ics=None, target=None, sources=None, extra=
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config=cfg)
     doc = nlp.make_doc(text)
-    spans = spans_at(doc, [(sub, label) for sub, label, _ in mentions])
-    for span, (_, _, eid) in zip(spans, mentions):
-        span._.entity_id = eid
-        span._.ic = (ics or {}).get(eid, 5.0)
-        span._.source = (sources or {}).get(eid, "ner")
+    spans = entity_spans(doc, mentions)
+    for span in spans:
+        span._.ic = (ics or {}).get(span._.entity_id, 5.0)
+        span._.source = (sources or {}).get(span._.entity_id, "ner")
     doc.spans["pii"] = spans
     if extra:
         doc.spans["llm_pii"] = [doc.char_span(text.index(x), text.index(x) + len(x), label="PII") for x in extra]
     doc._.risky_combinations = combos
     doc._.target = target
     return opt(doc)
-
-
-def masked_ids(doc):
-    return {s._.entity_id for s in doc.spans["pii"] if s._.masked}
 
 
 def test_minimum_information_loss_breaks_every_combination():

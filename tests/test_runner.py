@@ -7,6 +7,7 @@ import pytest
 import spacy
 from core_fixtures import SMALL_GAZETTEER, decision_pipeline
 from fake_models import LENGTH_LM
+from ray_pipelines import build
 from spacy.language import Language
 
 import textanon  # noqa: F401  (extensions)
@@ -15,13 +16,6 @@ from textanon.render.output import doc_to_record
 from textanon.run.runner import anonymize_records
 
 PARENT = os.getpid()
-
-
-@Language.component("test_boom")
-def _boom(doc):
-    if "BOOM" in doc.text:
-        raise RuntimeError("secret text must not appear: " + doc.text)
-    return doc
 
 
 @Language.component("test_killer")
@@ -38,13 +32,6 @@ def _mask_all(doc):
     return doc
 
 
-def _nlp(*components):
-    nlp = spacy.blank("en")
-    for name in components:
-        nlp.add_pipe(name)
-    return nlp
-
-
 def _records(texts):
     return [Record(id=f"r{i}", text=t, source="in.jsonl", line=i + 1) for i, t in enumerate(texts)]
 
@@ -54,11 +41,11 @@ def test_component_exception_gives_an_error_record_in_place(n_process):
     texts = ["one", "two BOOM", "three", "four", "five BOOM", "six"]
     items = _records(texts)
     items.insert(3, RecordError(id="bad", error="malformed JSON on line 9", source="in.jsonl", line=9))
-    out = list(anonymize_records(_nlp("test_boom", "test_mask_all"), items, n_process=n_process, batch_size=2))
+    out = list(anonymize_records(build("test_ray_boom", "test_mask_all"), items, n_process=n_process, batch_size=2))
     assert [r["id"] for r in out] == ["r0", "r1", "r2", "bad", "r3", "r4", "r5"]
     errors = {r["id"]: r for r in out if "error" in r}
     assert set(errors) == {"r1", "bad", "r4"}
-    assert "test_boom" in errors["r1"]["error"] and "RuntimeError" in errors["r1"]["error"]
+    assert "test_ray_boom" in errors["r1"]["error"] and "RuntimeError" in errors["r1"]["error"]
     assert errors["r1"]["line"] == 2 and "line 2" in errors["r1"]["error"]
     assert "secret" not in errors["r1"]["error"] and "BOOM" not in errors["r1"]["error"]
     assert all(r["anonymized_text"] == "***" for r in out if "error" not in r)
@@ -66,14 +53,14 @@ def test_component_exception_gives_an_error_record_in_place(n_process):
 
 def test_killed_worker_loses_no_record():
     texts = ["a", "b", "c KILL", "d", "e", "f", "g", "h"]
-    out = list(anonymize_records(_nlp("test_killer", "test_mask_all"), _records(texts), n_process=2, batch_size=2))
+    out = list(anonymize_records(build("test_killer", "test_mask_all"), _records(texts), n_process=2, batch_size=2))
     assert [r["id"] for r in out] == [f"r{i}" for i in range(8)]
     assert [r["id"] for r in out if "error" in r] == ["r2"]
     assert "worker process died" in out[2]["error"] and "line 3" in out[2]["error"]
 
 
 def test_document_over_spacy_max_length_is_processed_and_over_max_chars_is_an_error():
-    nlp = _nlp("test_mask_all")
+    nlp = build("test_mask_all")
     nlp.max_length = 100
     out = list(anonymize_records(nlp, _records(["short", "x" * 500, "y" * 2000]), max_chars=1000))
     assert [r["id"] for r in out] == ["r0", "r1", "r2"]
@@ -106,16 +93,16 @@ def test_public_api_is_exported_from_textanon():
 def test_pipe_records_yields_docs_and_error_records_in_input_order_with_timings():
     from textanon.run.runner import RecordFailed, pipe_docs, pipe_records
 
-    nlp = _nlp("test_boom", "test_mask_all")
+    nlp = build("test_ray_boom", "test_mask_all")
     items = _records(["one", "two BOOM", "three"])
     timings = {}
     out = list(pipe_records(nlp, items, target="Ion Rusu", batch_size=2, timings=timings))
     assert [item.id for item, _ in out] == ["r0", "r1", "r2"]
     assert out[0][1].text == "one" and out[0][1]._.target == "Ion Rusu" and out[0][1]._.anonymized_text == "***"
-    assert isinstance(out[1][1], dict) and "test_boom" in out[1][1]["error"] and "BOOM" not in out[1][1]["error"]
-    assert set(timings) == {"tokenizer", "test_boom", "test_mask_all"} and all(v >= 0 for v in timings.values())
+    assert isinstance(out[1][1], dict) and "test_ray_boom" in out[1][1]["error"] and "BOOM" not in out[1][1]["error"]
+    assert set(timings) == {"tokenizer", "test_ray_boom", "test_mask_all"} and all(v >= 0 for v in timings.values())
     assert [d.text for d in pipe_docs(nlp, _records(["a", "b"]))] == ["a", "b"]
-    with pytest.raises(RecordFailed, match="test_boom") as failed:
+    with pytest.raises(RecordFailed, match="test_ray_boom") as failed:
         list(pipe_docs(nlp, items))
     assert "BOOM" not in str(failed.value)
 

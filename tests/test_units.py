@@ -1,7 +1,7 @@
 """Units of a document (textanon.decide.units) and the joining of adjacent placeholders (textanon.render.masking)."""
 
 import spacy
-from spacy.tokens import Doc
+from parsed_docs import parsed_doc
 
 import textanon  # noqa: F401  (registers the extensions)
 from textanon.decide.units import CHUNK, NAME, SPAN, TITLE, cover_units, doc_units, overlapping_units
@@ -74,11 +74,8 @@ def test_extra_span_groups_are_units():
 
 
 def test_a_parsed_doc_gets_the_proper_noun_part_of_its_noun_chunks():
-    nlp = spacy.blank("en")
-    words = ["Yesterday", "the", "drama", "Desk", "Awards", "gala", "ended"]
-    doc = Doc(
-        nlp.vocab,
-        words=words,
+    doc = parsed_doc(
+        ["Yesterday", "the", "drama", "Desk", "Awards", "gala", "ended"],
         pos=["NOUN", "DET", "NOUN", "PROPN", "PROPN", "NOUN", "VERB"],
         heads=[6, 5, 5, 4, 5, 6, 6],
         deps=["npadvmod", "det", "compound", "compound", "compound", "nsubj", "ROOT"],
@@ -87,8 +84,7 @@ def test_a_parsed_doc_gets_the_proper_noun_part_of_its_noun_chunks():
     units = {(doc.text[s:e], kind) for s, e, kind in doc_units(doc, "pii")}
     assert ("Desk Awards", CHUNK) in units
 
-    words = ["Later", "Petrescu", "Awards", "left"]
-    tagged = Doc(nlp.vocab, words=words, pos=["ADV", "PROPN", "PROPN", "VERB"])
+    tagged = parsed_doc(["Later", "Petrescu", "Awards", "left"], pos=["ADV", "PROPN", "PROPN", "VERB"])
     tagged.spans["pii"] = []
     assert [tagged.text[s:e] for s, e, _ in doc_units(tagged, "pii")] == ["Petrescu Awards"]  # PROPN decides
     assert ("Later Petrescu Awards", NAME) in units_of("Later Petrescu Awards left")  # untagged: privacy first

@@ -13,26 +13,48 @@ def written(text, original, replacement):
     return text[:new_start] + rep + text[start + len(original) :]
 
 
-@pytest.mark.parametrize(
-    "text,original,replacement,expected",
-    [
-        ("She is an American actress.", "American", "North American", "She is a North American actress."),
-        ("She won a Golden Globe Award in", "Golden Globe Award", "an award", "She won an award in"),
-        ("She won an Oscar in", "Oscar", "an award", "She won an award in"),
-        ("He is an Academy Award-winning actor", "Academy Award", "an award", "He is an award-winning actor"),
-        ("in a 2009 film", "2009", "the 2000s", "in a 2000s film"),
-        ("with a Jon Smith lookalike", "Jon Smith", "another person", "with another person lookalike"),
-        ("An American actress", "American", "North American", "A North American actress"),
-        ("her Juilliard School years", "Juilliard School", "a school", "her school years"),
-        ("and the Golden Globe Award for", "Golden Globe Award", "an award", "and the award for"),
-        ("in the 1990s", "1990s", "the 20th century", "in the 20th century"),
-        ("born in Chisinau in", "Chisinau", "a city in Moldova", "born in a city in Moldova in"),
-        ("Oscar. Juilliard School taught", "Juilliard School", "a school", "Oscar. A school taught"),
-        ("Juilliard School taught", "Juilliard School", "a school", "A school taught"),
-        ("Mr. Smith met a man", "Smith", "another person", "Mr. another person met a man"),
-        ("met J. Smith there", "Smith", "another person", "met J. another person there"),
+#: (text, original, replacement, expected): what ``fit_article`` writes
+PLAIN = [
+    ("She is an American actress.", "American", "North American", "She is a North American actress."),
+    ("She won a Golden Globe Award in", "Golden Globe Award", "an award", "She won an award in"),
+    ("She won an Oscar in", "Oscar", "an award", "She won an award in"),
+    ("He is an Academy Award-winning actor", "Academy Award", "an award", "He is an award-winning actor"),
+    ("in a 2009 film", "2009", "the 2000s", "in a 2000s film"),
+    ("with a Jon Smith lookalike", "Jon Smith", "another person", "with another person lookalike"),
+    ("An American actress", "American", "North American", "A North American actress"),
+    ("her Juilliard School years", "Juilliard School", "a school", "her school years"),
+    ("and the Golden Globe Award for", "Golden Globe Award", "an award", "and the award for"),
+    ("in the 1990s", "1990s", "the 20th century", "in the 20th century"),
+    ("born in Chisinau in", "Chisinau", "a city in Moldova", "born in a city in Moldova in"),
+    ("Oscar. Juilliard School taught", "Juilliard School", "a school", "Oscar. A school taught"),
+    ("Juilliard School taught", "Juilliard School", "a school", "A school taught"),
+    ("Mr. Smith met a man", "Smith", "another person", "Mr. another person met a man"),
+    ("met J. Smith there", "Smith", "another person", "met J. another person there"),
+]
+
+#: the same, for cases that read WordNet, by what they show
+WITH_WORDNET = {
+    # issue 32: "the late a person", "executive a person"
+    "no article between a premodifier and its noun": [
+        ("Robert's late father, Jack", "father", "a person", "Robert's late person, Jack"),
+        ("and executive producer Jack", "producer", "a creator", "and executive creator Jack"),
+        ("a successful money manager and", "manager", "a leader", "a successful money leader and"),
+        ("as a singer-songwriter in", "songwriter", "a writer", "as a singer-writer in"),
+        ("every recipient of", "recipient", "an acquirer", "every acquirer of"),
     ],
-)
+    "a verb, a stop word or a participle WordNet knows as a verb keeps it": [
+        ("He became director in", "director", "a person", "He became a person in"),
+        ("He was named director in", "director", "a person", "He was named a person in"),
+    ],
+    'a date generalized past its day takes "in", not "on"': [
+        ("She was born on 26 July 1945 in", "26 July 1945", "the 20th century", "She was born in the 20th century in"),
+        ("On 3 May 2001 she", "3 May 2001", "May 2001", "In May 2001 she"),
+    ],
+}
+WORDNET_CASES = [pytest.param(*case, marks=needs_wordnet) for cases in WITH_WORDNET.values() for case in cases]
+
+
+@pytest.mark.parametrize("text,original,replacement,expected", PLAIN + WORDNET_CASES)
 def test_the_article_before_a_replacement_fits_it(text, original, replacement, expected):
     assert written(text, original, replacement) == expected
 
@@ -55,28 +77,6 @@ def test_the_attacker_check_finds_replacements_whatever_article_was_fitted():
     assert written_key("a North American") == written_key("North American") == "north american"
     assert written_key("The award") == written_key("an award") == "award"
     assert written_key("the 2000s") == "2000s" and written_key("another person") == "another person"
-
-
-@needs_wordnet
-@pytest.mark.parametrize(
-    "text,original,replacement,expected",
-    [
-        # no article between a premodifier and its noun (issue 32: "the late a person", "executive a person")
-        ("Robert's late father, Jack", "father", "a person", "Robert's late person, Jack"),
-        ("and executive producer Jack", "producer", "a creator", "and executive creator Jack"),
-        ("a successful money manager and", "manager", "a leader", "a successful money leader and"),
-        ("as a singer-songwriter in", "songwriter", "a writer", "as a singer-writer in"),
-        ("every recipient of", "recipient", "an acquirer", "every acquirer of"),
-        # a verb, a stop word or a participle WordNet knows as a verb keeps it
-        ("He became director in", "director", "a person", "He became a person in"),
-        ("He was named director in", "director", "a person", "He was named a person in"),
-        # a date generalized past its day takes "in", not "on"
-        ("She was born on 26 July 1945 in", "26 July 1945", "the 20th century", "She was born in the 20th century in"),
-        ("On 3 May 2001 she", "3 May 2001", "May 2001", "In May 2001 she"),
-    ],
-)
-def test_no_article_after_a_premodifier_and_no_on_before_a_period(text, original, replacement, expected):
-    assert written(text, original, replacement) == expected
 
 
 @needs_wordnet

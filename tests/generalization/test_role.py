@@ -11,11 +11,16 @@ from textanon.decide.generalization.role import role_masks
 from textanon.render.masking import apply, merge
 
 
+def tagged_tokens(text, tags):
+    """(start, word, tag) of every word and punctuation mark of ``text``; ``tags``: word -> tag (a tagger's; any other
+    word: "XX", no premodifier)."""
+    return [(m.start(), m.group(0), tags.get(m.group(0), "XX")) for m in re.finditer(r"\w+|[^\w\s]", text)]
+
+
 def render(text, name, role="the person", tags=None, blocked=(), forms=()):
-    """``text`` with every occurrence of ``name`` written as the role. ``tags``: word -> tag (a tagger's; any other
-    word: "XX", no premodifier), else no tags."""
-    words = re.finditer(r"\w+|[^\w\s]", text)
-    tokens = [(m.start(), m.group(0), tags.get(m.group(0), "XX")) for m in words] if tags else ()
+    """``text`` with every occurrence of ``name`` written as the role. ``tags``: word -> tag (see
+    :func:`tagged_tokens`), else no tags."""
+    tokens = tagged_tokens(text, tags) if tags else ()
     masks = []
     for m in re.finditer(re.escape(name), text):
         masks += role_masks(text, m.start(), m.end(), role, tokens, blocked, forms)
@@ -44,38 +49,31 @@ TAGS = {
     "1990": "CD",
 }
 
-CASES = [
-    # (text, name, expected, never)
-    ("Jane Smith was born in 1970.", "Jane Smith", "The person was born in 1970.", "the person was"),
-    ("She met Jane Smith in Paris.", "Jane Smith", "She met the person in Paris.", "The person in"),
-    ("Jane Smith's first film was Hackers.", "Jane Smith", "The person's first film was Hackers.", "'s's"),
-    ("Tom Jones' first film was Hackers.", "Tom Jones", "The person's first film was Hackers.", "person' "),
-    (
-        "American actress Jane Smith was born in 1970.",
-        "Jane Smith",
-        "The American actress was born in 1970.",
-        "actress the",
-    ),
-    ("He married the actress Jane Smith in 1990.", "Jane Smith", "He married the actress in 1990.", "the the"),
-    ("The film stars former actress Jane Smith.", "Jane Smith", "The film stars the former actress.", "actress the"),
-    (
-        "It won an Oscar-winning actress Jane Smith award.",
-        "Jane Smith",
-        "It won an Oscar-winning actress award.",
-        "the",
-    ),
-    (
-        "It starred Tom Hanks, Jane Smith and Bob Dylan.",
-        "Jane Smith",
-        "It starred Tom Hanks, the person and Bob Dylan.",
-        "Hanks, The",
-    ),
-    ("The young Jane Smith left.", "Jane Smith", "The young person left.", "the person"),
-    ("His wife Jane Smith died.", "Jane Smith", "His wife died.", "wife the person"),
-    ("Academy Award winner Jane Smith left.", "Jane Smith", "The Academy Award winner left.", "winner the"),
-    ("In the film Jane Smith plays a nurse.", "Jane Smith", "In the film the person plays a nurse.", "film plays"),
-    ("Mary Jane Smith died.", "Jane Smith", "Mary the person died.", "The Mary"),
-]
+#: name -> [(text, expected, never)]: every occurrence of the name written as the role with a tagger's tags, and
+#: what must never be written
+BY_NAME = {
+    "Jane Smith": [
+        ("Jane Smith was born in 1970.", "The person was born in 1970.", "the person was"),
+        ("She met Jane Smith in Paris.", "She met the person in Paris.", "The person in"),
+        ("Jane Smith's first film was Hackers.", "The person's first film was Hackers.", "'s's"),
+        ("American actress Jane Smith was born in 1970.", "The American actress was born in 1970.", "actress the"),
+        ("He married the actress Jane Smith in 1990.", "He married the actress in 1990.", "the the"),
+        ("The film stars former actress Jane Smith.", "The film stars the former actress.", "actress the"),
+        ("It won an Oscar-winning actress Jane Smith award.", "It won an Oscar-winning actress award.", "the"),
+        (
+            "It starred Tom Hanks, Jane Smith and Bob Dylan.",
+            "It starred Tom Hanks, the person and Bob Dylan.",
+            "Hanks, The",
+        ),
+        ("The young Jane Smith left.", "The young person left.", "the person"),
+        ("His wife Jane Smith died.", "His wife died.", "wife the person"),
+        ("Academy Award winner Jane Smith left.", "The Academy Award winner left.", "winner the"),
+        ("In the film Jane Smith plays a nurse.", "In the film the person plays a nurse.", "film plays"),
+        ("Mary Jane Smith died.", "Mary the person died.", "The Mary"),
+    ],
+    "Tom Jones": [("Tom Jones' first film was Hackers.", "The person's first film was Hackers.", "person' ")],
+}
+CASES = [(text, name, expected, never) for name, rows in BY_NAME.items() for text, expected, never in rows]
 
 
 @needs_wordnet
@@ -137,7 +135,7 @@ def test_a_role_without_an_article_and_the_applicants_role():
 def test_a_premodifier_another_mask_hides_is_never_copied():
     text = "American actress Jane Smith was born in 1970."
     start = text.index("Jane Smith")
-    tokens = [(m.start(), m.group(0), TAGS.get(m.group(0), "XX")) for m in re.finditer(r"\w+|[^\w\s]", text)]
+    tokens = tagged_tokens(text, TAGS)
     for blocked, forms in (([(0, 8)], ()), ((), {"American"})):
         masks = role_masks(text, start, start + 10, "the person", tokens, blocked, forms)
         assert all(not (s < 8 and 0 < e) for s, e, _ in masks)  # "American" stays under its own mask
@@ -153,7 +151,7 @@ def test_a_premodifier_another_mask_hides_is_never_copied():
 def test_a_hidden_number_or_verb_before_the_name_is_no_premodifier():
     text = "In 1953 Wilke left. The campaign saw Wilke appear."
     tags = {"In": "IN", "1953": "CD", "Wilke": "NNP", "left": "VBD", "The": "DT", "campaign": "NN", "saw": "VBD"}
-    tokens = [(m.start(), m.group(0), tags.get(m.group(0), "XX")) for m in re.finditer(r"\w+|[^\w\s]", text)]
+    tokens = tagged_tokens(text, tags)
     hidden = [(3, 7, "***"), (text.index("campaign saw"), text.index(" Wilke appear"), "***")]
     masks = [
         m

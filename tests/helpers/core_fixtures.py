@@ -54,6 +54,20 @@ def spans_at(doc, mentions):
     return spans
 
 
+def entity_spans(doc, mentions):
+    """Spans of ``doc`` over ``mentions`` = ``[(substring, label, entity_id)]`` in text order (as :func:`spans_at`),
+    each with its entity id."""
+    spans = spans_at(doc, [(sub, label) for sub, label, _ in mentions])
+    for span, (_, _, eid) in zip(spans, mentions):
+        span._.entity_id = eid
+    return spans
+
+
+def masked_ids(doc):
+    """The entity ids of the masked pii spans of ``doc``."""
+    return {s._.entity_id for s in doc.spans["pii"] if s._.masked}
+
+
 @Language.component("test_every_entity_risky")
 def every_entity_risky(doc):
     """Every entity is risky on its own (in place of the language-model risk): the optimizer masks everything

@@ -1,5 +1,6 @@
-"""Test pipelines that Ray workers load (``textanon.run.scale.ray_engine``): a worker process imports this module by
-name, so its components and loaders live on the helpers path, not in a test module."""
+"""Test pipelines that Ray workers load (``textanon.run.scale.ray_engine``), and that the runner's tests build: a
+worker process imports this module by name, so its components and loaders live on the helpers path, not in a test
+module."""
 
 import functools
 import os
@@ -50,13 +51,14 @@ def mask_digits(doc):
     return doc
 
 
-def _build(names):
+def build(*names: str) -> Language:
+    """A blank English pipeline with the components ``names``, in order (also what the runner tests run)."""
     nlp = spacy.blank("en")
     for name in names:
         nlp.add_pipe(name)
     return nlp
 
 
-def loader(*names):
+def loader(*names: str) -> functools.partial:
     """A picklable loader (what ``ray_anonymize_records`` takes) of a blank English pipeline with ``names``."""
-    return functools.partial(_build, names)
+    return functools.partial(build, *names)

@@ -1,6 +1,7 @@
 """Candidates beyond the detected entities (textanon.risk.search.candidates): titles, numbers, phrases, the rule."""
 
 import spacy
+from parsed_docs import parsed_doc
 
 from textanon.risk.search.candidates import informative, propose
 
@@ -30,18 +31,18 @@ def test_a_number_and_the_noun_it_counts_are_one_candidate_its_words_the_single_
     assert "over" not in doc.text[got["70 operas"].start : got["70 operas"].end]  # the bound stays outside
 
 
-def test_a_parsed_numeric_phrase_takes_the_rest_of_its_noun_chunk():
-    from spacy.tokens import Doc
-
-    nlp = spacy.blank("en")
-    words = ["She", "wrote", "over", "12", "radio", "plays", "."]
-    doc = Doc(
-        nlp.vocab,
-        words=words,
+def radio_plays():
+    """ "She wrote over 12 radio plays.", parsed: "12" counts the noun chunk "radio plays"."""
+    return parsed_doc(
+        ["She", "wrote", "over", "12", "radio", "plays", "."],
         pos=["PRON", "VERB", "ADP", "NUM", "NOUN", "NOUN", "PUNCT"],
         heads=[1, 1, 3, 5, 5, 1, 1],
         deps=["nsubj", "ROOT", "quantmod", "nummod", "compound", "dobj", "punct"],
     )
+
+
+def test_a_parsed_numeric_phrase_takes_the_rest_of_its_noun_chunk():
+    doc = radio_plays()
     got = _proposed(doc)
     assert "12 radio plays" in got
     assert [doc.text[s:e] for s, e in got["12 radio plays"].words] == ["12", "radio", "plays"]
@@ -119,18 +120,9 @@ def test_the_search_risk_masks_a_numeric_phrase_whole_or_else_still_its_number(t
 def test_a_numeric_phrase_falls_back_to_exactly_the_candidates_it_replaced():
     # parsed: the noun chunk "radio plays" was a phrase candidate of its own before numeric phrases; when
     # "12 radio plays" is not informative as a whole, the risk tries "12" and "radio plays" as it did before
-    from spacy.tokens import Doc
-
     from textanon.risk.search.candidates import plain_candidates
 
-    nlp = spacy.blank("en")
-    doc = Doc(
-        nlp.vocab,
-        words=["She", "wrote", "over", "12", "radio", "plays", "."],
-        pos=["PRON", "VERB", "ADP", "NUM", "NOUN", "NOUN", "PUNCT"],
-        heads=[1, 1, 3, 5, 5, 1, 1],
-        deps=["nsubj", "ROOT", "quantmod", "nummod", "compound", "dobj", "punct"],
-    )
+    doc = radio_plays()
     phrase = _proposed(doc)["12 radio plays"]
     before = {doc.text[c.start : c.end]: c for c in plain_candidates(doc, [])}
     assert sorted(doc.text[c.start : c.end] for c in phrase.fallback) == ["12", "radio plays"]
