@@ -106,7 +106,7 @@ def test_convert_cli(tmp_path):
 
 
 def test_evaluate_tab_cli_weighted(tmp_path, monkeypatch):
-    import textanon_eval.tab as tab
+    import textanon_eval.tab_metrics as tab
 
     monkeypatch.setattr(
         tab, "lm_information_content", lambda model=None: lambda text, spans: [float(e - s) for s, e in spans]

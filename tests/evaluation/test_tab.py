@@ -19,8 +19,8 @@ import pytest
 from tab_fixture import TAB_METRIC_KEYS, TAB_SMALL, TAB_SMALL_MASKS
 
 from textanon.io.datasets.tab import load_tab
-from textanon_eval.tab import TabEvaluator, build_entities
 from textanon_eval.tab_corpus import load_masks
+from textanon_eval.tab_metrics import TabEvaluator, build_entities
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_full_masking_gives_full_recall():
 def test_lm_information_content_masks_all_spans_in_one_pass():
     import numpy as np
 
-    from textanon_eval.tab import lm_information_content
+    from textanon_eval.tab_metrics import lm_information_content
 
     class FakeLM:
         name = "fake"

@@ -7,8 +7,8 @@ import pytest
 from tab_fixture import TAB_SMALL, TAB_SMALL_MASKS
 
 from textanon.io.datasets.tab import load_tab
-from textanon_eval.tab import TabEvaluator
 from textanon_eval.tab_corpus import EvaluationError, load_masks, write_masks
+from textanon_eval.tab_metrics import TabEvaluator
 
 GOLD = json.loads(TAB_SMALL.read_text(encoding="utf-8"))
 TEXTS = {d["doc_id"]: d["text"] for d in GOLD}

@@ -4,7 +4,7 @@ from core_fixtures import FIXTURES
 
 TAB_SMALL = FIXTURES / "tab_small.json"
 TAB_SMALL_MASKS = FIXTURES / "tab_small_masks.json"
-#: the keys of a TAB evaluation without IC weights (textanon_eval.tab.TabEvaluator.evaluate)
+#: the keys of a TAB evaluation without IC weights (textanon_eval.tab_metrics.TabEvaluator.evaluate)
 TAB_METRIC_KEYS = {
     "token_recall",
     "token_recall_by_type",

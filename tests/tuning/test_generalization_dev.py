@@ -3,7 +3,7 @@
 import json
 
 from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
-from textanon_lab.tuning.generalization import write_dev_set
+from textanon_lab.tuning.generalization_dev import write_dev_set
 
 
 def _body(n=100):

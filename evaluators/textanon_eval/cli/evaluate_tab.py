@@ -10,7 +10,7 @@ from wasabi import msg
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, input_file
 from textanon.risk.language_models import ModelNotAvailable
-from textanon_eval.tab import evaluate_masks
+from textanon_eval.tab_metrics import evaluate_masks
 
 IC_MODEL_HELP = (
     "Language model for IC weights (with --weighted): textanon.SmolLM2Scorer.v1 (default), "

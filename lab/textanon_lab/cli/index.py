@@ -15,7 +15,7 @@ from textanon.pipes import search_risk  # noqa: F401  (the factory, also without
 from textanon.risk.search import registry  # noqa: F401
 from textanon_eval.provenance import write_metrics
 from textanon_lab.benchmarks.index_backends import bench_backends, markdown
-from textanon_lab.tuning.generalization import write_dev_set
+from textanon_lab.tuning.generalization_dev import write_dev_set
 from textanon_lab.tuning.sample import TuningSample, pseudo_abstracts
 from textanon_lab.tuning.search_settings import DEV_SETS, TuningSettings, tune_pipeline
 
@@ -122,7 +122,7 @@ def dev_set_cmd(
     share: float = typer.Option(0.25, help="Share of each remaining body the defender indexes"),
 ) -> None:
     """A development set of non-evaluated actors for the benchmark: dev.json (WikiActors format) and index.jsonl
-    (the defender's index documents, for ``index build``) in --output (textanon_lab.tuning.generalization)."""
+    (the defender's index documents, for ``index build``) in --output (textanon_lab.tuning.generalization_dev)."""
     check_distinct(
         [("BACKGROUND", background), ("--exclude", exclude)],
         [("--output (dev.json)", output / "dev.json"), ("--output (index.jsonl)", output / "index.jsonl")],

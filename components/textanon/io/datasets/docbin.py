@@ -14,7 +14,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Union
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
 
-from textanon.io.datasets.extensions import register_gold_extensions
+from textanon.io.datasets.gold_extensions import register_gold_extensions
 from textanon.io.datasets.records import jsonl_to_docs
 from textanon.io.datasets.tab import entity_layer_to_docs, tab_to_docs
 from textanon.io.datasets.tokenize import blank_nlp

@@ -22,7 +22,7 @@ from spacy.tokens import Doc
 from spacy.util import filter_spans
 
 from textanon.io.datasets.base import DatasetError, Source, integer, read_json
-from textanon.io.datasets.extensions import MENTIONS_KEY, set_gold_attributes
+from textanon.io.datasets.gold_extensions import MENTIONS_KEY, set_gold_attributes
 from textanon.io.datasets.tokenize import exact_span, make_doc
 from textanon.labels import TAB_LABELS
 
