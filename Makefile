@@ -66,7 +66,7 @@ $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.p
 	rm -rf packages/en_textanon-$(PKG_VERSION)
 	mkdir -p packages
 	$(PY) -m spacy package $(PIPELINE) packages --name textanon --version $(PKG_VERSION) --build wheel --force
-	rm -rf packages/dist
+	rm -rf packages/dist build/lib build/bdist.* evaluators/build  # setuptools reuses a stale build/lib: modules moved away would ship
 	$(PY) -m pip wheel --no-deps -q -w packages/dist . ./evaluators
 	$(PIP) install --no-deps -q --force-reinstall packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-*.whl
 	touch $@

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import textanon_eval.tab as tab
+import textanon_eval.tab_metrics as tab
 
 help_text = subprocess.run(
     [sys.executable, "-m", "textanon", "--help"], capture_output=True, text=True, check=True

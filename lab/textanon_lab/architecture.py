@@ -7,6 +7,7 @@ asserts the targets on every test run. Every measure is computed, never written 
 """
 
 import ast
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -248,8 +249,14 @@ def wheel_files(root: Path, out: Optional[Path] = None) -> List[Tuple[str, int]]
     """``(path, lines)`` of every Python file in the anonymizer's wheel, built from ``root`` with ``pip wheel``."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(out or tmp)
+        source = Path(tmp) / "src"  # a copy: setuptools would reuse the checkout's stale build/lib
+        shutil.copytree(
+            root / "components", source / "components", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        )
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy(root / name, source / name)
         subprocess.run(
-            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(root)],
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(folder), str(source)],
             check=True,
             capture_output=True,
         )
