@@ -97,7 +97,7 @@ $(CONSTRAINTS): requirements.txt
 	sed -E 's/\[[^]]*\]//' requirements.txt > $@
 
 check-wheel: $(PKG_STAMP) $(CONSTRAINTS)
-	PYTHON=$(PYTHON) EVAL_WHEEL=$(EVAL_WHEEL) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL) -c $(CONSTRAINTS)
+	PYTHON=$(PYTHON) EVAL_WHEEL=$(EVAL_WHEEL) .ci/check_wheel.sh $(CHECK_VENV) $(TEXTANON_WHEEL) $(PIPELINE_WHEEL) -c $(CURDIR)/$(CONSTRAINTS)
 
 bench-speed: $(PKG_STAMP)
 	$(PY) -m spacy project run bench-speed

@@ -9,7 +9,7 @@ from core_fixtures import SMALL_GAZETTEER, decision_pipeline
 from input_files import write_jsonl
 
 import textanon  # noqa: F401  (extensions)
-import textanon.pipes.allow_deny  # noqa: F401  (factory, also registered by the package entry point)
+import textanon.pipes.factories  # noqa: F401  (the factories, also registered by the package entry points)
 from textanon.pipes.allow_deny import ALLOWED_KEY, compile_entries, read_list_file
 
 TEXT = (

@@ -7,7 +7,7 @@ import spacy
 from core_fixtures import CONFIG, FIXTURES, spans_at
 
 import textanon  # noqa: F401
-import textanon.pipes.search_risk  # noqa: F401  (the factory, also without the entry points)
+import textanon.pipes.factories  # noqa: F401  (the factories, also without the entry points)
 import textanon.risk.search.registry  # noqa: F401  (textanon.LocalIndex.v1, also without the entry points)
 from textanon.pipes.search_risk import SearchRisk
 from textanon.risk.search.builder import build_index

@@ -5,7 +5,8 @@ from fake_models import LENGTH_LM  # noqa: F401  (registers the fake language mo
 from wordnet_data import needs_wordnet
 
 import textanon  # noqa: F401
-from textanon.pipes import generalizer as component  # noqa: F401
+import textanon.pipes.factories  # noqa: F401  (the factories, also without the entry points)
+from textanon.pipes import generalizer as component
 
 
 def pipeline(ic_source="auto"):

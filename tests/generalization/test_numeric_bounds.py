@@ -8,9 +8,9 @@ import pytest
 import spacy
 
 import textanon  # noqa: F401
+import textanon.pipes.factories  # noqa: F401  (the factories, also without the entry points)
 from textanon.decide.generalization.numbers import generalize_number
 from textanon.decide.generalization.propose import propose, propose_for_mentions
-from textanon.pipes import generalizer as component  # noqa: F401
 
 
 def texts(found):

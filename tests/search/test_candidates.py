@@ -91,7 +91,7 @@ def test_the_search_risk_masks_a_numeric_phrase_whole_or_else_still_its_number(t
     among them (as the single-number candidate it replaced), so the number stays covered (invented people)."""
     import json
 
-    import textanon.pipes.search_risk  # noqa: F401
+    import textanon.pipes.factories  # noqa: F401
     from textanon.pipes.search_risk import SearchRisk
     from textanon.risk.search.builder import build_index
     from textanon.risk.search.source import LocalIndex

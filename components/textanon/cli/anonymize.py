@@ -1,11 +1,9 @@
 """``anonymize`` and ``demo`` commands."""
 
 from pathlib import Path
-from typing import IO, List, Optional, Tuple
+from typing import List, Optional
 
-import spacy
 import typer
-from spacy import util as spacy_util
 from wasabi import msg, table
 
 import textanon  # noqa: F401  (extensions)
@@ -16,34 +14,31 @@ from textanon.cli.common import (
     Replacement,
     check_distinct,
     check_report_folder,
+    fail_job,
     input_file,
     load_key,
     usage_error,
+    value,
 )
-from textanon.io.datasets.records import Record, read_records
-from textanon.io.progress import bar, count_records
-from textanon.pipes.allow_deny import add_lists
-from textanon.pipes.generalizer import use_generalizer
-from textanon.pipes.search_risk import use_index
-from textanon.profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
-from textanon.profiles import profile as profile_overrides
+from textanon.io.datasets.records import Record
 from textanon.render.mapping import KEY_ENV
 from textanon.render.operators import OPERATORS, OperatorError, operator_block
-from textanon.render.output import (
-    DECISION_HEADER,
-    OutputError,
-    ParquetOutput,
-    decision_rows,
-    doc_to_record,
-    write_output,
+from textanon.render.output import DECISION_HEADER, decision_rows, doc_to_record
+from textanon.run.job import (
+    DEFAULT_PIPELINE,
+    AnonymizeSettings,
+    JobError,
+    PipelineSettings,
+    anonymize_file,
+    open_side_outputs,
+    prepare_pipeline,
 )
-from textanon.risk.language_models.loading import ModelNotAvailable
-from textanon.risk.search.base import IndexUnavailable
-from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_records, pipe_docs
-from textanon.run.scale.ray_engine import PipelineSpec, anonymize_on_ray
-from textanon.run.side_outputs import OwnerOnlyReport, SideOutputs
+from textanon.run.runner import DEFAULT_MAX_CHARS, pipe_docs
+from textanon.run.side_outputs import OwnerOnlyReport
 
-DEFAULT_PIPELINE = "en_textanon"
+UNENCRYPTED_WITH_KEY = (
+    f"--mapping-unencrypted with a key (--key-file or ${KEY_ENV}): encrypt the mapping, or drop the key"
+)
 OPERATOR_HELP = (
     "How masked entities of LABEL are written: LABEL=NAME[:ARG=VALUE...], repeatable; LABEL 'default' for every "
     "other label. NAME: " + ", ".join(OPERATORS) + " (or a registered function's full name). Examples: "
@@ -52,54 +47,6 @@ OPERATOR_HELP = (
     "LOC=generalize (with --replacement generalize), MISC=keep (never for the protected person or a code). "
     "See the operator table in the README."
 )
-
-
-def load_pipeline(name: str, overrides: Optional[dict] = None):
-    """Load the packaged pipeline (or a pipeline folder) with the ``spacy.load`` config ``overrides``
-    (:func:`run_overrides`), with a clear message if it or a model is missing."""
-
-    try:
-        return spacy.load(name, config=overrides or {})
-    except ModelNotAvailable as err:
-        msg.fail(f"Cannot load pipeline {name!r}: {err}", exits=1)
-    except OperatorError as err:
-        usage_error(str(err))
-    except OSError:
-        msg.fail(
-            f"Cannot load pipeline {name!r}.",
-            "Build and install it with `make package`, or pass --model PATH.",
-            exits=1,
-        )
-
-
-def pipeline_overrides(replacement: Optional[str] = None, **optimizer) -> dict:
-    """The ``spacy.load`` config overrides of ``textanon_optimizer`` settings (those not None)."""
-    settings = {k: v for k, v in dict(optimizer, replacement=replacement).items() if v is not None}
-    operators = settings.pop("operators", None)
-    overrides = {f"components.textanon_optimizer.{k}": v for k, v in settings.items()}
-    if operators:
-        overrides["components.textanon_optimizer.operators"] = operators
-    return overrides
-
-
-def run_overrides(
-    model: str, profile: Optional[Profile], index: Optional[Path], replacement: Optional[str] = None, **optimizer
-) -> Tuple[dict, Optional[Path]]:
-    """(the ``spacy.load`` overrides of a run: the profile's, then the optimizer settings given; the index left
-    for :func:`textanon.pipes.search_risk.use_index` — a pipeline without profiles). ``--index`` is the search
-    profile; a usage error for a profile the pipeline does not have or an index that cannot be opened."""
-    name = profile.value if profile is not None else (SEARCH if index is not None else None)
-    if not supports_profiles(model):
-        if profile is not None:
-            usage_error(f"--profile: the pipeline {model} has no profiles (it lacks the components they switch)")
-        return pipeline_overrides(replacement, **optimizer), index
-    try:
-        overrides = profile_overrides(name or DEFAULT_PROFILE, index)
-    except ProfileError as err:
-        usage_error(str(err))
-    except IndexUnavailable as err:
-        msg.fail(f"Cannot use the search index: {err}", exits=1)
-    return {**overrides, **pipeline_overrides(replacement, **optimizer)}, None
 
 
 def operator_config(specs: List[str], key_file: Optional[Path] = None) -> Optional[dict]:
@@ -112,41 +59,9 @@ def operator_config(specs: List[str], key_file: Optional[Path] = None) -> Option
         usage_error(str(err))
 
 
-def attach(nlp, index: Optional[Path], allow_list: Optional[Path], deny_list: Optional[Path], generalize: bool):
-    """What the options add to a loaded pipeline: the search index, the generalizer (``--replacement generalize``),
-    the allow and deny lists; a problem with any of them is an error (exit 1) before any document is read."""
-    if index is not None:
-        try:
-            msg.info(use_index(nlp, index))
-        except (IndexUnavailable, ValueError) as err:
-            msg.fail(f"Cannot use the search index: {err}", exits=1)
-    if generalize:
-        try:
-            use_generalizer(nlp)
-        except ValueError as err:
-            msg.fail(f"Cannot generalize: {err}", exits=1)
-    if allow_list or deny_list:
-        try:
-            add_lists(nlp, allow_list, deny_list)
-        except ValueError as err:
-            msg.fail(f"Cannot use the allow/deny lists: {err}", exits=1)
-
-
-def open_output(path: Path) -> IO[str]:
-    """Open an output file for writing, before any work: a clear error and exit 1 if it cannot be written
-    (``.parquet``: an ``output.ParquetOutput``)."""
-    if path.is_dir():
-        msg.fail(f"Output {path} is a directory; give a file path.", exits=1)
-    if not path.parent.is_dir():
-        msg.fail(f"Output folder {path.parent} does not exist.", exits=1)
-    try:
-        if path.suffix.lower() == ".parquet":
-            return ParquetOutput(path)
-        return path.open("w", encoding="utf-8")
-    except ImportError:
-        msg.fail(f"Writing {path.name} needs pyarrow: pip install pyarrow (or textanon[scale]).", exits=1)
-    except OSError as err:
-        msg.fail(f"Cannot write output {path}: {err.strerror or type(err).__name__}.", exits=1)
+def warn_error(record: dict) -> None:
+    """Show an error record's error (the record itself is in the output)."""
+    msg.warn(record["error"])
 
 
 @app.command("anonymize")
@@ -244,74 +159,26 @@ def anonymize(
     )
     key = load_key(key_file)
     if mapping_unencrypted and key:
-        usage_error(
-            f"--mapping-unencrypted with a key (--key-file or ${KEY_ENV}): encrypt the mapping, or drop the key"
-        )
-    operators = operator_config(operator, key_file)
-    replacement = replacement.value if replacement is not None else None
-    try:  # report folder, mapping key and earlier mapping checked before any output is opened
-        sides = SideOutputs(
-            target, html and check_report_folder(html), mapping_out, mapping_in, key, not mapping_unencrypted
-        )
-    except (ValueError, OSError) as err:
-        msg.fail(f"Cannot write the side outputs: {err}", exits=1)
-    if engine is Engine.ray and sides.mapping is not None:
-        usage_error("--mapping-out/--mapping-in need --engine local (the pseudonym table lives in one process)")
-    if engine is Engine.ray and replacement == Replacement.generalize.value:
-        usage_error("--replacement generalize needs --engine local")
-    out = open_output(output)
-    masks_file = open_output(masks_out) if masks_out else None
-    overrides, index = run_overrides(
-        model,
-        profile,
-        index,
-        replacement,
+        usage_error(UNENCRYPTED_WITH_KEY)
+    pipeline = PipelineSettings(
+        model=model,
+        profile=value(profile),
+        index=index,
+        replacement=value(replacement),
+        operators=operator_config(operator, key_file),
         pseudonym_seed=pseudonym_seed,
-        pseudonym_key=str(pseudonym_key or key_file) if (pseudonym_key or key_file) else None,  # a path, not the key
-        operators=operators,
+        pseudonym_key=pseudonym_key or key_file,
+        allow_list=allow_list,
+        deny_list=deny_list,
     )
-    if engine is Engine.ray:
-        if address is None and not (spacy_util.is_package(model) or Path(model).is_dir()):
-            load_pipeline(model)  # exits with the local engine's message
-        spec = PipelineSpec(
-            model,
-            overrides,
-            *(str(p) if p else None for p in (index, allow_list, deny_list)),
-        )
-        records = anonymize_on_ray(
-            sides.inputs(read_records(input_path)),
-            spec,
-            address=address,
-            target=target,
-            num_workers=num_workers,
-            batch_size=batch_size,
-            max_chars=max_chars,
-        )
-    else:
-        if index is not None:
-            pass
-        nlp = load_pipeline(model, overrides)
-        attach(nlp, index, allow_list, deny_list, replacement == Replacement.generalize.value)
-        n_process = sides.prepare(nlp, n_process)
-        records = anonymize_records(
-            nlp,
-            sides.inputs(read_records(input_path)),
-            target=target,
-            n_process=n_process,
-            batch_size=batch_size,
-            max_chars=max_chars,
-        )
+    settings = AnonymizeSettings(pipeline, target, engine.value, address, num_workers, n_process, batch_size, max_chars)
     try:
-        n_ok, n_err = write_output(
-            bar(sides.records(records), total=count_records(input_path), desc="anonymize"),
-            out,
-            masks_file,
-            on_error=lambda r: msg.warn(r["error"]),
-        )
-    except OutputError as err:
-        msg.fail(f"{err} ({err.error.filename or output}).", f"{output} is incomplete.", exits=1)
-    msg.good(f"{n_ok} documents anonymized, {n_err} error records -> {output}")
-    for what, path in sides.close().items():
+        sides = open_side_outputs(target, html, mapping_out, mapping_in, key, not mapping_unencrypted)
+        result = anonymize_file(settings, input_path, output, masks_out, sides, warn_error, msg.info)
+    except JobError as err:
+        fail_job(err)
+    msg.good(f"{result.n_ok} documents anonymized, {result.n_errors} error records -> {output}")
+    for what, path in result.written.items():
         msg.good(f"{what} -> {path}")
 
 
@@ -330,8 +197,10 @@ def demo(
 
     check_distinct([("INPUT_PATH", input_path), ("--key-file", key_file)], [("--html", html)], folders=["--html"])
     load_key(key_file)
-    overrides, _ = run_overrides(model, None, None, operators=operator_config(operator, key_file))
-    nlp = load_pipeline(model, overrides)
+    try:
+        nlp, _ = prepare_pipeline(PipelineSettings(model, operators=operator_config(operator, key_file)))
+    except JobError as err:
+        fail_job(err)
     record = Record(id=input_path.stem, text=input_path.read_text(encoding="utf-8"), target=target)
     doc = next(pipe_docs(nlp, [record]))
     msg.divider("Anonymized text")

@@ -4,12 +4,13 @@ import os
 import stat
 from enum import Enum
 from pathlib import Path
-from typing import IO, Iterable, List, Optional, Tuple
+from typing import IO, Iterable, List, NoReturn, Optional, Tuple
 
 import typer
 from wasabi import msg
 
 from textanon.render.mapping import MappingError, key_file_warning, read_key
+from textanon.run.job import JobError, report_folder
 
 
 def input_file(help: str) -> typer.models.ArgumentInfo:
@@ -43,10 +44,23 @@ class Engine(str, Enum):
     ray = "ray"
 
 
+def value(option: Optional[Enum]) -> Optional[str]:
+    """The value of a choice option (None when it is not given)."""
+    return option.value if option is not None else None
+
+
 def usage_error(message: str) -> None:
     """One line on stderr, exit code 2 (a usage error, as click's own)."""
     typer.echo(f"Error: {message}", err=True)
     raise typer.Exit(2)
+
+
+def fail_job(err: JobError) -> NoReturn:
+    """A library job's error as the commands report it: a usage error (exit code 2) for wrong settings, else
+    its message (and hint) and exit code 1."""
+    if err.usage:
+        usage_error(err.message)
+    msg.fail(err.message, err.hint or "", exits=1)
 
 
 def parse_seeds(text: Optional[str], option: str, required: bool = True) -> List[int]:
@@ -151,7 +165,6 @@ def open_private(path: Path) -> IO[str]:
 def check_report_folder(path: Path) -> Path:
     """Exit with a clear message, before any work, if the report folder cannot be created or written."""
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)  # its pages show original texts: owner only
-    except OSError as err:
-        msg.fail(f"Cannot create the report folder {path}: {err.strerror or type(err).__name__}.", exits=1)
-    return path
+        return report_folder(path)  # its pages show original texts: owner only
+    except JobError as err:
+        fail_job(err)

@@ -1,6 +1,5 @@
 """``deanonymize`` and ``mapping-key``: the reversible mapping written by ``anonymize --mapping-out``."""
 
-import json
 import os
 from pathlib import Path
 from typing import Optional
@@ -10,20 +9,8 @@ from wasabi import msg
 
 from textanon.cli.apps import app
 from textanon.cli.common import check_distinct, load_key, open_private, usage_error
-from textanon.io.progress import bar, count_records
-from textanon.render.mapping import (
-    KEY_ENV,
-    NOTHING_TO_RESTORE,
-    Mapping,
-    MappingError,
-    deanonymize_records,
-    decrypt_records,
-    new_key,
-)
-from textanon.render.output import read_numbered_output
-
-#: refused records named on the terminal (all are in the output)
-MAX_NAMED = 20
+from textanon.render.deanonymize import deanonymize_file, refusal_warnings
+from textanon.render.mapping import KEY_ENV, Mapping, MappingError, new_key
 
 
 @app.command("deanonymize")
@@ -72,27 +59,14 @@ def deanonymize(
         mapping = Mapping.read(mapping_path, key, mapping_unencrypted) if mapping_path is not None else None
     except (MappingError, OSError) as err:
         msg.fail(f"Cannot read the mapping: {err}", exits=1)
-    n_ok, refused = 0, []
     try:
         out = open_private(output)
     except OSError as err:
         msg.fail(f"Cannot write output {output}: {err.strerror or type(err).__name__}.", exits=1)
     with out:
-        numbered = bar(read_numbered_output(input_path), total=count_records(input_path), desc="deanonymize")
-        if mapping is not None:
-            restored = deanonymize_records(numbered, mapping)
-        else:
-            restored = decrypt_records((record for _, record in numbered), key)
-        for record in restored:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            n_ok += "error" not in record
-            if "error" in record and record["error"] != NOTHING_TO_RESTORE:
-                refused.append(record)
-    for record in refused[:MAX_NAMED]:
-        where = f"line {record['line']}, " if "line" in record else ""
-        msg.warn(f"Not restored ({where}id {record['id']}): {record['error']}")
-    if len(refused) > MAX_NAMED:
-        msg.warn(f"... and {len(refused) - MAX_NAMED} more records not restored (see {output})")
+        n_ok, refused = deanonymize_file(input_path, out, mapping, key)
+    for warning in refusal_warnings(refused, output):
+        msg.warn(warning)
     if refused:
         msg.fail(f"{n_ok} texts restored, {len(refused)} refused (error records) -> {output}", exits=1)
     msg.good(f"{n_ok} texts restored -> {output}")

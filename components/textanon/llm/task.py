@@ -26,7 +26,7 @@ reads ``doc.spans["llm_pii"]``.
 
 import re
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
@@ -40,7 +40,6 @@ from textanon.llm.matching import NormalizedText, match_strings, ranges_to_spans
 from textanon.llm.parsing import parse_reply, reply_truncated
 from textanon.llm.prompts import DEFAULT_DESIGN, PromptRenderer, load_template, to_plain_text
 from textanon.render.masking import apply, merge
-from textanon.settings.signatures import defaults
 
 FALLBACK_POLICIES = ("entities", "mask_all", "none")
 #: rule labels masked whatever the model says (direct identifiers: emails, phones, URLs, IDs, ...)
@@ -62,7 +61,7 @@ class AnonymizeTask:
     """Sharding spacy-llm task: one prompt per chunk, replies merged into one set of spans per Doc.
 
     Registered as the spacy-llm task ``textanon.Anonymize.v1``; the ``textanon_llm_anonymizer`` component's
-    defaults are read from this signature (:func:`task_defaults`), so each default is defined here only.
+    defaults are read from this signature (``textanon.pipes.factories``), so each default is defined here only.
 
     design: a shipped design name (``textanon.llm_prompt_names()``); ``template`` (the text of a .jinja
     template) or ``template_path`` (a .jinja file) overrides it. ``chat_markers = False``: a plain prompt for
@@ -302,12 +301,6 @@ class AnonymizeTask:
         if self.fallback_spans_key in doc.spans or doc.has_annotation("ENT_IOB"):
             return self._entity_spans(doc)
         return heuristic_ranges(doc)
-
-
-def task_defaults(names: Sequence[str]) -> Dict[str, Any]:
-    """The defaults of the :class:`AnonymizeTask` settings ``names``, read from its signature (the one place they
-    are defined), as config values."""
-    return defaults(AnonymizeTask, names)
 
 
 def _lazy(compute: Callable[[], List[Range]]) -> Callable[[], List[Range]]:

@@ -116,32 +116,11 @@ def read_list_file(path: Union[str, Path]) -> List[Entry]:
     return entries
 
 
-@Language.factory(
-    "textanon_allow_deny",
-    default_config={
-        "spans_key": DEFAULT_SPANS_KEY,
-        "allow": [],
-        "deny": [],
-        "case_sensitive": False,
-        "deny_label": "MISC",
-    },
-    assigns=["doc.spans", "doc._.anonymization_warnings"],
-)
-def make_allow_deny(
-    nlp: Language,
-    name: str,
-    spans_key: str,
-    allow: List[Entry],
-    deny: List[Entry],
-    case_sensitive: bool,
-    deny_label: str,
-) -> "AllowDenyLists":
-    """Build the ``textanon_allow_deny`` component from its config settings."""
-    return AllowDenyLists(name, spans_key, allow, deny, case_sensitive, deny_label)
-
-
 class AllowDenyLists:
     """Removes allow-listed spans (never a direct identifier) and adds deny-listed ones (see the module docstring)."""
+
+    #: the settings of the config (:mod:`textanon.pipes.factories`); the list files are saved with the pipeline
+    SETTINGS = ("spans_key", "allow", "deny", "case_sensitive", "deny_label")
 
     def __init__(
         self,

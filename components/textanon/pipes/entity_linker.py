@@ -14,7 +14,6 @@ import re
 import unicodedata
 from typing import Dict, List
 
-from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from textanon.detect.target import COURTESY_TITLES, name_parts
@@ -25,24 +24,6 @@ from textanon.settings.serialization import SettingsRecord
 DETERMINERS = {"the", "a", "an"}
 ACRONYM_STOPWORDS = {"of", "the", "for", "and", "on", "in", "de", "du", "des", "la", "le", "&"}
 CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|lir[ae]s?|roubles?|rubles?)\b", re.I)
-
-
-@Language.factory(
-    "textanon_entity_linker",
-    default_config={
-        "spans_key": DEFAULT_SPANS_KEY,
-        "link_person_variants": True,
-        "link_acronyms": True,
-        "link_currencies": True,
-    },
-    assigns=["span._.entity_id"],
-    requires=["doc.spans"],
-)
-def make_entity_linker(
-    nlp: Language, name: str, spans_key: str, link_person_variants: bool, link_acronyms: bool, link_currencies: bool
-) -> "EntityLinker":
-    """Build the ``textanon_entity_linker`` component from its config settings."""
-    return EntityLinker(name, spans_key, link_person_variants, link_acronyms, link_currencies)
 
 
 def normalize(text: str) -> str:

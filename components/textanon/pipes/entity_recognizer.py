@@ -171,50 +171,6 @@ FIRM_WORDS = frozenset("solicitors lawyers advocates attorneys barristers notari
 FAMILY_WORDS = frozenset("family families household brothers sisters couple children parents case".split())
 
 
-@Language.factory(
-    "textanon_entity_recognizer",
-    default_config={
-        "spans_key": DEFAULT_SPANS_KEY,
-        "label_map": dict(ONTONOTES_TO_TAB),
-        "use_ner": True,
-        "use_gazetteer": True,
-        "use_rules": True,
-        "extend_titles": True,
-        "model_spans_key": None,
-        "model_labels": None,
-        "spelled_counts": True,
-    },
-    assigns=["doc.spans"],
-)
-def make_entity_recognizer(
-    nlp: Language,
-    name: str,
-    spans_key: str,
-    label_map: Dict[str, Optional[str]],
-    use_ner: bool,
-    use_gazetteer: bool,
-    use_rules: bool,
-    extend_titles: bool,
-    model_spans_key: Optional[str],
-    model_labels: Optional[List[str]],
-    spelled_counts: bool,
-) -> "EntityRecognizer":
-    """Build the ``textanon_entity_recognizer`` component from its config settings."""
-    return EntityRecognizer(
-        nlp,
-        name,
-        spans_key,
-        label_map,
-        use_ner,
-        use_gazetteer,
-        use_rules,
-        extend_titles,
-        model_spans_key,
-        model_labels,
-        spelled_counts,
-    )
-
-
 class EntityRecognizer(SettingsRecord):
     """Rule + gazetteer + NER recognizer writing TAB-typed spans to ``doc.spans[spans_key]``."""
 
@@ -235,7 +191,7 @@ class EntityRecognizer(SettingsRecord):
         nlp: Language,
         name: str = "textanon_entity_recognizer",
         spans_key: str = DEFAULT_SPANS_KEY,
-        label_map: Optional[Dict[str, Optional[str]]] = None,
+        label_map: Optional[Dict[str, Optional[str]]] = ONTONOTES_TO_TAB,  # noqa: B006 - copied, never mutated
         use_ner: bool = True,
         use_gazetteer: bool = True,
         use_rules: bool = True,

@@ -7,24 +7,16 @@ entity layer (spaCy's ``ner`` would otherwise keep the earlier entities as fixed
 entity recognizer then reads the group through its ``model_spans_key`` setting.
 """
 
-from spacy.language import Language
 from spacy.tokens import Doc, SpanGroup
 
 from textanon.extensions import register_extensions
 
 
-@Language.factory(
-    "textanon_ents_to_spans",
-    default_config={"spans_key": "model", "source": "model"},
-    assigns=["doc.spans", "doc.ents"],
-)
-def make_ents_to_spans(nlp: Language, name: str, spans_key: str, source: str) -> "EntsToSpans":
-    """Build the ``textanon_ents_to_spans`` component from its config settings."""
-    return EntsToSpans(name, spans_key, source)
-
-
 class EntsToSpans:
     """Stateless: ``doc.ents`` -> ``doc.spans[spans_key]``, then ``doc.ents = ()``."""
+
+    #: the settings of the config (:mod:`textanon.pipes.factories`)
+    SETTINGS = ("spans_key", "source")
 
     def __init__(self, name: str = "textanon_ents_to_spans", spans_key: str = "model", source: str = "model") -> None:
         register_extensions()

@@ -41,7 +41,6 @@ from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
 from textanon.pipes.search_risk import SearchRisk
 from textanon.risk.search.base import memo_count
 from textanon.settings.serialization import SettingsRecord
-from textanon.settings.signatures import register_component
 
 logger = logging.getLogger(__name__)
 IC_SOURCES = ("auto", "lm", "index", "wordfreq")
@@ -236,14 +235,6 @@ def _memo_any(index):
 
 def _counter(index):
     return memo_count(index)
-
-
-make_generalizer = register_component(
-    "textanon_generalizer",
-    Generalizer,
-    assigns=["span._.generalizations", "doc._.generalization_risk"],
-    requires=["span._.entity_id"],
-)
 
 
 #: the factory name, for turning generalization on in a loaded pipeline (``textanon anonymize --replacement

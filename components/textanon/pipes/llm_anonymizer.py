@@ -36,8 +36,7 @@ from spacy.util import minibatch
 
 from textanon.extensions import register_extensions
 from textanon.llm import local_model, openai_compatible  # noqa: F401 - register the models
-from textanon.llm.task import AnonymizeTask, new_stats, task_defaults
-from textanon.settings.signatures import settings_from
+from textanon.llm.task import AnonymizeTask, new_stats
 
 DEFAULT_MODEL = {"@llm_models": "textanon.SmolLM2Chat.v1", "max_new_tokens": 256}
 #: settings of the component passed on to the task (:class:`AnonymizeTask`, where their defaults are defined)
@@ -55,46 +54,8 @@ TASK_SETTINGS = (
 )
 #: the task's arguments the component's config holds: the prompt design and :data:`TASK_SETTINGS`
 TASK_ARGS = ("design", "template_path", *TASK_SETTINGS)
-
-
-@Language.factory(
-    "textanon_llm_anonymizer",
-    default_config={
-        **task_defaults(("design", "template_path")),
-        "model": DEFAULT_MODEL,
-        **task_defaults(TASK_SETTINGS),
-        "cache_dir": None,
-        "cache_batch_size": 16,
-        "save_io": False,
-        "validate_types": True,
-    },
-    assigns=["doc.spans", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
-)
-@settings_from(AnonymizeTask, names=TASK_ARGS)
-def make_llm_anonymizer(
-    nlp: Language,
-    name: str,
-    model: Callable,
-    cache_dir: Optional[str],
-    cache_batch_size: int,
-    save_io: bool,
-    validate_types: bool,
-    **task_settings: Any,
-) -> "LLMAnonymizer":
-    """The ``textanon_llm_anonymizer`` factory: the anonymization task built from its settings (``design``,
-    ``template_path`` and :data:`TASK_SETTINGS`: :class:`AnonymizeTask`'s, with their types and defaults), around
-    ``model``."""
-    task = AnonymizeTask(component_name=name, **task_settings)
-    return LLMAnonymizer(
-        nlp,
-        name,
-        task,
-        model,
-        cache_dir=cache_dir,
-        cache_batch_size=cache_batch_size,
-        save_io=save_io,
-        validate_types=validate_types,
-    )
+#: settings of the component passed on to :class:`LLMAnonymizer` (where their defaults are defined)
+CACHE_SETTINGS = ("cache_dir", "cache_batch_size", "save_io", "validate_types")
 
 
 class TextFreeLogFilter(logging.Filter):
@@ -282,4 +243,4 @@ def DocCache(**kwargs):  # noqa: N802 - a class built lazily (spacy-llm is optio
     return _make_doc_cache()(**kwargs)
 
 
-__all__: List[Any] = ["make_llm_anonymizer", "LLMAnonymizer", "DEFAULT_MODEL"]
+__all__: List[Any] = ["LLMAnonymizer", "DEFAULT_MODEL"]

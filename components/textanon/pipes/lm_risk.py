@@ -16,7 +16,6 @@ import logging
 import math
 from typing import Callable, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
-from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import minibatch
 
@@ -33,33 +32,6 @@ DEFAULT_MODEL = {"@misc": "textanon.SmolLM2Scorer.v1"}
 DECISION_MARK = "textanon.warnings_before_decision"
 #: ``doc.user_data`` key: ids of the entities left unscored because the optimizer always masks them
 NOT_SCORED = "textanon.entities_not_scored"
-
-
-@Language.factory(
-    "textanon_lm_risk",
-    default_config={
-        "model": DEFAULT_MODEL,
-        "spans_key": DEFAULT_SPANS_KEY,
-        "threshold": -2.0,
-        "max_combination_size": 2,
-        "max_combinations": 20000,
-        "skip_forced": True,
-    },
-    assigns=["span._.ic", "doc._.risky_combinations"],
-    requires=["span._.entity_id"],
-)
-def make_lm_risk(
-    nlp: Language,
-    name: str,
-    model: LanguageModel,
-    spans_key: str,
-    threshold: float,
-    max_combination_size: int,
-    max_combinations: int,
-    skip_forced: bool,
-) -> "LMRiskScorer":
-    """The ``textanon_lm_risk`` factory: an :class:`LMRiskScorer` with the settings of the config."""
-    return LMRiskScorer(model, name, spans_key, threshold, max_combination_size, max_combinations, skip_forced)
 
 
 class LMRiskScorer(SettingsRecord):

@@ -57,7 +57,6 @@ from textanon.detect.rules import CODE_RULE_NAMES
 from textanon.detect.target import fold, name_occurrences, name_words
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
-from textanon.pipes.lm_risk import LMRiskScorer
 from textanon.pipes.search_risk import SearchRisk
 from textanon.render.masking import (
     REPLACEMENT_STYLES,
@@ -76,7 +75,6 @@ from textanon.render.operators.pseudonym import Pseudonym
 from textanon.render.pseudonyms import PSEUDONYM, RANDOM_KEY_WARNING, Pseudonymizer
 from textanon.render.pseudonyms import read_key as read_pseudonym_key
 from textanon.settings.serialization import SettingsRecord
-from textanon.settings.signatures import defaults, settings_from
 
 logger = logging.getLogger(__name__)
 GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.decide.generalization)
@@ -693,22 +691,3 @@ def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]
         return set()
     overlaps = overlap_test(chars)
     return {eid for eid, mentions in entities.items() if any(overlaps(m.start_char, m.end_char) for m in mentions)}
-
-
-@Language.factory(
-    "textanon_optimizer",
-    default_config=defaults(MaskingOptimizer, MaskingOptimizer.SETTINGS),
-    assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
-    requires=["span._.entity_id"],
-)
-@settings_from(MaskingOptimizer)
-def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimizer:
-    """Build the ``textanon_optimizer`` component from its config settings (:class:`MaskingOptimizer`'s, with their
-    types and defaults: declared once, in its constructor); ``nlp``: where ``replacement = "generalize"`` finds the
-    search risk that checks its output; the pipeline's risk scorer (``textanon_lm_risk`` before it, same
-    ``spans_key``) leaves the entities this optimizer always masks unscored."""
-    optimizer = MaskingOptimizer(name, nlp=nlp, **settings)
-    for _, proc in nlp.components:
-        if isinstance(proc, LMRiskScorer) and proc.spans_key == optimizer.spans_key:
-            proc.forced_entities = optimizer.forced_entity_ids
-    return optimizer

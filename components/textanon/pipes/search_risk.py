@@ -48,7 +48,6 @@ from textanon.risk.search.source import IndexSource
 from textanon.risk.search.targeted import target_rank, unlink
 from textanon.risk.search.terms import query_word_spans
 from textanon.settings.serialization import SettingsRecord
-from textanon.settings.signatures import register_component
 
 logger = logging.getLogger(__name__)
 Char = Tuple[int, int]
@@ -407,15 +406,6 @@ class SearchRisk(SettingsRecord):
 
 def _rank_str(rank: Optional[int]) -> str:
     return "beyond the ranked results" if rank is None else str(rank)
-
-
-#: the ``textanon_search_risk`` factory (entry point): settings, types and defaults are :class:`SearchRisk`'s
-make_search_risk = register_component(
-    "textanon_search_risk",
-    SearchRisk,
-    assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
-    requires=["span._.entity_id"],
-)
 
 
 #: the factory name, for pointing a loaded pipeline at an index (``textanon anonymize --index DIR``)

@@ -4,19 +4,18 @@ spaCy and confection validate a config block against the signature of the functi
 factory takes its defaults from ``default_config``. A component's (or model's) constructor already declares
 every setting with its type and default; instead of writing them again in the factory and in
 ``default_config``, the factory takes ``**settings`` and :func:`settings_from` gives it the constructor's
-parameters as its signature, and :func:`defaults` reads the config defaults from the same place.
-:func:`register_component` does both for a component whose settings are its constructor's:
+parameters as its signature, and :func:`defaults` reads the config defaults from the same place. Every pipeline
+component is registered so, in :mod:`textanon.pipes.factories`:
 
-    make_search_risk = register_component("textanon_search_risk", SearchRisk, assigns=[...], requires=[...])
-
-A factory that does more than build the component keeps its own body and takes the signature with
-:func:`settings_from` (``make_optimizer``).
+    @Language.factory("textanon_x", default_config=defaults(X, X.SETTINGS), assigns=[...], requires=[...])
+    @settings_from(X)
+    def make_x(nlp: Language, name: str, **settings: Any) -> X:
+        return X(name=name, **settings)
 """
 
+import copy
 import inspect
 from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
-
-from spacy.language import Language
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,8 +26,11 @@ def _parameters(source: Callable) -> List[inspect.Parameter]:
 
 
 def config_value(value: Any) -> Any:
-    """A default as a config value: a tuple becomes a list (the config has lists, not tuples)."""
-    return list(value) if isinstance(value, tuple) else value
+    """A default as a config value: a tuple becomes a list (the config has lists, not tuples), a list or a dict is
+    copied (a default shared with the constructor is never changed through the config)."""
+    if isinstance(value, tuple):
+        return list(value)
+    return copy.deepcopy(value) if isinstance(value, (list, dict)) else value
 
 
 def defaults(source: Callable, names: Sequence[str]) -> Dict[str, Any]:
@@ -65,25 +67,3 @@ def settings_from(
         return func
 
     return decorate
-
-
-def register_component(factory: str, cls: type, **meta: Any) -> Callable[..., Any]:
-    """Register the component class ``cls`` as the spaCy factory ``factory`` and return the factory function, named
-    ``make_`` + the factory's name without its ``textanon_`` prefix (``make_search_risk``: the entry point's).
-
-    ``cls`` takes ``name`` (and ``nlp`` if its constructor names it) and its settings, and names them in ``SETTINGS``
-    (:class:`~textanon.settings.serialization.SettingsRecord`): the config's defaults are its constructor's defaults of
-    ``SETTINGS``, the factory's signature ``nlp``, ``name`` and the constructor's parameters (a parameter without a
-    default, such as the search risk's ``index``, must be in the config). ``meta``: the other arguments of
-    :meth:`spacy.language.Language.factory` (``assigns``, ``requires``, ...)."""
-
-    takes_nlp = "nlp" in inspect.signature(cls).parameters
-
-    def make(nlp: Language, name: str, **settings: Any) -> Any:
-        return cls(nlp=nlp, name=name, **settings) if takes_nlp else cls(name=name, **settings)
-
-    make.__name__ = make.__qualname__ = "make_" + factory.removeprefix("textanon_")
-    make.__module__ = cls.__module__
-    make.__doc__ = f"The ``{factory}`` factory: a :class:`{cls.__name__}` with the settings of the config."
-    make.__annotations__["return"] = cls
-    return Language.factory(factory, default_config=defaults(cls, cls.SETTINGS), func=settings_from(cls)(make), **meta)

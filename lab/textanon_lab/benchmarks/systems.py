@@ -16,10 +16,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import spacy
 
 import textanon  # noqa: F401
+import textanon.pipes.factories  # noqa: F401  (the factories)
 from textanon.decide import generalization  # noqa: F401
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Record
-from textanon.pipes import generalizer as component  # noqa: F401  (the factory)
 from textanon.pipes.optimizer import MaskingOptimizer
 from textanon.pipes.search_risk import configure, use_index
 from textanon.profiles import load

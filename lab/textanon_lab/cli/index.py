@@ -9,9 +9,9 @@ import spacy
 import typer
 from wasabi import msg
 
+import textanon.pipes.factories  # noqa: F401  (the factories, also without the package's entry points)
 from textanon.cli.common import check_distinct
 from textanon.cli.index import index_app
-from textanon.pipes import search_risk  # noqa: F401  (the factory, also without the package's entry points)
 from textanon.risk.search import registry  # noqa: F401
 from textanon_eval.provenance import write_metrics
 from textanon_lab.benchmarks.index_backends import bench_backends, markdown

@@ -29,11 +29,12 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Un
 
 import spacy
 
-import textanon  # noqa: F401  (extensions and factories)
+import textanon  # noqa: F401  (extensions)
+import textanon.pipes.factories  # noqa: F401  (the factories, before the pipeline loads)
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Item, Record
 from textanon.pipes.allow_deny import add_lists
-from textanon.pipes.search_risk import use_index  # registers the search risk before the pipeline loads
+from textanon.pipes.search_risk import use_index
 from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_batch, error_record
 
 logger = logging.getLogger(__name__)
