@@ -34,9 +34,9 @@ def fake_runs(calls):
 
 def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, tmp_path):
     calls = []
-    monkeypatch.setattr("textanon_lab.benchmarks.systems.run_isolated_sets", fake_runs(calls))
+    monkeypatch.setattr(speed, "run_isolated_sets", fake_runs(calls))
     startup = {"m": {"load_s": 1.5, "first_record_s": 2.5, "cli_s": 4.0, "repeats": 3}}
-    monkeypatch.setattr("textanon_lab.benchmarks.startup.measure_startup", lambda python, models: startup)
+    monkeypatch.setattr(speed, "measure_startup", lambda python, models: startup)
     results, table = speed.bench_speed(tmp_path / "speed.json", model="m", wikiactors=WIKI, echr=TAB, repeats=2)
     labels = list(results["configurations"])
     assert len(labels) == 5 and labels[-1].startswith("Presidio")  # no index given: no search row
@@ -123,7 +123,7 @@ def test_bench_long_cli_passes_profiles_lengths_and_limit(monkeypatch, tmp_path)
         seen.update(kwargs, model=model)
         return {"model": model, "time_limit_s": kwargs["time_limit"], "runs": {}}
 
-    monkeypatch.setattr(speed, "bench_long", fake)
+    monkeypatch.setattr("textanon_lab.cli.bench.bench_long", fake)
     out = tmp_path / "long.json"
     args = ["lab", "bench-long", "--echr", str(TAB), "--output", str(out), "--model", "m"]
     result = invoke(*args, "--profiles", "fast,strict", "--chars", "3000,6000", "--time-limit", "30")

@@ -61,6 +61,7 @@ CASES = {
     "benchmark --generalizations-out": "lab benchmark {f} --output {g} --generalizations-out {f}",
     "truth-audit sample": "lab truth-audit sample --generalizations {f} --row x --output {f}",
     "truth-audit": "lab truth-audit summarize {f} --output {f}",
+    "architecture": "lab architecture --no-wheel --output {t}/a.md",
 }
 
 
