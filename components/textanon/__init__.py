@@ -13,7 +13,6 @@ The public API (see README, "From Python"):
 from textanon.about import __version__
 from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
 from textanon.io.datasets.records import read_records
-from textanon.pipes import factories  # noqa: F401  (registers every textanon_* factory, as importing spacy does its own)
 from textanon.labels import TAB_LABELS
 from textanon.llm.prompts import prompt_names
 from textanon.profiles import PROFILES, profile
