@@ -1,12 +1,13 @@
 """The spaCy factories of every textanon pipeline component, registered here and only here (as spaCy's own
 ``spacy/pipeline/factories.py``); the component modules hold the component classes.
 
-Every factory is registered one way::
+Every factory is registered one way, by :func:`register`::
 
-    @Language.factory(NAME, default_config=defaults(X, X.SETTINGS), assigns=[...], requires=[...])
-    @settings_from(X)
+    @register(NAME, X, assigns=[...], requires=[...])
     def make_x(nlp: Language, name: str, **settings: Any) -> X:
         return X(name=name, **settings)
+
+which is ``Language.factory(NAME, default_config=defaults(X, X.SETTINGS), ...)`` over ``settings_from(X)``.
 
 The config's defaults and the factory's signature (the settings, their types and defaults, which spaCy and
 confection validate a config against) are read from the component constructor (:mod:`textanon.settings.signatures`):
@@ -17,7 +18,7 @@ entry points of ``[project.entry-points.spacy_factories]`` (``spacy.load`` finds
 importing this module registers them all.
 """
 
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
 
 from spacy.language import Language
 
@@ -36,15 +37,42 @@ from textanon.pipes.search_risk import SearchRisk
 from textanon.risk.language_models.base import LanguageModel
 from textanon.settings.signatures import defaults, settings_from
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: what the components after the linker require
+ENTITY_IDS = ["span._.entity_id"]
+#: what the search risk and the optimizer set
+SEARCH_RISK_ASSIGNS = ["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"]
+OPTIMIZER_ASSIGNS = ["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"]
+
+
+def register(
+    name: str,
+    component: type,
+    assigns: Sequence[str],
+    requires: Sequence[str] = (),
+    names: Optional[Sequence[str]] = None,
+    default_config: Optional[Dict[str, Any]] = None,
+    signature_of: Optional[type] = None,
+) -> Callable[[F], F]:
+    """The one way a textanon factory is registered: ``Language.factory(name)`` whose ``default_config`` is the
+    defaults of ``component``'s settings (``component.SETTINGS``; ``default_config`` given: that, for promises and
+    settings of two classes), over :func:`~textanon.settings.signatures.settings_from` (the signature: the settings
+    ``names`` of ``signature_of`` or ``component``, all its constructor's parameters when None)."""
+    config = defaults(component, component.SETTINGS) if default_config is None else default_config
+
+    def decorate(make: F) -> F:
+        signed = settings_from(signature_of or component, names=names)(make)
+        factory = Language.factory(name, default_config=config, assigns=list(assigns), requires=list(requires))
+        return factory(signed)
+
+    return decorate
+
+
 # -- detect ------------------------------------------------------------------------------------------------------
 
 
-@Language.factory(
-    "textanon_entity_recognizer",
-    default_config=defaults(EntityRecognizer, EntityRecognizer.SETTINGS),
-    assigns=["doc.spans"],
-)
-@settings_from(EntityRecognizer, names=EntityRecognizer.SETTINGS)
+@register("textanon_entity_recognizer", EntityRecognizer, ["doc.spans"], names=EntityRecognizer.SETTINGS)
 def make_entity_recognizer(
     nlp: Language,
     name: str,
@@ -57,23 +85,15 @@ def make_entity_recognizer(
     return EntityRecognizer(nlp, name, label_map=label_map, model_labels=model_labels, **settings)
 
 
-@Language.factory(
-    "textanon_ents_to_spans",
-    default_config=defaults(EntsToSpans, EntsToSpans.SETTINGS),
-    assigns=["doc.spans", "doc.ents"],
-)
-@settings_from(EntsToSpans, names=EntsToSpans.SETTINGS)
+@register("textanon_ents_to_spans", EntsToSpans, ["doc.spans", "doc.ents"], names=EntsToSpans.SETTINGS)
 def make_ents_to_spans(nlp: Language, name: str, **settings: Any) -> EntsToSpans:
     """The ``textanon_ents_to_spans`` factory: an :class:`EntsToSpans` with the settings of the config."""
     return EntsToSpans(name, **settings)
 
 
-@Language.factory(
-    "textanon_allow_deny",
-    default_config=defaults(AllowDenyLists, AllowDenyLists.SETTINGS),
-    assigns=["doc.spans", "doc._.anonymization_warnings"],
+@register(
+    "textanon_allow_deny", AllowDenyLists, ["doc.spans", "doc._.anonymization_warnings"], names=AllowDenyLists.SETTINGS
 )
-@settings_from(AllowDenyLists, names=AllowDenyLists.SETTINGS)
 def make_allow_deny(nlp: Language, name: str, allow: List[Entry], deny: List[Entry], **settings: Any) -> AllowDenyLists:
     """The ``textanon_allow_deny`` factory: an :class:`AllowDenyLists` with the settings of the config (``allow``,
     ``deny``: lists in the config)."""
@@ -83,13 +103,7 @@ def make_allow_deny(nlp: Language, name: str, allow: List[Entry], deny: List[Ent
 # -- link --------------------------------------------------------------------------------------------------------
 
 
-@Language.factory(
-    "textanon_entity_linker",
-    default_config=defaults(EntityLinker, EntityLinker.SETTINGS),
-    assigns=["span._.entity_id"],
-    requires=["doc.spans"],
-)
-@settings_from(EntityLinker, names=EntityLinker.SETTINGS)
+@register("textanon_entity_linker", EntityLinker, ["span._.entity_id"], ["doc.spans"], names=EntityLinker.SETTINGS)
 def make_entity_linker(nlp: Language, name: str, **settings: Any) -> EntityLinker:
     """The ``textanon_entity_linker`` factory: an :class:`EntityLinker` with the settings of the config."""
     return EntityLinker(name, **settings)
@@ -98,26 +112,21 @@ def make_entity_linker(nlp: Language, name: str, **settings: Any) -> EntityLinke
 # -- score risk --------------------------------------------------------------------------------------------------
 
 
-@Language.factory(
+@register(
     "textanon_lm_risk",
+    LMRiskScorer,
+    ["span._.ic", "doc._.risky_combinations"],
+    ENTITY_IDS,
+    names=LMRiskScorer.SETTINGS,
     default_config={"model": LM_MODEL, **defaults(LMRiskScorer, LMRiskScorer.SETTINGS)},
-    assigns=["span._.ic", "doc._.risky_combinations"],
-    requires=["span._.entity_id"],
 )
-@settings_from(LMRiskScorer, names=LMRiskScorer.SETTINGS)
 def make_lm_risk(nlp: Language, name: str, model: LanguageModel, **settings: Any) -> LMRiskScorer:
     """The ``textanon_lm_risk`` factory: an :class:`LMRiskScorer` with the settings of the config, scoring with
     ``model`` (a promise: the config's ``[components.textanon_lm_risk.model]`` block)."""
     return LMRiskScorer(model, name, **settings)
 
 
-@Language.factory(
-    "textanon_search_risk",
-    default_config=defaults(SearchRisk, SearchRisk.SETTINGS),
-    assigns=["span._.ic", "span._.risk_reasons", "doc._.risky_combinations", "doc._.reid_rank"],
-    requires=["span._.entity_id"],
-)
-@settings_from(SearchRisk)
+@register("textanon_search_risk", SearchRisk, SEARCH_RISK_ASSIGNS, ENTITY_IDS)
 def make_search_risk(nlp: Language, name: str, **settings: Any) -> SearchRisk:
     """The ``textanon_search_risk`` factory: a :class:`SearchRisk` with the settings of the config (its ``index``, a
     promise without a default, included: the config must give it)."""
@@ -127,26 +136,14 @@ def make_search_risk(nlp: Language, name: str, **settings: Any) -> SearchRisk:
 # -- decide ------------------------------------------------------------------------------------------------------
 
 
-@Language.factory(
-    "textanon_generalizer",
-    default_config=defaults(Generalizer, Generalizer.SETTINGS),
-    assigns=["span._.generalizations", "doc._.generalization_risk"],
-    requires=["span._.entity_id"],
-)
-@settings_from(Generalizer)
+@register("textanon_generalizer", Generalizer, ["span._.generalizations", "doc._.generalization_risk"], ENTITY_IDS)
 def make_generalizer(nlp: Language, name: str, **settings: Any) -> Generalizer:
     """The ``textanon_generalizer`` factory: a :class:`Generalizer` with the settings of the config, reading the
     risk models of ``nlp``."""
     return Generalizer(nlp=nlp, name=name, **settings)
 
 
-@Language.factory(
-    "textanon_optimizer",
-    default_config=defaults(MaskingOptimizer, MaskingOptimizer.SETTINGS),
-    assigns=["span._.masked", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
-    requires=["span._.entity_id"],
-)
-@settings_from(MaskingOptimizer)
+@register("textanon_optimizer", MaskingOptimizer, OPTIMIZER_ASSIGNS, ENTITY_IDS)
 def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimizer:
     """The ``textanon_optimizer`` factory: a :class:`MaskingOptimizer` with the settings of the config; ``nlp``:
     where ``replacement = "generalize"`` finds the search risk that checks its output; the pipeline's risk scorer
@@ -161,17 +158,19 @@ def make_optimizer(nlp: Language, name: str, **settings: Any) -> MaskingOptimize
 # -- the LLM detector --------------------------------------------------------------------------------------------
 
 
-@Language.factory(
+@register(
     "textanon_llm_anonymizer",
+    LLMAnonymizer,
+    ["doc.spans", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
+    names=TASK_ARGS,
     default_config={
         **defaults(AnonymizeTask, ("design", "template_path")),
         "model": LLM_MODEL,
         **defaults(AnonymizeTask, TASK_SETTINGS),
         **defaults(LLMAnonymizer, CACHE_SETTINGS),
     },
-    assigns=["doc.spans", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
+    signature_of=AnonymizeTask,
 )
-@settings_from(AnonymizeTask, names=TASK_ARGS)
 def make_llm_anonymizer(
     nlp: Language,
     name: str,

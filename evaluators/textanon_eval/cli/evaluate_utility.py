@@ -1,6 +1,7 @@
 """Annotation-free utility evaluators: ``evaluate-tpi``, ``evaluate-tps``, ``evaluate-nmi``, ``evaluate``,
 ``bench-tpi`` (options here; the work in ``textanon_eval.utility`` and ``textanon_lab.benchmarks.tpi_speed``)."""
 
+from dataclasses import replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -64,6 +65,23 @@ def guard(fn):
         msg.fail(str(err), exits=1)
 
 
+def _settings(
+    model, alternation, n, limit, extra, offsets, columns, no_split_tags, no_cache, cache_dir
+) -> UtilitySettings:
+    """The :class:`UtilitySettings` of the options that ``evaluate-tpi``, ``evaluate-tps`` and ``evaluate`` share."""
+    return UtilitySettings(
+        model=model,
+        alternation=alternation,
+        n=n,
+        limit=limit,
+        extra=extra,
+        offsets=offsets,
+        columns=_columns(columns),
+        split_tags=not no_split_tags,
+        cache_dir=_cache(no_cache, cache_dir),
+    )
+
+
 def _ic_metric_command(metric: str, summary: str):
     """The ``evaluate-tpi`` / ``evaluate-tps`` command (same options): ``report.evaluate_metric(metric, ...)``."""
 
@@ -91,17 +109,7 @@ def _ic_metric_command(metric: str, summary: str):
             [("INPUT_PATH", input_path), *(("--extra", p) for p in extra), *named_paths("--offsets", offsets)],
             [("--output", output)],
         )
-        settings = UtilitySettings(
-            model=model,
-            alternation=alternation,
-            n=n,
-            limit=limit,
-            extra=extra,
-            offsets=offsets,
-            columns=_columns(columns),
-            split_tags=not no_split_tags,
-            cache_dir=_cache(no_cache, cache_dir),
-        )
+        settings = _settings(model, alternation, n, limit, extra, offsets, columns, no_split_tags, no_cache, cache_dir)
         result = guard(lambda: evaluate_metric(metric, input_path, output, settings, msg.warn, not is_quiet()))
         _write(output, result, metric)
 
@@ -188,16 +196,8 @@ def evaluate(
         + [("--trir", trir)],
         report_outputs(out_dir, name, wanted),
     )
-    settings = UtilitySettings(
-        model=model,
-        alternation=alternation,
-        n=n,
-        limit=limit,
-        extra=extra,
-        offsets=offsets,
-        columns=_columns(columns),
-        split_tags=not no_split_tags,
-        cache_dir=_cache(no_cache, cache_dir),
+    settings = replace(
+        _settings(model, alternation, n, limit, extra, offsets, columns, no_split_tags, no_cache, cache_dir),
         seeds=seeds,
     )
     written = guard(
