@@ -155,3 +155,18 @@ def test_a_missing_pipeline_fails_after_the_output_is_opened(tmp_path):
     with pytest.raises(JobError, match="Cannot load pipeline"):
         anonymize_file(AnonymizeSettings(PipelineSettings(str(tmp_path / "missing"))), _input(tmp_path), out)
     assert out.read_text() == ""
+
+
+def test_an_input_is_never_an_output(tmp_path, model):
+    """Called from Python, without the command's path check: an output (or the masks file) that is the input,
+    also through a link, is refused before anything is opened, and the input is left as it was."""
+    source = _input(tmp_path)
+    before = source.read_bytes()
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(source)
+    settings = AnonymizeSettings(PipelineSettings(model))
+    for output, masks in ((source, None), (link, None), (tmp_path / "out.jsonl", source)):
+        with pytest.raises(JobError, match="would be overwritten") as err:
+            anonymize_file(settings, source, output, masks)
+        assert err.value.usage and source.read_bytes() == before
+    assert not (tmp_path / "out.jsonl").exists()

@@ -9,6 +9,7 @@ from typing import IO, Iterable, List, NoReturn, Optional, Tuple
 import typer
 from wasabi import msg
 
+from textanon.io.paths import overlap
 from textanon.render.mapping import MappingError, key_file_warning, read_key
 from textanon.run.job import JobError, report_folder
 
@@ -75,60 +76,18 @@ def parse_seeds(text: Optional[str], option: str, required: bool = True) -> List
     return seeds
 
 
-def _identity(path: Path) -> Optional[Tuple[int, int]]:
-    try:
-        st = path.resolve().stat()
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino
-
-
-def _inside(child: Path, folder: Path) -> bool:
-    return folder in child.parents
-
-
 def check_distinct(
     inputs: Iterable[Tuple[str, Optional[Path]]],
     outputs: Iterable[Tuple[str, Optional[Path]]],
     folders: Iterable[str] = (),
 ) -> None:
-    """Refuse (usage error) before anything is opened for writing when paths overlap, links resolved (symbolic
-    and hard: ``anonymize X -o X`` would truncate X): an output that is an input or another output, an output
-    inside an input folder (it would be read back), or anything inside an output folder (``folders``: the
-    options whose output is a folder the command fills or replaces, e.g. a report, an index, a model), such as a
-    report folder holding the input. ``inputs``/``outputs``: (option, path); None and ``-`` (stdout) are skipped.
-    Every command that writes files calls it first."""
-    folders = set(folders)
-    inputs = [(o, Path(p)) for o, p in inputs if p is not None and str(p) != "-"]
-    outputs = [(o, Path(p)) for o, p in outputs if p is not None and str(p) != "-"]
-    seen = {}
-    for option, path in inputs:
-        for p in [path, *(path.rglob("*") if path.is_dir() else [])]:
-            key = _identity(p) or ("path", os.path.realpath(p))
-            seen.setdefault(key, option)
-    for option, path in outputs:
-        real = Path(os.path.realpath(path))
-        key = _identity(real) or ("path", str(real))
-        if key in seen:
-            usage_error(f"{option} {path} is also {seen[key]}: an input or output would be overwritten")
-        seen[key] = option
-    real = {(o, p): Path(os.path.realpath(p)) for o, p in inputs + outputs}
-    for option, path in outputs:
-        for other_option, other in inputs:
-            if real[(other_option, other)].is_dir() and _inside(real[(option, path)], real[(other_option, other)]):
-                usage_error(
-                    f"{option} {path} is inside the input folder {other_option} {other}: it would be read back "
-                    "or overwrite an input"
-                )
-        if option in folders:
-            for other_option, other in inputs + outputs:
-                if (other_option, other) != (option, path) and _inside(
-                    real[(other_option, other)], real[(option, path)]
-                ):
-                    usage_error(
-                        f"{other_option} {other} is inside the output folder {option} {path}: an input or output "
-                        "would be overwritten"
-                    )
+    """Refuse (usage error) before anything is opened for writing when paths overlap
+    (:func:`textanon.io.paths.overlap`: an output that is an input or another output, an output inside an input
+    folder, anything inside an output folder of ``folders``). ``inputs``/``outputs``: (option, path); None and
+    ``-`` (stdout) are skipped. Every command that writes files calls it first."""
+    problem = overlap(inputs, outputs, folders)
+    if problem:
+        usage_error(problem)
 
 
 def named_paths(option: str, items: Iterable[str]) -> List[Tuple[str, Path]]:

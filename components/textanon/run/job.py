@@ -25,6 +25,7 @@ from spacy import util as spacy_util
 from spacy.language import Language
 
 from textanon.io.datasets.records import read_records
+from textanon.io.paths import overlap
 from textanon.io.progress import bar, count_records
 from textanon.pipes.allow_deny import add_lists
 from textanon.pipes.generalizer import use_generalizer
@@ -269,8 +270,9 @@ def anonymize_file(
     error record, ``on_note`` with what was attached to the pipeline (:func:`configure_pipeline`).
 
     Checked first, in this order, raising :class:`JobError`: what the Ray engine cannot do (a mapping, the
-    generalizer), the output files, the profile, the pipeline and what is attached to it; an output that fails
-    while it is written raises it too (the output is then incomplete)."""
+    generalizer), that no output is the input or another output (:func:`textanon.io.paths.overlap`), the output
+    files, the profile, the pipeline and what is attached to it; an output that fails while it is written raises
+    it too (the output is then incomplete)."""
     sides = sides if sides is not None else SideOutputs(settings.target)
     pipeline = settings.pipeline
     if settings.engine == RAY and sides.mapping is not None:
@@ -279,6 +281,9 @@ def anonymize_file(
         )
     if settings.engine == RAY and pipeline.generalize:
         raise JobError("--replacement generalize needs --engine local", usage=True)
+    problem = overlap([("input_path", input_path)], [("output", output), ("masks_out", masks_out)])
+    if problem:  # checked before any output is opened: an input is never truncated
+        raise JobError(problem, usage=True)
     out = open_output(output)
     masks_file = open_output(masks_out) if masks_out else None
     if settings.engine == RAY:
