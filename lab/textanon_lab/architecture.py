@@ -8,6 +8,7 @@ asserts the targets on every test run. Every measure is computed, never written 
 
 import ast
 import contextlib
+import functools
 import io
 import shutil
 import subprocess
@@ -65,6 +66,16 @@ def source_files(root: Path, packages: Iterable[str] = PACKAGES) -> Dict[str, Pa
     return files
 
 
+def _tree(path: Path) -> ast.Module:
+    """The syntax tree of ``path``, parsed once per version of the file (every check walks the same files)."""
+    return _parse(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _parse(path: Path, mtime_ns: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _guarded(node: ast.AST, parents: Dict[ast.AST, ast.AST]) -> bool:
     """Whether ``node`` sits in the body of a ``try`` that handles ImportError (a guard of an optional module)."""
     child, parent = node, parents.get(node)
@@ -83,7 +94,7 @@ def function_imports(files: Dict[str, Path], root: Path) -> List[Finding]:
     ``try`` that handles ImportError."""
     found = []
     for path in files.values():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
             if not isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -122,7 +133,7 @@ def long_parameter_lists(files: Dict[str, Path], root: Path, limit: int = MAX_PA
     registered factories and the constructors of components and models (their parameters are the config)."""
     found = []
     for module, path in files.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -147,7 +158,7 @@ def long_commands(files: Dict[str, Path], root: Path, limit: int = MAX_COMMAND_L
     for module, path in files.items():
         if ".cli" not in module:
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if not isinstance(node, ast.FunctionDef) or not _is_command(node):
                 continue
             body = node.body
@@ -164,7 +175,7 @@ def private_imports(files: Dict[str, Path], root: Path) -> List[Finding]:
     found = []
     for module, path in files.items():
         is_package = path.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if not isinstance(node, ast.ImportFrom):
                 continue
             source = node.module or ""
