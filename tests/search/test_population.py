@@ -33,3 +33,44 @@ def test_population_query_bound_fails_closed():
     table = {x: set(range(10)) for x in "abcde"}
     result = population_risk(counter(table), {x.upper(): [x] for x in "abcde"}, k=2, max_queries=7)
     assert result.combinations == [] and set(result.bounded) <= set("ABCDE") and result.bounded
+
+
+def _pairs_by_sorting(count, mentions, k, max_queries):
+    """The pair stage as first written: every pair of non-disclosive entities sorted by (summed hits, ids in
+    (hits, id) order), looked up in that order until the query bound; what is left unexamined is bounded."""
+    hits, phrase, queries = {}, {}, 0
+    for eid in sorted(mentions):
+        forms = list(dict.fromkeys(mentions[eid]))
+        hits[eid], phrase[eid] = sorted((count([f]), f) for f in forms)[0]
+        queries += len(forms)
+    pool = sorted((h, e) for e, h in hits.items() if h >= k)
+    pairs = sorted(
+        ((pool[i], pool[j]) for i in range(len(pool)) for j in range(i + 1, len(pool))),
+        key=lambda c: (c[0][0] + c[1][0], [c[0][1], c[1][1]]),
+    )
+    found = []
+    for n, (a, b) in enumerate(pairs):
+        if queries >= max_queries:
+            return found, sorted({e for pair in pairs[n:] for _, e in pair})
+        ids = sorted((a[1], b[1]))
+        queries += 1
+        together = count([phrase[e] for e in ids])
+        if together < k:
+            found.append((ids, together))
+    return found, []
+
+
+def test_population_pairs_in_rarest_first_order_as_a_full_sort_gives():
+    """Pairs are merged from sorted rows, not sorted all at once: the same pairs are looked up, in the same order,
+    and the same entities are left to the query bound (ties in summed hits included)."""
+    import random
+
+    for trial in range(300):
+        rng = random.Random(trial)
+        docs = {f"w{i}": set(rng.sample(range(40), rng.choice([3, 6, 12, 25]))) for i in range(rng.randint(2, 30))}
+        mentions = {e.upper(): [e] for e in docs}
+        k, bound = rng.choice([2, 3, 5]), rng.choice([len(docs) + 3, len(docs) + 40, 10**6])
+        result = population_risk(counter(docs), mentions, k=k, max_size=2, max_queries=bound)
+        found, bounded = _pairs_by_sorting(counter(docs), mentions, k, bound)
+        assert result.combinations == found, trial
+        assert result.bounded == bounded, trial

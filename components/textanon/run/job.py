@@ -36,6 +36,7 @@ from textanon.render.operators import OperatorError
 from textanon.render.output import OutputError, ParquetOutput, write_output
 from textanon.risk.language_models.loading import ModelNotAvailable
 from textanon.risk.search.base import IndexUnavailable
+from textanon.run.collector import settle
 from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_records
 from textanon.run.scale.ray_engine import PipelineSpec, anonymize_on_ray
 from textanon.run.side_outputs import SideOutputs
@@ -207,6 +208,7 @@ def prepare_pipeline(
     overrides, index = settings.overrides()
     nlp = load_pipeline(settings.model, overrides)
     notes = configure_pipeline(nlp, index, settings.allow_list, settings.deny_list, settings.generalize, on_note)
+    settle()  # the loaded objects out of the collector's way (textanon.run.collector)
     return nlp, notes
 
 

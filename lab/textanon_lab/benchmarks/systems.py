@@ -24,6 +24,7 @@ from textanon.pipes.optimizer import MaskingOptimizer
 from textanon.pipes.search_risk import configure, use_index
 from textanon.profiles import load
 from textanon.render.masking import merge_offsets
+from textanon.run.collector import settle
 from textanon.run.runner import anonymize_records, pipe_docs
 from textanon_lab.benchmarks.truth_audit import generalized_spans
 from textanon_lab.tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
@@ -271,6 +272,7 @@ def _child(name: str, doc_sets, kwargs, queue) -> None:
         t0 = time.perf_counter()
         anonymize = SYSTEMS[name](**kwargs)
         load_s = time.perf_counter() - t0
+        settle()  # every system alike: what loading left is frozen out of the collector's way
         results = []
         for docs in doc_sets:
             t0, cpu0 = time.perf_counter(), _cpu_seconds()

@@ -10,6 +10,7 @@ unexamined is disclosive on its own (fail closed) and ``bounded`` says so.
 """
 
 from dataclasses import dataclass, field
+from heapq import heapify, heappop, heappush
 from itertools import combinations
 from math import comb
 from typing import Callable, Dict, FrozenSet, List, Sequence, Set, Tuple
@@ -52,6 +53,13 @@ def population_risk(
         pool = rest
         while len(pool) > size and comb(len(pool), size) > 20 * max_queries:  # never materialize millions
             pool = pool[: len(pool) - 1]
+        if size == 2:
+            if _pairs(count, pool, k, max_queries, result, found):
+                return result
+            if len(pool) < len(rest):
+                result.bounded = sorted({e for _, e in rest[len(pool) :]})
+                return result
+            continue
         combos = sorted(combinations(pool, size), key=lambda c: (sum(h for h, _ in c), [e for _, e in c]))
         for i, combo in enumerate(combos):
             ids = sorted(e for _, e in combo)
@@ -70,3 +78,39 @@ def population_risk(
             result.bounded = sorted({e for _, e in rest[len(pool) :]})
             return result
     return result
+
+
+def _pairs(
+    count: Callable[[Sequence[str]], int],
+    pool: List[Tuple[int, str]],
+    k: int,
+    max_queries: int,
+    result: PopulationRisk,
+    found: Set[FrozenSet[str]],
+) -> bool:
+    """The pairs of ``pool`` (``(hits, id)`` sorted) looked up rarest first, as the general loop would: in the order of
+    (summed hits, the two ids in pool order), without sorting all of them. A document with a thousand entities has
+    half a million pairs, of which at most ``max_queries`` are looked up: the pairs are merged from one sorted row
+    per entity (row ``i``: ``pool[i]`` with ``pool[j]``, ``j > i``, in pool order, so each row is sorted) through a
+    heap. Past the query bound, every entity of a pair left unexamined goes to ``result.bounded`` and True is
+    returned."""
+    hits = [h for h, _ in pool]
+    ids = [e for _, e in pool]
+    heap = [(hits[i] + hits[i + 1], ids[i], ids[i + 1], i, i + 1) for i in range(len(pool) - 1)]
+    heapify(heap)
+    while heap:
+        if result.queries >= max_queries:
+            first = min(j for *_, j in heap)  # rows i continue from j: every id of a row and of its tail is left
+            left = {ids[i] for *_, i, _j in heap} | set(ids[first:])
+            result.bounded = sorted(left - set(result.singles))
+            return True
+        _, a, b, i, j = heappop(heap)
+        if j + 1 < len(pool):
+            heappush(heap, (hits[i] + hits[j + 1], a, ids[j + 1], i, j + 1))
+        pair = sorted((a, b))
+        n = count([result.phrase[e] for e in pair])
+        result.queries += 1
+        if n < k:
+            found.add(frozenset(pair))
+            result.combinations.append((pair, n))
+    return False

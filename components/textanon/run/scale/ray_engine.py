@@ -35,6 +35,7 @@ from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Item, Record
 from textanon.pipes.allow_deny import add_lists
 from textanon.pipes.search_risk import use_index
+from textanon.run.collector import settle
 from textanon.run.runner import DEFAULT_MAX_CHARS, anonymize_batch, error_record
 
 logger = logging.getLogger(__name__)
@@ -58,10 +59,6 @@ class PipelineSpec:
 
     def load(self):
         """The loaded pipeline (``Language``)."""
-
-        if self.index is not None:
-            pass
-
         nlp = spacy.load(self.model, config=self.config)
         if self.index is not None:
             use_index(nlp, self.index)
@@ -82,6 +79,7 @@ class RecordAnonymizer:
     def __init__(self, pipeline: Pipeline, settings: dict):
         loader = pipeline.load if isinstance(pipeline, PipelineSpec) else pipeline
         self.nlp = loader()
+        settle()  # the actor lives as long as the job: its loaded objects out of the collector's way
         self.settings = settings
 
     def ready(self) -> bool:
