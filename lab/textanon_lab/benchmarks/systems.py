@@ -307,7 +307,9 @@ def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], time_limit: 
     included; None: none) the process is killed and ``{"timeout": True, "seconds_until_stopped"}`` returned."""
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue), daemon=True)
+    # not a daemon: a system may start worker processes of its own (the fast profile with 2 processes); past the
+    # time limit the process is killed below
+    proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue))
     start = time.perf_counter()
     proc.start()
     try:
