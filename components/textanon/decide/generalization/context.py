@@ -72,3 +72,69 @@ def continues_a_name(doc_text: str, start: int) -> bool:
 
 #: a capitalised word, then a lower-case preposition (and an article), right before a name
 _CONTINUED = re.compile(r"(?<![.!?:]\s)\b[A-Z][\w'-]*\s+(?:for|of|in|on|and|to|with|from)(?:\s+(?:the|a|an))?\s+$")
+
+
+#: a word that starts with a capital letter (a name's word: "Kingsman", "Popper's", "O'Neill")
+_CAPITALIZED = re.compile(r"[A-Z][\w'\u2019.-]*$")
+#: a release year in parentheses within a title's length after a point: "'s Penguins (2011)"
+_YEAR_AHEAD = re.compile(r"[^()\n]{0,60}?\((?:1[89]\d\d|20\d\d)\)")
+
+
+def inside_longer_name(text: str, doc_text: str, start: int, next_words: bool = True) -> bool:
+    """Whether the name ``text`` at ``start`` of ``doc_text`` is only part of a longer name or title, so that no type
+    read from it is sure of the whole: "Kingsman: The [Golden Circle]", "Pirates of the Caribbean: On [Stranger
+    Tides]", "Underworld: Blood [Wars]", "[Avengers]: Infinity War", "[Mr. Popper]'s Penguins (2011)", "[Los
+    Angeles] Times". One rule instead of one pattern per title: the name continues into the capitalized words next
+    to it, on the left over at most one capitalized function word ("The", "On": :data:`TITLE_OPENERS`) and a colon,
+    on the right over a colon. A capitalized word that opens its sentence, and a title's own opening article
+    ("starred in The [Matrix]"), do not continue the name. A possessive ("[Popper]'s Penguins") and a comma
+    ("Girl, [Interrupted]") join two names only when a release year follows (a title): "Smith's Oscar" and "Tom
+    Hanks, Meg Ryan" are two names. Without ``next_words`` a capitalized word right next to the name does not
+    continue it (a person's given name and surname: "Mickey [Rooney]" is a person too); a colon, a title's function
+    word and a title's possessive still do. A false answer only costs a generalization (the name is suppressed)."""
+    if not doc_text or not text[:1].isupper():
+        return False
+    end = start + len(text)
+    return _continues_left(doc_text, start, next_words) or _continues_right(doc_text, end, next_words)
+
+
+def _previous_word(doc_text: str, pos: int):
+    """(the word ending right before ``pos`` after spaces, its start, the punctuation between) or None."""
+    before = doc_text[max(0, pos - 60) : pos]
+    m = re.search(r"(\S+?)([:,]?)([ \t]+)$", before)
+    if not m:
+        return None
+    return m.group(1), pos - len(before) + m.start(1), m.group(2)
+
+
+def _opens_sentence(doc_text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` is the first of its sentence, line or parenthesis."""
+    before = doc_text[max(0, pos - 4) : pos].rstrip(" \t\"'\u201c\u2018")
+    return not before or before[-1] in ".!?\n(;"
+
+
+def _continues_left(doc_text: str, start: int, next_words: bool) -> bool:
+    prev = _previous_word(doc_text, start)
+    if prev is None:
+        return False
+    word, at, punct = prev
+    if not _CAPITALIZED.match(word) or _opens_sentence(doc_text, at):
+        return False
+    if punct == ",":  # "Girl, [Interrupted] (1999)"; "Tom Hanks, [Meg Ryan]" is a list
+        return bool(_YEAR_AHEAD.match(doc_text[start : start + 80]))
+    if punct == ":":
+        return True  # "Underworld: [Evolution]"
+    if word not in TITLE_OPENERS:
+        return next_words  # "Blood [Wars]"
+    # a capitalized "The"/"On" mid-sentence: a title's first word ("in The [Crown]"), unless a name comes before it
+    before = _previous_word(doc_text, at)
+    return before is not None and bool(_CAPITALIZED.match(before[0])) and not _opens_sentence(doc_text, before[1])
+
+
+def _continues_right(doc_text: str, end: int, next_words: bool) -> bool:
+    after = doc_text[end : end + 80]
+    if re.match(r"['\u2019]s\s+[A-Z]", after):  # "[Mr. Popper]'s Penguins (2011)"
+        return bool(_YEAR_AHEAD.match(after))
+    if re.match(r":[ \t]+[A-Z]", after):  # "[Avengers]: Infinity War"
+        return True
+    return next_words and bool(re.match(r"[ \t]+[A-Z]", after)) and not re.match(r"[ \t]+I\b", after)

@@ -4,6 +4,7 @@ nationalities and common nouns, persons; codes are never generalized)."""
 from typing import List, Sequence, Tuple
 
 from textanon.decide.generalization.base import Generalization
+from textanon.decide.generalization.context import inside_longer_name
 from textanon.decide.generalization.dates import BOUNDS as DATE_BOUNDS
 from textanon.decide.generalization.dates import generalize_date, generalize_period, mentions_year
 from textanon.decide.generalization.known import generalize_known
@@ -23,6 +24,8 @@ CONTEXT_BEFORE = 24
 CONTEXT_AFTER = 16
 #: labels whose generalizations depend on the words around each mention (a bound, an approximation)
 CONTEXTUAL = (DATETIME, QUANTITY)
+#: labels of names, whose type is read from the name and the words around it (:func:`.context.inside_longer_name`)
+NAMES = (PERSON, ORG, LOC, MISC)
 
 
 def propose(
@@ -41,6 +44,8 @@ def propose(
     ``tokens``: the mention's (word, tag) pairs from a tagger; a MISC common noun phrase ("ensemble drama") then
     becomes its head (:mod:`.phrases`)."""
     text = " ".join(text.split())
+    if label in NAMES and inside_longer_name(text, doc_text, start, next_words=label != PERSON):
+        return []  # "Kingsman: The [Golden Circle]": no type read from a part is sure of the whole
     if label in (MISC, ORG, LOC) or (label == PERSON and not generalize_person(text, doc_text, start)):
         # a name followed by a release year ("Phoenix (2005)" too: a film named after a city), or after "starred
         # in" (not for ORG or LOC): a work's title
@@ -114,17 +119,48 @@ def propose_for_mentions(
     tokens: Sequence[Tuple[str, str]] = (),
 ) -> List[Generalization]:
     """:func:`propose` for an entity's ``mentions`` (``(text, start)``, the one read first): one list serves every
-    mention. A number or a date reads the words around each mention ("over [70 films]", "about [70 films]"), so its
-    list is kept only when every mention gets the same one, else none (suppressed: a generalization true of one
-    mention may state a false bound of another)."""
+    mention, so it is kept only when no mention, read in its own context, contradicts it; else none (suppressed).
+
+    * A number or a date reads the words around each mention ("over [70 films]", "about [70 films]"): every mention
+      must get the same list (a generalization true of one mention may state a false bound of another).
+    * A name contradicts when it gets another non-empty list, stands inside a longer name ("[Avengers]: Infinity
+      War", linked with "The Avengers (2012)"), or is followed by a release year where the first is not, or the
+      reverse ("as Muhammad Ali in [Ali] (2001)": a film linked with the person). A shorter mention that gets
+      nothing ("Oxford" of "the University of Oxford") does not: its words alone say less, not something else."""
     if not mentions:
         return []
     text, start = mentions[0]
     found = propose(label, text, doc_text, start, max_levels, common_noun, tokens)
-    if found and label in CONTEXTUAL:
-        texts = [g.text for g in found]
-        for other_text, other_start in mentions[1:]:
-            other = propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)
-            if [g.text for g in other] != texts:
+    if not found:
+        return found
+    texts = [g.text for g in found]
+    for other_text, other_start in mentions[1:]:
+        other = [g.text for g in propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)]
+        if label in CONTEXTUAL:
+            if other != texts:
                 return []
+        elif (other and other != texts) or (
+            label in NAMES
+            and _other_kind(
+                label, (text, start), other_text, other_start, doc_text, works={g.kind for g in found} == {"works"}
+            )
+        ):
+            return []
     return found
+
+
+def _other_kind(
+    label: str, first: Tuple[str, int], other_text: str, other_start: int, doc_text: str, works: bool = False
+) -> bool:
+    """Whether a name's mention at ``other_start`` reads as another kind of thing than the ``first`` (text, start):
+    it stands inside a longer name, or one of the two is followed by a release year (a work's title) and the other
+    not. With ``works`` (the list is a work's) the year does not count: a film is named with its year once and
+    without it later ("Jurassic Park (1993)", "the release of Jurassic Park")."""
+    text, start = first
+    other_text = " ".join(other_text.split())
+    if inside_longer_name(other_text, doc_text, other_start, next_words=label != PERSON):
+        return True
+    if works:
+        return False
+    first = followed_by_release(doc_text, _end(doc_text, start, text))
+    return first != followed_by_release(doc_text, _end(doc_text, other_start, other_text))
