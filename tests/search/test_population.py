@@ -74,3 +74,30 @@ def test_population_pairs_in_rarest_first_order_as_a_full_sort_gives():
         found, bounded = _pairs_by_sorting(counter(docs), mentions, k, bound)
         assert result.combinations == found, trial
         assert result.bounded == bounded, trial
+
+
+def test_population_over_the_frequency_prior_computes_pairs_at_once_with_the_same_result():
+    """The word-frequency prior's count of two phrases is computed for every pair at once
+    (``count.independent``); the result is the one asking it pair by pair."""
+    from textanon.risk.search.prior import FrequencyPrior
+
+    words = "judge court Bucharest teacher Moldova engineer river nurse Oslo farmer harbour miner".split()
+    mentions = {f"E{i}": [w, w.lower()] for i, w in enumerate(words)}
+    prior = FrequencyPrior(n_docs=100_000)
+    for bound in (10**6, len(words) * 2 + 10, len(words) * 2 + 3):
+        fast = prior.memo_count()
+        slow_count = prior.memo_count()
+
+        def slow(phrases, inner=slow_count):
+            return inner(phrases)  # the same count without ``independent``: asked pair by pair
+
+        for k in (2, 50, 5000):
+            a = population_risk(fast, mentions, k=k, max_queries=bound)
+            b = population_risk(slow, mentions, k=k, max_queries=bound)
+            assert (a.combinations, a.bounded, a.singles, a.queries) == (
+                b.combinations,
+                b.bounded,
+                b.singles,
+                b.queries,
+            )
+    assert population_risk(prior.memo_count(), mentions, k=5000).combinations  # some pairs are rare enough

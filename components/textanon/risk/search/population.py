@@ -10,10 +10,11 @@ unexamined is disclosive on its own (fail closed) and ``bounded`` says so.
 """
 
 from dataclasses import dataclass, field
-from heapq import heapify, heappop, heappush
 from itertools import combinations
 from math import comb
 from typing import Callable, Dict, FrozenSet, List, Sequence, Set, Tuple
+
+import numpy as np
 
 
 @dataclass
@@ -89,28 +90,43 @@ def _pairs(
     found: Set[FrozenSet[str]],
 ) -> bool:
     """The pairs of ``pool`` (``(hits, id)`` sorted) looked up rarest first, as the general loop would: in the order of
-    (summed hits, the two ids in pool order), without sorting all of them. A document with a thousand entities has
-    half a million pairs, of which at most ``max_queries`` are looked up: the pairs are merged from one sorted row
-    per entity (row ``i``: ``pool[i]`` with ``pool[j]``, ``j > i``, in pool order, so each row is sorted) through a
-    heap. Past the query bound, every entity of a pair left unexamined goes to ``result.bounded`` and True is
-    returned."""
-    hits = [h for h, _ in pool]
+    (summed hits, the two ids in pool order), up to the query bound. A court case has up to half a million pairs, of
+    which at most ``max_queries`` are looked up: their order comes from one array sort, not from sorting tuples.
+    A count over independent phrases (``count.independent = (n_docs, share)``: the word-frequency prior) is
+    computed for all of them at once; any other count is asked pair by pair. Past the query bound, every entity of a
+    pair left unexamined goes to ``result.bounded`` and True is returned."""
+    n = len(pool)
+    if n < 2:
+        return False
     ids = [e for _, e in pool]
-    heap = [(hits[i] + hits[i + 1], ids[i], ids[i + 1], i, i + 1) for i in range(len(pool) - 1)]
-    heapify(heap)
-    while heap:
-        if result.queries >= max_queries:
-            first = min(j for *_, j in heap)  # rows i continue from j: every id of a row and of its tail is left
-            left = {ids[i] for *_, i, _j in heap} | set(ids[first:])
-            result.bounded = sorted(left - set(result.singles))
-            return True
-        _, a, b, i, j = heappop(heap)
-        if j + 1 < len(pool):
-            heappush(heap, (hits[i] + hits[j + 1], a, ids[j + 1], i, j + 1))
-        pair = sorted((a, b))
-        n = count([result.phrase[e] for e in pair])
-        result.queries += 1
-        if n < k:
+    hits = np.array([h for h, _ in pool], dtype=np.int64)
+    position = {e: r for r, e in enumerate(sorted(ids))}
+    rank = np.array([position[e] for e in ids], dtype=np.int64)
+    first, second = np.triu_indices(n, 1)
+    order = np.lexsort((rank[second], rank[first], hits[first] + hits[second]))
+    budget = max(0, max_queries - result.queries)
+    examined = order[:budget]
+    a, b = first[examined], second[examined]
+    independent = getattr(count, "independent", None)
+    if independent is not None:
+        n_docs, share = independent
+        shares = np.array([share(result.phrase[e]) for e in ids], dtype=np.float64)
+        together = (n_docs * (shares[a] * shares[b])).astype(np.int64)  # int(): the counts are not negative
+        for x in np.flatnonzero(together < k).tolist():
+            pair = sorted((ids[a[x]], ids[b[x]]))
             found.add(frozenset(pair))
-            result.combinations.append((pair, n))
+            result.combinations.append((pair, int(together[x])))
+    else:
+        for x, y in zip(a.tolist(), b.tolist()):
+            pair = sorted((ids[x], ids[y]))
+            together = count([result.phrase[e] for e in pair])
+            if together < k:
+                found.add(frozenset(pair))
+                result.combinations.append((pair, together))
+    result.queries += len(examined)
+    if len(order) > budget:
+        rest = order[budget:]
+        left = {ids[x] for x in np.unique(np.concatenate((first[rest], second[rest]))).tolist()}
+        result.bounded = sorted(left - set(result.singles))
+        return True
     return False

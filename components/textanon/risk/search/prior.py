@@ -73,6 +73,15 @@ class FrequencyPrior:
         normal: Dict[str, str] = {}
         shares: Dict[str, float] = {}
 
+        def share_of(phrase: str) -> float:
+            key = normal.get(phrase)
+            if key is None:
+                key = normal[phrase] = " ".join(phrase.split())
+            value = shares.get(key)
+            if value is None:
+                value = shares[key] = self.share(key.lower())
+            return value
+
         def count(phrases: Sequence[str]) -> int:
             keys = []
             for p in phrases:
@@ -89,6 +98,9 @@ class FrequencyPrior:
                 share *= value
             return int(self._n_docs * share)
 
+        # the count of two phrases is n_docs * (share a * share b) (a product of two floats does not depend on
+        # their order): the population risk computes every pair's at once (textanon.risk.search.population)
+        count.independent = (self._n_docs, share_of)
         return count
 
     def count_any(self, groups: Sequence[Sequence[str]]) -> int:
