@@ -17,7 +17,7 @@ def test_linked_names_whose_mentions_read_as_other_kinds_get_no_generalization()
     assert propose_for_mentions("PERSON", mentions, person_and_film) == []
     titles = "He starred in Guardians (2014). He returned in Guardians: Dark Horizon (2018)."
     first, second = titles.index("Guardians"), titles.rindex("Guardians")
-    assert texts(propose(("MISC"), "Guardians", titles, first))  # alone, the first is "a work"
+    assert texts(propose("MISC", "Guardians", titles, first))  # alone, the first is "a work"
     assert propose_for_mentions("MISC", [("Guardians", first), ("Guardians", second)], titles) == []
 
 

@@ -134,16 +134,14 @@ def propose_for_mentions(
     if not found:
         return found
     texts = [g.text for g in found]
+    works = {g.kind for g in found} == {"works"}
     for other_text, other_start in mentions[1:]:
         other = [g.text for g in propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)]
         if label in CONTEXTUAL:
             if other != texts:
                 return []
         elif (other and other != texts) or (
-            label in NAMES
-            and _other_kind(
-                label, (text, start), other_text, other_start, doc_text, works={g.kind for g in found} == {"works"}
-            )
+            label in NAMES and _other_kind(label, (text, start), other_text, other_start, doc_text, works)
         ):
             return []
     return found
@@ -162,5 +160,5 @@ def _other_kind(
         return True
     if works:
         return False
-    first = followed_by_release(doc_text, _end(doc_text, start, text))
-    return first != followed_by_release(doc_text, _end(doc_text, other_start, other_text))
+    released = followed_by_release(doc_text, _end(doc_text, start, text))
+    return released != followed_by_release(doc_text, _end(doc_text, other_start, other_text))

@@ -111,18 +111,14 @@ def _pairs(
     if independent is not None:
         n_docs, share = independent
         shares = np.array([share(result.phrase[e]) for e in ids], dtype=np.float64)
-        together = (n_docs * (shares[a] * shares[b])).astype(np.int64)  # int(): the counts are not negative
-        for x in np.flatnonzero(together < k).tolist():
+        together = (n_docs * (shares[a] * shares[b])).astype(np.int64).tolist()  # int(): counts are not negative
+    else:
+        together = [count([result.phrase[e] for e in sorted((ids[x], ids[y]))]) for x, y in zip(a.tolist(), b.tolist())]
+    for x, hits_of_pair in enumerate(together):
+        if hits_of_pair < k:
             pair = sorted((ids[a[x]], ids[b[x]]))
             found.add(frozenset(pair))
-            result.combinations.append((pair, int(together[x])))
-    else:
-        for x, y in zip(a.tolist(), b.tolist()):
-            pair = sorted((ids[x], ids[y]))
-            together = count([result.phrase[e] for e in pair])
-            if together < k:
-                found.add(frozenset(pair))
-                result.combinations.append((pair, together))
+            result.combinations.append((pair, hits_of_pair))
     result.queries += len(examined)
     if len(order) > budget:
         rest = order[budget:]

@@ -73,29 +73,25 @@ class FrequencyPrior:
         normal: Dict[str, str] = {}
         shares: Dict[str, float] = {}
 
-        def share_of(phrase: str) -> float:
+        def key_of(phrase: str) -> str:
             key = normal.get(phrase)
             if key is None:
                 key = normal[phrase] = " ".join(phrase.split())
+            return key
+
+        def share_of_key(key: str) -> float:
             value = shares.get(key)
             if value is None:
                 value = shares[key] = self.share(key.lower())
             return value
 
+        def share_of(phrase: str) -> float:
+            return share_of_key(key_of(phrase))
+
         def count(phrases: Sequence[str]) -> int:
-            keys = []
-            for p in phrases:
-                key = normal.get(p)
-                if key is None:
-                    key = normal[p] = " ".join(p.split())
-                keys.append(key)
-            keys.sort()
             share = 1.0
-            for key in keys:
-                value = shares.get(key)
-                if value is None:
-                    value = shares[key] = self.share(key.lower())
-                share *= value
+            for key in sorted(key_of(p) for p in phrases):
+                share *= share_of_key(key)
             return int(self._n_docs * share)
 
         # the count of two phrases is n_docs * (share a * share b) (a product of two floats does not depend on
