@@ -72,7 +72,8 @@ def test_replacement_styles_and_every_mention_masked():
 def test_solver_failure_fails_closed(monkeypatch):
     from ortools.sat.python import cp_model
 
-    monkeypatch.setattr(cp_model.CpSolver, "Solve", lambda self, model: cp_model.UNKNOWN)
+    for name in ("Solve", "solve"):  # the legacy and the current name of the call
+        monkeypatch.setattr(cp_model.CpSolver, name, lambda self, model, *a, **k: cp_model.UNKNOWN)
     text = "a surgeon in Balti born 1961"
     mentions = [("surgeon", "DEM", "D1"), ("Balti", "LOC", "L1"), ("1961", "DATETIME", "T1")]
     doc = make_doc(text, mentions, [["D1", "L1"], ["L1", "T1"]])
@@ -334,3 +335,32 @@ def test_a_generalized_part_of_a_unit_with_a_suppressed_part_is_suppressed(monke
     }
     alone = make_doc(text, mentions, [["D1", "W1"]], sources={"W1": "candidate:word"}, whole_units=False, **cfg)
     assert alone._.anonymized_text == "She joined the European *** Institute in Cluj."
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_many_pairs_give_the_cheapest_masking_that_breaks_all(seed):
+    """Pairs are stated to the solver per entity (its partners, enforced unless it is masked), triples and singles as
+    clauses: on random instances the masking breaks every combination and costs what brute force finds least."""
+    import itertools
+    import random
+
+    rng = random.Random(seed)
+    n = rng.randint(3, 9)
+    words = [f"w{i}" for i in range(n)]
+    text = " ".join(words) + "."
+    ids = [f"E{i}" for i in range(n)]
+    ics = {e: float(rng.randint(1, 6)) for e in ids}
+    pairs = [list(p) for p in itertools.combinations(ids, 2) if rng.random() < 0.5]
+    others = [sorted(rng.sample(ids, rng.choice([1, 3]))) for _ in range(rng.randint(0, 2))]
+    combos = pairs + others
+    doc = make_doc(text, [(w, "MISC", e) for w, e in zip(words, ids)], combos, ics)
+    chosen = masked_ids(doc)
+    assert all(set(c) & chosen for c in combos)
+
+    def cost(subset):
+        return sum(ics[e] for e in subset)
+
+    covers = (
+        set(s) for r in range(n + 1) for s in itertools.combinations(ids, r) if all(set(c) & set(s) for c in combos)
+    )
+    assert cost(chosen) == pytest.approx(min(cost(s) for s in covers))

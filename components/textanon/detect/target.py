@@ -97,9 +97,10 @@ Span = Tuple[int, int]
 def fold(text: str) -> str:
     """Lower-case, diacritics removed, one character per character (offsets are preserved).
 
-    Linear in the text with a per-character cache; the last few long texts are remembered, since the name search
-    folds the same document once per name (a 1,000,000-character document with a thousand names)."""
-    if len(text) < _LONG_TEXT:
+    Linear in the text with a per-character cache; the last few texts of :data:`_REMEMBERED_FOLD` characters or more
+    are remembered, since the name search folds the same document once per name (a court case with a hundred full
+    names, a 1,000,000-character document with a thousand)."""
+    if len(text) < _REMEMBERED_FOLD:
         return "".join(map(_fold_char, text))
     folded = _FOLDED_TEXTS.get(text)
     if folded is None:
@@ -110,8 +111,10 @@ def fold(text: str) -> str:
     return folded
 
 
-#: texts at least this long are remembered by :func:`fold`
+#: texts at least this long are searched by regions (:func:`_regions`) and their name occurrences remembered
 _LONG_TEXT = 10_000
+#: texts at least this long are remembered by :func:`fold` (a court case is folded once per full name in it)
+_REMEMBERED_FOLD = 1_000
 _FOLDED_TEXTS: Dict[str, str] = {}
 
 
@@ -175,6 +178,17 @@ def target_variants(name: str) -> List[str]:
     return sorted((v for v in variants if len(v.replace(".", "").strip()) >= 2), key=lambda v: (-len(v), v))
 
 
+def _variant_pieces(variant: str) -> List[str]:
+    """The literal pieces of :func:`_variant_pattern` (folded words, split at full stops): each is in every match."""
+    return [p for part in re.split(r"\s+", fold(variant).strip()) for p in part.split(".") if p]
+
+
+@lru_cache(maxsize=4096)
+def _variant_regex(variant: str) -> "re.Pattern[str]":
+    """:func:`_variant_pattern` between word boundaries, compiled once per variant."""
+    return re.compile(r"(?<!\w)" + _variant_pattern(variant) + r"(?!\w)")
+
+
 def _variant_pattern(variant: str) -> str:
     """Regex over folded text: words separated by any whitespace (or a comma), an initial with or
     without its full stop."""
@@ -205,9 +219,10 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
     regions = _regions(folded, variants) if len(text) >= _LONG_TEXT else None
     spans: List[Span] = []
     for variant in variants:
+        if not all(piece in folded for piece in _variant_pieces(variant)):
+            continue  # a piece of the variant is nowhere in the text: no match (nothing compiled, nothing searched)
         single = len(re.findall(r"\w+", variant)) == 1
-        pattern = re.compile(r"(?<!\w)" + _variant_pattern(variant) + r"(?!\w)")
-        for m in _search(pattern, folded, regions):
+        for m in _search(_variant_regex(variant), folded, regions):
             if single and not _single_word_case_ok(text[m.start() : m.end()], variant):
                 continue
             if not single and not _initials_ok(text, m.start(), m.end()):

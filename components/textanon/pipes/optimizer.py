@@ -279,8 +279,8 @@ class MaskingOptimizer(SettingsRecord):
         generalize: bool = False,
     ) -> Set[str]:
         forced = set(forced)
-        unresolved = [c for c in combos if not forced.intersection(c)]
-        broken = [c for c in unresolved if any(e not in entities for e in c)]
+        unresolved = [c for c in combos if forced.isdisjoint(c)]
+        broken = [c for c in unresolved if not all(e in entities for e in c)]
         if broken:  # fail closed: a combination naming an unknown id is broken by masking all of it
             unknown = {e for c in broken for e in c if e not in entities}
             known = {e for c in broken for e in c if e in entities}
@@ -290,8 +290,7 @@ class MaskingOptimizer(SettingsRecord):
                 f"{self.name}: {len(broken)} risky combinations name {len(unknown)} entity ids with no "
                 f"mention; all {len(known)} detected entities of those combinations are masked",
             )
-            unresolved = [c for c in unresolved if not forced.intersection(c)]
-        unresolved = [c for c in unresolved if all(e in entities for e in c)]
+            unresolved = [c for c in unresolved if forced.isdisjoint(c) and all(e in entities for e in c)]
         if not unresolved:
             return forced
         if generalize:
@@ -299,23 +298,29 @@ class MaskingOptimizer(SettingsRecord):
 
         ids = sorted({e for c in unresolved for e in c})
         model = cp_model.CpModel()
-        x = {e: model.NewBoolVar(e) for e in ids}
+        x = {e: model.new_bool_var(e) for e in ids}
+        neighbours: Dict[str, List[str]] = {}
         for c in unresolved:
-            model.AddBoolOr([x[e] for e in c])
-        model.Minimize(sum(self._cost(entities[e]) * x[e] for e in ids))
+            if len(c) == 2 and c[0] != c[1]:
+                neighbours.setdefault(c[0], []).append(c[1])
+            else:
+                model.add_bool_or([x[e] for e in c])
+        for e, others in neighbours.items():
+            model.add_bool_and([x[o] for o in others]).only_enforce_if(~x[e])
+        model.minimize(cp_model.LinearExpr.weighted_sum([x[e] for e in ids], [self._cost(entities[e]) for e in ids]))
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = float(self.time_limit_s)
         solver.parameters.num_workers = 1
-        status = solver.Solve(model)
+        status = solver.solve(model)
         if status == cp_model.OPTIMAL or status == cp_model.FEASIBLE:
             if status == cp_model.FEASIBLE:
                 add_warning(
                     doc, f"{self.name}: solver stopped at the time limit with a feasible, possibly non-minimal masking"
                 )
-            return forced | {e for e in ids if solver.BooleanValue(x[e])}
+            return forced | {e for e in ids if solver.boolean_value(x[e])}
         add_warning(
             doc,
-            f"{self.name}: solver status {solver.StatusName(status)}; every entity in a risky combination is masked",
+            f"{self.name}: solver status {solver.status_name(status)}; every entity in a risky combination is masked",
         )
         return forced | set(ids)
 

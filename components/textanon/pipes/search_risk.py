@@ -155,13 +155,17 @@ class SearchRisk(SettingsRecord):
         for eid in population.singles:
             combos.append([eid])
             reasons.setdefault(eid, []).append(f"population: in {population.hits[eid]} indexed documents (k={self.k})")
-        for ids, hits in population.combinations:
+        k = self.k
+        for ids, hits in population.combinations:  # thousands of pairs in a court case: the pair's two reasons directly
             combos.append(ids)
+            if len(ids) == 2 and ids[0] != ids[1]:
+                first, second = ids
+                reasons.setdefault(first, []).append(f"population: in {hits} indexed documents with {second} (k={k})")
+                reasons.setdefault(second, []).append(f"population: in {hits} indexed documents with {first} (k={k})")
+                continue
             for eid in ids:
                 others = ", ".join(e for e in ids if e != eid)
-                reasons.setdefault(eid, []).append(
-                    f"population: in {hits} indexed documents with {others} (k={self.k})"
-                )
+                reasons.setdefault(eid, []).append(f"population: in {hits} indexed documents with {others} (k={k})")
         for eid in population.bounded:
             combos.append([eid])
             reasons.setdefault(eid, []).append(f"population: combinations past the bound of {self.max_queries} queries")

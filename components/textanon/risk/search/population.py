@@ -12,7 +12,7 @@ unexamined is disclosive on its own (fail closed) and ``bounded`` says so.
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
-from typing import Callable, Dict, FrozenSet, List, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -55,7 +55,7 @@ def population_risk(
         while len(pool) > size and comb(len(pool), size) > 20 * max_queries:  # never materialize millions
             pool = pool[: len(pool) - 1]
         if size == 2:
-            if _pairs(count, pool, k, max_queries, result, found):
+            if _pairs(count, pool, k, max_queries, result, found if max_size > 2 else None):
                 return result
             if len(pool) < len(rest):
                 result.bounded = sorted({e for _, e in rest[len(pool) :]})
@@ -87,7 +87,7 @@ def _pairs(
     k: int,
     max_queries: int,
     result: PopulationRisk,
-    found: Set[FrozenSet[str]],
+    found: Optional[Set[FrozenSet[str]]],
 ) -> bool:
     """The pairs of ``pool`` (``(hits, id)`` sorted) looked up rarest first, as the general loop would: in the order of
     (summed hits, the two ids in pool order), up to the query bound. A court case has up to half a million pairs, of
@@ -114,11 +114,13 @@ def _pairs(
         together = (n_docs * (shares[a] * shares[b])).astype(np.int64).tolist()  # int(): counts are not negative
     else:
         together = [count([result.phrase[e] for e in sorted((ids[x], ids[y]))]) for x, y in zip(a.tolist(), b.tolist())]
-    for x, hits_of_pair in enumerate(together):
-        if hits_of_pair < k:
-            pair = sorted((ids[a[x]], ids[b[x]]))
+    together = np.asarray(together, dtype=np.int64)
+    disclosive = np.flatnonzero(together < k)  # a court case has thousands: selected at once, read as Python ints
+    for x, y, hits_of_pair in zip(a[disclosive].tolist(), b[disclosive].tolist(), together[disclosive].tolist()):
+        pair = [ids[x], ids[y]] if ids[x] <= ids[y] else [ids[y], ids[x]]
+        if found is not None:  # read by combinations of three or more only
             found.add(frozenset(pair))
-            result.combinations.append((pair, hits_of_pair))
+        result.combinations.append((pair, hits_of_pair))
     result.queries += len(examined)
     if len(order) > budget:
         rest = order[budget:]
