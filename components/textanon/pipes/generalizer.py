@@ -24,6 +24,7 @@ The protected person's name is never generalized (the optimizer masks it whateve
 import logging
 from typing import Dict, List, Optional, Tuple
 
+import numpy as np
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -230,7 +231,27 @@ def _memo_any(index):
                 cache[key] = index.count_any([list(g) for g in key])
         return cache[key]
 
+    masks: Dict[tuple, Optional[int]] = {}
+
+    def mask_of(group: tuple) -> Optional[int]:
+        """The documents of ``group`` (its phrases sorted) as a bit mask (bit n: document n), None when the backend
+        does not list them: two groups' count is then ``(a & b).bit_count()``, without a query or a set built."""
+        if group not in masks:
+            found = docs(group) if listing is not None else None
+            masks[group] = None if found is None or (found and min(found) < 0) else _bit_mask(found)
+        return masks[group]
+
+    count_any.documents = mask_of
     return count_any
+
+
+def _bit_mask(documents: frozenset) -> int:
+    """The integer with bit ``n`` set for every document number ``n`` (one numpy pass, not one shift per document)."""
+    if not documents:
+        return 0
+    bits = np.zeros(max(documents) + 1, dtype=bool)
+    bits[np.fromiter(documents, dtype=np.int64, count=len(documents))] = True
+    return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
 
 def _counter(index):

@@ -2,9 +2,10 @@
 
 CP-SAT program (OR-Tools): one boolean per entity, minimize sum(IC(e) * masked(e)) subject to
 ``sum(masked(e) for e in c) >= 1`` for every risky combination ``c`` (the pairs, thousands in a court case, are stated
-per entity: "all its partners masked unless it is", one constraint per entity, the same feasible maskings). With ``replacement = "generalize"`` each
-entity chooses among keep / generalize at level 1...L / suppress instead (one boolean per option, exactly one per
-entity; candidates from ``textanon_generalizer``; :mod:`textanon.decide.generalization.choice`): cost = the information
+per entity: "all its partners masked unless it is", one constraint per entity, the same feasible maskings). With
+``replacement = "generalize"`` each entity chooses among keep / generalize at level 1...L / suppress instead (one
+boolean per option, exactly one per entity; candidates from ``textanon_generalizer``;
+:mod:`textanon.decide.generalization.choice`): cost = the information
 lost, and every risky combination broken by suppression or by a generalization whose recomputed risk clears it.
 Direct identifiers are fixed to masked (suppressed; see :meth:`MaskingOptimizer._direct_identifiers`; when
 generalizing, the protected person's name is replaced by the ``target_role`` setting, "the person", instead of

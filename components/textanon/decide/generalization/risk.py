@@ -71,27 +71,41 @@ def index_forbidden(
         for e in phrases
     }
     options = {e: o for e, o in options.items() if e in set(entities)}
+    # each option's group once (None: every document), as the sorted tuple count_any's memo keys it by
+    groups = {e: [_key(_group(o)) for o in opts] for e, opts in options.items()}
+    # count_any may list a group's documents as a bit mask (None: not listed; the pair is then counted by it)
+    masks = getattr(count_any, "documents", None)
 
-    def found(option, other=None) -> bool:
-        groups = [g for g in [_group(option)] + ([_group(other)] if other is not None else []) if g is not None]
-        return not groups or count_any(groups) >= k
+    def found(group, other=None) -> bool:
+        if group is None or other is None:
+            remaining = [g for g in (group, other) if g is not None]
+            return not remaining or count_any(remaining) >= k
+        if masks is not None:
+            a, b = masks(group), masks(other)
+            if a is not None and b is not None:
+                return (a & b).bit_count() >= k
+        return count_any([group, other]) >= k
 
+    chosen_set = set(chosen)
     forbidden: List[List[Tuple[str, int]]] = []
-    seen = set()
+    seen = set()  # pairs of two generalizations of chosen entities, met from both sides: counted once
     for e in chosen:
         for level in range(1, len(options.get(e, []))):
-            if not found(options[e][level]):
+            group = groups[e][level]
+            if not found(group):
                 forbidden.append([(e, level)])
                 continue
-            for f, opts in options.items():
+            for f, others in groups.items():
                 if f == e:
                     continue
-                for other, option in enumerate(opts):
-                    key = frozenset([(e, level), (f, other)])
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if not found(options[e][level], option):
+                twice = f in chosen_set
+                for other, other_group in enumerate(others):
+                    if twice and other > 0:
+                        key = (e, level, f, other) if (e, level) < (f, other) else (f, other, e, level)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    if not found(group, other_group):
                         forbidden.append([(e, level), (f, other)])
     return forbidden
 
@@ -120,3 +134,8 @@ def _group(option) -> Optional[List[str]]:
     if len(words) == 1 and words[0].lower() in EVERY_DOCUMENT_WORDS:
         return None
     return list(dict.fromkeys(list(members) + (list(words) if len(words) == 1 else [])))
+
+
+def _key(group: Optional[List[str]]) -> Optional[Tuple[str, ...]]:
+    """A group as count_any's memo keys it (its phrases sorted); None stays None (every document)."""
+    return None if group is None else tuple(sorted(group))

@@ -156,6 +156,11 @@ def prepare_wordnet_data(dest: Union[str, Path], source: Union[str, Path] = DEBI
     return corpus
 
 
+#: the files nltk's reader reads only sequentially, at construction
+_POS_FILES = ("adj", "adv", "noun", "verb")
+_SEQUENTIAL_FILES = frozenset(["lexnames"] + [f"index.{p}" for p in _POS_FILES] + [f"{p}.exc" for p in _POS_FILES])
+
+
 def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
     """Return an nltk WordNet reader, offline.
 
@@ -181,9 +186,26 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
         root = str(Path(nltk_data).resolve())
         if root not in nltk.data.path:
             nltk.data.path.insert(0, root)
+
+        class EnglishWordNet(WordNetCorpusReader):
+            """nltk's reader without the multilingual offset map. Its constructor reads ``index.sense`` twice
+            to map Open Multilingual Wordnet offsets onto the loaded version (``map30``: half of the loading
+            time), which only the multilingual functions use, and those need an OMW reader this one has not."""
+
+            def map_wn(self, version="wordnet"):
+                return None
+
+            def open(self, fileid):
+                """The index and exception files, read line by line once at construction, as plain text files
+                (nltk's seekable stream reads them several times slower); the data files, which the reader seeks
+                in by byte offset, through nltk's."""
+                if fileid in _SEQUENTIAL_FILES:
+                    return open(corpus / fileid, encoding="utf8")
+                return super().open(fileid)
+
         with warnings.catch_warnings():  # "multilingual functions are not available"
             warnings.simplefilter("ignore")
-            return WordNetCorpusReader(FileSystemPathPointer(str(corpus)), None)
+            return EnglishWordNet(FileSystemPathPointer(str(corpus)), None)
     from nltk.corpus import wordnet
 
     try:
