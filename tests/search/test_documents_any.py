@@ -82,3 +82,26 @@ def test_the_targeted_attackers_contributions_do_not_depend_on_how_they_are_fetc
     assert listed.get(words, docs) == asked.get(words, docs)
     assert listed.get(words, [2, 4]) == asked.get(words, [2, 4])
     assert listed.queries == len(words) < asked.queries
+
+
+def test_the_attackers_ranking_from_listed_words_is_the_index_ranking(tmp_path):
+    import random
+
+    from textanon.risk.search.targeted import _Contributions
+
+    index = _index(tmp_path)
+    vocabulary = ["oslo", "university", "bergen", "nurse", "glass", "harbour", "renée", "renee", "absent", "of"]
+    contributions = _Contributions(index)
+    assert contributions.ranking(["oslo"], 10) is None  # not listed yet: the index is asked
+    contributions.get(vocabulary, [0])
+    rng = random.Random(7)
+    for _ in range(200):
+        words = rng.sample(vocabulary, rng.randint(1, len(vocabulary)))
+        for limit in (1, 3, 100):
+            listed, searched = contributions.ranking(words, limit), index.search(words, limit)
+            assert listed == searched, (words, limit)  # the same documents and the same floats, in order
+    assert contributions.ranking(["...", "?"], 5) == [] == index.search(["...", "?"], 5)
+    unlisted = _Contributions(index)
+    unlisted.query_key = None  # a backend that does not say which words are one term: always the index
+    unlisted.get(vocabulary, [0])
+    assert unlisted.ranking(["oslo"], 5) is None

@@ -131,6 +131,12 @@ class SQLiteIndex:
         )
         return [(int(num), -float(s)) for num, s in rows]
 
+    def query_key(self, word: str) -> Optional[str]:
+        """The query term ``word`` is in :meth:`search` (its FTS5 phrase; words with the same one are one term),
+        None when it is none."""
+        ws = phrase_words(word)
+        return fts_phrase(ws) if ws else None
+
     def term_scores(self, word: str, docs: Sequence[int]) -> Dict[int, float]:
         """BM25 score of the one-word query ``word`` for each of ``docs`` that contains it."""
         ws = phrase_words(word)

@@ -26,6 +26,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
+import numpy as np
+
 from textanon.risk.search.base import Hit, SearchIndex
 
 
@@ -71,6 +73,44 @@ class _Contributions:
         self.index, self.cache, self.queries = index, {}, 0
         self.complete: Dict[str, Dict[int, float]] = {}
         self.listing = getattr(index, "term_scores_all", None)
+        self.query_key = getattr(index, "query_key", None)
+        self.arrays: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
+
+    def ranking(self, words: Sequence[str], limit: int) -> Optional[List[Hit]]:
+        """The index's BM25 ranking of ``words`` (:meth:`SearchIndex.search`) computed from the words' complete
+        listings, None when one is not listed (or the backend does not say which words are one query term,
+        ``query_key``). BM25 is a sum over the query's terms: each document's score is its terms' scores added in
+        query order, as the backend adds them (the same floats; ties, which the rank ignores, by document number)."""
+        if self.query_key is None:
+            return None
+        terms: Dict[str, str] = {}
+        for w in words:
+            key = self.query_key(w)
+            if key is not None:
+                terms.setdefault(key, w)
+        if not terms:
+            return []
+        if any(w not in self.complete for w in terms.values()):
+            return None
+        parts = [self._arrays(w) for w in terms.values()]
+        documents = np.concatenate([d for d, _ in parts])
+        if not len(documents):
+            return []
+        if documents.min() < 0:
+            return None
+        totals = np.bincount(documents, weights=np.concatenate([s for _, s in parts]))  # in order, per document
+        found = np.unique(documents)
+        order = np.lexsort((found, -totals[found]))[:limit]
+        return [(int(found[i]), float(totals[found[i]])) for i in order]
+
+    def _arrays(self, word: str) -> Tuple[np.ndarray, np.ndarray]:
+        if word not in self.arrays:
+            every = self.complete[word]
+            self.arrays[word] = (
+                np.fromiter(every.keys(), dtype=np.int64, count=len(every)),
+                np.fromiter(every.values(), dtype=np.float64, count=len(every)),
+            )
+        return self.arrays[word]
 
     def get(self, words: Sequence[str], docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
         out: Dict[str, Dict[int, float]] = {}
@@ -121,7 +161,10 @@ def unlink(
         return Counter(w for i, w in enumerate(words) if i not in masked)
 
     def ranking(counts: Counter) -> List[Hit]:
-        return index.search(list(counts), limit) if counts else []
+        if not counts:
+            return []
+        listed = contributions.ranking(list(counts), limit)
+        return listed if listed is not None else index.search(list(counts), limit)
 
     def scored(counts: Counter, docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
         contrib = contributions.get(list(counts), docs)
@@ -147,28 +190,42 @@ def unlink(
     hits = ranking(counts)
     result = Unlinking(rank_of(counts, hits), None, queries=1)
     rank = result.rank_before
+    order = sorted(entity_words)
     while rank is not None and rank <= k_rank:
         others = [d for d, _ in hits if d not in targets_set][: k_rank + extra]
         docs = sorted(targets_set) + others
         contrib = scored(counts, docs)
-        score = {d: sum(contrib[w][d] for w in counts) for d in docs}
-        margin_now = _margin(score, targets_set, others, k_rank)
-        best_key: Optional[Tuple[int, float]] = None
-        best_eid = ""
-        for eid in sorted(entity_words):
+        row = {w: n for n, w in enumerate(counts)}
+        matrix = np.array([[contrib[w][d] for d in docs] for w in counts], dtype=np.float64).reshape(
+            len(row), len(docs)
+        )
+        score = _summed(matrix, range(len(row)), len(docs))
+        margin_now = _margins(score[None, :], len(targets_set), k_rank)[0]
+        top_now = score[: len(targets_set)].max()
+        entities, costs_now, news = [], [], []
+        for eid in order:
             if eid in chosen:
                 continue
             covered = Counter(words[i] for i in entity_words[eid] if i not in masked)
-            removed = [w for w, n in covered.items() if counts[w] <= n]
+            removed = [row[w] for w, n in covered.items() if counts[w] <= n]
             if not removed:
                 continue
-            new = {d: score[d] - sum(contrib[w][d] for w in removed) for d in docs}
-            cost = max(costs.get(eid, 1.0), 1e-6)
-            gain = (margin_now - _margin(new, targets_set, others, k_rank)) / cost
-            drop = (max(score[t] for t in targets_set) - max(new[t] for t in targets_set)) / cost
-            key = (1, gain) if gain > 1e-12 else (0, drop) if drop > 1e-12 else None
-            if key is not None and (best_key is None or key > best_key):
-                best_key, best_eid = key, eid
+            entities.append(eid)
+            costs_now.append(max(costs.get(eid, 1.0), 1e-6))
+            news.append(score - _summed(matrix, removed, len(docs)))
+        best_key: Optional[Tuple[int, float]] = None
+        best_eid = ""
+        if entities:  # as one array: each entity's gain and drop, the same float operations as one by one
+            new = np.array(news)
+            cost = np.array(costs_now)
+            gain = (margin_now - _margins(new, len(targets_set), k_rank)) / cost
+            drop = (top_now - new[:, : len(targets_set)].max(axis=1)) / cost
+            for values, kind in ((gain, 1), (drop, 0)):  # a margin-lowering entity first, else the best drop
+                eligible = values > 1e-12
+                if eligible.any():
+                    n = int(np.argmax(np.where(eligible, values, -np.inf)))  # the first best, in id order
+                    best_key, best_eid = (kind, float(values[n])), entities[n]
+                    break
         if best_key is None:
             result.exhausted = True
             break
@@ -186,8 +243,21 @@ def unlink(
     return result
 
 
-def _margin(score: Dict[int, float], targets: Set[int], others: Sequence[int], k_rank: int) -> float:
-    """Best target score minus the ``k_rank``-th best other score (0 when there are fewer others)."""
-    ranked = sorted((score[d] for d in others), reverse=True)
-    kth = ranked[k_rank - 1] if len(ranked) >= k_rank else 0.0
-    return max(score[t] for t in targets) - kth
+def _summed(matrix: np.ndarray, rows: Sequence[int], width: int) -> np.ndarray:
+    """The sum of ``rows`` of ``matrix``, added one row after the other (bit for bit what adding each document's
+    contributions word by word in Python gives; a numpy reduction may add in another order)."""
+    total = np.zeros(width, dtype=np.float64)
+    for r in rows:
+        total += matrix[r]
+    return total
+
+
+def _margins(scores: np.ndarray, n_targets: int, k_rank: int) -> np.ndarray:
+    """Per row of ``scores`` (columns: the target documents, then the others): best target score minus the
+    ``k_rank``-th best other score (0 when there are fewer others)."""
+    others = scores[:, n_targets:]
+    if others.shape[1] >= k_rank:
+        kth = -np.partition(-others, k_rank - 1, axis=1)[:, k_rank - 1]
+    else:
+        kth = np.zeros(scores.shape[0])
+    return scores[:, :n_targets].max(axis=1) - kth
