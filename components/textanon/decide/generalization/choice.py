@@ -78,19 +78,19 @@ def choose(
     ids = sorted({e for c in combos for e in c})
     options = {e: [c for c in candidates_of(entities[e]) if c.get("ic") is not None] for e in ids}
     model = cp_model.CpModel()
-    keep = {e: model.NewBoolVar(f"keep_{e}") for e in ids}
-    sup = {e: model.NewBoolVar(f"sup_{e}") for e in ids}
-    gen = {(e, c["level"]): model.NewBoolVar(f"gen_{e}_{c['level']}") for e in ids for c in options[e]}
+    keep = {e: model.new_bool_var(f"keep_{e}") for e in ids}
+    sup = {e: model.new_bool_var(f"sup_{e}") for e in ids}
+    gen = {(e, c["level"]): model.new_bool_var(f"gen_{e}_{c['level']}") for e in ids for c in options[e]}
     for e in ids:
-        model.AddExactlyOne([keep[e], sup[e]] + [gen[(e, c["level"])] for c in options[e]])
+        model.add_exactly_one([keep[e], sup[e]] + [gen[(e, c["level"])] for c in options[e]])
     for combo, broken_by in zip(combos, combo_breaks):
         lits = [sup[e] for e in combo]
         lits += [gen[(e, n)] for e, levels in broken_by.items() for n in levels if (e, n) in gen]
-        model.AddBoolOr(lits)
+        model.add_bool_or(lits)
     for options_ in banned:
         clause = _ban(options_, keep, gen, suppressed_anyway)
         if clause is not None:
-            model.AddBoolOr(clause)
+            model.add_bool_or(clause)
     terms = []
     for e in ids:
         full = cost(entities[e])
@@ -100,17 +100,17 @@ def choose(
             # + level milli-nats: of two levels scored alike (both capped at the entity's IC), the more specific
             lost = max(0, min(full - 1, full - int(round(c["ic"] * IC_SCALE * n)) + int(c["level"])))
             terms.append(lost * gen[(e, c["level"])])
-    model.Minimize(sum(terms))
+    model.minimize(sum(terms))
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit_s)
     solver.parameters.num_workers = 1
-    status = solver.Solve(model)
-    name = solver.StatusName(status)
+    status = solver.solve(model)
+    name = solver.status_name(status)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, {}, name
-    suppressed = {e for e in ids if solver.BooleanValue(sup[e])}
+    suppressed = {e for e in ids if solver.boolean_value(sup[e])}
     generalized = {
-        e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.BooleanValue(gen[(e, c["level"])])
+        e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.boolean_value(gen[(e, c["level"])])
     }
     return suppressed, generalized, name
 
@@ -127,7 +127,7 @@ def _ban(options: Sequence[Tuple[str, int]], keep, gen, suppressed_anyway: Set[s
             var = keep[e] if n == 0 else gen.get((e, n))
             if var is None:
                 return None
-            clause.append(var.Not())
+            clause.append(~var)
         elif n > 0 or e in suppressed_anyway:
             return None  # an entity outside the combinations is never generalized; a suppressed one never shows
         # else: kept whatever the solver does, its option always holds: the others must not all be chosen
