@@ -110,3 +110,13 @@ def test_a_common_noun_before_another_noun_gets_no_generalization():
     assert not component.modifies_next_noun(alone.spans["pii"][0])
     untagged = spacy.blank("en")("He was a child actor .")
     assert not component.modifies_next_noun(untagged[3:4])
+
+
+def test_the_pair_bound_is_a_setting_of_the_component():
+    import pytest
+
+    nlp = spacy.blank("en")
+    assert nlp.add_pipe("textanon_generalizer", config={"max_pair_checks": 10}).max_pair_checks == 10
+    assert spacy.blank("en").add_pipe("textanon_generalizer").max_pair_checks == 500_000
+    with pytest.raises(ValueError, match="max_pair_checks"):
+        component.Generalizer(max_pair_checks=-1)

@@ -41,6 +41,27 @@ def test_index_rule_counts_a_generalization_by_its_members_and_pairs_it_with_eve
     assert few == [[("T1", 1)]]
 
 
+def test_past_the_pair_bound_a_level_is_forbidden_outright_never_left_unchecked():
+    docs = {"1961": {1, 2, 3}, "1960": {4}, "Balti": {1, 2, 3, 4}, "Rusu": {1, 2, 3, 4}, "Orhei": {1, 2, 3, 4}}
+
+    def count_any(groups):
+        sets = [set().union(*(docs.get(p, set()) for p in group)) for group in groups]
+        return len(set.intersection(*sets)) if sets else 4
+
+    phrases = {"T1": "1961", "L1": "Balti", "P1": "Rusu", "L2": "Orhei"}
+    candidates = {"T1": [(["1960s"], ("1960",)), (["20th century"], ("1960",))], "L1": [(["Moldova"], ())]}
+    entities, chosen = ["T1", "L1", "P1", "L2"], ["T1", "L1"]
+    full = index_forbidden(entities, chosen, count_any, 2, phrases, candidates)
+    assert [("T1", 1)] not in full and [("L1", 1)] not in full  # every level found with every other option
+    unchecked = []
+    bounded = index_forbidden(entities, chosen, count_any, 2, phrases, candidates, max_checks=5, unchecked=unchecked)
+    # T1 at level 1 needs 4 pairs (L1's two options, P1, L2): checked; level 2 would pass 5: forbidden outright,
+    # and so is every later level, whatever its counts
+    assert unchecked == [("T1", 2), ("L1", 1)]
+    assert [("T1", 2)] in bounded and [("L1", 1)] in bounded and [("T1", 1)] not in bounded
+    assert index_forbidden(entities, chosen, count_any, 2, phrases, candidates, max_checks=10**6) == full
+
+
 def test_another_person_is_found_in_every_document_of_a_person_centred_index():
     docs = {"Rusu": {1}, "Balti": {1, 2}, "1961": {1}}
 

@@ -50,7 +50,7 @@ IC_SOURCES = ("auto", "lm", "index", "wordfreq")
 class Generalizer(SettingsRecord):
     """Proposes and scores generalizations (module docstring)."""
 
-    SETTINGS = ("spans_key", "ic_source", "max_levels")
+    SETTINGS = ("spans_key", "ic_source", "max_levels", "max_pair_checks")
 
     def __init__(
         self,
@@ -59,14 +59,17 @@ class Generalizer(SettingsRecord):
         spans_key: str = DEFAULT_SPANS_KEY,
         ic_source: str = "auto",
         max_levels: int = 4,
+        max_pair_checks: int = 500_000,
     ) -> None:
         register_extensions()
         if ic_source not in IC_SOURCES:
             raise ValueError(f"ic_source must be one of {IC_SOURCES}, got {ic_source!r}")
         if max_levels < 1:
             raise ValueError("max_levels must be >= 1")
+        if max_pair_checks < 0:
+            raise ValueError("max_pair_checks must be >= 0")
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
-        self.ic_source, self.max_levels = ic_source, max_levels
+        self.ic_source, self.max_levels, self.max_pair_checks = ic_source, max_levels, max_pair_checks
 
     def __call__(self, doc: Doc) -> Doc:
         try:
@@ -154,7 +157,16 @@ class Generalizer(SettingsRecord):
             breaks.append([c, found])
         chosen = sorted({e for c, found in breaks if found for e in found})
         index = search.index.open()
-        forbidden = index_forbidden(sorted(entities), chosen, _memo_any(index), search.k, phrases, words)
+        unchecked: List[Tuple[str, int]] = []
+        forbidden = index_forbidden(
+            sorted(entities), chosen, _memo_any(index), search.k, phrases, words, self.max_pair_checks, unchecked
+        )
+        if unchecked:
+            add_warning(
+                doc,
+                f"{self.name}: {len(unchecked)} generalizations not checked against the index (more than "
+                f"max_pair_checks = {self.max_pair_checks} pairs); never chosen",
+            )
         return {"breaks": breaks, "forbidden": [[list(o) for o in f] for f in forbidden]}
 
     def _score(self, doc, source, lm, index, count, entities, candidates) -> Dict[str, List[Optional[float]]]:

@@ -425,7 +425,7 @@ class MaskingOptimizer(SettingsRecord):
         the other entities' options. Greedy, most informative first; every kept entity stays kept."""
         live = [c for c in combos if all(e in entities for e in c)]
         combo_breaks = breaks(doc, entities, live)
-        banned = forbidden(doc)
+        banned = _bans_by_option(forbidden(doc))
         state: Dict[str, Optional[int]] = {e: (None if e in suppressed else 0) for e in entities}
         out: Dict[str, Tuple[int, str]] = {}
         for e in sorted(set(chosen) & suppressed, key=lambda e: -self._cost(entities[e])):
@@ -451,7 +451,7 @@ class MaskingOptimizer(SettingsRecord):
         (:func:`textanon.decide.generalization.choice.forbidden`). Entities without one are left out (suppressed)."""
         live = [c for c in combos if all(e in entities for e in c)]
         combo_breaks = breaks(doc, entities, live)
-        banned = forbidden(doc)
+        banned = _bans_by_option(forbidden(doc))
         state = {e: g[0] for e, g in self.generalized.items()}  # entity -> level; kept entities: 0, masked: absent
         out: Dict[str, Tuple[int, str]] = {}
 
@@ -650,12 +650,23 @@ class MaskingOptimizer(SettingsRecord):
 
 def _banned(banned, e: str, level: int, option) -> bool:
     """Whether entity ``e`` at ``level`` completes one of the index's ``banned`` options or pairs of options, the
-    other entities at ``option(entity)`` (their level; 0 kept; None suppressed)."""
+    other entities at ``option(entity)`` (their level; 0 kept; None suppressed). ``banned``: the list, or
+    :func:`_bans_by_option` of it (the same answer, without scanning the bans of other options)."""
+    bans = banned.get((e, level), ()) if isinstance(banned, dict) else banned
     return any(
         any(f == e and n == level for f, n in ban)
         and all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
-        for ban in banned
+        for ban in bans
     )
+
+
+def _bans_by_option(banned) -> Dict[Tuple[str, int], list]:
+    """The bans that hold each option (entity, level), in their order."""
+    out: Dict[Tuple[str, int], list] = {}
+    for ban in banned:
+        for option in dict.fromkeys(ban):
+            out.setdefault(option, []).append(ban)
+    return out
 
 
 def is_direct_identifier(span: Span, mask_codes: bool = True) -> bool:

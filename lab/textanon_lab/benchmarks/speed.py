@@ -185,8 +185,10 @@ def to_markdown(results: Dict) -> str:
         "Corpora: "
         + "; ".join(f"{c}: {s['docs']} docs, {s['tokens']} tokens, {s['chars']} characters" for c, s in sizes.items())
         + f". Medians of {results['repeats']} interleaved repeat(s), each configuration in a fresh process "
-        f"(model load excluded); CPU seconds: user + system of the process and its workers (less sensitive to "
-        f"other load than wall seconds); load average at start / end {load['start'][0]:.1f} / {load['end'][0]:.1f}.",
+        f"(model load excluded; a textanon pipeline first anonymizes one short warm-up document, which loads what "
+        f"loads on first use: language-model weights, WordNet); CPU seconds: user + system of the process and its "
+        f"workers (less sensitive to other load than wall seconds); load average at start / end "
+        f"{load['start'][0]:.1f} / {load['end'][0]:.1f}.",
         "",
         "Seconds per component (one process):",
         "",

@@ -29,6 +29,15 @@ from textanon.run.runner import anonymize_records, pipe_docs
 from textanon_lab.benchmarks.truth_audit import generalized_spans
 from textanon_lab.tuning.threshold import decide  # the one re-deciding loop (tuning imports this module)
 
+#: the document every textanon system runs once before it is timed: it loads what loads on first use (a language
+#: model's weights; WordNet, which the generalizer reads for the person, the common noun and the place), as model
+#: loading is excluded for every system
+WARM_UP = Record(
+    id="warm-up",
+    text="Warm-up: Mr Ion Rusu, a teacher, met the actress Maria Popescu in Balti in 1999.",
+    target="Ion Rusu",
+)
+
 Doc = Tuple[str, str, Optional[str]]
 Masks = Dict[str, List[List[int]]]
 
@@ -113,7 +122,7 @@ def textanon_search(
 
     nlp = spacy.load(model)
     use_index(nlp, index)
-    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+    list(pipe_docs(nlp, [WARM_UP]))
 
     def run(docs: Sequence[Doc]) -> dict:
         runs = []
@@ -151,8 +160,8 @@ def textanon_timed(
         use_index(nlp, index)
     keep = nlp.pipe_names[: nlp.pipe_names.index("textanon_entity_recognizer") + 1]
     keep = keep if recognizer_only else nlp.pipe_names
-    with nlp.select_pipes(enable=keep):  # warm-up: loads the language model weights
-        list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+    with nlp.select_pipes(enable=keep):  # warm-up: loads the language model weights, WordNet
+        list(pipe_docs(nlp, [WARM_UP]))
 
     def run(docs: Sequence[Doc]) -> dict:
         if n_process > 1:
@@ -201,7 +210,7 @@ def twins(model: str, index: Optional[str] = None):
     # the ablation is decided as the main row is, the search attacker's targeted check included (nlp=nlp)
     by_word = MaskingOptimizer(**dict(config, replacement="generalize", whole_units=False), nlp=nlp)
     spans_key = nlp.get_pipe("textanon_generalizer").spans_key
-    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+    list(pipe_docs(nlp, [WARM_UP]))
 
     def run(docs) -> dict:
         records = [Record(id=doc_id, text=text, target=target) for doc_id, text, target in docs]
@@ -241,7 +250,7 @@ def textanon_profile(
 ) -> Callable[[Sequence[Doc]], dict]:
     """A profile as users run it (:func:`textanon.profiles.load`): ``{"masks": {id: offsets}, "replacements"}``."""
     nlp = load(profile, model, index)
-    list(pipe_docs(nlp, [Record(id="warm-up", text="Warm-up: Mr Ion Rusu lives in Balti.", target="Ion Rusu")]))
+    list(pipe_docs(nlp, [WARM_UP]))
     return lambda docs: profile_masks(docs, nlp)
 
 

@@ -57,6 +57,8 @@ def index_forbidden(
     k: int,
     phrases: Dict[str, str],
     candidates: Dict[str, List[Tuple[List[str], Sequence[str]]]],
+    max_checks: Optional[int] = None,
+    unchecked: Optional[List[Tuple[str, int]]] = None,
 ) -> List[List[Tuple[str, int]]]:
     """The options the index's population risk forbids once generalizations are visible: ``[(entity, level)]``
     (a level found in fewer than ``k`` documents) and ``[(entity, level), (other, level)]`` (two options found
@@ -65,7 +67,12 @@ def index_forbidden(
     original mentions are the search risk's own combinations). ``candidates``: entity -> [(content words, members)]
     per level; a generalization's documents are those holding one of its more specific ``members``, the original
     mention, or its content word when it has one (``count_any``: the index's count of documents holding one phrase
-    of every group); every document for "another person", "a person" (:data:`EVERY_DOCUMENT_WORDS`)."""
+    of every group); every document for "another person", "a person" (:data:`EVERY_DOCUMENT_WORDS`).
+
+    ``max_checks``: the most pairs checked (None: all). Their number grows with the square of a document's entities
+    (a 100,000-character document: millions); a level whose pairs would pass the bound is forbidden outright
+    instead (fail closed: the entity is suppressed or takes a level checked before), in the order of ``chosen``,
+    and appended to ``unchecked`` when given."""
     options = {  # a generalization covers the original too: its documents count as the generalization's
         e: [([phrases[e]], ())] + [(list(w), tuple(m) + (phrases[e],)) for w, m in candidates.get(e, [])]
         for e in phrases
@@ -89,12 +96,21 @@ def index_forbidden(
     chosen_set = set(chosen)
     forbidden: List[List[Tuple[str, int]]] = []
     seen = set()  # pairs of two generalizations of chosen entities, met from both sides: counted once
+    total_options = sum(len(others) for others in groups.values())
+    checks = 0
     for e in chosen:
         for level in range(1, len(options.get(e, []))):
             group = groups[e][level]
             if not found(group):
                 forbidden.append([(e, level)])
                 continue
+            if max_checks is not None:
+                checks += total_options - len(groups.get(e, ()))
+                if checks > max_checks:
+                    forbidden.append([(e, level)])
+                    if unchecked is not None:
+                        unchecked.append((e, level))
+                    continue
             for f, others in groups.items():
                 if f == e:
                     continue
