@@ -88,3 +88,42 @@ def test_candidate_information_content_from_a_language_model_in_context():
     assert out == {"L1": [4.0, 2.0], "T1": [2.0]}
     assert capped(9.0, 4.0) == 4.0 and capped(-1.0, 4.0) == 0.0 and capped(None, 4.0) is None
     assert content_words("a city in Moldova") == ["city", "Moldova"]
+
+
+def test_the_forbidden_options_are_the_same_counted_by_bit_masks_or_one_pair_at_a_time():
+    import random
+
+    rng = random.Random(3)
+    for trial in range(60):
+        words = [f"w{n}" for n in range(12)]
+        docs = {w: set(rng.sample(range(40), rng.randint(0, 30))) for w in words}
+        unlisted = set(rng.sample(words, 2))  # groups holding one of these are not listed: counted by count_any
+
+        def count_any(groups):
+            sets = [set().union(*(docs.get(p, set()) for p in group)) for group in groups]
+            return len(set.intersection(*sets)) if sets else 40
+
+        def listed(groups):
+            return count_any(groups)
+
+        def documents(group):
+            if any(p in unlisted for p in group):
+                return None
+            found = set().union(*(docs.get(p, set()) for p in group))
+            return sum(1 << d for d in found)
+
+        listed.documents = documents
+        entities = [f"E{n}" for n in range(6)]
+        phrases = {e: rng.choice(words) for e in entities}
+        candidates = {
+            e: [
+                ([rng.choice(words + ["person"])], tuple(rng.sample(words, rng.randint(0, 2))))
+                for _ in range(rng.randint(0, 3))
+            ]
+            for e in entities
+        }
+        chosen = sorted(rng.sample(entities, 4))
+        k = rng.randint(1, 12)
+        bound = rng.choice([None, 10, 40])
+        one_by_one = index_forbidden(entities, chosen, count_any, k, phrases, candidates, bound)
+        assert index_forbidden(entities, chosen, listed, k, phrases, candidates, bound) == one_by_one, trial

@@ -20,6 +20,8 @@ Unscored entities, and combinations naming entities without candidates, are brok
 import math
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 LN10 = math.log(10.0)
 Breaks = Dict[str, List[int]]  # entity id -> the levels (1-based) that break the combination
 
@@ -80,28 +82,21 @@ def index_forbidden(
     options = {e: o for e, o in options.items() if e in set(entities)}
     # each option's group once (None: every document), as the sorted tuple count_any's memo keys it by
     groups = {e: [_key(_group(o)) for o in opts] for e, opts in options.items()}
-    # count_any may list a group's documents as a bit mask (None: not listed; the pair is then counted by it)
-    masks = getattr(count_any, "documents", None)
-
-    def found(group, other=None) -> bool:
-        if group is None or other is None:
-            remaining = [g for g in (group, other) if g is not None]
-            return not remaining or count_any(remaining) >= k
-        if masks is not None:
-            a, b = masks(group), masks(other)
-            if a is not None and b is not None:
-                return (a & b).bit_count() >= k
-        return count_any([group, other]) >= k
+    flat = [(f, other, g) for f, others in groups.items() for other, g in enumerate(others)]
+    code = {f: n for n, f in enumerate(groups)}
+    owner = np.array([code[f] for f, _, _ in flat], dtype=np.int64)  # which entity each option is of
+    together = _PairCounts(flat, count_any, k)
 
     chosen_set = set(chosen)
     forbidden: List[List[Tuple[str, int]]] = []
     seen = set()  # pairs of two generalizations of chosen entities, met from both sides: counted once
-    total_options = sum(len(others) for others in groups.values())
+    total_options = len(flat)
     checks = 0
+    position = {(f, other): n for n, (f, other, _) in enumerate(flat)}
     for e in chosen:
         for level in range(1, len(options.get(e, []))):
             group = groups[e][level]
-            if not found(group):
+            if not together.single(group):
                 forbidden.append([(e, level)])
                 continue
             if max_checks is not None:
@@ -111,19 +106,55 @@ def index_forbidden(
                     if unchecked is not None:
                         unchecked.append((e, level))
                     continue
-            for f, others in groups.items():
-                if f == e:
-                    continue
-                twice = f in chosen_set
-                for other, other_group in enumerate(others):
-                    if twice and other > 0:
-                        key = (e, level, f, other) if (e, level) < (f, other) else (f, other, e, level)
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                    if not found(group, other_group):
-                        forbidden.append([(e, level), (f, other)])
+            # the options of the other entities not found together with this one, in their order (a pair is
+            # symmetric: one met from both sides was found or not from both)
+            lonely = ~together.with_option(position[(e, level)]) & (owner != code[e])
+            for n in np.flatnonzero(lonely):
+                f, other, _ = flat[n]
+                if f in chosen_set and other > 0:
+                    key = (e, level, f, other) if (e, level) < (f, other) else (f, other, e, level)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                forbidden.append([(e, level), (f, other)])
     return forbidden
+
+
+class _PairCounts:
+    """Whether options are found in at least ``k`` documents, alone and two together (``count_any`` of their groups;
+    a group of None: every document). When ``count_any`` lists groups' documents as bit masks (``documents``), one
+    option against all the others is one array operation: the AND of the masks, its bits counted."""
+
+    def __init__(self, flat, count_any, k: int):
+        self.groups = [g for _, _, g in flat]
+        self.count_any, self.k = count_any, k
+        listing = getattr(count_any, "documents", None)
+        masks = [listing(g) if listing is not None and g is not None else None for g in self.groups]
+        self.listed = np.array([m is not None for m in masks], dtype=bool)
+        self.row = np.cumsum(self.listed) - 1  # option -> its row of the matrix (where listed)
+        held = [m for m in masks if m is not None]
+        words = max((m.bit_length() for m in held), default=0) // 64 + 1
+        self.matrix = np.array(
+            [np.frombuffer(m.to_bytes(8 * words, "little"), dtype="<u8") for m in held], dtype=np.uint64
+        ).reshape(len(held), words)
+
+    def single(self, group) -> bool:
+        return group is None or self.count_any([group]) >= self.k
+
+    def with_option(self, n: int) -> np.ndarray:
+        """For every option, whether it and option ``n`` are found together in at least ``k`` documents."""
+        group = self.groups[n]
+        if group is None:  # every document: each option alone
+            return np.array([self.single(g) for g in self.groups], dtype=bool)
+        out = np.zeros(len(self.groups), dtype=bool)
+        listed = self.listed.copy() if self.listed[n] else np.zeros_like(self.listed)
+        if listed.any():
+            both = np.bitwise_count(self.matrix & self.matrix[self.row[n]]).sum(axis=1, dtype=np.int64)
+            out[listed] = both[self.row[listed]] >= self.k
+        for m in np.flatnonzero(~listed):
+            other = self.groups[m]
+            out[m] = self.single(group) if other is None else self.count_any([group, other]) >= self.k
+        return out
 
 
 def population_risky(combination: Sequence[str], count: Callable[[Sequence[str]], int], k: int, phrases) -> bool:
