@@ -159,7 +159,14 @@ class Generalizer(SettingsRecord):
         index = search.index.open()
         unchecked: List[Tuple[str, int]] = []
         forbidden = index_forbidden(
-            sorted(entities), chosen, _memo_any(index), search.k, phrases, words, self.max_pair_checks, unchecked
+            sorted(entities),
+            chosen,
+            _memo_any(index),
+            search.k,
+            phrases,
+            words,
+            max_checks=self.max_pair_checks,
+            unchecked=unchecked,
         )
         if unchecked:
             add_warning(

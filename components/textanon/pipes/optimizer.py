@@ -648,15 +648,12 @@ class MaskingOptimizer(SettingsRecord):
         return replacement(style, label, entity_id, self.suppression_string)
 
 
-def _banned(banned, e: str, level: int, option) -> bool:
-    """Whether entity ``e`` at ``level`` completes one of the index's ``banned`` options or pairs of options, the
-    other entities at ``option(entity)`` (their level; 0 kept; None suppressed). ``banned``: the list, or
-    :func:`_bans_by_option` of it (the same answer, without scanning the bans of other options)."""
-    bans = banned.get((e, level), ()) if isinstance(banned, dict) else banned
+def _banned(banned: Dict[Tuple[str, int], list], e: str, level: int, option) -> bool:
+    """Whether entity ``e`` at ``level`` completes one of the index's bans that hold it (``banned``:
+    :func:`_bans_by_option`), the other entities at ``option(entity)`` (their level; 0 kept; None suppressed)."""
     return any(
-        any(f == e and n == level for f, n in ban)
-        and all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
-        for ban in bans
+        all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
+        for ban in banned.get((e, level), ())
     )
 
 

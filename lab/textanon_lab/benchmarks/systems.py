@@ -98,7 +98,7 @@ def textanon_risk(model: str = "en_textanon", thresholds: Sequence[float] = ()) 
     ``{"threshold": configured t, "default": masks, "sweep": {t: masks}}``."""
 
     nlp = spacy.load(model)
-    nlp("Warm-up: Mr Ion Rusu lives in Balti.")  # loads the language model weights (load time)
+    nlp(WARM_UP.text)  # loads the language model weights (load time)
     return lambda docs: _risk_run(nlp, docs, thresholds)
 
 

@@ -147,7 +147,7 @@ class _PairCounts:
         if group is None:  # every document: each option alone
             return np.array([self.single(g) for g in self.groups], dtype=bool)
         out = np.zeros(len(self.groups), dtype=bool)
-        listed = self.listed.copy() if self.listed[n] else np.zeros_like(self.listed)
+        listed = self.listed if self.listed[n] else np.zeros_like(self.listed)
         if listed.any():
             both = np.bitwise_count(self.matrix & self.matrix[self.row[n]]).sum(axis=1, dtype=np.int64)
             out[listed] = both[self.row[listed]] >= self.k

@@ -74,6 +74,7 @@ class _Contributions:
         self.complete: Dict[str, Dict[int, float]] = {}
         self.listing = getattr(index, "term_scores_all", None)
         self.query_key = getattr(index, "query_key", None)
+        self.keys: Dict[str, Optional[str]] = {}  # word -> its query term (asked of the backend once per word)
         self.arrays: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
 
     def ranking(self, words: Sequence[str], limit: int) -> Optional[List[Hit]]:
@@ -85,7 +86,9 @@ class _Contributions:
             return None
         terms: Dict[str, str] = {}
         for w in words:
-            key = self.query_key(w)
+            if w not in self.keys:
+                self.keys[w] = self.query_key(w)
+            key = self.keys[w]
             if key is not None:
                 terms.setdefault(key, w)
         if not terms:
@@ -213,8 +216,7 @@ def unlink(
             entities.append(eid)
             costs_now.append(max(costs.get(eid, 1.0), 1e-6))
             news.append(score - _summed(matrix, removed, len(docs)))
-        best_key: Optional[Tuple[int, float]] = None
-        best_eid = ""
+        best_eid: Optional[str] = None
         if entities:  # as one array: each entity's gain and drop, the same float operations as one by one
             new = np.array(news)
             cost = np.array(costs_now)
@@ -224,9 +226,9 @@ def unlink(
                 eligible = values > 1e-12
                 if eligible.any():
                     n = int(np.argmax(np.where(eligible, values, -np.inf)))  # the first best, in id order
-                    best_key, best_eid = (kind, float(values[n])), entities[n]
+                    best_eid = entities[n]
                     break
-        if best_key is None:
+        if best_eid is None:
             result.exhausted = True
             break
         eid = best_eid
