@@ -31,6 +31,7 @@ from textanon.render.masking import apply, merge, merge_offsets
 from textanon.risk.search.builder import build_index
 from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
+from textanon_eval.trir.attack import TrirSettings
 from textanon_lab.benchmarks.benchmark_settings import ScoreSettings
 from textanon_lab.benchmarks.harness import covered_chars, mask_mentions, score
 from textanon_lab.benchmarks.judges import add_judge_columns
@@ -295,7 +296,14 @@ def benchmark_echr(
             systems[row_label] = run_profile_docs(docs, name, model, index if needs_index else None)
     give_applicant_knowledge(records, names, systems)
     rows = score(
-        records, systems, ScoreSettings(trir_seeds=tuple(trir_seeds) or (42,), skip_trir=not trir_seeds, tpi_lm=tpi_lm)
+        records,
+        systems,
+        ScoreSettings(
+            trir_settings=TrirSettings(monitor=False),  # the per-epoch scores of every row are a log only: not here
+            trir_seeds=tuple(trir_seeds) or (42,),
+            skip_trir=not trir_seeds,
+            tpi_lm=tpi_lm,
+        ),
     )
     judges = add_judge_columns(records, systems, rows)
     base = systems[PRESIDIO]["seconds"]
@@ -318,7 +326,10 @@ def benchmark_echr(
             "'The first applicant, NAME,' and 'NAME (“the applicant”)'; the first is the target a system is told, "
             "all are masked for every system run here",
         },
-        "trir": f"seeds {list(trir_seeds)}" if trir_seeds else "not run (--trir-seeds): the attack is too slow on CPU",
+        "trir": f"seeds {list(trir_seeds)} (the published attack settings, one attack trained per seed on the "
+        f"{len(records)} judgments)"
+        if trir_seeds
+        else "not run (--trir-seeds): the attack is too slow on CPU",
         "rows": rows,
         "judges": judges,
         "wall_s": round(time.perf_counter() - t0, 1),

@@ -86,7 +86,8 @@ def inside_longer_name(text: str, doc_text: str, start: int, next_words: bool = 
     Tides]", "Underworld: Blood [Wars]", "[Avengers]: Infinity War", "[Mr. Popper]'s Penguins (2011)", "[Los
     Angeles] Times". One rule instead of one pattern per title: the name continues into the capitalized words next
     to it, on the left over at most one capitalized function word ("The", "On": :data:`TITLE_OPENERS`) and a colon,
-    on the right over a colon. A capitalized word that opens its sentence, and a title's own opening article
+    on the right over a colon, a number ("[Alien] 3 (1992)") or a work's noun ("the [Madagascar] series": the name
+    is a work's, not a country's). A capitalized word that opens its sentence, and a title's own opening article
     ("starred in The [Matrix]"), do not continue the name. A possessive ("[Popper]'s Penguins") and a comma
     ("Girl, [Interrupted]") join two names only when a release year follows (a title): "Smith's Oscar" and "Tom
     Hanks, Meg Ryan" are two names. Without ``next_words`` a capitalized word right next to the name does not
@@ -131,8 +132,18 @@ def _continues_left(doc_text: str, start: int, next_words: bool) -> bool:
     return before is not None and bool(_CAPITALIZED.match(before[0])) and not _opens_sentence(doc_text, before[1])
 
 
+#: a number right after a name, a sequel's or a title's ("[Alien] 3 (1992)", "[Toy Story] 2", "[Rocky] II")
+_NUMBER_AFTER = re.compile(r"[ \t]+(?:\d{1,3}|[IVX]{1,4})(?![\w.,%:/-]\S)\b")
+#: a work's noun right after a name: the name is a work's ("the [Madagascar] series", "the [Harry Potter] films")
+_WORK_NOUN_AFTER = re.compile(
+    r"[ \t]+(?:series|franchise|films?|movies?|trilogy|saga|sequels?|prequels?|soundtrack|album|musical|sitcom)\b"
+)
+
+
 def _continues_right(doc_text: str, end: int, next_words: bool) -> bool:
     after = doc_text[end : end + 80]
+    if _NUMBER_AFTER.match(after) or _WORK_NOUN_AFTER.match(after):  # "[Alien] 3", "the [Madagascar] series"
+        return True
     if re.match(r"['\u2019]s\s+[A-Z]", after):  # "[Mr. Popper]'s Penguins (2011)"
         return bool(_YEAR_AHEAD.match(after))
     if re.match(r":[ \t]+[A-Z]", after):  # "[Avengers]: Infinity War"

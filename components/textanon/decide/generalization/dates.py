@@ -23,7 +23,7 @@ _FULL = {m[:3]: m for m in MONTHS[:12]}
 #: words before a date that make it a bound or an approximation ("before 1990" is not in the 1990s): not generalized
 BOUNDS = re.compile(
     r"^(?:before|after|since|until|till|til|by|from|to|through|around|about|circa|c\.|ca\.|approximately|nearly|"
-    r"almost|prior\s+to|up\s+to|as\s+(?:early|late)\s+as|no\s+(?:later|earlier)\s+than|pre-|post-)(?:\s+|\b)",
+    r"almost|prior\s+to|up\s+to|as\s+of|as\s+(?:early|late)\s+as|no\s+(?:later|earlier)\s+than|pre-|post-)(?:\s+|\b)",
     re.IGNORECASE,
 )
 #: prepositions of time inside the span, kept before every level ("on 14 September 2009" -> "in September 2009")

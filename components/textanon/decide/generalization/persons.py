@@ -129,6 +129,40 @@ def _surname_of_a_name(word: str, doc_text: str) -> bool:
     return False
 
 
+#: a lone capitalized word and "and" / "or" / a comma right before a name: "Celeste and [Jesse Forever]", "for
+#: Mango, [Ralph Lauren]" (a preceding capitalized word or a sentence's start makes it no lone word: "Brad Pitt and")
+_LONE_BEFORE = re.compile(r"(?:^|(?<=[\s(]))([A-Z][\w'\u2019-]*)(?:,|[ \t]+(?:and|or|&))[ \t]+$")
+#: a capitalized word or an initial ending right before a position (then the word after it is no lone word)
+_CAPITAL_WORD_BEFORE = re.compile(r"(?:^|\s)[A-Z][\w'\u2019.-]*[ \t]+$")
+#: "and" / "or" / a comma and a lone capitalized word right after a name: "[Ralph Lauren] and L'Oréal,"
+_LONE_AFTER = re.compile(r"^(?:,|[ \t]+(?:and|or|&))[ \t]+([A-Z][\w'\u2019-]*)(?![ \t]+[A-Z])(?=[\s,.;:)]|$)")
+
+
+def _beside_a_lone_word(doc_text: str, start: int, end: int) -> bool:
+    """Whether the name at ``start``–``end`` is coordinated with a lone capitalized word that is not a given name
+    ("Celeste" is; then the pair is read as one title "Celeste and Jesse Forever") — a brand, a title's word, a
+    place: the list is not sure to be of persons ("modelled for Mango, Ralph Lauren and L'Oréal"). A lone word
+    that opens its sentence is no evidence, nor one that is the surname of a personal name written elsewhere in
+    the text ("Hedy Lamarr" ... "supported Lamarr and John Hodiak"). Lists of full names ("Brad Pitt and Angelina
+    Jolie") are not concerned."""
+    before = doc_text[max(0, start - 40) : start]
+    m = _LONE_BEFORE.search(before)
+    at = start - len(before) + m.start(1) if m else 0
+    if m and not _opens(doc_text, at) and not _CAPITAL_WORD_BEFORE.search(doc_text[max(0, at - 40) : at]):
+        word = m.group(1)
+        joined = " and " in before[m.start(1) :] or " or " in before[m.start(1) :]
+        if (joined or not _given_name(word)) and not _surname_of_a_name(word, doc_text):
+            return True
+    m = _LONE_AFTER.match(doc_text[end : end + 40])
+    return bool(m) and not _given_name(m.group(1)) and not _surname_of_a_name(m.group(1), doc_text)
+
+
+def _opens(doc_text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` opens its sentence, line or parenthesis."""
+    before = doc_text[max(0, pos - 4) : pos].rstrip(" \t\"'\u201c\u2018")
+    return not before or before[-1] in ".!?\n(;:"
+
+
 #: words right before a name that make it a birth or former name of the person the sentence is about
 BIRTH_NAME_CUES = {"born", "née", "nee", "formerly"}
 
@@ -149,6 +183,8 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
         return []  # "an English actress from Yorkshire": one word after "from" is as often a place as a person
     if last and last[-1] in BIRTH_NAME_CUES:
         return []  # "Julianne Moore (born Julie Anne Smith;": a birth name is the person's own, not another person
+    if not cued and _beside_a_lone_word(doc_text, start, start + len(text)):
+        return []  # "Celeste and [Jesse Forever]" (a title's end), "for Mango, [Ralph Lauren] and L'Oréal" (brands)
     if not cued and name:
         quoted = before.rstrip().endswith(('"', "'", "\u201c", "\u2018"))
         # "Kate Leopold (2001)": a name followed by a release year is a film's title, written as a name or not

@@ -1,6 +1,7 @@
 """Which generalizer handles which entity: by the TAB label of its mention (dates, numbers, places, organizations,
 nationalities and common nouns, persons; codes are never generalized)."""
 
+import re
 from typing import List, Sequence, Tuple
 
 from textanon.decide.generalization.base import Generalization
@@ -44,6 +45,8 @@ def propose(
     ``tokens``: the mention's (word, tag) pairs from a tagger; a MISC common noun phrase ("ensemble drama") then
     becomes its head (:mod:`.phrases`)."""
     text = " ".join(text.split())
+    if _unbalanced(text):
+        return []  # "(both [1999)—lent] Diaz": a span cut across a parenthesis holds more than one thing
     if label in NAMES and inside_longer_name(text, doc_text, start, next_words=label != PERSON):
         return []  # "Kingsman: The [Golden Circle]": no type read from a part is sure of the whole
     if label in (MISC, ORG, LOC) or (label == PERSON and not generalize_person(text, doc_text, start)):
@@ -56,6 +59,8 @@ def propose(
             text, doc_text, start
         ):
             return []  # the end of a longer title ("Alice in [Wonderland] (2010)"): no type of it is sure
+    if label in (ORG, LOC, MISC) and _COORDINATED.search(text):
+        return []  # "[Golden Globe and Academy Award] nominations": two names ("Pride and Prejudice (2005)" is a work)
     preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
     end = start + len(text) if doc_text[start : start + len(text)] == text else _end(doc_text, start, text)
     following = doc_text[end : end + CONTEXT_AFTER] if doc_text else ""
@@ -90,6 +95,23 @@ def propose(
     else:
         found = []
     return found[:max_levels]
+
+
+#: two capitalized names joined in one span ("Golden Globe and Academy Award", "Mango & Zara")
+_COORDINATED = re.compile(r"[A-Z][\w'\u2019.-]*\s+(?:and|or|&)\s+[A-Z]")
+_BRACKETS = {")": "(", "]": "[", "}": "{"}
+
+
+def _unbalanced(text: str) -> bool:
+    """Whether ``text`` closes a bracket it does not open or opens one it does not close ("1999)—lent")."""
+    depth = []
+    for ch in text:
+        if ch in "([{":
+            depth.append(ch)
+        elif ch in _BRACKETS:
+            if not depth or depth.pop() != _BRACKETS[ch]:
+                return True
+    return bool(depth)
 
 
 def date_bound_before(preceding: str) -> bool:
