@@ -31,6 +31,7 @@ import logging
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
+import numpy as np
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -203,9 +204,16 @@ class SearchRisk(SettingsRecord):
             return None
         occurrences = query_word_spans(doc.text)
         words = [w for _, _, w in occurrences]
+        starts = np.array([s for s, _, _ in occurrences], dtype=np.int64)
+        ends = np.array([e for _, e, _ in occurrences], dtype=np.int64)
 
         def covering(chars: Sequence[Char]) -> Set[int]:
-            return {i for i, (s, e, _) in enumerate(occurrences) if any(a < e and s < b for a, b in chars)}
+            """The occurrences that overlap one of ``chars`` (character ranges)."""
+            if not chars or not len(starts):
+                return set()
+            lo = np.array([a for a, _ in chars], dtype=np.int64)[:, None]
+            hi = np.array([b for _, b in chars], dtype=np.int64)[:, None]
+            return set(np.flatnonzero(((lo < ends) & (starts < hi)).any(axis=0)).tolist())
 
         in_entities = {(m.start_char, m.end_char) for ms in entities.values() for m in ms}
         protected = [
@@ -233,10 +241,11 @@ class SearchRisk(SettingsRecord):
             costs[wid] = index_ic(count([w]), index.n_docs) * len(loose[w])
         prior = self.attacker_prior(index, count)
         result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank, prior=prior)
+        group = _Group(doc, self.spans_key) if result.steps else None
         for n, step in enumerate(result.steps, start=1):
             if step.entity in word_ids:
                 made, inside = self._add_word_spans(
-                    doc, step.entity, [occurrences[i][:2] for i in candidates[step.entity]], costs[step.entity]
+                    doc, group, step.entity, [occurrences[i][:2] for i in candidates[step.entity]], costs[step.entity]
                 )
                 for eid in sorted(inside):  # an occurrence inside a detected span: that entity is masked
                     combos.append([eid])
@@ -248,11 +257,13 @@ class SearchRisk(SettingsRecord):
                 f"targeted: step {n}, the target's BM25 rank {_rank_str(step.rank_before)} -> "
                 f"{_rank_str(step.rank_after)} (k_rank={self.k_rank})"
             )
-            for span in doc.spans[self.spans_key]:
-                if span._.entity_id == step.entity:
+            for span, entity_id in group.entries:
+                if entity_id == step.entity:
                     entities.setdefault(step.entity, [])
                     if span not in entities[step.entity]:
                         entities[step.entity].append(span)
+        if group is not None and group.changed:
+            doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=[s for s, _ in group.entries])
         if result.exhausted:
             add_warning(
                 doc,
@@ -276,11 +287,13 @@ class SearchRisk(SettingsRecord):
         weight, n_docs = self.assume_unindexed, index.n_docs
         return lambda w: weight * bm25_idf(count([w]), n_docs)
 
-    def _add_word_spans(self, doc: Doc, eid: str, chars: List[Char], cost: float) -> Tuple[int, Set[str]]:
-        """Spans (label MISC, source ``candidate:word``) for the occurrences of a word the targeted risk masks:
-        (spans made, ids of the detected entities whose spans hold an occurrence that could not be one)."""
-        spans = list(doc.spans.get(self.spans_key, []))
-        taken = {(s.start_char, s.end_char): s._.entity_id or f"span_{i}" for i, s in enumerate(spans)}
+    def _add_word_spans(
+        self, doc: Doc, group: "_Group", eid: str, chars: List[Char], cost: float
+    ) -> Tuple[int, Set[str]]:
+        """Spans (label MISC, source ``candidate:word``) for the occurrences of a word the targeted risk masks, added
+        to ``group`` (the span group as it stands, written back once by the caller): (spans made, ids of the detected
+        entities whose spans hold an occurrence that could not be one)."""
+        taken = {(s.start_char, s.end_char): e or f"span_{i}" for i, (s, e) in enumerate(group.entries)}
         new, inside, lost = [], set(), 0
         for start, end in chars:
             span = doc.char_span(start, end, label=MISC, alignment_mode="expand")
@@ -298,9 +311,7 @@ class SearchRisk(SettingsRecord):
             add_warning(
                 doc, f"{self.name}: {lost} occurrences of a word to mask could not be made spans; they may stay visible"
             )
-        doc.spans[self.spans_key] = SpanGroup(
-            doc, name=self.spans_key, spans=sorted(spans + new, key=lambda s: (s.start, s.end))
-        )
+        group.add(new, eid)
         return len(new), inside
 
     def _entities(self, doc: Doc, names: List[Char]) -> Dict[str, List[Span]]:
@@ -406,6 +417,19 @@ class SearchRisk(SettingsRecord):
     def _cfg(self) -> dict:
         """The settings and the index source's (its path): never the index."""
         return {"index": self.index.settings(), **super()._cfg()}
+
+
+class _Group:
+    """The span group of the targeted steps, kept as (span, entity id) pairs while words' spans are added: each
+    addition sorts it by token offsets (stably), as writing it back each time would; the caller writes it back once."""
+
+    def __init__(self, doc: Doc, key: str):
+        self.entries: List[Tuple[Span, Optional[str]]] = [(s, s._.entity_id) for s in doc.spans.get(key, [])]
+        self.changed = False
+
+    def add(self, spans: List[Span], eid: str) -> None:
+        self.entries = sorted(self.entries + [(s, eid) for s in spans], key=lambda e: (e[0].start, e[0].end))
+        self.changed = True
 
 
 def _rank_str(rank: Optional[int]) -> str:

@@ -62,6 +62,8 @@ def target_rank(hits: Sequence[Hit], targets: Set[int]) -> Optional[int]:
 
 #: the most documents of one word whose scores are all fetched at once (more: only the documents asked for)
 MAX_WORD_DOCUMENTS = 20_000
+#: document numbers below this go into :meth:`_Contributions.matrix`'s (word, document) keys
+_STRIDE = 1 << 32
 
 
 class _Contributions:
@@ -76,6 +78,9 @@ class _Contributions:
         self.query_key = getattr(index, "query_key", None)
         self.keys: Dict[str, Optional[str]] = {}  # word -> its query term (asked of the backend once per word)
         self.arrays: Dict[str, Tuple[np.ndarray, np.ndarray]] = {}
+        self.table_ids: Dict[str, int] = {}  # listed word -> its id in the sorted table of :meth:`matrix`
+        self.table: Optional[Tuple[np.ndarray, np.ndarray]] = None
+        self.fits: Dict[str, bool] = {}
 
     def ranking(self, words: Sequence[str], limit: int) -> Optional[List[Hit]]:
         """The index's BM25 ranking of ``words`` (:meth:`SearchIndex.search`) computed from the words' complete
@@ -115,14 +120,71 @@ class _Contributions:
             )
         return self.arrays[word]
 
-    def get(self, words: Sequence[str], docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
-        out: Dict[str, Dict[int, float]] = {}
+    def matrix(self, words: Sequence[str], docs: Sequence[int]) -> np.ndarray:
+        """:meth:`get` as an array, row ``i`` the scores of ``words[i]``, column ``j`` those of ``docs[j]`` (0.0 where a
+        document lacks the word: the same floats). The listed words are looked up at once in one sorted table of
+        (word, document) keys; the others as :meth:`get` does."""
+        self._fetch(words)
+        out = np.zeros((len(words), len(docs)), dtype=np.float64)
+        if not len(docs) or not len(words):
+            return out
+        columns = np.asarray(docs, dtype=np.int64)
+        listed = [i for i, w in enumerate(words) if w in self.complete and self._in_table(w)]
+        if listed and columns.min() >= 0 and columns.max() < _STRIDE:
+            keys, values = self._table([words[i] for i in listed])
+            ids = np.array([self.table_ids[words[i]] for i in listed], dtype=np.int64)
+            wanted = (ids[:, None] * _STRIDE + columns[None, :]).ravel()
+            at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1) if len(keys) else None
+            found = (
+                np.where(keys[at] == wanted, values[at], 0.0) if at is not None else np.zeros(len(wanted))
+            ).reshape(len(listed), len(docs))
+            out[listed] = found
+            rest = sorted(set(range(len(words))) - set(listed))
+        else:
+            rest = list(range(len(words)))
+        if rest:
+            scores = self.get([words[i] for i in rest], docs)
+            for i in rest:
+                row = scores[words[i]]
+                out[i] = [row[d] for d in docs]
+        return out
+
+    def _in_table(self, word: str) -> bool:
+        """Whether the listed ``word``'s document numbers fit the table's keys (0 ≤ number < the stride)."""
+        if word not in self.fits:
+            documents = self._arrays(word)[0]
+            self.fits[word] = not len(documents) or (documents.min() >= 0 and documents.max() < _STRIDE)
+        return self.fits[word]
+
+    def _table(self, words: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+        """The sorted (word id × stride + document) keys of every listed word's scores, and the scores; rebuilt when
+        a word not in it yet is asked for."""
+        new = [w for w in words if w not in self.table_ids]
+        if new or self.table is None:
+            for w in new:
+                self.table_ids[w] = len(self.table_ids)
+            parts = [(self.table_ids[w], *self._arrays(w)) for w in self.table_ids]
+            keys = np.concatenate([wid * _STRIDE + d for wid, d, _ in parts]) if parts else np.zeros(0, np.int64)
+            values = np.concatenate([v for _, _, v in parts]) if parts else np.zeros(0)
+            order = np.argsort(keys, kind="stable")
+            self.table = (keys[order], values[order])
+        return self.table
+
+    def _fetch(self, words: Sequence[str]) -> None:
+        """Ask the backend for the complete listing of every word not asked for yet (when it lists words)."""
         for w in words:
             if w not in self.complete and self.listing is not None and w not in self.cache:
                 scores = self.listing(w, MAX_WORD_DOCUMENTS)
                 self.queries += 1
                 if scores is not None:
                     self.complete[w] = scores
+                else:
+                    self.cache.setdefault(w, {})  # asked once: its scores come document by document
+
+    def get(self, words: Sequence[str], docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
+        out: Dict[str, Dict[int, float]] = {}
+        self._fetch(words)
+        for w in words:
             if w in self.complete:
                 every = self.complete[w]
                 out[w] = {d: every.get(d, 0.0) for d in docs}
@@ -169,22 +231,36 @@ def unlink(
         listed = contributions.ranking(list(counts), limit)
         return listed if listed is not None else index.search(list(counts), limit)
 
-    def scored(counts: Counter, docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
-        contrib = contributions.get(list(counts), docs)
+    def scored(counts: Counter, docs: Sequence[int]) -> np.ndarray:
+        """Each visible word's contribution (rows, in ``counts`` order) to each of ``docs`` (columns); with a
+        ``prior``, a target document's missing word contributes ``prior(word)``."""
+        words = list(counts)
+        matrix = contributions.matrix(words, docs)
         if prior is not None:
-            for w in counts:
-                for t in targets_set:
-                    if contrib[w][t] <= 0.0:
-                        contrib[w][t] = prior(w)
-        return contrib
+            assumed = None
+            for j, d in enumerate(docs):
+                if d in targets_set:
+                    if assumed is None:
+                        assumed = np.array([prior_of(w) for w in words], dtype=np.float64)
+                    column = matrix[:, j]
+                    missing = column <= 0.0
+                    column[missing] = assumed[missing]
+        return matrix
+
+    priors: Dict[str, float] = {}
+
+    def prior_of(word: str) -> float:  # prior(word), asked once per word (a function of the word only)
+        if word not in priors:
+            priors[word] = prior(word)
+        return priors[word]
 
     def rank_of(counts: Counter, hits: List[Hit]) -> Optional[int]:
         if prior is None:
             return target_rank(hits, targets_set)
         if not counts:
             return None
-        contrib = scored(counts, sorted(targets_set))
-        best = max(sum(contrib[w][t] for w in counts) for t in targets_set)
+        docs = sorted(targets_set)
+        best = float(_summed(scored(counts, docs), range(len(counts)), len(docs)).max())
         above = sum(1 for d, s in hits if d not in targets_set and s > best)
         others = sum(1 for d, _ in hits if d not in targets_set)
         return None if best <= 0.0 or (above == others and len(hits) >= limit) else 1 + above
@@ -197,11 +273,8 @@ def unlink(
     while rank is not None and rank <= k_rank:
         others = [d for d, _ in hits if d not in targets_set][: k_rank + extra]
         docs = sorted(targets_set) + others
-        contrib = scored(counts, docs)
         row = {w: n for n, w in enumerate(counts)}
-        matrix = np.array([[contrib[w][d] for d in docs] for w in counts], dtype=np.float64).reshape(
-            len(row), len(docs)
-        )
+        matrix = scored(counts, docs)
         score = _summed(matrix, range(len(row)), len(docs))
         margin_now = _margins(score[None, :], len(targets_set), k_rank)[0]
         top_now = score[: len(targets_set)].max()
