@@ -425,7 +425,7 @@ class MaskingOptimizer(SettingsRecord):
         the other entities' options. Greedy, most informative first; every kept entity stays kept."""
         live = [c for c in combos if all(e in entities for e in c)]
         combo_breaks = breaks(doc, entities, live)
-        banned = _bans_by_option(forbidden(doc))
+        banned = _bans_of(doc)
         state: Dict[str, Optional[int]] = {e: (None if e in suppressed else 0) for e in entities}
         out: Dict[str, Tuple[int, str]] = {}
         for e in sorted(set(chosen) & suppressed, key=lambda e: -self._cost(entities[e])):
@@ -451,7 +451,7 @@ class MaskingOptimizer(SettingsRecord):
         (:func:`textanon.decide.generalization.choice.forbidden`). Entities without one are left out (suppressed)."""
         live = [c for c in combos if all(e in entities for e in c)]
         combo_breaks = breaks(doc, entities, live)
-        banned = _bans_by_option(forbidden(doc))
+        banned = _bans_of(doc)
         state = {e: g[0] for e, g in self.generalized.items()}  # entity -> level; kept entities: 0, masked: absent
         out: Dict[str, Tuple[int, str]] = {}
 
@@ -655,6 +655,18 @@ def _banned(banned: Dict[Tuple[str, int], list], e: str, level: int, option) -> 
         all((f == e and n == level) or (f != e and option(f) == n) for f, n in ban)
         for ban in banned.get((e, level), ())
     )
+
+
+def _bans_of(doc: Doc) -> Dict[Tuple[str, int], list]:
+    """:func:`_bans_by_option` of the index's bans of ``doc`` (:func:`forbidden`), kept for the bans last read."""
+    bans = forbidden(doc)
+    if _LAST_BANS[0] is not bans:
+        _LAST_BANS[:] = [bans, _bans_by_option(bans)]
+    return _LAST_BANS[1]
+
+
+#: the bans :func:`_bans_of` read last, and their index by option
+_LAST_BANS: list = [None, {}]
 
 
 def _bans_by_option(banned) -> Dict[Tuple[str, int], list]:

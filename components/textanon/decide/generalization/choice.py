@@ -56,10 +56,19 @@ def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -
     return out
 
 
-def forbidden(doc: Doc) -> List[List[Tuple[str, int]]]:
-    """The options (level 0: kept) and pairs of options the index forbids (``doc._.generalization_risk``)."""
+def forbidden(doc: Doc) -> Tuple[Tuple[Tuple[str, int], ...], ...]:
+    """The options (level 0: kept) and pairs of options the index forbids (``doc._.generalization_risk``). The
+    optimizer asks up to three times per document (a court case: 360,000 pairs): the answer for the record last
+    read is kept (the record itself, not a copy, is its key)."""
     record = doc._.generalization_risk or {}
-    return [[(e, int(n)) for e, n in f] for f in record.get("forbidden", [])]
+    listed = record.get("forbidden", [])
+    if _LAST_FORBIDDEN[0] is not listed:
+        _LAST_FORBIDDEN[:] = [listed, tuple(tuple((e, int(n)) for e, n in f) for f in listed)]
+    return _LAST_FORBIDDEN[1]
+
+
+#: the record :func:`forbidden` read last, and its answer
+_LAST_FORBIDDEN: list = [None, ()]
 
 
 def choose(
@@ -87,10 +96,18 @@ def choose(
         lits = [sup[e] for e in combo]
         lits += [gen[(e, n)] for e, levels in broken_by.items() for n in levels if (e, n) in gen]
         model.add_bool_or(lits)
+    # a generalization -> the options it must not be chosen with: one constraint each, not one clause per pair
+    partners: Dict[Tuple[str, int], list] = {}
     for options_ in banned:
         clause = _ban(options_, keep, gen, suppressed_anyway)
-        if clause is not None:
+        if clause is None:
+            continue
+        if len(clause) == 2 and len(options_) == 2 and options_[0][1] > 0 and options_[0][0] in keep:
+            partners.setdefault(options_[0], []).append(clause[1])
+        else:
             model.add_bool_or(clause)
+    for first, others in partners.items():  # the generalization chosen: none of the others
+        model.add_bool_and(others).only_enforce_if(gen[first])
     terms = []
     for e in ids:
         full = cost(entities[e])
