@@ -42,6 +42,20 @@ WITH_WORDNET = {
         ("as a singer-songwriter in", "songwriter", "a writer", "as a singer-writer in"),
         ("every recipient of", "recipient", "an acquirer", "every acquirer of"),
     ],
+    "a participle right after a determiner modifies the noun": [
+        (
+            "where she played a struggling ballet dancer.",
+            "ballet dancer",
+            "an entertainer",
+            "where she played a struggling entertainer.",
+        ),
+        ("the leading actor of", "actor", "a performer", "the leading performer of"),
+    ],
+    "after a possessive the replacement's own article goes": [
+        ("After Will Gluck's 2014 film adaptation", "2014", "the 2010s", "After Will Gluck's 2010s film adaptation"),
+        ("the director's Academy Award", "Academy Award", "an award", "the director's award"),
+        ("Smith's Jon Voight", "Jon Voight", "another person", "Smith's another person"),
+    ],
     "a verb, a stop word or a participle WordNet knows as a verb keeps it": [
         ("He became director in", "director", "a person", "He became a person in"),
         ("He was named director in", "director", "a person", "He was named a person in"),

@@ -57,6 +57,8 @@ def article(noun: str) -> str:
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
+#: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s")
+_POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
 _OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
 #: a date generalized to a month, a year, a decade or a century: "in", never "on", before it
@@ -70,9 +72,10 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tupl
     * after "a"/"an", the article is rewritten for the replacement's first word and taken into the replacement,
       whose own article ("a", "an", "the") is dropped: "an American" -> "a North American", "a Golden Globe" ->
       "an award", "a 2009 film" -> "a 2000s film";
-    * after another determiner ("the", "her", ...), or after a premodifier (:func:`after_premodifier`) an "a"/"an"
-      of the replacement's own, the replacement's own article is dropped: "her a work" -> "her work", "the an
-      award" -> "the award", "the late a person" -> "the late person";
+    * after another determiner ("the", "her", ...) or a possessive ("Will Gluck's the 2010s film" -> "Will Gluck's
+      2010s film"), or after a premodifier (:func:`after_premodifier`) an "a"/"an" of the replacement's own, the
+      replacement's own article is dropped: "her a work" -> "her work", "the an award" -> "the award", "the late a
+      person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
     * "another person" takes no article before it ("a another person" -> "another person");
     * a date generalized to a month, a year, a decade or a century after "on" takes "in" ("on 26 July 1945" ->
       "in the 1940s"): the "on" is taken into the replacement;
@@ -98,10 +101,15 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tupl
         return start, replacement
     w = _WORD_BEFORE.search(before)
     indefinite = bool(own) and own.group(0).strip().lower() in ("a", "an")  # a generalizer's, not the role's "the"
+    possessive = bool(_POSSESSIVE_BEFORE.search(before)) and not bare.lower().startswith("another ")
     if (
         own
         and bare
-        and ((w and w.group(1).lower() in DETERMINERS) or (indefinite and after_premodifier(text, start, floor)))
+        and (
+            (w and w.group(1).lower() in DETERMINERS)
+            or possessive
+            or (indefinite and after_premodifier(text, start, floor))
+        )
     ):
         return start, bare
     if sentence_start(text, start, floor):
@@ -162,7 +170,10 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
         return True
     wn = wordnet()
     if low.endswith(("ed", "ing")) and wn.synsets(low, pos=wn.VERB):
-        return False
+        # a participle right after a determiner modifies the noun ("a struggling dancer", "her celebrated role"); after
+        # anything else it may be a verb ("He was named director")
+        previous = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before[: m.start(1)])
+        return bool(previous) and previous.group(1).lower() in DETERMINERS
     return bool(wn.synsets(low, pos=wn.ADJ) or wn.synsets(low, pos=wn.NOUN))
 
 
