@@ -96,12 +96,12 @@ def test_the_forbidden_options_are_the_same_counted_by_bit_masks_or_one_pair_at_
     rng = random.Random(3)
     for trial in range(60):
         words = [f"w{n}" for n in range(12)]
-        docs = {w: set(rng.sample(range(40), rng.randint(0, 30))) for w in words}
+        docs = {w: set(rng.sample(range(200), rng.randint(0, 150))) for w in words}  # several 64-bit words
         unlisted = set(rng.sample(words, 2))  # groups holding one of these are not listed: counted by count_any
 
         def count_any(groups):
             sets = [set().union(*(docs.get(p, set()) for p in group)) for group in groups]
-            return len(set.intersection(*sets)) if sets else 40
+            return len(set.intersection(*sets)) if sets else 200
 
         def listed(groups):
             return count_any(groups)
@@ -123,7 +123,7 @@ def test_the_forbidden_options_are_the_same_counted_by_bit_masks_or_one_pair_at_
             for e in entities
         }
         chosen = sorted(rng.sample(entities, 4))
-        k = rng.randint(1, 12)
+        k = rng.randint(1, 60)
         bound = rng.choice([None, 10, 40])
         one_by_one = index_forbidden(entities, chosen, count_any, k, phrases, candidates, bound)
         assert index_forbidden(entities, chosen, listed, k, phrases, candidates, bound) == one_by_one, trial
