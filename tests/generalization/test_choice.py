@@ -192,3 +192,18 @@ def test_after_suppression_only_a_suppressed_entity_is_generalized_where_its_com
     banned = {"breaks": [[["P1", "T1"], {"T1": [1]}]], "forbidden": [[["T1", 1], ["P1", 0]]]}
     assert _given_back(banned, suppressed=("T1",)) == {}
     assert _given_back(banned, suppressed=("T1",), combos=()) == {}
+
+
+def test_the_bans_read_are_always_the_documents_own():
+    """choice.forbidden keeps the answer for the record it read last: each document still gets its own bans."""
+    from textanon.decide.generalization.choice import forbidden
+
+    nlp = spacy.blank("en")
+    first, second = nlp.make_doc("a b"), nlp.make_doc("c d")
+    first._.generalization_risk = {"breaks": [], "forbidden": [[["T1", 1]], [["T1", 2], ["P1", 0]]]}
+    second._.generalization_risk = {"breaks": [], "forbidden": [[["L1", 1]]]}
+    assert forbidden(first) == ((("T1", 1),), (("T1", 2), ("P1", 0)))
+    assert forbidden(second) == ((("L1", 1),),)
+    assert forbidden(first) == ((("T1", 1),), (("T1", 2), ("P1", 0)))
+    second._.generalization_risk = None
+    assert forbidden(second) == ()

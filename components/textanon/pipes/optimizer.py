@@ -659,14 +659,18 @@ def _banned(banned: Dict[Tuple[str, int], list], e: str, level: int, option) -> 
 
 def _bans_of(doc: Doc) -> Dict[Tuple[str, int], list]:
     """:func:`_bans_by_option` of the index's bans of ``doc`` (:func:`forbidden`), kept for the bans last read."""
+    global _LAST_BANS
     bans = forbidden(doc)
-    if _LAST_BANS[0] is not bans:
-        _LAST_BANS[:] = [bans, _bans_by_option(bans)]
-    return _LAST_BANS[1]
+    last = _LAST_BANS  # read once: another thread may replace it (a new tuple, never changed in place)
+    if last[0] is bans:
+        return last[1]
+    by_option = _bans_by_option(bans)
+    _LAST_BANS = (bans, by_option)
+    return by_option
 
 
 #: the bans :func:`_bans_of` read last, and their index by option
-_LAST_BANS: list = [None, {}]
+_LAST_BANS: tuple = (None, {})
 
 
 def _bans_by_option(banned) -> Dict[Tuple[str, int], list]:

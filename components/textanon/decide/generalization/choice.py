@@ -60,15 +60,19 @@ def forbidden(doc: Doc) -> Tuple[Tuple[Tuple[str, int], ...], ...]:
     """The options (level 0: kept) and pairs of options the index forbids (``doc._.generalization_risk``). The
     optimizer asks up to three times per document (a court case: 360,000 pairs): the answer for the record last
     read is kept (the record itself, not a copy, is its key)."""
+    global _LAST_FORBIDDEN
     record = doc._.generalization_risk or {}
     listed = record.get("forbidden", [])
-    if _LAST_FORBIDDEN[0] is not listed:
-        _LAST_FORBIDDEN[:] = [listed, tuple(tuple((e, int(n)) for e, n in f) for f in listed)]
-    return _LAST_FORBIDDEN[1]
+    last = _LAST_FORBIDDEN  # read once: another thread may replace it (a new tuple, never changed in place)
+    if last[0] is listed:
+        return last[1]
+    answer = tuple(tuple((e, int(n)) for e, n in f) for f in listed)
+    _LAST_FORBIDDEN = (listed, answer)
+    return answer
 
 
 #: the record :func:`forbidden` read last, and its answer
-_LAST_FORBIDDEN: list = [None, ()]
+_LAST_FORBIDDEN: tuple = (None, ())
 
 
 def choose(
