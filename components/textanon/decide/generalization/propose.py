@@ -97,8 +97,9 @@ def propose(
     return found[:max_levels]
 
 
-#: two capitalized names joined in one span ("Golden Globe and Academy Award", "Mango & Zara")
-_COORDINATED = re.compile(r"[A-Z][\w'\u2019.-]*\s+(?:and|or|&)\s+[A-Z]")
+#: two names joined in one span, the first of two or more capitalized words ("Golden Globe and Academy Award");
+#: one word before "and" is a name's own part ("Bosnia and Herzegovina", "Foreign and Commonwealth Office")
+_COORDINATED = re.compile(r"[A-Z][\w'\u2019.-]*\s+[A-Z][\w'\u2019.-]*\s+(?:and|or|&)\s+[A-Z]")
 _BRACKETS = {")": "(", "]": "[", "}": "{"}
 
 
