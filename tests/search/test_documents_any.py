@@ -105,3 +105,56 @@ def test_the_attackers_ranking_from_listed_words_is_the_index_ranking(tmp_path):
     unlisted.query_key = None  # a backend that does not say which words are one term: always the index
     unlisted.get(vocabulary, [0])
     assert unlisted.ranking(["oslo"], 5) is None
+
+
+PHRASES = ["University of Oslo", "Bergen", "nurse", "Glass Harbour", "renee", "Oslo University", '"AND" OR *', "..."]
+
+
+def test_memo_count_gives_the_index_count_of_every_combination(tmp_path):
+    """memo_count counts combinations of phrases by intersecting their listed documents (issue 30): the same number
+    as the index's conjunctive count, phrases without a word and commoner phrases included."""
+    from textanon.risk.search import base
+
+    index = _index(tmp_path)
+    count = base.memo_count(index)
+    for n in (1, 2, 3):
+        for phrases in itertools.combinations(PHRASES, n):
+            assert count(list(phrases)) == index.count(list(phrases)), phrases
+    assert count([]) == index.count([]) == index.n_docs
+
+
+def test_memo_count_asks_the_index_for_phrases_above_the_listing_bound(tmp_path, monkeypatch):
+    from textanon.risk.search import base
+
+    index = _index(tmp_path)
+    monkeypatch.setattr(base, "MAX_LISTED_DOCUMENTS", 1)
+    count = base.memo_count(index)
+    for phrases in itertools.combinations(PHRASES, 2):
+        assert count(list(phrases)) == index.count(list(phrases)), phrases
+
+
+def test_kept_listings_answer_every_limit_as_a_fresh_query(tmp_path):
+    """documents_any and term_scores_all keep their answers across documents; an answer cut at a small limit is never
+    given for a larger one."""
+    index = _index(tmp_path)
+    fresh = _index(tmp_path / "second")
+    for group in GROUPS:
+        for limit in (1, 0, 1000, 2, 1000):
+            assert index.documents_any(group, limit) == fresh.documents_any(group, limit), (group, limit)
+            fresh = _index(tmp_path / f"fresh{limit}")
+    for word in ["nurse", "oslo", "bergen", "nothing"]:
+        for limit in (0, 1, 1000, 1):
+            assert index.term_scores_all(word, limit) == _index(tmp_path / f"t{limit}").term_scores_all(word, limit)
+
+
+def test_the_kept_listings_are_bounded(tmp_path, monkeypatch):
+    from textanon.risk.search import sqlite_backend
+
+    monkeypatch.setattr(sqlite_backend, "LISTED_BUDGET", 2)
+    index = _index(tmp_path)
+    for group in GROUPS[:3]:
+        index.documents_any(group, 1000)
+        assert index._kept_size <= 2
+    assert index.documents_any(["University of Oslo"], 1000) == _index(tmp_path / "b").documents_any(
+        ["University of Oslo"], 1000
+    )

@@ -11,6 +11,8 @@ pairs are accepted wherever masks are, as masks without a replacement.
 import bisect
 import itertools
 import re
+from _sre import unicode_tolower
+from re._casefix import _EXTRA_CASES
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from textanon.detect.target import is_common_word
@@ -57,15 +59,97 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
             for variant in (form, form[:1].upper() + form[1:], form.upper()):
                 exact.setdefault(variant, rep)
     extra: List[Mask] = []
-    for table, flags in ((insensitive, re.IGNORECASE), (exact, 0)):
+    for table, ignorecase in ((insensitive, True), (exact, False)):
         forms = sorted(table, key=len, reverse=True)
         for chunk in _chunks(forms, 500):
-            pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in chunk) + r")(?!\w)", flags)
-            for m in pattern.finditer(text):
-                key = " ".join(m.group(0).split())
-                rep = table.get(key.lower() if flags else key)
-                extra.append((m.start(), m.end(), rep if rep is not None else next(iter(table.values()))))
+            for start, end in occurrences(text, chunk, ignorecase):
+                key = " ".join(text[start:end].split())
+                rep = table.get(key.lower() if ignorecase else key)
+                extra.append((start, end, rep if rep is not None else next(iter(table.values()))))
     return merge(list(masks) + extra)
+
+
+def occurrences(text: str, forms: Sequence[str], ignorecase: bool) -> List[Tuple[int, int]]:
+    r"""Where ``forms`` (each words joined by single spaces; earlier forms win) occur in ``text`` as whole words, any
+    run of whitespace between their words: the matches, left to right and not overlapping, of the regular
+    expression ``(?<!\w)(?:f1|f2|...)(?!\w)`` (``re.IGNORECASE`` when ``ignorecase``), found without compiling
+    it — a document's masked forms make a new alternation at every rendering, and compiling it cost more than
+    the scan. Forms are looked up by their first word at each place a word may start. A text or form with a
+    character whose case folding the regular expression engine treats specially (dotless i, long s, Greek and
+    Cyrillic variants, a lower case of more than one character) is matched by the regular expression itself."""
+    if not forms:
+        return []
+    if ignorecase and not _plain_case(text, forms):
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in forms) + r")(?!\w)", re.IGNORECASE)
+        return [m.span() for m in pattern.finditer(text)]
+    hay = text.lower() if ignorecase else text
+    by_first: Dict[str, List[Tuple[int, List[str]]]] = {}
+    for i, form in enumerate(forms):
+        words = (form.lower() if ignorecase else form).split()
+        by_first.setdefault(words[0], []).append((i, words[1:]))
+    lengths = sorted({len(w) for w in by_first})
+    firsts = "".join(sorted({w[0] for w in by_first}))
+    starts = re.compile(r"(?<!\w)[" + re.escape(firsts) + "]", re.IGNORECASE if ignorecase else 0)
+    n, found, resume = len(text), [], 0
+    for m in starts.finditer(text):
+        p = m.start()
+        if p < resume:
+            continue
+        best: Optional[Tuple[int, int]] = None  # (form number, end)
+        for length in lengths:
+            for i, rest in by_first.get(hay[p : p + length], ()):
+                if best is not None and i >= best[0]:
+                    break
+                end = _rest_of(hay, p + length, rest, n)
+                if end is not None and not (end < n and _is_word(text[end])):
+                    best = (i, end)
+                    break
+        if best is not None:
+            found.append((p, best[1]))
+            resume = best[1]
+    return found
+
+
+def _rest_of(hay: str, pos: int, words: Sequence[str], n: int) -> Optional[int]:
+    """The end of ``words`` read from ``pos`` on, each after one or more whitespace characters; None if they are
+    not there."""
+    for word in words:
+        j = pos
+        while j < n and hay[j].isspace():
+            j += 1
+        if j == pos or not hay.startswith(word, j):
+            return None
+        pos = j + len(word)
+    return pos
+
+
+def _is_word(char: str) -> bool:
+    r"""``\w`` of Python's regular expressions on str."""
+    return char.isalnum() or char == "_"
+
+
+#: characters the regular expression engine matches case-insensitively beyond their lower case (re._casefix), but
+#: ASCII i and s (they match such a character only where one is in the text or a form)
+_SPECIAL_CASE = frozenset(chr(c) for k, v in _EXTRA_CASES.items() for c in (k, *v)) - {"i", "s"}
+
+
+def _plain_case(text: str, forms: Sequence[str]) -> bool:
+    """Whether comparing lower-cased strings is exactly the regular expression engine's case-insensitive matching
+    for ``text`` and ``forms``: every character has a one-character lower case, the simple one, and none is
+    matched specially (:data:`_SPECIAL_CASE`)."""
+    chars = set(text)
+    for form in forms:
+        chars.update(form)
+    for char in chars:
+        lower = char.lower()
+        if (
+            len(lower) != 1
+            or lower in _SPECIAL_CASE
+            or char in _SPECIAL_CASE
+            or ord(lower) != unicode_tolower(ord(char))
+        ):
+            return False
+    return True
 
 
 def join_adjacent(text: str, masks: Iterable[Sequence], placeholders: Iterable[str]) -> Tuple[List[Mask], int]:

@@ -18,7 +18,7 @@ and the tokenizer; :func:`read_meta` checks them and raises :class:`IndexMissing
 
 import json
 from pathlib import Path
-from typing import Callable, Dict, List, Protocol, Sequence, Tuple, Union, runtime_checkable
+from typing import Callable, Dict, FrozenSet, List, Optional, Protocol, Sequence, Tuple, Union, runtime_checkable
 
 from textanon.detect.target import fold
 
@@ -70,19 +70,38 @@ class SearchIndex(Protocol):
         """The documents about ``person`` (by the name given when the index was built)."""
 
 
+#: the most documents of one phrase :func:`memo_count` keeps as a set (a commoner phrase: the index counts each
+#: combination with it itself)
+MAX_LISTED_DOCUMENTS = 20_000
+
+
 def memo_count(index: SearchIndex) -> Callable[[Sequence[str]], int]:
     """``index.count`` with its answers kept (one per document: the search risk's and the generalizer's attacker
     ask the same phrases again). An index with a cheaper exact equivalent (the word-frequency prior's
-    ``memo_count``) gives that."""
+    ``memo_count``) gives that. When the backend lists a phrase's documents (``documents_any``), each phrase is
+    asked once and a combination's count is the size of the intersection of its phrases' documents: the same
+    number as the index's conjunctive count, without one query per pair (the population risk asks for thousands
+    of pairs per document)."""
     own = getattr(index, "memo_count", None)
     if callable(own):
         return own()
     cache: Dict[Tuple[str, ...], int] = {}
+    listing = getattr(index, "documents_any", None)
+    listed: Dict[str, Optional[FrozenSet[int]]] = {}
+
+    def documents(phrase: str) -> Optional[FrozenSet[int]]:
+        if phrase not in listed:
+            listed[phrase] = listing([phrase], MAX_LISTED_DOCUMENTS)
+        return listed[phrase]
 
     def count(phrases: Sequence[str]) -> int:
         key = tuple(sorted(" ".join(p.split()) for p in phrases))
         if key not in cache:
-            cache[key] = index.count(list(key))
+            sets = [documents(p) for p in key] if listing is not None and key else None
+            if sets and all(s is not None for s in sets):
+                cache[key] = len(sets[0].intersection(*sets[1:]))
+            else:
+                cache[key] = index.count(list(key))
         return cache[key]
 
     return count

@@ -9,7 +9,7 @@ itself is not stored) tokenized by ``unicode61 remove_diacritics 2`` over text a
 import sqlite3
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Sequence
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from textanon.risk.search.base import Hit, IndexIncompatible, person_key, read_meta
 from textanon.risk.search.terms import index_text, phrase_words
@@ -17,6 +17,8 @@ from textanon.risk.search.terms import index_text, phrase_words
 BACKEND = "sqlite-fts5"
 DB_FILE = "index.sqlite"
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
+#: the most document numbers :meth:`SQLiteIndex.documents_any` keeps across calls (about 40 MB)
+LISTED_BUDGET = 1_000_000
 
 
 def fts_phrase(words: Sequence[str]) -> str:
@@ -80,6 +82,10 @@ class SQLiteIndex:
         try:
             self.conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, check_same_thread=False)
             self._n = int(self.conn.execute("SELECT count(*) FROM docs").fetchone()[0])
+            # documents_any's and term_scores_all's answers, kept across documents (:meth:`_keep`)
+            self._listed: Dict[str, Tuple[FrozenSet[int], bool]] = {}
+            self._scored: Dict[str, Tuple[Dict[int, float], bool]] = {}
+            self._kept_size = 0
         except sqlite3.Error as err:
             raise IndexIncompatible(
                 f"unreadable search index at {self.path} ({type(err).__name__}); rebuild it"
@@ -116,9 +122,27 @@ class SQLiteIndex:
         parts = list(dict.fromkeys(q for q in map(phrase_query, group) if q))
         if not parts:
             return None
-        rows = self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?", (" OR ".join(parts), limit + 1))
-        found = frozenset(int(r[0]) for r in rows)
+        query = " OR ".join(parts)
+        kept = self._listed.get(query)
+        if kept is not None and (kept[1] or len(kept[0]) > limit):  # all of them, or more than this limit
+            found = kept[0]
+        else:
+            rows = self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?", (query, limit + 1)).fetchall()
+            found = frozenset(r[0] for r in rows)
+            self._keep(self._listed, query, found, complete=len(found) <= limit)
         return found if len(found) <= limit else None
+
+    def _keep(self, store: dict, query: str, found, complete: bool) -> None:
+        """Keep a query's documents (``documents_any``) or scores (``term_scores_all``) for the next documents of the
+        corpus (phrases recur: "film", "award"): up to :data:`LISTED_BUDGET` documents in all, then both stores
+        start again (a bound on memory). Read-only index: an answer kept is the answer."""
+        if self._kept_size + len(found) > LISTED_BUDGET:
+            self._listed.clear()
+            self._scored.clear()
+            self._kept_size = 0
+        if len(found) <= LISTED_BUDGET:
+            store[query] = (found, complete)
+            self._kept_size += len(found)
 
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
         """FTS5 BM25 ranking of the quoted words joined by ``OR``: ``[(doc, score)]``, best (highest) first."""
@@ -155,10 +179,17 @@ class SQLiteIndex:
         ws = phrase_words(word)
         if not ws:
             return {}
-        rows = self.conn.execute(
-            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? LIMIT ?", (fts_phrase(ws), int(limit) + 1)
-        ).fetchall()
-        return {int(num): -float(s) for num, s in rows} if len(rows) <= limit else None
+        query = fts_phrase(ws)
+        kept = self._scored.get(query)
+        if kept is not None and (kept[1] or len(kept[0]) > limit):  # all of them, or more than this limit
+            scores = kept[0]
+        else:
+            rows = self.conn.execute(
+                "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? LIMIT ?", (query, int(limit) + 1)
+            ).fetchall()
+            scores = {int(num): -float(s) for num, s in rows}
+            self._keep(self._scored, query, scores, complete=len(scores) <= limit)
+        return dict(scores) if len(scores) <= limit else None
 
     def documents_of(self, person: str) -> List[int]:
         """Numbers of the documents indexed for ``person`` (matched by the folded name)."""

@@ -1,0 +1,68 @@
+"""``masking.occurrences`` finds what the regular expression ``(?<!\\w)(?:f1|...)(?!\\w)`` finds, without compiling it
+(issue 30: propagation compiled a new alternation of a document's masked forms at every rendering)."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textanon.render.masking import _flexible, occurrences, propagate
+
+#: words that overlap, share prefixes, carry punctuation, digits, underscores and characters whose case folding the
+#: regular expression engine treats specially (dotless i, long s, Greek sigma, dotted capital I)
+PIECES = ["Ion", "ion", "ION", "Ionel", "Rusu", "rusu", "Balti", "x", "x_y", "12", "(Ion", "Ion)", "O'Neil", "'s"]
+PIECES += ["Iİ", "ıon", "ſun", "ΣΟΣ", "σος", "Émile", "émile", "straße", "-", ",", "."]
+SPACES = [" ", "  ", "\t", "\n", "", " \n "]
+
+
+def reference(text, forms, ignorecase):
+    if not forms:
+        return []
+    pattern = re.compile(
+        r"(?<!\w)(?:" + "|".join(_flexible(f) for f in forms) + r")(?!\w)", re.IGNORECASE if ignorecase else 0
+    )
+    return [m.span() for m in pattern.finditer(text)]
+
+
+texts = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(SPACES)), max_size=30).map(
+    lambda parts: "".join(w + s for w, s in parts)
+)
+forms = st.lists(
+    st.lists(st.sampled_from(PIECES), min_size=1, max_size=3).map(" ".join), min_size=1, max_size=8, unique=True
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=texts, chosen=forms, ignorecase=st.booleans())
+def test_the_same_matches_as_the_regular_expression(text, chosen, ignorecase):
+    ordered = sorted(chosen, key=len, reverse=True)
+    if ignorecase:
+        ordered = [f.lower() for f in ordered]
+    assert occurrences(text, ordered, ignorecase) == reference(text, ordered, ignorecase)
+
+
+def test_earlier_forms_win_and_matches_do_not_overlap():
+    text = "Ion  Rusu met Ion, then ion\trusu and IONEL."
+    assert occurrences(text, ["ion rusu", "ion"], True) == [(0, 9), (14, 17), (24, 32)]
+    assert occurrences(text, ["Ion"], False) == [(0, 3), (14, 17)]
+
+
+def test_whole_words_only():
+    assert occurrences("Ionel and Ion_x and xIon", ["ion"], True) == []
+
+
+def test_special_case_folding_is_left_to_the_regular_expression():
+    # "ı" (dotless i) matches "i" under re.IGNORECASE; lower-casing would not see it
+    assert occurrences("Bıg", ["big"], True) == reference("Bıg", ["big"], True) == [(0, 3)]
+
+
+def test_propagate_masks_every_occurrence_in_any_letter_case():
+    text = "Petrescu met PETRESCU and petrescu; Ion Rusu and ION\nRUSU."
+    masks = propagate(text, [(0, 8, "***")], {"Petrescu": "***", "Ion Rusu": "[P]"})
+    assert [(text[a:b], r) for a, b, r in masks] == [
+        ("Petrescu", "***"),
+        ("PETRESCU", "***"),
+        ("petrescu", "***"),
+        ("Ion Rusu", "[P]"),
+        ("ION\nRUSU", "[P]"),
+    ]
