@@ -120,3 +120,37 @@ def test_the_pair_bound_is_a_setting_of_the_component():
     assert spacy.blank("en").add_pipe("textanon_generalizer").max_pair_checks == 500_000
     with pytest.raises(ValueError, match="max_pair_checks"):
         component.Generalizer(max_pair_checks=-1)
+
+
+def test_a_title_and_the_name_after_it_get_no_generalization():
+    # issue 32: "stockbroker Chris Gardner" became "a person another person"; "boxer Muhammad Ali" "a person ***"
+    from spacy.tokens import Doc, Span
+
+    words = ["as", "stockbroker", "Chris", "Gardner", "in", "the", "film", "."]
+    tags = ["IN", "NN", "NNP", "NNP", "IN", "DT", "NN", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words, tags=tags)
+    name, title, film = Span(doc, 2, 4, label="PERSON"), Span(doc, 1, 2, label="DEM"), Span(doc, 6, 7, label="MISC")
+    title._.source = "gazetteer"
+    film._.source = "gazetteer"
+    names = {2}
+    assert component.title_and_name(name, names)  # the name after its title
+    assert component.title_and_name(title, names)  # the title before a name
+    assert not component.title_and_name(film, names)  # a noun before no name
+    # a name after a verb, an article or a capitalized word keeps its generalization
+    other = Doc(
+        spacy.blank("en").vocab, words=["He", "met", "Chris", "Gardner", "."], tags=["PRP", "VBD", "NNP", "NNP", "."]
+    )
+    assert not component.title_and_name(Span(other, 2, 4, label="PERSON"), {2})
+    untagged = spacy.blank("en")("as stockbroker Chris Gardner .")
+    assert not component.title_and_name(Span(untagged, 2, 4, label="PERSON"), {2})
+
+
+def test_an_occupation_the_tagger_took_for_a_verb_is_still_a_title():
+    # "and writer Monica Ali": the tagger says VB; the recognizer's DEM span says occupation
+    from spacy.tokens import Doc, Span
+
+    words = ["and", "writer", "Monica", "Ali", "."]
+    doc = Doc(spacy.blank("en").vocab, words=words, tags=["CC", "VB", "NNP", "NNP", "."])
+    name = Span(doc, 2, 4, label="PERSON")
+    assert not component.title_and_name(name, {2})
+    assert component.title_and_name(name, {2}, titles={1})

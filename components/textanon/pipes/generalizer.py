@@ -22,7 +22,7 @@ The protected person's name is never generalized (the optimizer masks it whateve
 """
 
 import logging
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import numpy as np
 from spacy.language import Language
@@ -38,6 +38,7 @@ from textanon.decide.generalization.candidate_ic import (
 from textanon.decide.generalization.propose import propose_for_mentions
 from textanon.decide.generalization.risk import index_forbidden, population_risky
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
+from textanon.labels import DEM, PERSON
 from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
 from textanon.pipes.search_risk import SearchRisk
 from textanon.risk.search.base import memo_count
@@ -105,11 +106,16 @@ class Generalizer(SettingsRecord):
                 entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
         candidates: Dict[str, list] = {}
         text = doc.text  # built once: doc.text joins every token
+        spans = doc.spans.get(self.spans_key, [])
+        names = {s.start for s in spans if s.label_ == PERSON}
+        titles = {s.end - 1 for s in spans if s.label_ == DEM and s[-1].text.islower()}  # "writer" tagged VB
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
             if modifies_next_noun(rep):
                 continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
+            if any(title_and_name(m, names, titles) for m in mentions):
+                continue  # "stockbroker Chris Gardner": no "a person another person"; suppressed instead
             others = [(m.text, m.start_char) for m in mentions if m is not rep]
             found = propose_for_mentions(
                 rep.label_, [(rep.text, rep.start_char)] + others, text, self.max_levels, is_common_noun(rep), tokens
@@ -215,6 +221,25 @@ def modifies_next_noun(span: Span) -> bool:
         return False
     after = doc[span.end]
     return after.tag_ in ("NN", "NNS") and after.text.islower()
+
+
+def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset()) -> bool:
+    """Whether ``span`` is one half of a title and a name written together, by the tagger's tags: a common noun
+    right before a person's name ("boxer Muhammad Ali", "fashion designer Donatella Versace") or a person's name
+    right after a lower-case common noun ("stockbroker Chris Gardner", "her father Jon Voight"). The title and the
+    name read as one noun phrase, so a replacement of either alone reads as no English ("a person another person",
+    "as boxer another person"): neither gets a generalization; a half that must go is suppressed, and the optimizer
+    suppresses a generalized other half of the same unit (issue 32). ``names``: the token numbers where the doc's
+    PERSON spans start; ``titles``: the last tokens of its lower-case DEM spans (occupations: a title the tagger
+    took for a verb). False without a tagger."""
+    doc = span.doc
+    if not doc.has_annotation("TAG"):
+        return False
+    if span.label_ == PERSON and span.start > 0:
+        before = doc[span.start - 1]
+        if (before.tag_ in ("NN", "NNS") or before.i in titles) and before.text.islower():
+            return True
+    return span.end < len(doc) and span.end in names and is_common_noun(span)
 
 
 def _entity_ic(mentions: List[Span]) -> Optional[float]:
