@@ -108,10 +108,15 @@ def _previous_word(doc_text: str, pos: int):
     return m.group(1), pos - len(before) + m.start(1), m.group(2)
 
 
-def _opens_sentence(doc_text: str, pos: int) -> bool:
-    """Whether the word at ``pos`` is the first of its sentence, line or parenthesis."""
+#: the characters after which a word opens a sentence, a line or a parenthesis
+SENTENCE_BREAKS = ".!?\n(;"
+
+
+def opens_sentence(doc_text: str, pos: int, breaks: str = SENTENCE_BREAKS) -> bool:
+    """Whether the word at ``pos`` is the first of its sentence, line or parenthesis: nothing but quotes and spaces
+    between it and one of ``breaks`` (or the text's start)."""
     before = doc_text[max(0, pos - 4) : pos].rstrip(" \t\"'\u201c\u2018")
-    return not before or before[-1] in ".!?\n(;"
+    return not before or before[-1] in breaks
 
 
 def _continues_left(doc_text: str, start: int, next_words: bool) -> bool:
@@ -119,7 +124,7 @@ def _continues_left(doc_text: str, start: int, next_words: bool) -> bool:
     if prev is None:
         return False
     word, at, punct = prev
-    if not _CAPITALIZED.match(word) or _opens_sentence(doc_text, at):
+    if not _CAPITALIZED.match(word) or opens_sentence(doc_text, at):
         return False
     if punct == ",":  # "Girl, [Interrupted] (1999)"; "Tom Hanks, [Meg Ryan]" is a list
         return bool(_YEAR_AHEAD.match(doc_text[start : start + 80]))
@@ -129,7 +134,7 @@ def _continues_left(doc_text: str, start: int, next_words: bool) -> bool:
         return next_words  # "Blood [Wars]"
     # a capitalized "The"/"On" mid-sentence: a title's first word ("in The [Crown]"), unless a name comes before it
     before = _previous_word(doc_text, at)
-    return before is not None and bool(_CAPITALIZED.match(before[0])) and not _opens_sentence(doc_text, before[1])
+    return before is not None and bool(_CAPITALIZED.match(before[0])) and not opens_sentence(doc_text, before[1])
 
 
 #: a number right after a name, a sequel's or a title's ("[Alien] 3 (1992)", "[Toy Story] 2", "[Rocky] II")

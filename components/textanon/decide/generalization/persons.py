@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import List
 
 from textanon.decide.generalization.base import Generalization, levels
+from textanon.decide.generalization.context import SENTENCE_BREAKS, opens_sentence
 from textanon.decide.generalization.hypernyms import plural_bases, wordnet
 from textanon.decide.generalization.works import followed_by_release
 
@@ -148,19 +149,14 @@ def _beside_a_lone_word(doc_text: str, start: int, end: int) -> bool:
     before = doc_text[max(0, start - 40) : start]
     m = _LONE_BEFORE.search(before)
     at = start - len(before) + m.start(1) if m else 0
-    if m and not _opens(doc_text, at) and not _CAPITAL_WORD_BEFORE.search(doc_text[max(0, at - 40) : at]):
+    opens = m and opens_sentence(doc_text, at, SENTENCE_BREAKS + ":")  # a colon too: "Cast: Mango, Ralph Lauren"
+    if m and not opens and not _CAPITAL_WORD_BEFORE.search(doc_text[max(0, at - 40) : at]):
         word = m.group(1)
         joined = " and " in before[m.start(1) :] or " or " in before[m.start(1) :]
         if (joined or not _given_name(word)) and not _surname_of_a_name(word, doc_text):
             return True
     m = _LONE_AFTER.match(doc_text[end : end + 40])
     return bool(m) and not _given_name(m.group(1)) and not _surname_of_a_name(m.group(1), doc_text)
-
-
-def _opens(doc_text: str, pos: int) -> bool:
-    """Whether the word at ``pos`` opens its sentence, line or parenthesis."""
-    before = doc_text[max(0, pos - 4) : pos].rstrip(" \t\"'\u201c\u2018")
-    return not before or before[-1] in ".!?\n(;:"
 
 
 #: words right before a name that make it a birth or former name of the person the sentence is about
