@@ -21,3 +21,25 @@ def test_hyponym_lemmas_are_a_fresh_list_each_time():
     first = hyponym_lemmas(synset)
     first.append("changed")
     assert "changed" not in hyponym_lemmas(synset)
+
+
+def _every_level(synset, limit):
+    """The definition read in full: both levels of hyponyms, every qualifying lemma, then the first ``limit``."""
+    from textanon.decide.generalization.hypernyms import lemma_text
+
+    wn = wordnet()
+    out, frontier = [lemma_text(synset)], [synset]
+    for _ in range(2):
+        found = {h for s in frontier for h in s.hyponyms()}
+        frontier = sorted(found, key=lambda h: (-sum(lemma_count(x) for x in h.lemmas()), h.name()))
+        out += [lemma_text(h) for h in frontier if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]]
+    return list(dict.fromkeys(out))[:limit]
+
+
+@needs_wordnet
+def test_hyponym_lemmas_stop_reading_once_the_limit_is_reached():
+    # issue 30: the second level below "person" has thousands of synsets; it is read only when the first falls short
+    wn = wordnet()
+    for name in ("person.n.01", "entertainer.n.01", "award.n.02", "city.n.01", "actor.n.01", "spouse.n.01"):
+        for limit in (1, 3, 20, 60):
+            assert hyponym_lemmas(wn.synset(name), limit) == _every_level(wn.synset(name), limit), (name, limit)

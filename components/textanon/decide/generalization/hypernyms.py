@@ -189,13 +189,19 @@ def hyponym_lemmas(synset, limit: int = 20) -> List[str]:
 @lru_cache(maxsize=20000)
 def _hyponym_lemmas(synset, limit: int) -> Tuple[str, ...]:
     wn = wordnet()
-    out = [lemma_text(synset)]
+    out = dict.fromkeys([lemma_text(synset)])  # the lemmas in order, each once
     frontier = [synset]
     for _ in range(2):
+        if len(out) >= limit:  # enough from the level above: the next level (thousands below "person") is not read
+            break
         # NLTK gives hyponyms in no fixed order (it varies with Python's hash seed): the most used lemmas first
         # (SemCor counts), then by name, so that the ``limit`` kept are the same every run, and the common ones
         found = {h for s in frontier for h in s.hyponyms()}
         frontier = sorted(found, key=lambda h: (-sum(lemma_count(lemma) for lemma in h.lemmas()), h.name()))
-        # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
-        out += [lemma_text(h) for h in frontier if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]]
-    return tuple(list(dict.fromkeys(out))[:limit])
+        for h in frontier:
+            if len(out) >= limit:
+                break
+            # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
+            if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]:
+                out.setdefault(lemma_text(h))
+    return tuple(out)[:limit]
