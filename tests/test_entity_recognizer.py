@@ -6,6 +6,7 @@ from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
 from spacy.tokens import Span
 
 from textanon.labels import TAB_LABELS
+from textanon.pipes import entity_recognizer as er
 from textanon.pipes.entity_recognizer import EntityRecognizer
 
 
@@ -333,3 +334,27 @@ def test_a_capitalized_ordinary_word_after_the_is_no_person():
     assert ("Kelly", "PERSON") in [(t, label) for t, label, _ in found]
     found = _with_every_ent("the Vance matter was heard.", [("Vance", "PERSON")])
     assert ("Vance", "PERSON") in [(t, label) for t, label, _ in found]
+
+
+def test_the_models_entities_lose_their_dangling_brackets():
+    # issue 32: "Gun Battle at Monterey (" left "***the 1950s)" in the output
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler", name="model_ruler")
+    patterns = ["Gun Battle at Monterey (", "Iron Sheriff (1957)", ") Tulara", "[ (", "Ten Days (1958", "Crash (2004"]
+    ruler.add_patterns([{"label": "MISC", "pattern": p} for p in patterns])
+    nlp.add_pipe("textanon_ents_to_spans")
+    nlp.add_pipe(
+        "textanon_entity_recognizer",
+        config={"model_spans_key": "model", "model_labels": ["MISC"], "use_gazetteer": False, "use_rules": False},
+    )
+    text = "Gun Battle at Monterey (1957); The Iron Sheriff (1957); ) Tulara; [ (; Ten Days (1958) and Crash (2004 film"
+    doc = nlp(text)
+    assert [s.text for s in doc.spans["pii"]] == [
+        "Gun Battle at Monterey",
+        "Iron Sheriff (1957)",
+        "Tulara",
+        "Ten Days (1958",  # stops inside a bracket: left as it is (a title labelled a date is no date)
+        "Crash (2004",
+    ]
+    assert er.without_dangling_brackets(doc, 0, 1) == (0, 1)
+    assert er.without_dangling_brackets(doc, 4, 5) is None  # "(" alone

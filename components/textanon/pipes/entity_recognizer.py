@@ -267,14 +267,16 @@ class EntityRecognizer(SettingsRecord):
                 if not label or _procedural(ent, self.spelled_counts):
                     continue
                 part = _name_part(ent) if label == PERSON else (ent.start, ent.end)
+                part = without_dangling_brackets(doc, *part) if part is not None else None
                 if label == PERSON and part is not None and _not_a_name(doc[part[0] : part[1]]):
                     continue
                 if part is not None:
                     candidates.append((*part, label, "ner"))
         if self.model_spans_key:
             for span in doc.spans.get(self.model_spans_key, []):
-                if span.label_ in self.model_labels:
-                    candidates.append((span.start, span.end, span.label_, "model"))
+                part = without_dangling_brackets(doc, span.start, span.end)
+                if span.label_ in self.model_labels and part is not None:
+                    candidates.append((*part, span.label_, "model"))
         if self.use_gazetteer and self.gazetteer:
             for match_id, start, end in self.matcher(doc):
                 label = self.nlp.vocab.strings[match_id]
@@ -333,6 +335,23 @@ class EntityRecognizer(SettingsRecord):
         self.__init__(self.nlp, self.name, **msg["cfg"])
         self.set_gazetteer(msg["gazetteer"])
         return self
+
+
+#: brackets that never end (opening) or begin (closing) a name
+OPENING, CLOSING = frozenset("([{"), frozenset(")]}")
+
+
+def without_dangling_brackets(doc: Doc, start: int, end: int) -> Optional[Tuple[int, int]]:
+    """The tokens ``start``–``end`` of a model's entity without the opening brackets it ends with and the closing
+    brackets it begins with; None when nothing is left. The NER models end entities with a bracket ("Gun Battle at
+    Monterey (" before "1957)", "Running Man ("): a mask that swallows it leaves "***the 1950s)" in the output
+    (issue 32); a bracket is never part of a name. An entity that stops inside a bracket ("12 Years a Slave (2013"
+    before ")", labelled a date) is left as it is: closing it would make a title a date to generalize."""
+    while end > start and doc[end - 1].text in OPENING:
+        end -= 1
+    while end > start and doc[start].text in CLOSING:
+        start += 1
+    return (start, end) if end > start else None
 
 
 def _capitalized_office(span: Span) -> bool:
