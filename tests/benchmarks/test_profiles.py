@@ -46,6 +46,9 @@ def test_the_table_goes_between_the_readme_markers(tmp_path):
     assert "OLD TABLE" not in text and table in text and text.startswith("before") and text.endswith("after\n")
     readme.write_text("no markers")
     assert not update_readme(readme, table)
+    assert "TRIR – : the attack was not run" in table
+    assert "attack seed 42 (one attack" in profiles_markdown(dict(result, trir_seeds=[42]))
+    assert "attack seeds 42, 1, 2 (mean ± sample sd" in profiles_markdown(dict(result, trir_seeds=[42, 1, 2]))
 
 
 def test_the_before_after_paragraph_is_each_profiles_output_cut_at_a_sentence_end():

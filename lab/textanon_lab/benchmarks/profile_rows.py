@@ -187,6 +187,7 @@ def profile_rows(
         "documents": len(records),
         "model": model,
         "index": index,
+        "trir_seeds": None if skip_trir else list(trir_seeds),
         "rows": rows,
         "judges": judges,
         "readability": readability_settings(fluency_corpus, fluency),
@@ -258,13 +259,22 @@ def profiles_markdown(result: dict) -> str:
             f"| {cell(r.get('fluency_ratio'))} | {speed} "
             f"| {cell(r.get('peak_rss_mb'))} |"
         )
+    seeds = result.get("trir_seeds")
+    trir_note = "TRIR – : the attack was not run (`--trir-seeds`)"
+    if seeds:
+        spread = "mean ± sample sd over the seeds" if len(seeds) > 1 else "one attack: a few points are noise"
+        trir_note = (
+            "TRIR: % of the texts the trained re-identification attack links to their person (docs/trir.md), attack "
+            f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))} ({spread})"
+        )
     lines += [
         "",
         f"{result['documents']} WikiActors abstracts ({Path(result['data']).name}), the target's name known to every "
         "system run here; judges: BM25 and MiniLM over the evaluated people's full public bodies (% re-identified "
         "at rank 1; no profile uses them); TPI (SmolLM2) is the utility measure of the fast profile, whose prior "
-        "uses word frequencies; docs/s after loading, in one process, Presidio in the same run; TRIR – : the attack "
-        f"was not run (`--trir-seeds`). Search index: {result['index'] or 'none'}. Readability (lower reads better; "
+        "uses word frequencies; docs/s after loading, in one process, in batches of the pipeline's batch size as "
+        "`textanon anonymize` runs them, Presidio (one text at a time, its API) in the same run; "
+        f"{trir_note}. Search index: {result['index'] or 'none'}. Readability (lower reads better; "
         "docs/readability.md): fragment rate = share of masks leaving part of a name, title or date visible; adjacent "
         "placeholders = share of placeholders next to another; fluency = perplexity of the output (placeholders read "
         "as their label) / the original's, under a trigram model of bodies of people not evaluated.",
