@@ -17,8 +17,9 @@ from textanon.risk.search.terms import index_text, phrase_words
 BACKEND = "sqlite-fts5"
 DB_FILE = "index.sqlite"
 FTS_TOKENIZER = "unicode61 remove_diacritics 2"
-#: the most document numbers :meth:`SQLiteIndex.documents_any` keeps across calls (about 40 MB)
-LISTED_BUDGET = 1_000_000
+#: the most document numbers an open index keeps across calls in the answers of :meth:`SQLiteIndex.documents_any` and
+#: :meth:`SQLiteIndex.term_scores_all` (at most about 50 MB; an index of a few thousand documents never reaches it)
+LISTED_BUDGET = 500_000
 
 
 def fts_phrase(words: Sequence[str]) -> str:
