@@ -102,3 +102,24 @@ def test_nouns_take_no_article_after_a_premodifier_and_a_common_plural():
     assert noun_phrase("person", text, text.rindex("father")) == "person"  # after "a": fitted by fit_article
     assert noun_phrase("person", "He became father", 10) == "a person"
     assert plural_of("child") == "children" and plural_of("brother") == "brothers"  # not "childs", "brethren"
+
+
+def _fitted(text, original, replacement):
+    start = text.index(original)
+    return fit_articles(text, [(start, start + len(original), replacement)], {replacement})[0][2]
+
+
+@needs_wordnet
+def test_a_name_that_modifies_the_noun_after_it_takes_no_article_of_its_own():
+    # issue 32: "She also received Academy Award nominations" became "received an award nominations"
+    assert _fitted("She received Academy Award nominations for both.", "Academy Award", "an award") == "award"
+    assert _fitted("He is an Oscar winner.", "Oscar", "an award") == "an award"  # the article before is the text's
+    assert _fitted("She won the Oscar nomination.", "Oscar", "an award") == "award"  # after a determiner, as before
+    # a verb, a preposition, a capitalized word or nothing after it: the article stays
+    assert _fitted("She won Academy Award playing a nurse.", "Academy Award", "an award") == "an award"
+    assert _fitted("She won Academy Award for Best Actress.", "Academy Award", "an award") == "an award"
+    assert _fitted("She won Academy Award twice.", "Academy Award", "an award") == "an award"
+    assert _fitted("She won Academy Award, then another.", "Academy Award", "an award") == "an award"
+    assert _fitted("She won Academy Award Winners Cup.", "Academy Award", "an award") == "an award"
+    # "the" of a date or of the protected person's role word is no indefinite article: never dropped here
+    assert _fitted("In 2019 films she starred.", "2019", "the 2010s") == "the 2010s"

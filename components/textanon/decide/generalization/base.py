@@ -65,7 +65,7 @@ _ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
 _PERIOD_LEVEL = re.compile(r"^(?:the\s+(?:\d{4}s|\d{1,2}(?:st|nd|rd|th)\s+century)|\d{4}|[A-Z][a-z]+\s+\d{4})(?!\w)")
 
 
-def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tuple[int, str]:
+def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Optional[int] = None) -> Tuple[int, str]:
     """``(start, replacement)`` of a generalization written at ``start`` of ``text`` with its article fitted to
     the words before it (nothing before ``floor``, the end of the previous replacement, is touched):
 
@@ -77,6 +77,9 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tupl
       replacement's own article is dropped: "her a work" -> "her work", "the an award" -> "the award", "the late a
       person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
     * "another person" takes no article before it ("a another person" -> "another person");
+    * a name used as the modifier of the noun after it (``end``: where the replaced text ends) takes no article of the
+      replacement's own when none stands before it: "received Academy Award nominations" -> "received award
+      nominations", never "an award nominations" (:func:`modifies_noun_after`);
     * a date generalized to a month, a year, a decade or a century after "on" takes "in" ("on 26 July 1945" ->
       "in the 1940s"): the "on" is taken into the replacement;
     * at the start of a sentence the replacement starts with a capital letter.
@@ -109,6 +112,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0) -> Tupl
             (w and w.group(1).lower() in DETERMINERS)
             or possessive
             or (indefinite and after_premodifier(text, start, floor))
+            or (indefinite and end is not None and modifies_noun_after(text, end))
         )
     ):
         return start, bare
@@ -133,9 +137,25 @@ def fit_articles(text: str, masks, generalized) -> list:
     out: list = []
     for start, end, rep in masks:
         if rep is not None and rep in generalized:
-            start, rep = fit_article(text, start, rep, out[-1][1] if out else 0)
+            start, rep = fit_article(text, start, rep, out[-1][1] if out else 0, end)
         out.append((start, end, rep))
     return out
+
+
+def modifies_noun_after(text: str, end: int) -> bool:
+    """Whether the text replaced up to ``end`` modifies the common noun right after it ("Academy Award nominations",
+    "Oscar winner"): the next word, after spaces only, is lower case, no stop word, a noun WordNet knows, and no
+    "-ing" or "-ed" form of a verb ("won an Academy Award playing a nurse": "playing" is a verb there)."""
+    m = re.match(r"[ \t]+([a-z]+)\b(?![-'’])", text[end : end + 40])
+    if not m:
+        return False
+    word = m.group(1)
+    if word in STOP_WORDS or word in DETERMINERS:
+        return False
+    wn = wordnet()
+    if word.endswith(("ing", "ed")) and wn.synsets(word, pos=wn.VERB):
+        return False
+    return bool(wn.synsets(word, pos=wn.NOUN))
 
 
 def after_determiner(text: str, start: int) -> bool:
