@@ -39,10 +39,10 @@ def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, 
     monkeypatch.setattr(speed, "measure_startup", lambda python, models: startup)
     results, table = speed.bench_speed(tmp_path / "speed.json", model="m", wikiactors=WIKI, echr=TAB, repeats=2)
     labels = list(results["configurations"])
-    assert len(labels) == 5 and labels[-1].startswith("Presidio")  # no index given: no search row
-    assert [c[0] for c in calls[:5]] == ["textanon_timed"] * 4 + ["presidio"]
-    assert calls[1][1]["profile"] == "fast" and calls[2][1]["profile"] == "lm"
-    assert calls[5][0] == "textanon_timed" and calls[9][0] == "textanon_timed"  # the order rotates
+    assert len(labels) == 6 and labels[-1].startswith("Presidio")  # no index given: no search row
+    assert [c[0] for c in calls[:6]] == ["textanon_timed"] * 5 + ["presidio"]
+    assert calls[1][1]["profile"] == "fast" and calls[2][1]["profile"] == "lm" and calls[3][1]["profile"] == "strict"
+    assert calls[6][0] == "textanon_timed" and calls[10][0] == "presidio"  # the order rotates
     one = results["configurations"][labels[0]]["echr_dev_27"]
     assert one["ratio_to_presidio"] == 0.5 and one["seconds_per_component"]["ner"] == 0.5
     assert one["docs_per_s"] == results["corpora"]["echr_dev_27"]["docs"] / 2.0

@@ -47,7 +47,8 @@ def configurations(
     model: str, index: Optional[str] = None, n_process: Sequence[int] = (1, 2)
 ) -> Dict[str, Tuple[str, dict]]:
     """``{label: (system name, settings)}``: the default (fast) profile in each of ``n_process``, the language-model
-    profile, the recognizer alone, the search profile when ``index`` exists, and Presidio (textanon.profiles)."""
+    and strict profiles, the recognizer alone, the search profile when ``index`` exists, and Presidio
+    (textanon.profiles): every profile, each with its seconds per component."""
     configs: Dict[str, Tuple[str, dict]] = {}
     for n in n_process:
         configs[f"fast profile (default), {n} process{'es' if n > 1 else ''}"] = (
@@ -55,6 +56,10 @@ def configurations(
             {"model": model, "profile": "fast", "n_process": n},
         )
     configs["lm profile (LM risk), 1 process"] = ("textanon_timed", {"model": model, "profile": "lm"})
+    configs["strict profile (every detected span), 1 process"] = (
+        "textanon_timed",
+        {"model": model, "profile": "strict"},
+    )
     configs["recognizer alone, every mention masked"] = ("textanon_timed", {"model": model, "recognizer_only": True})
     if index and Path(index).exists():
         configs["search profile (index)"] = ("textanon_timed", {"model": model, "profile": "search", "index": index})
