@@ -66,3 +66,13 @@ def test_propagate_masks_every_occurrence_in_any_letter_case():
         ("Ion Rusu", "[P]"),
         ("ION\nRUSU", "[P]"),
     ]
+
+
+def test_without_the_engines_case_tables_the_regular_expression_matches(monkeypatch):
+    # Python 3.10 (allowed by the package) has no re._casefix: every case-insensitive scan is the regex's own
+    from textanon.render import masking
+
+    monkeypatch.setattr(masking, "unicode_tolower", None)
+    assert not masking._plain_case("Ion Rusu", ["ion"])
+    text = "Ion  Rusu met ION, then ion\trusu."
+    assert occurrences(text, ["ion rusu", "ion"], True) == reference(text, ["ion rusu", "ion"], True)

@@ -11,8 +11,6 @@ pairs are accepted wherever masks are, as masks without a replacement.
 import bisect
 import itertools
 import re
-from _sre import unicode_tolower
-from re._casefix import _EXTRA_CASES
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from textanon.detect.target import is_common_word
@@ -128,15 +126,23 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+try:  # CPython 3.11+: the engine's extra case pairs and simple lower case (private; absent: always the regex)
+    from _sre import unicode_tolower
+    from re._casefix import _EXTRA_CASES
+except ImportError:  # pragma: no cover — Python 3.10 (the package allows it): _plain_case says no, the regex matches
+    unicode_tolower, _EXTRA_CASES = None, None
+
 #: characters the regular expression engine matches case-insensitively beyond their lower case (re._casefix), but
 #: ASCII i and s (they match such a character only where one is in the text or a form)
-_SPECIAL_CASE = frozenset(chr(c) for k, v in _EXTRA_CASES.items() for c in (k, *v)) - {"i", "s"}
+_SPECIAL_CASE = frozenset(chr(c) for k, v in (_EXTRA_CASES or {}).items() for c in (k, *v)) - {"i", "s"}
 
 
 def _plain_case(text: str, forms: Sequence[str]) -> bool:
     """Whether comparing lower-cased strings is exactly the regular expression engine's case-insensitive matching
     for ``text`` and ``forms``: every character has a one-character lower case, the simple one, and none is
-    matched specially (:data:`_SPECIAL_CASE`)."""
+    matched specially (:data:`_SPECIAL_CASE`). False where the engine's tables cannot be read (Python 3.10)."""
+    if unicode_tolower is None:
+        return False
     chars = set(text)
     for form in forms:
         chars.update(form)
