@@ -207,3 +207,69 @@ def test_the_bans_read_are_always_the_documents_own():
     assert forbidden(first) == ((("T1", 1),), (("T1", 2), ("P1", 0)))
     second._.generalization_risk = None
     assert forbidden(second) == ()
+    third = nlp.make_doc("e f")  # as the generalizer writes it: tuples, read as they are
+    third._.generalization_risk = {"breaks": [], "forbidden": ((("T1", 1), ("P1", 0)),)}
+    assert forbidden(third) is third._.generalization_risk["forbidden"]
+
+
+def test_the_choice_is_the_cheapest_one_that_breaks_every_combination_and_no_ban():
+    """Random small problems (entities with levels, combinations, bans of one option or two, an entity outside the
+    combinations kept or suppressed anyway) against every assignment enumerated."""
+    import itertools
+    import random
+    from types import SimpleNamespace
+
+    from textanon.decide.generalization.choice import choose
+
+    rng = random.Random(7)
+    for trial in range(300):
+        names = ["A", "B", "C", "D"]
+        levels = {e: rng.randint(0, 2) for e in names}
+        full = {e: rng.randint(500, 3000) for e in names}
+        ics = {e: [rng.uniform(0.0, full[e] / 1000) for _ in range(levels[e])] for e in names}
+        entities = {
+            e: [
+                SimpleNamespace(
+                    _=SimpleNamespace(
+                        generalizations=[{"text": f"{e}{n}", "level": n, "ic": ic} for n, ic in enumerate(ics[e], 1)]
+                    )
+                )
+            ]
+            for e in names
+        }
+        combos = [rng.sample(names[:3], rng.randint(1, 2)) for _ in range(rng.randint(1, 3))]
+        breaks_ = [{e: [n for n in range(1, levels[e] + 1) if rng.random() < 0.6] for e in c} for c in combos]
+        options = [(e, n) for e in names for n in range(0, 3)]
+        bans = [tuple(rng.sample(options, rng.randint(1, 2))) for _ in range(rng.randint(0, 8))]
+        bans = [b for b in bans if len({e for e, _ in b}) == len(b)]
+        anyway = {"D"} if trial % 2 else set()
+        cost = lambda ms: full[next(e for e in names if entities[e] is ms)]  # noqa: E731
+        suppressed, generalized, status = choose(entities, combos, breaks_, cost, 10.0, bans, anyway)
+
+        ids = sorted({e for c in combos for e in c})
+
+        def lost(e, n):  # as choose prices a level: never below 0, always below suppression
+            return max(0, min(full[e] - 1, full[e] - int(round(ics[e][n - 1] * 1000)) + n))
+
+        def feasible(choice):  # entity -> None (suppressed) or its level (0: kept)
+            state = {e: choice.get(e, None if e in anyway else 0) for e in names}
+            for c, b in zip(combos, breaks_):
+                if not any(state[e] is None or state[e] in b.get(e, []) for e in c):
+                    return False
+            # a ban of kept originals only is the search risk's own combination (the combinations say it)
+            return not any(all(state[e] == n for e, n in ban) for ban in bans if any(n > 0 for _, n in ban))
+
+        best = None
+        for pick in itertools.product(*[[None] + list(range(levels[e] + 1)) for e in ids]):
+            choice = dict(zip(ids, pick))
+            if feasible(choice):
+                price = sum(full[e] if n is None else lost(e, n) if n else 0 for e, n in choice.items())
+                best = price if best is None else min(best, price)
+        if best is None:
+            assert suppressed is None, trial
+            continue
+        assert status == "OPTIMAL", trial
+        chosen = {e: None if e in suppressed else generalized.get(e, (0,))[0] for e in ids}
+        assert feasible(chosen), trial
+        price = sum(full[e] if n is None else lost(e, n) if n else 0 for e, n in chosen.items())
+        assert price == best, trial

@@ -35,10 +35,10 @@ def test_index_rule_counts_a_generalization_by_its_members_and_pairs_it_with_eve
     candidates = {"T1": [(["1960s"], ("1960", "1965"))]}
     forbidden = index_forbidden(["T1", "L1", "P1"], ["T1"], count_any, 5, phrases, candidates)
     # the 1960s: documents 1-6 (members and the original), 6 >= 5 with Balti, but only document 1 with Rusu
-    assert [("T1", 1), ("P1", 0)] in forbidden
-    assert [("T1", 1)] not in forbidden and [("T1", 1), ("L1", 0)] not in forbidden
+    assert (("T1", 1), ("P1", 0)) in forbidden
+    assert (("T1", 1),) not in forbidden and (("T1", 1), ("L1", 0)) not in forbidden
     few = index_forbidden(["T1"], ["T1"], count_any, 7, phrases, candidates)
-    assert few == [[("T1", 1)]]
+    assert few == [(("T1", 1),)]
 
 
 def test_past_the_pair_bound_a_level_is_forbidden_outright_never_left_unchecked():
@@ -52,13 +52,13 @@ def test_past_the_pair_bound_a_level_is_forbidden_outright_never_left_unchecked(
     candidates = {"T1": [(["1960s"], ("1960",)), (["20th century"], ("1960",))], "L1": [(["Moldova"], ())]}
     entities, chosen = ["T1", "L1", "P1", "L2"], ["T1", "L1"]
     full = index_forbidden(entities, chosen, count_any, 2, phrases, candidates)
-    assert [("T1", 1)] not in full and [("L1", 1)] not in full  # every level found with every other option
+    assert (("T1", 1),) not in full and (("L1", 1),) not in full  # every level found with every other option
     unchecked = []
     bounded = index_forbidden(entities, chosen, count_any, 2, phrases, candidates, max_checks=5, unchecked=unchecked)
     # T1 at level 1 needs 4 pairs (L1's two options, P1, L2): checked; level 2 would pass 5: forbidden outright,
     # and so is every later level, whatever its counts
     assert unchecked == [("T1", 2), ("L1", 1)]
-    assert [("T1", 2)] in bounded and [("L1", 1)] in bounded and [("T1", 1)] not in bounded
+    assert (("T1", 2),) in bounded and (("L1", 1),) in bounded and (("T1", 1),) not in bounded
     assert index_forbidden(entities, chosen, count_any, 2, phrases, candidates, max_checks=10**6) == full
 
 
@@ -73,8 +73,8 @@ def test_another_person_is_found_in_every_document_of_a_person_centred_index():
     candidates = {"P2": [(content_words("another person"), ())], "T1": [(["1960s"], ())]}
     forbidden = index_forbidden(["P2", "L1", "T1"], ["P2", "T1"], count_any, 2, phrases, candidates)
     assert not [f for f in forbidden if ("P2", 1) in f and len(f) == 1]  # alone: every document
-    assert [("P2", 1), ("L1", 0)] not in forbidden  # with Balti: Balti's 2 documents
-    assert [("T1", 1)] in forbidden  # the 1960s: only document 1 (its original), "1960s" in none
+    assert (("P2", 1), ("L1", 0)) not in forbidden  # with Balti: Balti's 2 documents
+    assert (("T1", 1),) in forbidden  # the 1960s: only document 1 (its original), "1960s" in none
 
 
 def test_candidate_information_content_from_a_language_model_in_context():

@@ -146,7 +146,7 @@ class Generalizer(SettingsRecord):
 
     def _index_risk(self, doc: Doc, search, count, entities, candidates) -> dict:
         """The index's record for the optimizer (module docstring): ``{"breaks": [[combination, {entity: [levels]}
-        or None]], "forbidden": [[[entity, level], ...]]}``."""
+        or None]], "forbidden": (((entity, level), ...), ...)}``."""
         phrases = {eid: min((m.text for m in ms), key=lambda t: count([t])) for eid, ms in entities.items()}
         words = {eid: [(content_words(g.text), g.members) for g in found] for eid, found in candidates.items()}
         levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
@@ -180,7 +180,9 @@ class Generalizer(SettingsRecord):
                 f"{self.name}: {len(unchecked)} generalizations not checked against the index (more than "
                 f"max_pair_checks = {self.max_pair_checks} pairs); never chosen",
             )
-        return {"breaks": breaks, "forbidden": [[list(o) for o in f] for f in forbidden]}
+        # tuples of (entity, level) tuples, as :func:`textanon.decide.generalization.choice.forbidden` reads them
+        # without a copy (a court case: 360,000 bans; read back from bytes they are lists, copied once there)
+        return {"breaks": breaks, "forbidden": tuple(forbidden)}
 
     def _score(self, doc, source, lm, index, count, entities, candidates) -> Dict[str, List[Optional[float]]]:
         texts = {eid: [g.text for g in found] for eid, found in candidates.items()}

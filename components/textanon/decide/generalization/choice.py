@@ -66,7 +66,10 @@ def forbidden(doc: Doc) -> Tuple[Tuple[Tuple[str, int], ...], ...]:
     last = _LAST_FORBIDDEN  # read once: another thread may replace it (a new tuple, never changed in place)
     if last[0] is listed:
         return last[1]
-    answer = tuple(tuple((e, int(n)) for e, n in f) for f in listed)
+    if isinstance(listed, tuple):  # as the generalizer writes it: tuples of (entity, level) tuples
+        answer = listed
+    else:  # read back from bytes, or written by hand: lists
+        answer = tuple(tuple((e, int(n)) for e, n in f) for f in listed)
     _LAST_FORBIDDEN = (listed, answer)
     return answer
 
@@ -103,6 +106,17 @@ def choose(
     # a generalization -> the options it must not be chosen with: one constraint each, not one clause per pair
     partners: Dict[Tuple[str, int], list] = {}
     for options_ in banned:
+        if len(options_) == 2 and options_[0][1] > 0 and options_[0][0] in keep:  # most bans (:func:`_ban`'s clause)
+            first, (f, n) = options_
+            if (first[0], first[1]) not in gen:
+                continue  # a level without a variable is never chosen
+            if f in keep:
+                var = keep[f] if n == 0 else gen.get((f, n))
+                if var is not None:
+                    partners.setdefault(first, []).append(~var)
+            elif not (n > 0 or f in suppressed_anyway):  # kept whatever the solver does: the generalization never
+                model.add_bool_or([~gen[(first[0], first[1])]])
+            continue
         clause = _ban(options_, keep, gen, suppressed_anyway)
         if clause is None:
             continue

@@ -61,9 +61,9 @@ def index_forbidden(
     candidates: Dict[str, List[Tuple[List[str], Sequence[str]]]],
     max_checks: Optional[int] = None,
     unchecked: Optional[List[Tuple[str, int]]] = None,
-) -> List[List[Tuple[str, int]]]:
-    """The options the index's population risk forbids once generalizations are visible: ``[(entity, level)]``
-    (a level found in fewer than ``k`` documents) and ``[(entity, level), (other, level)]`` (two options found
+) -> List[Tuple[Tuple[str, int], ...]]:
+    """The options the index's population risk forbids once generalizations are visible: ``((entity, level),)``
+    (a level found in fewer than ``k`` documents) and ``((entity, level), (other, level))`` (two options found
     together in fewer than ``k``), for every level >= 1 of the ``chosen`` entities (those that may be generalized)
     against every option of every other entity of ``entities`` (level 0: its rarest mention ``phrases``; pairs of
     original mentions are the search risk's own combinations). ``candidates``: entity -> [(content words, members)]
@@ -87,36 +87,33 @@ def index_forbidden(
     owner = np.array([code[f] for f, _, _ in flat], dtype=np.int64)  # which entity each option is of
     together = _PairCounts(flat, count_any, k)
 
-    chosen_set = set(chosen)
-    forbidden: List[List[Tuple[str, int]]] = []
-    seen = set()  # pairs of two generalizations of chosen entities, met from both sides: counted once
+    forbidden: List[Tuple[Tuple[str, int], ...]] = []
     total_options = len(flat)
     checks = 0
     position = {(f, other): n for n, (f, other, _) in enumerate(flat)}
+    pairs = [(f, other) for f, other, _ in flat]  # each option as the ban names it
+    enumerated = np.zeros(len(flat), dtype=bool)  # the options whose pairs were listed (levels of chosen entities)
     for e in chosen:
         for level in range(1, len(options.get(e, []))):
             group = groups[e][level]
             if not together.single(group):
-                forbidden.append([(e, level)])
+                forbidden.append(((e, level),))
                 continue
             if max_checks is not None:
                 checks += total_options - len(groups.get(e, ()))
                 if checks > max_checks:
-                    forbidden.append([(e, level)])
+                    forbidden.append(((e, level),))
                     if unchecked is not None:
                         unchecked.append((e, level))
                     continue
-            # the options of the other entities not found together with this one, in their order (a pair is
-            # symmetric: one met from both sides was found or not from both)
-            lonely = ~together.with_option(position[(e, level)]) & (owner != code[e])
-            for n in np.flatnonzero(lonely):
-                f, other, _ = flat[n]
-                if f in chosen_set and other > 0:
-                    key = (e, level, f, other) if (e, level) < (f, other) else (f, other, e, level)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                forbidden.append([(e, level), (f, other)])
+            # the options of the other entities not found together with this one, in their order, less those whose
+            # own pairs were listed before (a pair is symmetric: ``count_any`` counts a set intersection, so a pair
+            # met from both sides was found or not from both, and is banned once, where it was met first)
+            here = position[(e, level)]
+            lonely = ~together.with_option(here) & (owner != code[e]) & ~enumerated
+            option = (e, level)
+            forbidden.extend([(option, pairs[n]) for n in np.flatnonzero(lonely).tolist()])
+            enumerated[here] = True
     return forbidden
 
 
