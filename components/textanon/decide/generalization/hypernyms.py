@@ -141,7 +141,20 @@ def hypernym_chain(synset) -> List[Tuple[str, object]]:
 
 
 def _is_person(synset) -> bool:
-    return any(PERSON in {h.name() for h in path} for path in synset.hypernym_paths())
+    return PERSON in ancestor_names(synset)
+
+
+@lru_cache(maxsize=50000)
+def hypernym_paths(synset) -> Tuple[Tuple[object, ...], ...]:
+    """``synset.hypernym_paths()`` (each path from the top down to ``synset``), kept per process: WordNet does not
+    change, and nltk walks the hierarchy again at every call (thousands of times per document)."""
+    return tuple(tuple(path) for path in synset.hypernym_paths())
+
+
+@lru_cache(maxsize=50000)
+def ancestor_names(synset) -> frozenset:
+    """The names of ``synset`` and of every synset above it (hypernyms and instance hypernyms), kept per process."""
+    return frozenset(h.name() for path in hypernym_paths(synset) for h in path) | {synset.name()}
 
 
 def lemma_text(synset) -> str:
@@ -161,8 +174,7 @@ def noun_hypernyms(text: str, known_noun: bool = False) -> Optional[Tuple[List[T
 
 def is_hyponym_of(synset, ancestors) -> bool:
     """Whether one of ``ancestors`` (synset names) is ``synset`` or above it (hypernyms and instance hypernyms)."""
-    names = set(ancestors)
-    return synset.name() in names or any(h.name() in names for path in synset.hypernym_paths() for h in path)
+    return not ancestor_names(synset).isdisjoint(ancestors)
 
 
 def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
@@ -174,7 +186,7 @@ def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
     for sense in wn.synsets(lemma, pos=wn.NOUN):
         if sense.instance_hypernyms() or not is_hyponym_of(sense, kind):
             continue
-        hypernyms = {h for path in sense.hypernym_paths() for h in path if h != sense}
+        hypernyms = {h for path in hypernym_paths(sense) for h in path if h != sense}
         above = hypernyms if above is None else above & hypernyms
     return above or set()
 

@@ -23,6 +23,7 @@ from textanon.decide.generalization.base import Generalization, levels
 from textanon.decide.generalization.hypernyms import (
     MIN_DEPTH,
     TOO_GENERAL,
+    hypernym_paths,
     hyponym_lemmas,
     is_hyponym_of,
     lemma_text,
@@ -103,7 +104,7 @@ def shared_hypernyms(word: str, limit: int = MAX_HYPERNYMS) -> List[Tuple[str, L
         return []
     common = None
     for s in senses:  # above every sense, along every path ("musical", a play or a film, is not a film)
-        for path in s.hypernym_paths():
+        for path in hypernym_paths(s):
             above = {h for h in path if h != s}
             common = above if common is None else common & above
     out = []
