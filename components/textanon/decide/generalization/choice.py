@@ -105,18 +105,20 @@ def choose(
         model.add_bool_or(lits)
     # a generalization -> the options it must not be chosen with: one constraint each, not one clause per pair
     partners: Dict[Tuple[str, int], list] = {}
+    negated = {(e, 0): ~var for e, var in keep.items()}  # an option -> "not chosen" (one literal each, shared)
+    negated.update((option, ~var) for option, var in gen.items())
     for options_ in banned:
-        if len(options_) == 2 and options_[0][1] > 0 and options_[0][0] in keep:  # most bans (:func:`_ban`'s clause)
-            first, (f, n) = options_
-            if (first[0], first[1]) not in gen:
+        if len(options_) == 2:  # most bans: a generalization and another option (:func:`_ban`'s clause, inline)
+            first, second = options_
+            if first in gen:
+                other = negated.get(second)
+                if other is not None:
+                    partners.setdefault(first, []).append(other)
+                elif not (second[0] in keep or second[1] > 0 or second[0] in suppressed_anyway):
+                    model.add_bool_or([negated[first]])  # the other kept whatever the solver does: never this one
+                continue  # else the other option is never chosen (a level without a variable, a suppressed entity)
+            if first[1] > 0 and first[0] in keep:
                 continue  # a level without a variable is never chosen
-            if f in keep:
-                var = keep[f] if n == 0 else gen.get((f, n))
-                if var is not None:
-                    partners.setdefault(first, []).append(~var)
-            elif not (n > 0 or f in suppressed_anyway):  # kept whatever the solver does: the generalization never
-                model.add_bool_or([~gen[(first[0], first[1])]])
-            continue
         clause = _ban(options_, keep, gen, suppressed_anyway)
         if clause is None:
             continue
