@@ -270,29 +270,21 @@ def unlink(
     result = Unlinking(rank_of(counts, hits), None, queries=1)
     rank = result.rank_before
     order = sorted(entity_words)
+    covers = _Covers(words, [entity_words[e] for e in order])
     while rank is not None and rank <= k_rank:
         others = [d for d, _ in hits if d not in targets_set][: k_rank + extra]
         docs = sorted(targets_set) + others
-        row = {w: n for n, w in enumerate(counts)}
         matrix = scored(counts, docs)
-        score = _summed(matrix, range(len(row)), len(docs))
+        score = _summed(matrix, range(len(counts)), len(docs))
         margin_now = _margins(score[None, :], len(targets_set), k_rank)[0]
         top_now = score[: len(targets_set)].max()
-        entities, costs_now, news = [], [], []
-        for eid in order:
-            if eid in chosen:
-                continue
-            covered = Counter(words[i] for i in entity_words[eid] if i not in masked)
-            removed = [row[w] for w, n in covered.items() if counts[w] <= n]
-            if not removed:
-                continue
-            entities.append(eid)
-            costs_now.append(max(costs.get(eid, 1.0), 1e-6))
-            news.append(score - _summed(matrix, removed, len(docs)))
+        taken = np.array([e in chosen for e in order], dtype=bool)
+        found, removed = covers.removed(masked, taken, {w: n for n, w in enumerate(counts)}, counts)
+        entities = [order[n] for n in found]
         best_eid: Optional[str] = None
         if entities:  # as one array: each entity's gain and drop, the same float operations as one by one
-            new = np.array(news)
-            cost = np.array(costs_now)
+            new = score[None, :] - _summed_rows(matrix, removed)
+            cost = np.array([max(costs.get(eid, 1.0), 1e-6) for eid in entities])
             gain = (margin_now - _margins(new, len(targets_set), k_rank)) / cost
             drop = (top_now - new[:, : len(targets_set)].max(axis=1)) / cost
             for values, kind in ((gain, 1), (drop, 0)):  # a margin-lowering entity first, else the best drop
@@ -325,6 +317,60 @@ def _summed(matrix: np.ndarray, rows: Sequence[int], width: int) -> np.ndarray:
     for r in rows:
         total += matrix[r]
     return total
+
+
+def _summed_rows(matrix: np.ndarray, rows: List[List[int]]) -> np.ndarray:
+    """Row ``i``: :func:`_summed` of ``rows[i]`` (each list added in its order, all lists at once: the same floats)."""
+    total = np.zeros((len(rows), matrix.shape[1]), dtype=np.float64)
+    for depth in range(max((len(r) for r in rows), default=0)):
+        which = [i for i, r in enumerate(rows) if len(r) > depth]
+        total[which] += matrix[[rows[i][depth] for i in which]]
+    return total
+
+
+class _Covers:
+    """Which query words masking each candidate entity removes from the query: those of its visible occurrences whose
+    every visible occurrence it covers. ``occurrences[e]``: the word indices of entity ``e`` (in its order)."""
+
+    def __init__(self, words: Sequence[str], occurrences: Sequence[Sequence[int]]):
+        ids: Dict[str, int] = {}
+        self.word = np.array([ids.setdefault(w, len(ids)) for w in words], dtype=np.int64)
+        self.names = list(ids)
+        self.n_words = max(len(ids), 1)
+        self.owner = np.array([e for e, occ in enumerate(occurrences) for _ in occ], dtype=np.int64)
+        self.at = np.array([i for occ in occurrences for i in occ], dtype=np.int64)
+
+    def removed(
+        self, masked: Set[int], taken: np.ndarray, row: Dict[str, int], counts: Counter
+    ) -> Tuple[List[int], List[List[int]]]:
+        """(the entities, in their order, not ``taken`` whose masking removes a word; for each, the removed words' rows
+        (``row``: word -> its row) in the order the entity's visible occurrences first name them). ``counts``: each
+        visible word's number of visible occurrences."""
+        if not len(self.at):
+            return [], []
+        hidden = np.zeros(len(self.word), dtype=bool)
+        if masked:
+            hidden[[i for i in masked if 0 <= i < len(self.word)]] = True
+        live = np.flatnonzero(~hidden[self.at] & ~taken[self.owner])  # incidences in entity order, then their order
+        if not len(live):
+            return [], []
+        word = self.word[self.at[live]]
+        keys = self.owner[live] * self.n_words + word
+        unique, first, n = np.unique(keys, return_index=True, return_counts=True)
+        total = np.array([counts[self.names[w]] for w in (unique % self.n_words).tolist()], dtype=np.int64)
+        gone = total <= n
+        if not gone.any():
+            return [], []
+        pick = first[gone][np.argsort(first[gone], kind="stable")]  # entity-major, then first occurrence
+        owners, words = self.owner[live[pick]].tolist(), word[pick].tolist()
+        found: List[int] = []
+        rows: List[List[int]] = []
+        for e, w in zip(owners, words):
+            if not found or found[-1] != e:
+                found.append(e)
+                rows.append([])
+            rows[-1].append(row[self.names[w]])
+        return found, rows
 
 
 def _margins(scores: np.ndarray, n_targets: int, k_rank: int) -> np.ndarray:
