@@ -83,3 +83,15 @@ def test_the_overlap_test_answers_as_checking_every_span():
     for start, end in itertools.combinations(range(0, 56, 3), 2):
         assert overlaps(start, end) == any(s < end and start < e for s, e in spans), (start, end)
     assert not overlap_test([])(0, 100)
+
+
+def test_the_containment_test_answers_as_checking_every_span():
+    import itertools
+
+    from textanon.render.masking import containment_test
+
+    spans = [(10, 20), (2, 4), (15, 40), (50, 51), (30, 31), (12, 13)]
+    inside = containment_test(spans)
+    for start, end in itertools.combinations_with_replacement(range(0, 56), 2):
+        assert inside(start, end) == any(s <= start and end <= e for s, e in spans), (start, end)
+    assert not containment_test([])(0, 1)

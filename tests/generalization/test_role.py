@@ -2,6 +2,7 @@
 sentence's start, possessive kept, no second article, titles and premodifiers kept before it ("the American
 actress", never "actress the person"), nothing copied that another mask hides; and in the optimizer's output."""
 
+import bisect
 import re
 
 import pytest
@@ -184,3 +185,21 @@ def test_the_optimizer_writes_the_role_to_fit_its_context():
     out = doc._.anonymized_text
     assert out == "The American actress won an award. The person's film was a hit, said the person."
     assert "actress the person" not in out and "Smith" not in out
+
+
+def test_a_hidden_span_ends_right_before_a_place_when_only_whitespace_lies_between():
+    """``_after_hidden_premodifier`` reads the hidden spans that end before ``first`` with only whitespace between
+    (any whitespace: spaces, a line break, a tab), as stripping the text between would say."""
+    import itertools
+
+    from textanon.decide.generalization.role import _after_hidden_premodifier
+
+    text = "Dear  American \n\tactress Jane Smith, a young\u00a0Irish actor."
+    tokens = [(m.start(), m.group(), "JJ") for m in re.finditer(r"\S+", text)]
+    ends = sorted({m.end() for m in re.finditer(r"\S+", text)} | {0, 5, 14})
+    for first in range(len(text) + 1):
+        for blocked in itertools.combinations(ends, 2):
+            spans = [(max(0, e - 3), e) for e in blocked]
+            reached = [e for _, e in spans if e <= first and not text[e:first].strip()]
+            last = bisect.bisect_left(tokens, max(reached), key=lambda t: t[0]) - 1 if reached else -1
+            assert _after_hidden_premodifier(text, first, tokens, spans) == (last >= 0), (first, blocked)

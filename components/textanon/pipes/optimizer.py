@@ -64,6 +64,7 @@ from textanon.render.masking import (
     REPLACEMENT_STYLES,
     Mask,
     apply,
+    containment_test,
     covered,
     join_adjacent,
     merge,
@@ -517,6 +518,7 @@ class MaskingOptimizer(SettingsRecord):
             rendered_by.setdefault(rep, operator)
 
         holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
+        in_name = containment_test(occurrences)  # whether a mention lies inside an occurrence of the protected name
 
         def render(
             text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool, kind: str = ""
@@ -554,7 +556,7 @@ class MaskingOptimizer(SettingsRecord):
             # another mask covers are never copied (generalization/role.py)
             tagged = [(t.idx, t.text, t.tag_) for t in doc] if doc.has_annotation("TAG") else []
             hidden = [m for e in set(masked) | set(generalized) for m in entities.get(e, [])]
-            hidden = [m for m in hidden if not any(s <= m.start_char and m.end_char <= e for s, e in occurrences)]
+            hidden = [m for m in hidden if not in_name(m.start_char, m.end_char)]
             others, forms = [(m.start_char, m.end_char) for m in hidden], {m.text for m in hidden}
 
             def role_at(first: int, last: int) -> List[Mask]:
@@ -569,7 +571,7 @@ class MaskingOptimizer(SettingsRecord):
             canonical, kind = (longest.text, longest.label_) if longest is not None else ("", "")
             for span in mentions:
                 start, end = span.start_char, span.end_char
-                if role and any(s <= start and end <= e for s, e in occurrences):
+                if role and in_name(start, end):
                     for first, last, rep in role_at(start, end):  # the article before a title (empty mask) once
                         if last > first:
                             add(first, last, rep, Generalize.name if renderer else None)

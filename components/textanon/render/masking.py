@@ -196,6 +196,21 @@ def overlap_test(spans: Iterable[Sequence]) -> Callable[[int, int], bool]:
     return overlaps
 
 
+def containment_test(spans: Iterable[Sequence]) -> Callable[[int, int], bool]:
+    """A test of whether ``[start, end)`` lies inside one of ``spans`` (``[start, end, ...]`` each, any order): of the
+    spans starting at or before ``start``, one ends at or after ``end``; one bisection per question, as
+    :func:`overlap_test`."""
+    ordered = sorted((s[0], s[1]) for s in spans)
+    starts = [a for a, _ in ordered]
+    reach = list(itertools.accumulate((b for _, b in ordered), max))
+
+    def inside(start: int, end: int) -> bool:
+        before = bisect.bisect_right(starts, start)
+        return bool(before) and reach[before - 1] >= end
+
+    return inside
+
+
 def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:
     """Sorted ``[start, end]`` regions covered by ``spans`` (``[start, end, ...]`` each, any order): overlapping
     and touching spans merged, empty ones dropped, offsets as ints (the JSON offsets form of benchmark masks).

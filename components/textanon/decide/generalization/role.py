@@ -112,7 +112,12 @@ def _after_hidden_premodifier(text: str, first: int, tokens, blocked) -> bool:
     """Whether a hidden span (``blocked``) ends right before ``first`` with a word the tagger calls an adjective or
     a noun ("American" of "American actress"): a premodifier whose mask writes it, after which the role takes no
     article. Not a number or a verb ("In 1953 Smith", "the campaign saw Smith"), nor anything without tags."""
-    ends = [e for _, e in blocked if e <= first and not text[e:first].strip()]
+    gap = (
+        first  # where the whitespace right before ``first`` begins: a span ending there or after it ends "right before"
+    )
+    while gap > 0 and text[gap - 1].isspace():
+        gap -= 1
+    ends = [e for _, e in blocked if gap <= e <= first]
     if not ends or not tokens:
         return False
     last = bisect.bisect_left(tokens, max(ends), key=lambda t: t[0]) - 1
