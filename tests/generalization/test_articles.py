@@ -1,6 +1,8 @@
 """Articles around a replacement (issue 17's known defect): "an American" -> "a North American", never "an North
 American" or "a an award"."""
 
+import re
+
 import pytest
 from wordnet_data import needs_wordnet
 
@@ -123,3 +125,23 @@ def test_a_name_that_modifies_the_noun_after_it_takes_no_article_of_its_own():
     assert _fitted("She won Academy Award Winners Cup.", "Academy Award", "an award") == "an award"
     # "the" of a date or of the protected person's role word is no indefinite article: never dropped here
     assert _fitted("In 2019 films she starred.", "2019", "the 2010s") == "the 2010s"
+
+
+def test_a_sentence_start_is_read_from_the_text_just_before():
+    """``sentence_start`` reads back from the position (not a copy of the text before it), as the rule says: the
+    text's start or only whitespace before, after ". ", "! ", "? " or a line break, never after an abbreviation."""
+    from textanon.decide.generalization.base import sentence_start
+
+    text = "  \n Mr. Smith met J. Doe. \tThe U.S. Army came! Who? Yes\n\tno . x"
+    expected = {0, 1, 2, 3, 4, 26, 27, 47, 52}
+    for start in range(len(text) + 1):
+        head = text[:start].rstrip(" \t")
+        if not head.strip():
+            reference = True
+        elif head[-1] == "." and re.search(r"(?<![\w.])(?:[A-Za-z]|mr|mrs|ms|dr|st|jr|sr|prof|no|vs)\.$", head, re.I):
+            reference = False
+        else:
+            reference = head[-1] in ".!?\n" and start > 0
+        assert sentence_start(text, start) == reference, start
+        if start in expected:
+            assert sentence_start(text, start), start

@@ -192,7 +192,7 @@ def test_a_hidden_span_ends_right_before_a_place_when_only_whitespace_lies_betwe
     (any whitespace: spaces, a line break, a tab), as stripping the text between would say."""
     import itertools
 
-    from textanon.decide.generalization.role import _after_hidden_premodifier
+    from textanon.decide.generalization.role import HiddenSpans, _after_hidden_premodifier
 
     text = "Dear  American \n\tactress Jane Smith, a young\u00a0Irish actor."
     tokens = [(m.start(), m.group(), "JJ") for m in re.finditer(r"\S+", text)]
@@ -202,4 +202,4 @@ def test_a_hidden_span_ends_right_before_a_place_when_only_whitespace_lies_betwe
             spans = [(max(0, e - 3), e) for e in blocked]
             reached = [e for _, e in spans if e <= first and not text[e:first].strip()]
             last = bisect.bisect_left(tokens, max(reached), key=lambda t: t[0]) - 1 if reached else -1
-            assert _after_hidden_premodifier(text, first, tokens, spans) == (last >= 0), (first, blocked)
+            assert _after_hidden_premodifier(text, first, tokens, HiddenSpans(spans)) == (last >= 0), (first, blocked)

@@ -52,7 +52,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from textanon.costs import DEFAULT_IC, IC_SCALE, mask_cost  # noqa: F401  (DEFAULT_IC, IC_SCALE: re-exported)
 from textanon.decide.generalization.base import fit_articles
 from textanon.decide.generalization.choice import breaks, candidates_of, choose, forbidden
-from textanon.decide.generalization.role import role_masks
+from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
 from textanon.decide.units import Unit, cover_units, doc_units, overlapping_units
 from textanon.detect.rules import CODE_RULE_NAMES
@@ -557,7 +557,8 @@ class MaskingOptimizer(SettingsRecord):
             tagged = [(t.idx, t.text, t.tag_) for t in doc] if doc.has_annotation("TAG") else []
             hidden = [m for e in set(masked) | set(generalized) for m in entities.get(e, [])]
             hidden = [m for m in hidden if not in_name(m.start_char, m.end_char)]
-            others, forms = [(m.start_char, m.end_char) for m in hidden], {m.text for m in hidden}
+            others = HiddenSpans([(m.start_char, m.end_char) for m in hidden])  # built once, asked per occurrence
+            forms = {m.text for m in hidden}
 
             def role_at(first: int, last: int) -> List[Mask]:
                 return role_masks(doc_text, first, last, role, tagged, others, forms)

@@ -123,12 +123,19 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
 
 def sentence_start(text: str, start: int, floor: int = 0) -> bool:
     """Whether ``start`` of ``text`` begins a sentence (the text's start, or after ". ", "! ", "? ", a line break)."""
-    head = text[:start].rstrip(" \t")
-    if not head.strip():
-        return True
-    if head[-1] == "." and re.search(r"(?<![\w.])(?:[A-Za-z]|mr|mrs|ms|dr|st|jr|sr|prof|no|vs)\.$", head, re.I):
+    end = start  # the text before ``start`` without its trailing spaces and tabs, read back from ``start`` (a copy of
+    while end > 0 and text[end - 1] in " \t":  # the text before it would cost a long document's length at every call)
+        end -= 1
+    blank = end
+    while blank > 0 and text[blank - 1].isspace():
+        blank -= 1
+    if blank == 0:
+        return True  # only whitespace before
+    last = text[end - 1]
+    tail = text[max(0, end - 12) : end]  # the abbreviation and the character before it
+    if last == "." and re.search(r"(?<![\w.])(?:[A-Za-z]|mr|mrs|ms|dr|st|jr|sr|prof|no|vs)\.$", tail, re.I):
         return False  # "Mr. Smith", "J. Smith", "U.S. Army": an abbreviation, not a sentence's end
-    return head[-1] in ".!?\n" and start > floor
+    return last in ".!?\n" and start > floor
 
 
 def fit_articles(text: str, masks, generalized) -> list:

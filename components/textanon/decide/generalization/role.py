@@ -35,6 +35,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from textanon.decide.generalization.base import DETERMINERS, sentence_start
 from textanon.decide.generalization.hypernyms import is_hyponym_of, wordnet
 from textanon.detect.target import COURTESY_TITLES
+from textanon.render.masking import overlap_test
 
 #: tags of the words that may premodify a name ("American/JJ film/NN director/NN Jane Smith")
 PREMODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "HYPH", "AFX"})
@@ -73,6 +74,8 @@ def role_masks(
     elif re.match(r"['’](?![\w])", text[end : end + 1] + " ") and name.endswith("s"):
         possessive, end = text[end] + "s", end + 1  # "Jones'" -> "the person's"
     begin = _before_title(text, start)
+    if not isinstance(blocked, HiddenSpans):
+        blocked = HiddenSpans(blocked)
     first, words = _premodifiers(text, begin, tokens, blocked)
     if words and blocked_forms:  # a masked form among the premodifiers: masked there too
         window = text[first:begin]
@@ -83,7 +86,7 @@ def role_masks(
             for m in re.finditer(r"(?<!\w)" + r"\s+".join(map(re.escape, form.split())) + r"(?!\w)", window, re.I)
         ]
         if found:
-            blocked = list(blocked) + found
+            blocked = HiddenSpans(blocked.spans + found)
             first, words = _premodifiers(text, begin, tokens, blocked)
     before = _word_before(text, first)
     determined = before is not None and (
@@ -108,19 +111,33 @@ def role_masks(
     return masks
 
 
-def _after_hidden_premodifier(text: str, first: int, tokens, blocked) -> bool:
+class HiddenSpans:
+    """The character spans of other masks (``blocked`` of :func:`role_masks`), their ends sorted and an overlap test
+    built once: a long document asks them for each of thousands of occurrences of the name (build one per rendering
+    and pass it)."""
+
+    def __init__(self, spans: Sequence[Tuple[int, int]] = ()):
+        self.spans = [(s, e) for s, e in spans]
+        self.ends = sorted(e for _, e in self.spans)
+        self.overlaps = overlap_test(self.spans)
+
+    def last_end(self, low: int, high: int) -> Optional[int]:
+        """The last end of a span in ``[low, high]``, None when none ends there."""
+        at = bisect.bisect_right(self.ends, high)
+        return self.ends[at - 1] if at and self.ends[at - 1] >= low else None
+
+
+def _after_hidden_premodifier(text: str, first: int, tokens, blocked: HiddenSpans) -> bool:
     """Whether a hidden span (``blocked``) ends right before ``first`` with a word the tagger calls an adjective or
     a noun ("American" of "American actress"): a premodifier whose mask writes it, after which the role takes no
     article. Not a number or a verb ("In 1953 Smith", "the campaign saw Smith"), nor anything without tags."""
-    gap = (
-        first  # where the whitespace right before ``first`` begins: a span ending there or after it ends "right before"
-    )
+    gap = first  # where the whitespace before ``first`` begins: a span ending from there on ends "right before" it
     while gap > 0 and text[gap - 1].isspace():
         gap -= 1
-    ends = [e for _, e in blocked if gap <= e <= first]
-    if not ends or not tokens:
+    end = blocked.last_end(gap, first)
+    if end is None or not tokens:
         return False
-    last = bisect.bisect_left(tokens, max(ends), key=lambda t: t[0]) - 1
+    last = bisect.bisect_left(tokens, end, key=lambda t: t[0]) - 1
     return last >= 0 and tokens[last][2] in PREMODIFIER_TAGS - {"HYPH", "AFX"}
 
 
@@ -152,7 +169,7 @@ def _premodifiers(text: str, start: int, tokens, blocked) -> Tuple[int, list]:
     kept: list = []
     first = start
     for w_start, w_end, is_noun in reversed(words):  # nearest first: stop at the first blocked word
-        if any(s < w_end and w_start < e for s, e in blocked) or text[w_start:w_end].lower() in VOCATIVES:
+        if blocked.overlaps(w_start, w_end) or text[w_start:w_end].lower() in VOCATIVES:
             break
         kept.append((w_start, w_end, is_noun))
         first = w_start
