@@ -62,8 +62,9 @@ def role_masks(
     """The masks ``(start, end, replacement)``, in order, that write the role word ``role`` ("the person") for
     the name at ``start``-``end`` of ``text`` (module docstring); an empty mask inserts the role's article.
     ``tokens``: ``(char offset, word, tag)`` of the text from a tagger, when there is one; ``blocked``: character
-    spans of other masks that must not be copied; ``blocked_forms``: their surface forms, blocked wherever they
-    occur (a masked surface is masked everywhere)."""
+    spans of other masks that must not be copied (a :class:`HiddenSpans`, built once, when the same spans serve many
+    occurrences of the name); ``blocked_forms``: their surface forms, blocked wherever they occur (a masked surface is
+    masked everywhere)."""
     if not role:
         return [(start, end, role)]
     article, noun = _split_role(role)
