@@ -185,9 +185,7 @@ def overlap_test(spans: Iterable[Sequence]) -> Callable[[int, int], bool]:
     """A test of whether ``[start, end)`` overlaps one of ``spans`` (``[start, end, ...]`` each, any order): of the
     spans starting before ``end``, one ends after ``start``. The spans sorted by start and the running maximum of
     their ends answer it with one bisection per question (long documents ask it for thousands of mentions)."""
-    ordered = sorted((s[0], s[1]) for s in spans)
-    starts = [a for a, _ in ordered]
-    reach = list(itertools.accumulate((b for _, b in ordered), max))
+    starts, reach = _starts_and_reach(spans)
 
     def overlaps(start: int, end: int) -> bool:
         before = bisect.bisect_left(starts, end)
@@ -200,15 +198,19 @@ def containment_test(spans: Iterable[Sequence]) -> Callable[[int, int], bool]:
     """A test of whether ``[start, end)`` lies inside one of ``spans`` (``[start, end, ...]`` each, any order): of the
     spans starting at or before ``start``, one ends at or after ``end``; one bisection per question, as
     :func:`overlap_test`."""
-    ordered = sorted((s[0], s[1]) for s in spans)
-    starts = [a for a, _ in ordered]
-    reach = list(itertools.accumulate((b for _, b in ordered), max))
+    starts, reach = _starts_and_reach(spans)
 
     def inside(start: int, end: int) -> bool:
         before = bisect.bisect_right(starts, start)
         return bool(before) and reach[before - 1] >= end
 
     return inside
+
+
+def _starts_and_reach(spans: Iterable[Sequence]) -> Tuple[List[int], List[int]]:
+    """The spans' starts, sorted, and the running maximum of their ends in that order."""
+    ordered = sorted((s[0], s[1]) for s in spans)
+    return [a for a, _ in ordered], list(itertools.accumulate((b for _, b in ordered), max))
 
 
 def merge_offsets(spans: Iterable[Sequence], length: Optional[int] = None) -> List[List[int]]:

@@ -119,7 +119,7 @@ def choose(
                 continue  # else the other option is never chosen (a level without a variable, a suppressed entity)
             if first[1] > 0 and first[0] in keep:
                 continue  # a level without a variable is never chosen
-        clause = _ban(options_, keep, gen, suppressed_anyway)
+        clause = _ban(options_, negated, keep, suppressed_anyway)
         if clause is None:
             continue
         if len(clause) == 2 and len(options_) == 2 and options_[0][1] > 0 and options_[0][0] in keep:
@@ -152,19 +152,20 @@ def choose(
     return suppressed, generalized, name
 
 
-def _ban(options: Sequence[Tuple[str, int]], keep, gen, suppressed_anyway: Set[str]):
-    """The clause "not all of ``options`` at once" over the model's variables; None when it always holds (an option
-    that cannot be chosen: a level without a variable, an entity suppressed anyway) or when it bans only kept
-    originals (the search risk's own combinations say that)."""
+def _ban(options: Sequence[Tuple[str, int]], negated, keep, suppressed_anyway: Set[str]):
+    """The clause "not all of ``options`` at once" over the model's variables (``negated``: an option of an entity of
+    the model -> its literal "not chosen"); None when it always holds (an option that cannot be chosen: a level
+    without a variable, an entity suppressed anyway) or when it bans only kept originals (the search risk's own
+    combinations say that)."""
     if not any(n > 0 for _, n in options):
         return None
     clause = []
     for e, n in options:
         if e in keep:
-            var = keep[e] if n == 0 else gen.get((e, n))
-            if var is None:
+            literal = negated.get((e, n))
+            if literal is None:
                 return None
-            clause.append(~var)
+            clause.append(literal)
         elif n > 0 or e in suppressed_anyway:
             return None  # an entity outside the combinations is never generalized; a suppressed one never shows
         # else: kept whatever the solver does, its option always holds: the others must not all be chosen

@@ -279,7 +279,7 @@ def unlink(
         margin_now = _margins(score[None, :], len(targets_set), k_rank)[0]
         top_now = score[: len(targets_set)].max()
         taken = np.array([e in chosen for e in order], dtype=bool)
-        found, removed = covers.removed(masked, taken, {w: n for n, w in enumerate(counts)}, counts)
+        found, removed = covers.removed(masked, taken, counts)
         entities = [order[n] for n in found]
         best_eid: Optional[str] = None
         if entities:  # as one array: each entity's gain and drop, the same float operations as one by one
@@ -340,12 +340,10 @@ class _Covers:
         self.owner = np.array([e for e, occ in enumerate(occurrences) for _ in occ], dtype=np.int64)
         self.at = np.array([i for occ in occurrences for i in occ], dtype=np.int64)
 
-    def removed(
-        self, masked: Set[int], taken: np.ndarray, row: Dict[str, int], counts: Counter
-    ) -> Tuple[List[int], List[List[int]]]:
+    def removed(self, masked: Set[int], taken: np.ndarray, counts: Counter) -> Tuple[List[int], List[List[int]]]:
         """(the entities, in their order, not ``taken`` whose masking removes a word; for each, the removed words' rows
-        (``row``: word -> its row) in the order the entity's visible occurrences first name them). ``counts``: each
-        visible word's number of visible occurrences."""
+        in the order the entity's visible occurrences first name them). ``counts``: each visible word's number of
+        visible occurrences, in the order of the score matrix's rows."""
         if not len(self.at):
             return [], []
         hidden = np.zeros(len(self.word), dtype=bool)
@@ -363,6 +361,7 @@ class _Covers:
             return [], []
         pick = first[gone][np.argsort(first[gone], kind="stable")]  # entity-major, then first occurrence
         owners, words = self.owner[live[pick]].tolist(), word[pick].tolist()
+        row = {w: n for n, w in enumerate(counts)}
         found: List[int] = []
         rows: List[List[int]] = []
         for e, w in zip(owners, words):
