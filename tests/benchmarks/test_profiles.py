@@ -1,6 +1,8 @@
 """The profiles benchmark's pure parts: the prior's selection rule, the table, the README markers."""
 
 from textanon_lab.benchmarks.profile_rows import (
+    DATES_AND_NUMBERS,
+    PRIOR_GRIDS,
     README_END,
     README_START,
     label,
@@ -21,6 +23,9 @@ def test_the_rule_keeps_the_most_useful_setting_under_both_bars_else_the_most_pr
     chosen = select(rows)
     assert chosen["system"] == "b" and "no setting met the rule" in chosen["rule"]
     assert label({"n_docs": 10000, "generalize": False, "candidate_rare_df": 0.1}) == "n_docs=1e+04, rare_df=0.1"
+    assert label({"n_docs": 3000, "generalize": True}) == "n_docs=3e+03, generalize"
+    assert label({"n_docs": 3000, "generalize": DATES_AND_NUMBERS}) == "n_docs=3e+03, generalize dates and numbers"
+    assert [len(PRIOR_GRIDS[n]) for n in (1, 2, 3)] == [8, 8, 6]
 
 
 def test_the_table_goes_between_the_readme_markers(tmp_path):

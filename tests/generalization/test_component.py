@@ -154,3 +154,26 @@ def test_an_occupation_the_tagger_took_for_a_verb_is_still_a_title():
     name = Span(doc, 2, 4, label="PERSON")
     assert not component.title_and_name(name, {2})
     assert component.title_and_name(name, {2}, titles={1})
+
+
+def test_generalized_labels_leave_every_other_label_to_suppression(tmp_path):
+    import pytest
+
+    text = "In 1961 she moved to Chisinau, then 40 km north."
+    mentions = [("1961", "DATETIME", "T1"), ("Chisinau", "LOC", "L1"), ("40 km", "QUANTITY", "Q1")]
+    every = run(pipeline(), text, mentions)
+    assert all(s._.generalizations for s in every.spans["pii"])  # all three have candidates by default
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": LENGTH_LM}, "threshold": -2.0})
+    gen = nlp.add_pipe("textanon_generalizer", config={"generalized_labels": ["DATETIME", "QUANTITY"]})
+    nlp.add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    assert nlp.pipe_labels.get("textanon_generalizer") is None  # not read by spaCy as labels the component predicts
+    doc = run(nlp, text, mentions)
+    found = {s.text: s._.generalizations for s in doc.spans["pii"]}
+    assert found["1961"] and found["40 km"] and found["Chisinau"] is None
+    nlp.to_disk(tmp_path / "nlp")  # a setting of the config, as every setting of the component
+    loaded = spacy.load(tmp_path / "nlp").get_pipe("textanon_generalizer")
+    assert loaded.generalized_labels == gen.generalized_labels == ["DATETIME", "QUANTITY"]
+    assert component.Generalizer().generalized_labels is None
+    with pytest.raises(ValueError, match="generalized_labels"):
+        component.Generalizer(generalized_labels=["DATE"])

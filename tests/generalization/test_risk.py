@@ -127,3 +127,39 @@ def test_the_forbidden_options_are_the_same_counted_by_bit_masks_or_one_pair_at_
         bound = rng.choice([None, 10, 40])
         one_by_one = index_forbidden(entities, chosen, count_any, k, phrases, candidates, bound)
         assert index_forbidden(entities, chosen, listed, k, phrases, candidates, bound) == one_by_one, trial
+
+
+def test_the_forbidden_options_over_a_prior_are_the_same_counted_all_at_once_or_one_pair_at_a_time():
+    """Over the word-frequency prior, the generalizer's memo counts the pairs of options by the prior's shares all at
+    once (``count_any.independent``): the same bans as the prior's own count of each pair."""
+    import random
+
+    from textanon.pipes.generalizer import _memo_any
+    from textanon.risk.search.prior import FrequencyPrior
+
+    rng = random.Random(5)
+    # common words, rare words, unseen words and phrases: counts on both sides of k
+    words = ["the", "film", "actress", "award", "Oslo", "Bergen", "1961", "1960s", "glassharbour", "zqxv",
+             "Golden Globe", "Academy Award", "nurse", "Renée"]  # fmt: skip
+    for trial in range(60):
+        prior = FrequencyPrior(n_docs=rng.choice([1_000, 10_000, 1_000_000]))
+        entities = [f"E{n}" for n in range(6)]
+        phrases = {e: rng.choice(words) for e in entities}
+        candidates = {
+            e: [
+                ([rng.choice(words + ["person"])], tuple(rng.sample(words, rng.randint(0, 3))))
+                for _ in range(rng.randint(0, 3))
+            ]
+            for e in entities
+        }
+        chosen = sorted(rng.sample(entities, 4))
+        k = rng.choice([1, 2, 5, 20, 200])
+        bound = rng.choice([None, 10, 40])
+        memo = _memo_any(prior)
+        assert memo.independent[0] == prior.n_docs
+
+        def one_by_one(groups):  # no shares: every pair asked of the prior
+            return prior.count_any(groups)
+
+        expected = index_forbidden(entities, chosen, one_by_one, k, phrases, candidates, bound)
+        assert index_forbidden(entities, chosen, memo, k, phrases, candidates, bound) == expected, trial

@@ -38,7 +38,7 @@ from textanon.decide.generalization.candidate_ic import (
 from textanon.decide.generalization.propose import propose_for_mentions
 from textanon.decide.generalization.risk import index_forbidden, population_risky
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
-from textanon.labels import DEM, PERSON
+from textanon.labels import DEM, PERSON, TAB_LABELS
 from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
 from textanon.pipes.search_risk import SearchRisk
 from textanon.risk.search.base import memo_count
@@ -51,7 +51,7 @@ IC_SOURCES = ("auto", "lm", "index", "wordfreq")
 class Generalizer(SettingsRecord):
     """Proposes and scores generalizations (module docstring)."""
 
-    SETTINGS = ("spans_key", "ic_source", "max_levels", "max_pair_checks")
+    SETTINGS = ("spans_key", "ic_source", "max_levels", "max_pair_checks", "generalized_labels")
 
     def __init__(
         self,
@@ -61,6 +61,7 @@ class Generalizer(SettingsRecord):
         ic_source: str = "auto",
         max_levels: int = 4,
         max_pair_checks: int = 500_000,
+        generalized_labels: Optional[List[str]] = None,
     ) -> None:
         register_extensions()
         if ic_source not in IC_SOURCES:
@@ -69,6 +70,11 @@ class Generalizer(SettingsRecord):
             raise ValueError("max_levels must be >= 1")
         if max_pair_checks < 0:
             raise ValueError("max_pair_checks must be >= 0")
+        unknown = sorted(set(generalized_labels or ()) - set(TAB_LABELS))
+        if unknown:
+            raise ValueError(f"generalized_labels must be TAB labels ({', '.join(TAB_LABELS)}), got {unknown}")
+        # not ``labels``: spaCy reads a component's ``labels`` as what it predicts (nlp.pipe_labels)
+        self.generalized_labels = None if generalized_labels is None else list(generalized_labels)
         self.nlp, self.name, self.spans_key = nlp, name, spans_key
         self.ic_source, self.max_levels, self.max_pair_checks = ic_source, max_levels, max_pair_checks
 
@@ -111,6 +117,8 @@ class Generalizer(SettingsRecord):
         titles = {s.end - 1 for s in spans if s.label_ == DEM and s[-1].text.islower()}  # "writer" tagged VB
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
+            if self.generalized_labels is not None and rep.label_ not in self.generalized_labels:
+                continue  # a label this generalizer leaves to suppression (the fast profile: dates and numbers only)
             tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
             if modifies_next_noun(rep):
                 continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
@@ -257,7 +265,9 @@ MAX_GROUP_DOCUMENTS = 100_000
 def _memo_any(index):
     """``index.count_any`` with this document's answers kept. When the backend lists a group's documents
     (``documents_any``), each group is asked once and a combination's count is the size of the intersection: the
-    same number, without one query per pair of options."""
+    same number, without one query per pair of options. Over a prior that counts groups independently
+    (:meth:`textanon.risk.search.prior.FrequencyPrior.group_share`), ``count_any.independent`` is ``(n_docs,
+    group_share)``: the pairs of options are then counted all at once (:mod:`textanon.decide.generalization.risk`)."""
     cache: Dict[tuple, int] = {}
     documents: Dict[tuple, Optional[frozenset]] = {}
     listing = getattr(index, "documents_any", None)
@@ -288,6 +298,9 @@ def _memo_any(index):
         return masks[group]
 
     count_any.documents = mask_of
+    group_share = getattr(index, "group_share", None)
+    if group_share is not None:  # a prior: a combination's count is n_docs times its groups' shares multiplied
+        count_any.independent = (index.n_docs, group_share)
     return count_any
 
 

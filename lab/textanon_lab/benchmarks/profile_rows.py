@@ -12,8 +12,9 @@
 
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
+from textanon.labels import DATETIME, QUANTITY
 from textanon.profiles import DISABLED, FAST, GENERALIZER, load
 from textanon.render.masking import apply
 from textanon_eval.provenance import write_metrics
@@ -48,15 +49,29 @@ def _docs(records) -> List[Tuple[str, str, str]]:
     return [(r.name, r.original, r.name) for r in records]
 
 
-def prior_pipeline(model: str, n_docs: int, generalize: bool, candidate_rare_df: Optional[float] = None):
+#: ``generalize`` of a prior setting: only dates and numbers generalized (no WordNet look-up, no type of a name)
+DATES_AND_NUMBERS = "dates and numbers"
+#: a third look (2026-11-27, after the generalizer's pair counts over the prior were vectorized): generalization off,
+#: for dates and numbers only, and on, at the chosen population and a smaller one (``lab select-prior --grid 3``)
+PRIOR_GRID_3: Tuple[Dict[str, object], ...] = tuple(
+    {"n_docs": n, "generalize": g} for n in (10_000, 3_000) for g in (False, DATES_AND_NUMBERS, True)
+)
+#: the grids by their round (``lab select-prior --grid N``; round 2 chose the shipped setting)
+PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3}
+
+
+def prior_pipeline(model: str, n_docs: int, generalize: Union[bool, str], candidate_rare_df: Optional[float] = None):
     """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` (None: the package's)
-    and generalization on or off (``lab select-prior``): config overrides on top of the profile's."""
+    and generalization off (False), on (True) or for dates and numbers only (:data:`DATES_AND_NUMBERS`) (``lab
+    select-prior``): config overrides on top of the profile's."""
     config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
     if candidate_rare_df is not None:
         config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
     if generalize:
         config["nlp.disabled"] = [name for name in DISABLED[FAST] if name != GENERALIZER]
         config["components.textanon_optimizer.replacement"] = "generalize"
+    if generalize == DATES_AND_NUMBERS:
+        config["components.textanon_generalizer.generalized_labels"] = [DATETIME, QUANTITY]
     return load(FAST, model, config=config)
 
 
@@ -67,9 +82,7 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
     docs = _docs(records)
     systems: Dict[str, dict] = {}
     for setting in grid:
-        nlp = prior_pipeline(
-            model, int(setting["n_docs"]), bool(setting["generalize"]), setting.get("candidate_rare_df")
-        )
+        nlp = prior_pipeline(model, int(setting["n_docs"]), setting["generalize"], setting.get("candidate_rare_df"))
         t0 = time.perf_counter()
         out = profile_masks(docs, nlp)
         systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
@@ -83,7 +96,9 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
 
 def label(setting: Dict[str, object]) -> str:
     rare = f", rare_df={setting['candidate_rare_df']}" if setting.get("candidate_rare_df") is not None else ""
-    return f"n_docs={setting['n_docs']:.0e}{rare}" + (", generalize" if setting["generalize"] else "")
+    generalize = setting["generalize"]
+    named = f", generalize {generalize}" if isinstance(generalize, str) else ", generalize" if generalize else ""
+    return f"n_docs={setting['n_docs']:.0e}{rare}{named}"
 
 
 #: the selection rule, fixed before the sweep: the highest SmolLM2 TPI among the settings whose dev re-identification

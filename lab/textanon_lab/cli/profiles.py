@@ -8,6 +8,7 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct, parse_seeds
 from textanon_lab.benchmarks.profile_rows import (
+    PRIOR_GRIDS,
     prior_markdown,
     prior_sweep,
     profile_rows,
@@ -25,10 +26,13 @@ def select_prior_cli(
     model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
     output: Path = typer.Option(Path("metrics/prior_selection.json"), help="JSON results; a .md table beside it"),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+    grid: int = typer.Option(2, help="Which round's grid (docs/profiles.md): 1, 2 (chose the shipped setting) or 3"),
 ) -> None:
     """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
-    result = prior_sweep(dev, model, limit=limit)
+    if grid not in PRIOR_GRIDS:
+        msg.fail(f"--grid must be one of {', '.join(map(str, PRIOR_GRIDS))}", exits=2)
+    result = prior_sweep(dev, model, grid=PRIOR_GRIDS[grid], limit=limit)
     table = prior_markdown(result)
     write(output, result, table)
     msg.good(f"Wrote {output}")

@@ -120,11 +120,19 @@ def index_forbidden(
 class _PairCounts:
     """Whether options are found in at least ``k`` documents, alone and two together (``count_any`` of their groups;
     a group of None: every document). When ``count_any`` lists groups' documents as bit masks (``documents``), one
-    option against all the others is one array operation: the AND of the masks, its bits counted."""
+    option against all the others is one array operation: the AND of the masks, its bits counted. Over a prior that
+    counts groups independently (``count_any.independent = (n_docs, group_share)``) it is one product of shares:
+    ``int(n_docs * a * b)``, the prior's own count of the pair (a product of two floats does not depend on their
+    order, and ``1.0 * a`` is ``a``)."""
 
     def __init__(self, flat, count_any, k: int):
         self.groups = [g for _, _, g in flat]
         self.count_any, self.k = count_any, k
+        independent = getattr(count_any, "independent", None)
+        self.shares: Optional[np.ndarray] = None
+        if independent is not None:
+            self.n_docs, group_share = independent
+            self.shares = np.array([np.nan if g is None else group_share(g) for g in self.groups], dtype=np.float64)
         listing = getattr(count_any, "documents", None)
         masks = [listing(g) if listing is not None and g is not None else None for g in self.groups]
         self.listed = np.array([m is not None for m in masks], dtype=bool)
@@ -143,6 +151,10 @@ class _PairCounts:
         group = self.groups[n]
         if group is None:  # every document: each option alone
             return np.array([self.single(g) for g in self.groups], dtype=bool)
+        if self.shares is not None:
+            every = np.isnan(self.shares)  # an option of every document: the pair is this option alone
+            both = np.where(every, self.shares[n], self.shares[n] * self.shares)
+            return np.floor(self.n_docs * both) >= self.k
         out = np.zeros(len(self.groups), dtype=bool)
         listed = self.listed if self.listed[n] else np.zeros_like(self.listed)
         if listed.any():

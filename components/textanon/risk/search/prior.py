@@ -99,11 +99,16 @@ class FrequencyPrior:
         count.independent = (self._n_docs, share_of)
         return count
 
+    def group_share(self, group: Sequence[str]) -> float:
+        """The share of documents that contain one phrase of ``group`` (the sum of the phrases' shares, in their order,
+        at most 1)."""
+        return min(1.0, sum(self.share(" ".join(p.split()).lower()) for p in group))
+
     def count_any(self, groups: Sequence[Sequence[str]]) -> int:
         """Estimated number of documents that contain one phrase of every group."""
         share = 1.0
         for group in groups:
-            share *= min(1.0, sum(self.share(" ".join(p.split()).lower()) for p in group))
+            share *= self.group_share(group)
         return int(self._n_docs * share)
 
     def search(self, words: Sequence[str], limit: int) -> List[Hit]:
