@@ -33,6 +33,11 @@ def test_profile_overrides_and_errors(index_path, tmp_path):
     search = profile("search", index_path)
     assert search["components.textanon_search_risk.index"]["path"] == str(index_path)
     assert search["components.textanon_optimizer.replacement"] == "generalize"
+    generalizing = profile("fast", replacement="generalize")
+    assert generalizing["components.textanon_optimizer.replacement"] == "generalize"
+    assert generalizing["nlp.disabled"] == [c for c in DISABLED["fast"] if c != "textanon_generalizer"]
+    assert profile("fast", replacement="label")["nlp.disabled"] == DISABLED["fast"]
+    assert profile("search", index_path, replacement="suppression")["nlp.disabled"] == DISABLED["search"]
     with pytest.raises(ProfileError, match="unknown profile"):
         profile("turbo")
     with pytest.raises(ProfileError, match="needs an index"):
@@ -108,3 +113,23 @@ def test_profile_errors_on_the_command_line(index_path, tmp_path, options, messa
     options = [str(index_path) if o == "IDX" else o for o in options]
     result = invoke("anonymize", source, "-o", tmp_path / "out.jsonl", *options)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_the_fast_profile_generalizing_is_the_same_in_python_and_on_the_command_line(tmp_path):
+    """``--replacement generalize`` on the default profile runs the generalizer over the word-frequency prior, as
+    ``textanon.profile("fast", replacement="generalize")`` does: the same records."""
+    name = "Ion Rusu"
+    text = f"{name} was born in Balti on 14 September 1961 and taught chemistry in Orhei from 1985 to 1999."
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps({"id": "a", "text": text, "target": name}) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = invoke("-q", "anonymize", source, "-o", out, "--replacement", "generalize")
+    assert result.exit_code == 0, result.output
+    nlp = spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))
+    assert "textanon_generalizer" in nlp.pipe_names
+    doc = nlp.make_doc(text)
+    doc._.target = name
+    doc = nlp(doc)
+    assert json.loads(out.read_text())["anonymized_text"] == doc._.anonymized_text
+    assert any(s._.generalizations for s in doc.spans["pii"])  # the prior's generalizer proposed candidates
+    assert name not in doc._.anonymized_text and "Rusu" not in doc._.anonymized_text

@@ -16,6 +16,11 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
     nlp = spacy.load("en_textanon", config=textanon.profile("lm"))                   # lm
     nlp = spacy.load("en_textanon", config=textanon.profile("search", index="corpus/index_bk25"))
     nlp = spacy.load("en_textanon", config=textanon.profile("strict"))                # strict
+    nlp = spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))  # --replacement
+
+A ``replacement`` (``--replacement``) replaces the profile's; ``"generalize"`` also runs the generalizer: the fast
+profile then generalizes truthfully over its word-frequency prior (more private and more useful than suppression on
+the development data, and slower: the README's profile table, docs/profiles.md).
 
 The measured numbers of each profile are the README's profile table (``spacy project run profiles``).
 """
@@ -42,8 +47,10 @@ DISABLED: Dict[str, List[str]] = {
     SEARCH: [LM_RISK],
     STRICT: [*PARSER, LM_RISK, SEARCH_RISK, GENERALIZER],
 }
+#: the replacement style that runs the generalizer (``textanon_optimizer``'s ``replacement``)
+GENERALIZE = "generalize"
 #: the optimizer's replacement style per profile
-REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: "generalize", STRICT: "suppression"}
+REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: GENERALIZE, STRICT: "suppression"}
 #: the labels whose every mention the optimizer masks, per profile (``mask_labels``; the others: none, risk decides)
 MASK_LABELS: Dict[str, List[str]] = {STRICT: list(TAB_LABELS)}
 
@@ -52,18 +59,23 @@ class ProfileError(ValueError):
     """An unknown profile, or a profile without what it needs (the search profile's index)."""
 
 
-def profile(name: str = DEFAULT_PROFILE, index: Optional[Union[str, Path]] = None) -> Dict[str, object]:
+def profile(
+    name: str = DEFAULT_PROFILE, index: Optional[Union[str, Path]] = None, replacement: Optional[str] = None
+) -> Dict[str, object]:
     """The ``spacy.load(..., config=...)`` overrides of profile ``name`` (``index``: the search profile's index
-    folder, checked here). Raises :class:`ProfileError`."""
+    folder, checked here; ``replacement``: the optimizer's replacement style in place of the profile's, as
+    ``--replacement`` gives it: ``"generalize"`` also runs the generalizer, e.g. the fast profile generalizing over
+    its word-frequency prior). Raises :class:`ProfileError`."""
     if name not in PROFILES:
         raise ProfileError(f"unknown profile {name!r}: one of {', '.join(PROFILES)}")
     if name == SEARCH and index is None:
         raise ProfileError("the search profile needs an index: --index DIR (built by `textanon index build`)")
     if name != SEARCH and index is not None:
         raise ProfileError(f"an index is the search profile's: --profile search, not {name}")
+    disabled = [c for c in DISABLED[name] if not (replacement == GENERALIZE and c == GENERALIZER)]
     overrides: Dict[str, object] = {
-        "nlp.disabled": list(DISABLED[name]),
-        "components.textanon_optimizer.replacement": REPLACEMENT[name],
+        "nlp.disabled": disabled,
+        "components.textanon_optimizer.replacement": replacement or REPLACEMENT[name],
         "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
     if name == SEARCH:
@@ -77,9 +89,11 @@ def load(
     model: str = "en_textanon",
     index: Optional[Union[str, Path]] = None,
     config: Optional[Dict[str, object]] = None,
+    replacement: Optional[str] = None,
 ):
-    """``spacy.load(model, config=profile(name, index) + config)``: the pipeline as the profile runs it."""
-    return spacy.load(model, config={**profile(name, index), **(config or {})})
+    """``spacy.load(model, config=profile(name, index, replacement) + config)``: the pipeline as the profile runs
+    it."""
+    return spacy.load(model, config={**profile(name, index, replacement), **(config or {})})
 
 
 def supports_profiles(model: str) -> bool:

@@ -143,7 +143,7 @@ def run_overrides(
             )
         return pipeline_overrides(replacement, **optimizer), index
     try:
-        overrides = profile_overrides(name or DEFAULT_PROFILE, index)
+        overrides = profile_overrides(name or DEFAULT_PROFILE, index, replacement)
     except ProfileError as err:
         raise JobError(str(err), usage=True) from err
     except IndexUnavailable as err:

@@ -291,9 +291,9 @@ def benchmark_echr(
     if "error" in presidio:
         raise RuntimeError(f"presidio failed: {presidio['error']}")
     systems[PRESIDIO] = presidio
-    for row_label, name, needs_index in PROFILE_ROWS:
+    for row_label, name, needs_index, replacement in PROFILE_ROWS:
         if name in profiles and (index or not needs_index):
-            systems[row_label] = run_profile_docs(docs, name, model, index if needs_index else None)
+            systems[row_label] = run_profile_docs(docs, name, model, index if needs_index else None, replacement)
     give_applicant_knowledge(records, names, systems)
     rows = score(
         records,

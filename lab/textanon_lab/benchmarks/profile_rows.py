@@ -138,27 +138,34 @@ def write(output: Path, result: dict, markdown: str) -> None:
     Path(output).with_suffix(".md").write_text(markdown, encoding="utf-8")
 
 
-def run_profile_isolated(records, profile: str, model: str, index: Optional[str]) -> dict:
+def run_profile_isolated(
+    records, profile: str, model: str, index: Optional[str], replacement: Optional[str] = None
+) -> dict:
     """One profile in a fresh process on WikiActors records, the actor as target (:func:`run_profile_docs`)."""
-    return run_profile_docs(_docs(records), profile, model, index)
+    return run_profile_docs(_docs(records), profile, model, index, replacement)
 
 
-def run_profile_docs(docs, profile: str, model: str, index: Optional[str]) -> dict:
+def run_profile_docs(docs, profile: str, model: str, index: Optional[str], replacement: Optional[str] = None) -> dict:
     """One profile as users run it in a fresh process (:func:`textanon_lab.benchmarks.systems.run_isolated`) on
-    ``(id, text, target)`` triples: masks, replacements, seconds after load and warm-up, peak RSS."""
-    result = run_isolated("textanon_profile", docs, profile=profile, model=model, index=index)
+    ``(id, text, target)`` triples: masks, replacements, seconds after load and warm-up, peak RSS. ``replacement``:
+    the optimizer's replacement in place of the profile's (``--replacement``; None: the profile's)."""
+    result = run_isolated("textanon_profile", docs, profile=profile, model=model, index=index, replacement=replacement)
     if "error" in result:
         raise RuntimeError(f"profile {profile} failed: {result['error']}")
     inner = result.pop("masks")
     return dict(result, masks=inner["masks"], replacements=inner["replacements"])
 
 
-#: the profile table's rows (label, profile, needs the index) — every profile of textanon.profiles
+#: the profile table's rows (label, profile, needs the index, replacement or None for the profile's) — every
+#: profile of textanon.profiles, and the fast profile generalizing over its prior (``--replacement generalize``:
+#: more private and more useful on dev, slower; docs/profiles.md, round 3)
+FAST_GENERALIZE = "fast, generalize"
 PROFILE_ROWS = (
-    ("fast (default)", "fast", False),
-    ("lm", "lm", False),
-    ("search", "search", True),
-    ("strict", "strict", False),
+    ("fast (default)", "fast", False, None),
+    (FAST_GENERALIZE, "fast", False, "generalize"),
+    ("lm", "lm", False, None),
+    ("search", "search", True, None),
+    ("strict", "strict", False, None),
 )
 README_START, README_END = "<!-- profiles-table:start -->", "<!-- profiles-table:end -->"
 
@@ -179,10 +186,10 @@ def profile_rows(
     None: no fluency), docs/s, × Presidio, peak RSS."""
     records = load_records(data, limit)
     systems: Dict[str, dict] = {}
-    for row_label, name, needs_index in PROFILE_ROWS:
+    for row_label, name, needs_index, replacement in PROFILE_ROWS:
         if needs_index and not index:
             continue
-        systems[row_label] = run_profile_isolated(records, name, model, index if needs_index else None)
+        systems[row_label] = run_profile_isolated(records, name, model, index if needs_index else None, replacement)
     presidio = run_isolated("presidio", _docs(records))
     if "error" in presidio:
         raise RuntimeError(f"presidio failed: {presidio['error']}")
@@ -223,7 +230,7 @@ def examples(records, systems: Dict[str, dict], which: int = EXAMPLE_RECORD, cha
     record = records[min(which, len(records) - 1)]
     cut = _sentences_end(record.original, chars)
     out = {"document": record.name, "original": record.original[:cut], "rows": {}}
-    for row_label, _, _ in PROFILE_ROWS:
+    for row_label, *_ in PROFILE_ROWS:
         replacements = systems.get(row_label, {}).get("replacements", {}).get(record.name)
         if replacements is not None:
             inside = [m for m in replacements if m[1] <= cut]
@@ -255,6 +262,8 @@ def profiles_markdown(result: dict) -> str:
     """The README's profile table: how to get each profile, both judges, TRIR, TPI, masked share, speed, memory."""
     how = {
         "fast (default)": '`spacy.load("en_textanon")`, `textanon anonymize IN -o OUT`',
+        FAST_GENERALIZE: '`spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))`, '
+        "`--replacement generalize`",
         "lm": '`spacy.load("en_textanon", config=textanon.profile("lm"))`, `--profile lm`',
         "search": '`spacy.load("en_textanon", config=textanon.profile("search", index=DIR))`, `--index DIR`',
         "strict": '`spacy.load("en_textanon", config=textanon.profile("strict"))`, `--profile strict`',

@@ -248,10 +248,11 @@ def profile_masks(docs: Sequence[Tuple[str, str, str]], nlp) -> Dict[str, dict]:
 
 
 def textanon_profile(
-    profile: str = "fast", model: str = "en_textanon", index: Optional[str] = None
+    profile: str = "fast", model: str = "en_textanon", index: Optional[str] = None, replacement: Optional[str] = None
 ) -> Callable[[Sequence[Doc]], dict]:
-    """A profile as users run it (:func:`textanon.profiles.load`): ``{"masks": {id: offsets}, "replacements"}``."""
-    nlp = load(profile, model, index)
+    """A profile as users run it (:func:`textanon.profiles.load`; ``replacement``: ``--replacement``, None: the
+    profile's): ``{"masks": {id: offsets}, "replacements"}``."""
+    nlp = load(profile, model, index, replacement=replacement)
     list(pipe_docs(nlp, [WARM_UP]))
     return lambda docs: profile_masks(docs, nlp)
 
