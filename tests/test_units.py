@@ -4,7 +4,7 @@ import spacy
 from parsed_docs import parsed_doc
 
 import textanon  # noqa: F401  (registers the extensions)
-from textanon.decide.units import CHUNK, NAME, SPAN, TITLE, cover_units, doc_units, overlapping_units
+from textanon.decide.units import CHUNK, NAME, SPAN, TITLE, WORK, cover_units, doc_units, overlapping_units
 from textanon.render.masking import apply, join_adjacent
 
 
@@ -128,3 +128,22 @@ def test_adjacent_equal_placeholders_join_and_words_do_not():
     assert (labels, n) == ([(0, 16, "[ORG]")], 1)
     numbered, n = join_adjacent("Acme Globex", [(0, 4, "[ORG_1]"), (5, 11, "[ORG_2]")], {"[ORG_1]", "[ORG_2]"})
     assert n == 0 and len(numbered) == 2  # two different entities, told apart by their numbers
+
+
+def test_a_title_before_its_release_year_is_one_unit_however_its_words_read():
+    # far into a long text (the title is read back from the year within a window of the text)
+    lead = "She was raised in Los Angeles by her mother, who gave up her own ambitions of acting. " * 3
+    text = (
+        lead + "She debuted beside her father in Lookin' to Get Out (1982). She starred in Gone in 60 Seconds "
+        "(2000) and Girl, Interrupted (1999), then in Hackers (1995), Gia (1998) and Lara Croft: Tomb Raider (2001). "
+        "The film (2003) was made in 12 (2004) days. In 2005, Mr. & Mrs. Smith (2005) came out."
+    )
+    works = {u for u, kind in units_of(text) if kind == WORK}
+    assert {"Lookin' to Get Out", "Gone in 60 Seconds", "Girl, Interrupted", "Lara Croft: Tomb Raider"} <= works
+    assert {"Hackers", "Gia"} <= works  # a list of titles: each its own ("(1995), Gia" is no title)
+    assert "Mr. & Mrs. Smith" in works and not any("2005" in w for w in works)  # a comma after a year ends it
+    assert not any(w.startswith(("in ", "starred", "She")) or "film" in w for w in works)
+    doc = spacy.blank("en")(text)
+    start = text.index("Lookin")
+    masks, extended = cover_units([(start, start + len("Lookin"), "***")], doc_units(doc, "pii"), {"***"})
+    assert extended == 1 and apply(text, masks).count("*** (1982)") == 1 and "to Get Out" not in apply(text, masks)

@@ -15,7 +15,13 @@ spans ``(start, end, kind)``:
   ("Monday" + "Ion Rusu", "Ion" and "Maria" detected apart): the recognizer's segmentation wins there;
 * ``title``: a quoted title (1-12 words, every content word capitalized: "The Sound of Music"; quoted speech is
   no unit);
-* ``chunk``: the proper-noun part of a noun chunk (from its first PROPN to its last) where the doc is parsed.
+* ``chunk``: the proper-noun part of a noun chunk (from its first PROPN to its last) where the doc is parsed;
+* ``work``: a title right before a release year in parentheses ("Lookin' to Get Out (1982)", "Gone in 60 Seconds
+  (2000)", "Girl, Interrupted (1999)", "Lara Croft: Tomb Raider (2001)"): the words back from the year that are
+  capitalized, numbers, or lower-case words titles hold ("in", "to", "of" ...: :data:`TITLE_WORDS`), a comma or colon
+  only between two capitalized words, nothing but spaces between them; from its first capitalized word or number.
+  A title is one name however its words are tagged ("Lookin'" a place, "60 Seconds" a date): a mask on part of it
+  leaves the rest searchable ("***' to Get Out (1982)").
 
 Leading determiners and numbers carry their own meaning and start no name or chunk unit ("four Drama Desk Awards":
 the unit is "Drama Desk Awards"; a quoted title is the text between its quotes). :func:`cover_units` extends every
@@ -33,7 +39,7 @@ from textanon.render.masking import Mask, covered, merge, overlap_test
 
 #: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title`` or ``chunk``
 Unit = Tuple[int, int, str]
-SPAN, NAME, TITLE, CHUNK = "span", "name", "title", "chunk"
+SPAN, NAME, TITLE, CHUNK, WORK = "span", "name", "title", "chunk", "work"
 #: lower-case words that join two capitalized words into one name ("Bank of England", "Procter & Gamble")
 CONNECTORS = frozenset(
     {"of", "the", "for", "and", "&", "de", "del", "della", "da", "das", "do", "dos", "du", "des", "van", "von", "der"}
@@ -58,6 +64,7 @@ def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[
         units.update((s.start_char, s.end_char, SPAN) for s in doc.spans.get(key, []) if len(s) >= 2)
     units.update(_name_runs(doc, owners))
     units.update(_titles(doc.text))
+    units.update(released_works(doc.text))
     if doc.has_annotation("DEP"):
         units.update(_chunks(doc))
     return sorted(units)
@@ -195,6 +202,49 @@ def _titles(text: str) -> List[Unit]:
             start = m.start(1) + m.group(1).index(inner)
             out.append((start, start + len(inner), TITLE))
     return out
+
+
+#: a release year in parentheses after a title ("Hackers (1995)")
+RELEASE_YEAR = re.compile(r"(?<=\S)(\s+)\((?:1[89]\d\d|20\d\d)\)")
+#: the lower-case words a title holds between its capitalized words ("Gone in 60 Seconds", "Lookin' to Get Out")
+TITLE_WORDS = CONNECTORS | {"a", "an", "in", "to", "on", "at", "by", "with", "from", "or", "is", "as", "into", "up"}
+#: a title's words and the punctuation that may join two of them
+_TITLE_TOKEN = re.compile(r"[\w][\w'’.-]*|[,:&]")
+#: how far back from the year a title is read (characters)
+MAX_WORK_CHARS = 160
+
+
+def released_works(text: str) -> List[Unit]:
+    """The titles right before a release year (module docstring, ``work``), as units."""
+    out = []
+    for m in RELEASE_YEAR.finditer(text):
+        end = m.start(1)
+        lo = max(0, end - MAX_WORK_CHARS)
+        tokens = [(t.start(), t.end(), t.group()) for t in _TITLE_TOKEN.finditer(text, lo, end)]
+        taken: List[Tuple[int, int, str]] = []
+        for i in range(len(tokens) - 1, -1, -1):
+            start, stop, word = tokens[i]
+            gap_end = taken[-1][0] if taken else end
+            if text[stop:gap_end].strip():  # a bracket, a quote, a full stop between: the title ends there
+                break
+            if word in (",", ":"):
+                left = tokens[i - 1][2] if i > 0 else ""
+                if not (taken and _capitalized(taken[-1][2]) and _capitalized(left)):
+                    break
+            elif not (_capitalized(word) or word[0].isdigit() or word.lower() in TITLE_WORDS):
+                break
+            taken.append(tokens[i])
+            if len(taken) > 2 * MAX_TITLE_WORDS:
+                break
+        while taken and not (_capitalized(taken[-1][2]) or taken[-1][2][0].isdigit()):
+            taken.pop()  # it starts on a capitalized word or a number ("starred in [Gone in 60 Seconds]")
+        if taken and any(_capitalized(w) for _, _, w in taken) and len(taken) <= MAX_TITLE_WORDS + 2:
+            out.append((taken[-1][0], taken[0][1], WORK))
+    return out
+
+
+def _capitalized(word: str) -> bool:
+    return word[:1].isupper()
 
 
 def _chunks(doc: Doc) -> List[Unit]:
