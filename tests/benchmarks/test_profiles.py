@@ -25,7 +25,7 @@ def test_the_rule_keeps_the_most_useful_setting_under_both_bars_else_the_most_pr
     assert label({"n_docs": 10000, "generalize": False, "candidate_rare_df": 0.1}) == "n_docs=1e+04, rare_df=0.1"
     assert label({"n_docs": 3000, "generalize": True}) == "n_docs=3e+03, generalize"
     assert label({"n_docs": 3000, "generalize": DATES_AND_NUMBERS}) == "n_docs=3e+03, generalize dates and numbers"
-    assert [len(PRIOR_GRIDS[n]) for n in (1, 2, 3)] == [8, 8, 6]
+    assert [len(PRIOR_GRIDS[n]) for n in (1, 2, 3, 4)] == [8, 8, 6, 4]
 
 
 def test_the_table_goes_between_the_readme_markers(tmp_path):

@@ -90,6 +90,21 @@ def test_candidate_information_content_from_a_language_model_in_context():
     assert content_words("a city in Moldova") == ["city", "Moldova"]
 
 
+def _random_options(rng, words, max_members):
+    """Six entities, each with its phrase and up to three generalizations (a content word, or "person", and up to
+    ``max_members`` member phrases), four of them chosen: a random problem for :func:`index_forbidden`."""
+    entities = [f"E{n}" for n in range(6)]
+    phrases = {e: rng.choice(words) for e in entities}
+    candidates = {
+        e: [
+            ([rng.choice(words + ["person"])], tuple(rng.sample(words, rng.randint(0, max_members))))
+            for _ in range(rng.randint(0, 3))
+        ]
+        for e in entities
+    }
+    return entities, phrases, candidates, sorted(rng.sample(entities, 4))
+
+
 def test_the_forbidden_options_are_the_same_counted_by_bit_masks_or_one_pair_at_a_time():
     import random
 
@@ -113,16 +128,7 @@ def test_the_forbidden_options_are_the_same_counted_by_bit_masks_or_one_pair_at_
             return sum(1 << d for d in found)
 
         listed.documents = documents
-        entities = [f"E{n}" for n in range(6)]
-        phrases = {e: rng.choice(words) for e in entities}
-        candidates = {
-            e: [
-                ([rng.choice(words + ["person"])], tuple(rng.sample(words, rng.randint(0, 2))))
-                for _ in range(rng.randint(0, 3))
-            ]
-            for e in entities
-        }
-        chosen = sorted(rng.sample(entities, 4))
+        entities, phrases, candidates, chosen = _random_options(rng, words, max_members=2)
         k = rng.randint(1, 60)
         bound = rng.choice([None, 10, 40])
         one_by_one = index_forbidden(entities, chosen, count_any, k, phrases, candidates, bound)
@@ -143,16 +149,7 @@ def test_the_forbidden_options_over_a_prior_are_the_same_counted_all_at_once_or_
              "Golden Globe", "Academy Award", "nurse", "Renée"]  # fmt: skip
     for trial in range(60):
         prior = FrequencyPrior(n_docs=rng.choice([1_000, 10_000, 1_000_000]))
-        entities = [f"E{n}" for n in range(6)]
-        phrases = {e: rng.choice(words) for e in entities}
-        candidates = {
-            e: [
-                ([rng.choice(words + ["person"])], tuple(rng.sample(words, rng.randint(0, 3))))
-                for _ in range(rng.randint(0, 3))
-            ]
-            for e in entities
-        }
-        chosen = sorted(rng.sample(entities, 4))
+        entities, phrases, candidates, chosen = _random_options(rng, words, max_members=3)
         k = rng.choice([1, 2, 5, 20, 200])
         bound = rng.choice([None, 10, 40])
         memo = _memo_any(prior)

@@ -56,8 +56,13 @@ DATES_AND_NUMBERS = "dates and numbers"
 PRIOR_GRID_3: Tuple[Dict[str, object], ...] = tuple(
     {"n_docs": n, "generalize": g} for n in (10_000, 3_000) for g in (False, DATES_AND_NUMBERS, True)
 )
+#: a fourth look (2026-11-27, after titles before a release year became units of the decision, which masks more):
+#: the shipped population and larger ones, without generalization (decision 4: the default's speed)
+PRIOR_GRID_4: Tuple[Dict[str, object], ...] = tuple(
+    {"n_docs": n, "generalize": False} for n in (10_000, 20_000, 30_000, 50_000)
+)
 #: the grids by their round (``lab select-prior --grid N``; round 2 chose the shipped setting)
-PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3}
+PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3, 4: PRIOR_GRID_4}
 
 
 def prior_pipeline(model: str, n_docs: int, generalize: Union[bool, str], candidate_rare_df: Optional[float] = None):
