@@ -37,7 +37,7 @@ from spacy.tokens import Doc, Span
 
 from textanon.render.masking import Mask, covered, merge, overlap_test
 
-#: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title`` or ``chunk``
+#: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title``, ``chunk`` or ``work``
 Unit = Tuple[int, int, str]
 SPAN, NAME, TITLE, CHUNK, WORK = "span", "name", "title", "chunk", "work"
 #: lower-case words that join two capitalized words into one name ("Bank of England", "Procter & Gamble")
