@@ -30,7 +30,7 @@ from textanon.io.progress import bar, count_records
 from textanon.pipes.allow_deny import add_lists
 from textanon.pipes.generalizer import use_generalizer
 from textanon.pipes.search_risk import use_index
-from textanon.profiles import DEFAULT_PROFILE, SEARCH, ProfileError, supports_profiles
+from textanon.profiles import DEFAULT_PROFILE, GENERALIZE, SEARCH, ProfileError, supports_profiles
 from textanon.profiles import profile as profile_overrides
 from textanon.render.operators import OperatorError
 from textanon.render.output import OutputError, ParquetOutput, write_output
@@ -44,8 +44,6 @@ from textanon.run.side_outputs import SideOutputs
 DEFAULT_PIPELINE = "en_textanon"
 #: the engines (``anonymize --engine``): this machine, or a Ray cluster (``textanon.run.scale.ray_engine``)
 LOCAL, RAY = "local", "ray"
-#: the replacement style that adds the generalizer (``textanon.pipes.generalizer``)
-GENERALIZE = "generalize"
 
 
 class JobError(Exception):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from textanon.labels import DATETIME, QUANTITY
-from textanon.profiles import DISABLED, FAST, GENERALIZER, load
+from textanon.profiles import FAST, GENERALIZE, load
 from textanon.render.masking import apply
 from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
@@ -72,12 +72,9 @@ def prior_pipeline(model: str, n_docs: int, generalize: Union[bool, str], candid
     config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
     if candidate_rare_df is not None:
         config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
-    if generalize:
-        config["nlp.disabled"] = [name for name in DISABLED[FAST] if name != GENERALIZER]
-        config["components.textanon_optimizer.replacement"] = "generalize"
     if generalize == DATES_AND_NUMBERS:
         config["components.textanon_generalizer.generalized_labels"] = [DATETIME, QUANTITY]
-    return load(FAST, model, config=config)
+    return load(FAST, model, config=config, replacement=GENERALIZE if generalize else None)
 
 
 def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None) -> dict:
@@ -167,7 +164,7 @@ def run_profile_docs(docs, profile: str, model: str, index: Optional[str], repla
 FAST_GENERALIZE = "fast, generalize"
 PROFILE_ROWS = (
     ("fast (default)", "fast", False, None),
-    (FAST_GENERALIZE, "fast", False, "generalize"),
+    (FAST_GENERALIZE, "fast", False, GENERALIZE),
     ("lm", "lm", False, None),
     ("search", "search", True, None),
     ("strict", "strict", False, None),
