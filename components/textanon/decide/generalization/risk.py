@@ -133,7 +133,7 @@ class _PairCounts:
         if independent is not None:
             self.n_docs, group_share = independent
             self.shares = np.array([np.nan if g is None else group_share(g) for g in self.groups], dtype=np.float64)
-        listing = getattr(count_any, "documents", None)
+        listing = getattr(count_any, "documents", None) if self.shares is None else None  # shares answer every pair
         masks = [listing(g) if listing is not None and g is not None else None for g in self.groups]
         self.listed = np.array([m is not None for m in masks], dtype=bool)
         self.row = np.cumsum(self.listed) - 1  # option -> its row of the matrix (where listed)
