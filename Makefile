@@ -27,7 +27,7 @@ EVAL_WHEEL := packages/dist/textanon_eval-$(PKG_VERSION)-py3-none-any.whl
 PIPELINE_WHEEL := packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-py3-none-any.whl
 CHECK_VENV := build/check-wheel-venv
 
-.PHONY: setup demo test lint package gazetteer debian-deps clean bench-speed check-wheel
+.PHONY: setup demo test lint package gazetteer word-classes debian-deps clean bench-speed check-wheel
 
 ## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
 DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium
@@ -55,6 +55,11 @@ $(GAZETTEER): $(WORDNET) $(wildcard components/textanon/detect/gazetteer/*.py)
 	$(PY) -m textanon lab build-gazetteer --source wordnet --output $@
 
 gazetteer: $(GAZETTEER)
+
+## the verbs and adverbs of the tagger-less phrase candidates (committed: components/textanon/detect/verb_adverb_words.txt;
+## a test rebuilds it from WordNet and wordfreq and compares)
+word-classes: $(WORDNET)
+	$(PY) -m textanon lab build-word-classes --nltk-data $(NLTK_DATA)
 
 $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null) $(shell find $(NER_MODEL) -type f 2>/dev/null) project.yml
 	rm -rf $(PIPELINE) packages/.installed-*

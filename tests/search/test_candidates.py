@@ -8,11 +8,11 @@ from textanon.risk.search.candidates import informative, propose
 
 def test_propose_titles_numbers_and_phrases():
     nlp = spacy.blank("en")
-    doc = nlp('She starred in "Glass Harbour" in 1960 and earned 2,000 zloty as a young nurse.')
+    doc = nlp('She starred in "Glass Harbour" in 1960 and earned 2,000 zloty as a young surgeon.')
     got = {(doc.text[c.start : c.end], c.kind, c.label) for c in propose(doc, taken=[])}
     assert ("Glass Harbour", "title", "MISC") in got
     assert ("1960", "number", "DATETIME") in got and ("2,000 zloty", "number", "QUANTITY") in got
-    assert ("earned", "phrase", "MISC") in got and ("young nurse", "phrase", "MISC") in got
+    assert ("earned", "phrase", "MISC") in got and ("young surgeon", "phrase", "MISC") in got
 
 
 def _proposed(doc, taken=()):
@@ -129,3 +129,21 @@ def test_a_numeric_phrase_falls_back_to_exactly_the_candidates_it_replaced():
     assert [(c.start, c.end, c.words) for c in phrase.fallback] == [
         (before[t].start, before[t].end, before[t].words) for t in ("12", "radio plays")
     ]
+
+
+def test_without_a_parser_a_verb_or_an_adverb_is_a_phrase_of_its_own():
+    nlp = spacy.blank("en")
+    doc = nlp("She appeared as a child alongside her father, later starred in horror films.")
+    got = _proposed(doc)
+    # before: "child alongside" and "later starred" were runs, a mask on them hid the verb and the adverb too
+    for phrase in ("child", "alongside", "later", "starred", "horror films"):
+        assert got[phrase].kind == "phrase", phrase
+    assert "child alongside" not in got and "later starred" not in got
+    assert [doc.text[s:e] for s, e in got["horror films"].words] == ["horror", "films"]
+    # capitalized, the word is not looked up (a name: "Will", "Bill"); a run of nouns stays one phrase
+    doc = nlp("Starred Harbour Festival award")
+    assert "Starred Harbour Festival award" in _proposed(doc)
+    # the setting off (candidate_verbs_apart = false): runs as before
+    doc = nlp("She appeared as a child alongside her father, later starred in horror films.")
+    got = {doc.text[c.start : c.end] for c in propose(doc, taken=[], verbs_apart=False)}
+    assert {"child alongside", "later starred", "horror films"} <= got

@@ -67,6 +67,7 @@ class SearchRisk(SettingsRecord):
         "candidate_max_df",
         "candidate_rare_df",
         "candidate_max_words",
+        "candidate_verbs_apart",
         "candidate_unseen",
         "ic_from_index",
         "assume_unindexed",
@@ -87,6 +88,7 @@ class SearchRisk(SettingsRecord):
         candidate_max_df: float = 0.25,
         candidate_rare_df: float = 0.02,
         candidate_max_words: int = 4,
+        candidate_verbs_apart: bool = True,
         candidate_unseen: bool = False,
         ic_from_index: bool = True,
         assume_unindexed: float = 0.1,
@@ -102,6 +104,7 @@ class SearchRisk(SettingsRecord):
         self.k, self.max_combination_size, self.max_queries, self.k_rank = k, max_combination_size, max_queries, k_rank
         self.candidates, self.candidate_max_df, self.candidate_rare_df = candidates, candidate_max_df, candidate_rare_df
         self.candidate_max_words, self.candidate_unseen = candidate_max_words, candidate_unseen
+        self.candidate_verbs_apart = candidate_verbs_apart
         self.ic_from_index = ic_from_index
         self.assume_unindexed = assume_unindexed
         self.population_risk, self.targeted_risk = population_risk, targeted_risk
@@ -331,7 +334,7 @@ class SearchRisk(SettingsRecord):
         """Add the informative candidates (all of them when ``index`` is None) to the span group."""
         spans = list(doc.spans.get(self.spans_key, []))
         taken = [(s.start_char, s.end_char) for s in spans] + list(names)
-        proposed = propose(doc, taken, self.candidate_max_words)
+        proposed = propose(doc, taken, self.candidate_max_words, self.candidate_verbs_apart)
         n_docs = index.n_docs if index is not None else 0
         text = doc.text  # built once: doc.text joins every token
 

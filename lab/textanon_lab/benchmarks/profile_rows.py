@@ -61,17 +61,33 @@ PRIOR_GRID_3: Tuple[Dict[str, object], ...] = tuple(
 PRIOR_GRID_4: Tuple[Dict[str, object], ...] = tuple(
     {"n_docs": n, "generalize": False} for n in (10_000, 20_000, 30_000, 50_000)
 )
-#: the grids by their round (``lab select-prior --grid N``; round 2 chose the shipped setting)
-PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3, 4: PRIOR_GRID_4}
+#: a fifth look (2026-11-27, after the tagger-less phrase candidates put a verb or an adverb apart, the search risk's
+#: ``candidate_verbs_apart``): without and with it at the shipped population, with it at the next one
+PRIOR_GRID_5: Tuple[Dict[str, object], ...] = (
+    {"n_docs": 10_000, "generalize": False, "verbs_apart": False},
+    {"n_docs": 10_000, "generalize": False, "verbs_apart": True},
+    {"n_docs": 20_000, "generalize": False, "verbs_apart": True},
+)
+#: the grids by their round (``lab select-prior --grid N``; round 2 chose the shipped population, round 5 the
+#: phrase candidates' verbs apart)
+PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3, 4: PRIOR_GRID_4, 5: PRIOR_GRID_5}
 
 
-def prior_pipeline(model: str, n_docs: int, generalize: Union[bool, str], candidate_rare_df: Optional[float] = None):
-    """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` (None: the package's)
-    and generalization off (False), on (True) or for dates and numbers only (:data:`DATES_AND_NUMBERS`) (``lab
-    select-prior``): config overrides on top of the profile's."""
+def prior_pipeline(
+    model: str,
+    n_docs: int,
+    generalize: Union[bool, str],
+    candidate_rare_df: Optional[float] = None,
+    verbs_apart: Optional[bool] = None,
+):
+    """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` and
+    ``candidate_verbs_apart`` (None: the package's) and generalization off (False), on (True) or for dates and
+    numbers only (:data:`DATES_AND_NUMBERS`) (``lab select-prior``): config overrides on top of the profile's."""
     config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
     if candidate_rare_df is not None:
         config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
+    if verbs_apart is not None:
+        config["components.textanon_search_risk.candidate_verbs_apart"] = verbs_apart
     if generalize == DATES_AND_NUMBERS:
         config["components.textanon_generalizer.generalized_labels"] = [DATETIME, QUANTITY]
     return load(FAST, model, config=config, replacement=GENERALIZE if generalize else None)
@@ -84,7 +100,13 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
     docs = _docs(records)
     systems: Dict[str, dict] = {}
     for setting in grid:
-        nlp = prior_pipeline(model, int(setting["n_docs"]), setting["generalize"], setting.get("candidate_rare_df"))
+        nlp = prior_pipeline(
+            model,
+            int(setting["n_docs"]),
+            setting["generalize"],
+            setting.get("candidate_rare_df"),
+            setting.get("verbs_apart"),
+        )
         t0 = time.perf_counter()
         out = profile_masks(docs, nlp)
         systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
@@ -98,6 +120,8 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
 
 def label(setting: Dict[str, object]) -> str:
     rare = f", rare_df={setting['candidate_rare_df']}" if setting.get("candidate_rare_df") is not None else ""
+    if setting.get("verbs_apart") is not None:
+        rare += ", verbs apart" if setting["verbs_apart"] else ", verbs in runs"
     generalize = setting["generalize"]
     named = f", generalize {generalize}" if isinstance(generalize, str) else ", generalize" if generalize else ""
     return f"n_docs={setting['n_docs']:.0e}{rare}{named}"

@@ -1,4 +1,5 @@
-"""``build-gazetteer``: the DEM/MISC person-attribute gazetteer as JSONL (WordNet offline, Wikidata online)."""
+"""``build-gazetteer``: the DEM/MISC person-attribute gazetteer as JSONL (WordNet offline, Wikidata online);
+``build-word-classes``: the table of verbs and adverbs of the tagger-less phrase candidates (WordNet, offline)."""
 
 from pathlib import Path
 from typing import List, Optional
@@ -8,6 +9,8 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct
 from textanon.detect.gazetteer import build_gazetteer, count_labels, write_jsonl
+from textanon.detect.word_classes import TABLE
+from textanon.detect.word_classes import build as build_word_classes
 from textanon.io.progress import bar
 from textanon_lab.cli.apps import lab
 
@@ -40,3 +43,19 @@ def build_gazetteer_cmd(
     counts = ", ".join(f"{k} {v}" for k, v in sorted(count_labels(entries).items()))
     refused = ", ".join(f"{k} {v}" for k, v in sorted(stats.items())) or "none"
     msg.good(f"Wrote {n} gazetteer terms to {output} ({counts}); refused: {refused}")
+
+
+@lab.command("build-word-classes")
+def build_word_classes_cmd(
+    output: Path = typer.Option(TABLE, "--output", "-o", help="Text file to write, one word a line"),
+    nltk_data: Optional[Path] = typer.Option(None, help="NLTK data folder with corpora/wordnet (default: $NLTK_DATA)"),
+) -> None:
+    """The words WordNet knows as no noun and mostly as verbs or adverbs, among wordfreq's most frequent English
+    words: the table the tagger-less phrase candidates read (textanon.detect.word_classes)."""
+    check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
+    try:
+        words = build_word_classes(nltk_data=nltk_data)
+    except (ValueError, LookupError, OSError) as err:
+        msg.fail(f"Could not read WordNet: {err}", exits=1)
+    output.write_text("".join(w + "\n" for w in words), encoding="utf-8")
+    msg.good(f"Wrote {len(words)} words to {output}")

@@ -26,7 +26,9 @@ def select_prior_cli(
     model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
     output: Path = typer.Option(Path("metrics/prior_selection.json"), help="JSON results; a .md table beside it"),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
-    grid: int = typer.Option(2, help="Which round's grid (docs/profiles.md): 1, 2 (chose the shipped setting), 3 or 4"),
+    grid: int = typer.Option(
+        2, help="Which round's grid (docs/profiles.md): 1, 2 (chose the shipped setting), 3, 4 or 5"
+    ),
 ) -> None:
     """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])

@@ -10,7 +10,10 @@ The optimizer can only mask what is proposed. :func:`propose` returns, outside t
   when the phrase is not informative as a whole, so it never covers less than they would. Else a number or a year
   (a token with a digit); a four-digit year 1000–2099 is labelled DATETIME (a year never starts a numeric phrase);
 * ``phrase``: a noun phrase — the parser's noun chunks when the document is parsed (determiners and
-  possessives left out), else each run of up to ``max_words`` content words (no stop word, no punctuation);
+  possessives left out), else each run of up to ``max_words`` content words (no stop word, no punctuation), where a
+  lower-case word that WordNet knows mostly as a verb or an adverb (:mod:`textanon.detect.word_classes`:
+  "starred", "alongside") is a phrase of its own (``verbs_apart``), so that it neither joins nor hides the nouns
+  around it;
 
 each with its ``words`` alternative: the phrase's content words one by one (used when the phrase as a whole
 is not informative). The risk component keeps the candidates the index says are informative about the
@@ -24,6 +27,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 
+from textanon.detect.word_classes import verb_adverb_words
 from textanon.labels import DATETIME, MISC, QUANTITY
 
 QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,120})[\"“”]")
@@ -81,11 +85,13 @@ def _content(token) -> bool:
     return not (token.is_stop or token.is_punct or token.is_space) and any(c.isalnum() for c in token.text)
 
 
-def propose(doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int = 4) -> List[Candidate]:
+def propose(
+    doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int = 4, verbs_apart: bool = True
+) -> List[Candidate]:
     """Candidates of ``doc`` that overlap none of the character spans ``taken`` nor each other: the quoted titles,
     numbers and noun phrases of :func:`plain_candidates`, where a numeric phrase (:func:`numeric_phrases`) takes the
     place of the candidates inside it (its ``fallback``) unless one of them reaches outside it or is a title."""
-    plain = plain_candidates(doc, taken, max_words)
+    plain = plain_candidates(doc, taken, max_words, verbs_apart)
     blocked = _Taken(taken)
     starts, ends = [c.start for c in plain], [c.end for c in plain]
     replaced: set = set()
@@ -104,9 +110,11 @@ def propose(doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int = 4) -> L
     return sorted(out, key=lambda c: c.start)
 
 
-def plain_candidates(doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int = 4) -> List[Candidate]:
+def plain_candidates(
+    doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int = 4, verbs_apart: bool = True
+) -> List[Candidate]:
     """Quoted titles, single numbers (a token with a digit; a year 1000-2099 labelled DATETIME) and noun phrases
-    that overlap none of ``taken`` nor each other, sorted."""
+    that overlap none of ``taken`` nor each other, sorted (``verbs_apart``: :func:`_phrases`)."""
     taken = _Taken(taken)
     out: List[Candidate] = []
 
@@ -124,7 +132,7 @@ def plain_candidates(doc: Doc, taken: Sequence[Tuple[int, int]], max_words: int 
         if any(c.isdigit() for c in token.text) and any(c.isalnum() for c in token.text):
             label = DATETIME if YEAR.match(token.text) else QUANTITY
             add(Candidate(token.idx, token.idx + len(token.text), label, "number"))
-    for start, end, words in _phrases(doc, max_words):
+    for start, end, words in _phrases(doc, max_words, verbs_apart):
         add(Candidate(start, end, MISC, "phrase", words))
     return sorted(out, key=lambda c: c.start)
 
@@ -172,8 +180,9 @@ def _counted(token, tagged: bool) -> bool:
     return _content(token) and token.is_lower and token.is_alpha and not token.like_num
 
 
-def _phrases(doc: Doc, max_words: int):
-    """``(start, end, [content word spans])`` of noun chunks (parsed doc) or runs of content words."""
+def _phrases(doc: Doc, max_words: int, verbs_apart: bool = True):
+    """``(start, end, [content word spans])`` of noun chunks (parsed doc) or runs of content words, where (with
+    ``verbs_apart``) a verb or an adverb of the word-class table is a phrase alone (module docstring)."""
     if doc.has_annotation("DEP"):
         for chunk in doc.noun_chunks:
             tokens = list(chunk)
@@ -184,14 +193,19 @@ def _phrases(doc: Doc, max_words: int):
             if tokens:
                 yield _as_chars(tokens)
         return
+    apart = verb_adverb_words() if verbs_apart else frozenset()
     run: list = []
     for token in list(doc) + [None]:
-        if token is not None and _content(token) and not token.like_num and len(run) < max_words:
+        word = token is not None and _content(token) and not token.like_num
+        alone = word and token.is_lower and token.text in apart  # a verb or an adverb: a phrase of its own
+        if word and not alone and len(run) < max_words:
             run.append(token)
             continue
         if run:
             yield _as_chars(run)
-        run = [token] if token is not None and _content(token) and not token.like_num else []
+        run = [token] if word and not alone else []
+        if alone:
+            yield _as_chars([token])
 
 
 def _as_chars(tokens) -> Tuple[int, int, List[Tuple[int, int]]]:
