@@ -34,6 +34,7 @@ CASES = {
     "evaluate": "evaluate {g} --out-dir {d} --name x --metrics tpi --extra {d}/tpi_x.json",
     "convert": "lab convert {f} {f} -f jsonl",
     "build-gazetteer": "lab build-gazetteer -o {d}/gaz.jsonl --nltk-data {d}",
+    "build-word-classes": "lab build-word-classes -o {d}/words.txt --nltk-data {d}",
     "build-pipeline": "lab build-pipeline {c} {d}",
     "evaluate-ner": "lab evaluate-ner {f} -o {f}",
     "ner-errors": "lab ner-errors {f} -o {t}/d/f.md",

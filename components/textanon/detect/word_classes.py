@@ -21,6 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import FrozenSet, Iterable, List, Optional, Union
 
+from wordfreq import top_n_list
+
+from textanon.detect.gazetteer.wordnet_data import load_wordnet
+
 #: the table shipped with the package (:func:`build` writes it)
 TABLE = Path(__file__).with_name("verb_adverb_words.txt")
 #: how many of wordfreq's most frequent English words are classified
@@ -48,16 +52,12 @@ def verb_or_adverb(word: str, wordnet) -> bool:
 
 def vocabulary(size: int = VOCABULARY) -> List[str]:
     """The lower-case alphabetic words among wordfreq's ``size`` most frequent English words."""
-    from wordfreq import top_n_list
-
     return [w for w in top_n_list("en", size) if w.isalpha() and w.islower()]
 
 
 def build(words: Optional[Iterable[str]] = None, nltk_data: Optional[Union[str, Path]] = None) -> List[str]:
     """The sorted words of ``words`` (default: :func:`vocabulary`) that :func:`verb_or_adverb` holds, over the
     WordNet of ``nltk_data`` (default: ``NLTK_DATA``)."""
-    from textanon.detect.gazetteer.wordnet_data import load_wordnet
-
     wordnet = load_wordnet(nltk_data)
     return sorted({w for w in (vocabulary() if words is None else words) if verb_or_adverb(w, wordnet)})
 

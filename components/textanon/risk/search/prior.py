@@ -30,7 +30,7 @@ class FrequencyPrior:
 
     def __init__(
         self,
-        n_docs: int = 10_000,
+        n_docs: int = 20_000,
         doc_tokens: int = 1000,
         phrase_penalty: float = 0.1,
         unseen_frequency: float = 1e-9,

@@ -20,7 +20,7 @@ def local_index(path: str) -> IndexSource:
 
 @registry.misc("textanon.FrequencyPrior.v1")
 def frequency_prior(
-    n_docs: int = 10_000, doc_tokens: int = 1000, phrase_penalty: float = 0.1, unseen_frequency: float = 1e-9
+    n_docs: int = 20_000, doc_tokens: int = 1000, phrase_penalty: float = 0.1, unseen_frequency: float = 1e-9
 ) -> IndexSource:
     """Counts estimated from wordfreq (see :mod:`textanon.risk.search.prior`): no index needed."""
     return PriorSource(
