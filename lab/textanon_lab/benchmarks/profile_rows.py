@@ -62,7 +62,8 @@ PRIOR_GRID_4: Tuple[Dict[str, object], ...] = tuple(
     {"n_docs": n, "generalize": False} for n in (10_000, 20_000, 30_000, 50_000)
 )
 #: a fifth look (2026-11-27, after the tagger-less phrase candidates put a verb or an adverb apart, the search risk's
-#: ``candidate_verbs_apart``): without and with it at the shipped population, with it at the next one
+#: ``candidate_verbs_apart``): without and with it at the population shipped then (1e4), with it at the next one (2e4:
+#: selected, decision 5)
 PRIOR_GRID_5: Tuple[Dict[str, object], ...] = (
     {"n_docs": 10_000, "generalize": False, "verbs_apart": False},
     {"n_docs": 10_000, "generalize": False, "verbs_apart": True},
