@@ -62,6 +62,11 @@ def build(words: Optional[Iterable[str]] = None, nltk_data: Optional[Union[str, 
     return sorted({w for w in (vocabulary() if words is None else words) if verb_or_adverb(w, wordnet)})
 
 
+def write_table(words: Iterable[str], path: Path = TABLE) -> None:
+    """Write ``words`` as the table :func:`verb_adverb_words` reads (one word a line)."""
+    path.write_text("".join(w + "\n" for w in words), encoding="utf-8")
+
+
 @lru_cache(maxsize=None)
 def verb_adverb_words(path: Path = TABLE) -> FrozenSet[str]:
     """The words of the shipped table (read once)."""

@@ -9,7 +9,7 @@ from wasabi import msg
 
 from textanon.cli.common import check_distinct
 from textanon.detect.gazetteer import build_gazetteer, count_labels, write_jsonl
-from textanon.detect.word_classes import TABLE
+from textanon.detect.word_classes import TABLE, write_table
 from textanon.detect.word_classes import build as build_word_classes
 from textanon.io.progress import bar
 from textanon_lab.cli.apps import lab
@@ -50,12 +50,12 @@ def build_word_classes_cmd(
     output: Path = typer.Option(TABLE, "--output", "-o", help="Text file to write, one word a line"),
     nltk_data: Optional[Path] = typer.Option(None, help="NLTK data folder with corpora/wordnet (default: $NLTK_DATA)"),
 ) -> None:
-    """The words WordNet knows as no noun and mostly as verbs or adverbs, among wordfreq's most frequent English
-    words: the table the tagger-less phrase candidates read (textanon.detect.word_classes)."""
+    """The words WordNet knows mostly as verbs or adverbs, among wordfreq's most frequent English words: the table the
+    tagger-less phrase candidates read (textanon.detect.word_classes)."""
     check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
     try:
         words = build_word_classes(nltk_data=nltk_data)
     except (ValueError, LookupError, OSError) as err:
         msg.fail(f"Could not read WordNet: {err}", exits=1)
-    output.write_text("".join(w + "\n" for w in words), encoding="utf-8")
+    write_table(words, output)
     msg.good(f"Wrote {len(words)} words to {output}")
