@@ -129,7 +129,8 @@ def test_missing_or_broken_index_fails_closed(tmp_path, broken):
 
 
 class SearchFails(LocalIndex):
-    """An index that opens, counts and scores, then fails on its first ``search`` (the targeted risk's)."""
+    """An index that opens and counts, then fails on its first BM25 query (the targeted risk's: a ranking, or a
+    word's scores, from which the risk ranks)."""
 
     def open(self):
         index = super().open()
@@ -141,6 +142,12 @@ class SearchFails(LocalIndex):
                 return getattr(index, name)
 
             def search(self, words, limit):
+                raise OSError("disk gone")
+
+            def term_scores_all(self, word, limit):
+                raise OSError("disk gone")
+
+            def term_scores(self, word, docs):
                 raise OSError("disk gone")
 
         return Failing()

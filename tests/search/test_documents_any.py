@@ -73,10 +73,10 @@ def test_a_words_scores_for_every_document_are_its_scores_for_each(tmp_path):
 
 
 def test_the_targeted_attackers_contributions_do_not_depend_on_how_they_are_fetched(tmp_path):
-    from textanon.risk.search.targeted import _Contributions
+    from textanon.risk.search.targeted import Contributions
 
     index = _index(tmp_path)
-    listed, asked = _Contributions(index), _Contributions(index)
+    listed, asked = Contributions(index), Contributions(index)
     asked.listing = None  # the per-document path (backends without term_scores_all)
     words, docs = ["oslo", "bergen", "glass", "harbour", "nurse"], [1, 3, 5, 8]
     assert listed.get(words, docs) == asked.get(words, docs)
@@ -87,11 +87,11 @@ def test_the_targeted_attackers_contributions_do_not_depend_on_how_they_are_fetc
 def test_the_attackers_ranking_from_listed_words_is_the_index_ranking(tmp_path):
     import random
 
-    from textanon.risk.search.targeted import _Contributions
+    from textanon.risk.search.targeted import Contributions
 
     index = _index(tmp_path)
     vocabulary = ["oslo", "university", "bergen", "nurse", "glass", "harbour", "renée", "renee", "absent", "of"]
-    contributions = _Contributions(index)
+    contributions = Contributions(index)
     assert contributions.ranking(["oslo"], 10) is None  # not listed yet: the index is asked
     contributions.get(vocabulary, [0])
     rng = random.Random(7)
@@ -101,10 +101,40 @@ def test_the_attackers_ranking_from_listed_words_is_the_index_ranking(tmp_path):
             listed, searched = contributions.ranking(words, limit), index.search(words, limit)
             assert listed == searched, (words, limit)  # the same documents and the same floats, in order
     assert contributions.ranking(["...", "?"], 5) == [] == index.search(["...", "?"], 5)
-    unlisted = _Contributions(index)
+    unlisted = Contributions(index)
     unlisted.query_key = None  # a backend that does not say which words are one term: always the index
     unlisted.get(vocabulary, [0])
     assert unlisted.ranking(["oslo"], 5) is None
+
+
+def test_the_attackers_search_asks_no_ranking_of_a_listing_index(tmp_path):
+    """``Contributions.search`` (the targeted risk's first ranking and its rank before masking) ranks from the words'
+    listings: the index's ranking, ties and the limit included, without a BM25 query of the whole text; a backend
+    that lists no scores is asked for the ranking."""
+    from textanon.risk.search.targeted import Contributions
+
+    index = _index(tmp_path)
+    asked = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(index, name)
+
+        def search(self, words, limit):
+            asked.append(list(words))
+            return index.search(words, limit)
+
+    words = ["oslo", "university", "bergen", "nurse", "glass", "harbour", "of"]
+    for limit in (1, 2, 100):
+        assert Contributions(Counting()).search(words, limit) == index.search(words, limit)
+    assert asked == []
+    unlisting = Counting()
+    unlisting.term_scores_all = None  # no listing: the ranking is the index's
+    contributions = Contributions(unlisting)
+    contributions.listing = None
+    assert contributions.search(words, 3) == index.search(words, 3)
+    assert asked == [words]
+    assert Contributions(Counting()).search([], 3) == []
 
 
 PHRASES = ["University of Oslo", "Bergen", "nurse", "Glass Harbour", "renee", "Oslo University", '"AND" OR *', "..."]

@@ -128,3 +128,24 @@ def test_the_greedy_attacker_takes_the_entities_the_plain_rule_takes():
             assert got.rank_after == rank, (trial, listed)
         compared += bool(expected)
     assert compared > 30  # most draws need at least one step
+
+
+def test_scores_are_summed_word_after_word_bit_for_bit():
+    """The attacker's document scores add each word's contribution in query order, as BM25 adds them (and as the
+    index's own ranking does): a reduction in another order could move a tie and so the greedy choice."""
+    import numpy as np
+
+    from textanon.risk.search.targeted import _summed, _summed_rows
+
+    rng = np.random.default_rng(3)
+    matrix = rng.random((40, 7)) * 10.0 ** rng.integers(-8, 8, size=(40, 7))
+    for rows in ([], [5], list(range(40)), [39, 0, 17, 17, 3]):
+        expected = np.zeros(7)
+        for r in rows:
+            expected = expected + matrix[r]
+        assert _summed(matrix, rows, 7).tobytes() == expected.tobytes()
+        assert _summed(matrix, range(len(rows)), 7).shape == (7,)
+    assert (
+        _summed_rows(matrix, [[1, 2], [2, 1]]).tobytes()
+        == np.stack([_summed(matrix, [1, 2], 7), _summed(matrix, [2, 1], 7)]).tobytes()
+    )

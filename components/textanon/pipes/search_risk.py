@@ -46,7 +46,7 @@ from textanon.risk.search.candidates import Candidate, informative, propose
 from textanon.risk.search.information import bm25_idf, index_ic
 from textanon.risk.search.population import PopulationRisk, population_risk
 from textanon.risk.search.source import IndexSource
-from textanon.risk.search.targeted import target_rank, unlink
+from textanon.risk.search.targeted import Contributions, target_rank, unlink
 from textanon.risk.search.terms import query_word_spans
 from textanon.settings.serialization import SettingsRecord
 
@@ -228,7 +228,12 @@ class SearchRisk(SettingsRecord):
         entity_words = {eid: sorted(covering([(m.start_char, m.end_char) for m in ms])) for eid, ms in entities.items()}
         limit = self.k_rank + len(target_docs) + 10
         visible = [w for i, w in enumerate(words) if i not in name_words]
-        before = target_rank(index.search(list(dict.fromkeys(visible)), limit), set(target_docs)) if visible else None
+        contributions = Contributions(index)  # each word's BM25 scores, asked once for this text and the attacker
+        before = (
+            target_rank(contributions.search(list(dict.fromkeys(visible)), limit), set(target_docs))
+            if visible
+            else None
+        )
         masked = set(name_words) | covering(protected)
         masked = masked.union(*(entity_words[e] for e in forced if e in entity_words))
         costs = {eid: mask_cost(ms) / IC_SCALE for eid, ms in entities.items()}
@@ -243,7 +248,9 @@ class SearchRisk(SettingsRecord):
             candidates[wid] = loose[w]
             costs[wid] = index_ic(count([w]), index.n_docs) * len(loose[w])
         prior = self.attacker_prior(index, count)
-        result = unlink(index, words, candidates, masked, costs, target_docs, self.k_rank, prior=prior)
+        result = unlink(
+            index, words, candidates, masked, costs, target_docs, self.k_rank, prior=prior, contributions=contributions
+        )
         group = _Group(doc, self.spans_key) if result.steps else None
         for n, step in enumerate(result.steps, start=1):
             if step.entity in word_ids:

@@ -62,11 +62,11 @@ def target_rank(hits: Sequence[Hit], targets: Set[int]) -> Optional[int]:
 
 #: the most documents of one word whose scores are all fetched at once (more: only the documents asked for)
 MAX_WORD_DOCUMENTS = 20_000
-#: document numbers below this go into :meth:`_Contributions.matrix`'s (word, document) keys
+#: document numbers below this go into :meth:`Contributions.matrix`'s (word, document) keys
 _STRIDE = 1 << 32
 
 
-class _Contributions:
+class Contributions:
     """Cached BM25 contribution of each query word to each document of interest. A backend that lists a word's
     scores for every document holding it (``term_scores_all``) is asked once per word; the others per new
     document (the same scores either way)."""
@@ -107,9 +107,24 @@ class _Contributions:
         if documents.min() < 0:
             return None
         totals = np.bincount(documents, weights=np.concatenate([s for _, s in parts]))  # in order, per document
-        found = np.unique(documents)
-        order = np.lexsort((found, -totals[found]))[:limit]
-        return [(int(found[i]), float(totals[found[i]])) for i in order]
+        found = np.flatnonzero(np.bincount(documents))  # the documents holding a word, in order (np.unique's)
+        scores = totals[found]
+        if len(found) > limit:  # the best ``limit`` and every document tied with the last of them, then ordered
+            kth = np.partition(-scores, limit - 1)[limit - 1]
+            found = found[-scores <= kth]
+            scores = totals[found]
+        order = np.lexsort((found, -scores))[:limit]
+        return [(int(found[i]), float(scores[i])) for i in order]
+
+    def search(self, words: Sequence[str], limit: int) -> List[Hit]:
+        """The BM25 ranking of ``words`` (:meth:`SearchIndex.search`): from the words' listings, asked for once per word
+        and kept (the same floats, :meth:`ranking`), else one query to the index (a backend that does not list a
+        word's scores, or a word held by more than :data:`MAX_WORD_DOCUMENTS` documents)."""
+        if not words:
+            return []
+        self.fetch(words)
+        listed = self.ranking(words, limit)
+        return listed if listed is not None else self.index.search(list(words), limit)
 
     def _arrays(self, word: str) -> Tuple[np.ndarray, np.ndarray]:
         if word not in self.arrays:
@@ -124,7 +139,7 @@ class _Contributions:
         """:meth:`get` as an array, row ``i`` the scores of ``words[i]``, column ``j`` those of ``docs[j]`` (0.0 where a
         document lacks the word: the same floats). The listed words are looked up at once in one sorted table of
         (word, document) keys; the others as :meth:`get` does."""
-        self._fetch(words)
+        self.fetch(words)
         out = np.zeros((len(words), len(docs)), dtype=np.float64)
         if not len(docs) or not len(words):
             return out
@@ -170,7 +185,7 @@ class _Contributions:
             self.table = (keys[order], values[order])
         return self.table
 
-    def _fetch(self, words: Sequence[str]) -> None:
+    def fetch(self, words: Sequence[str]) -> None:
         """Ask the backend for the complete listing of every word not asked for yet (when it lists words)."""
         for w in words:
             if w not in self.complete and self.listing is not None and w not in self.cache:
@@ -183,7 +198,7 @@ class _Contributions:
 
     def get(self, words: Sequence[str], docs: Sequence[int]) -> Dict[str, Dict[int, float]]:
         out: Dict[str, Dict[int, float]] = {}
-        self._fetch(words)
+        self.fetch(words)
         for w in words:
             if w in self.complete:
                 every = self.complete[w]
@@ -210,26 +225,25 @@ def unlink(
     k_rank: int,
     extra: int = 10,
     prior: Optional[Callable[[str], float]] = None,
+    contributions: Optional[Contributions] = None,
 ) -> Unlinking:
     """Greedy masking against the BM25 attacker (see the module docstring).
 
     words: the text's query-word occurrences in order; entity_words: candidate entity id -> indices of the
     occurrences its mentions cover; masked: indices already masked (the target's name, entities masked
     anyway); costs: entity id -> information lost by masking it (> 0); targets: the target's documents;
-    prior: word -> its assumed contribution to a target document that does not contain it (None: none)."""
+    prior: word -> its assumed contribution to a target document that does not contain it (None: none);
+    contributions: the words' BM25 scores already asked of ``index`` for this text (None: asked here)."""
     targets_set, masked = set(targets), set(masked)
     limit = k_rank + len(targets_set) + extra
-    contributions = _Contributions(index)
+    contributions = contributions if contributions is not None else Contributions(index)
     chosen: Set[str] = set()
 
     def visible() -> Counter:
         return Counter(w for i, w in enumerate(words) if i not in masked)
 
     def ranking(counts: Counter) -> List[Hit]:
-        if not counts:
-            return []
-        listed = contributions.ranking(list(counts), limit)
-        return listed if listed is not None else index.search(list(counts), limit)
+        return contributions.search(list(counts), limit)
 
     def scored(counts: Counter, docs: Sequence[int]) -> np.ndarray:
         """Each visible word's contribution (rows, in ``counts`` order) to each of ``docs`` (columns); with a
@@ -313,10 +327,11 @@ def unlink(
 def _summed(matrix: np.ndarray, rows: Sequence[int], width: int) -> np.ndarray:
     """The sum of ``rows`` of ``matrix``, added one row after the other (bit for bit what adding each document's
     contributions word by word in Python gives; a numpy reduction may add in another order)."""
-    total = np.zeros(width, dtype=np.float64)
-    for r in rows:
-        total += matrix[r]
-    return total
+    rows = list(rows)
+    if not rows:
+        return np.zeros(width, dtype=np.float64)
+    # a running sum from 0.0, row after row (``np.add.accumulate`` adds in order; a reduction may not)
+    return np.add.accumulate(np.concatenate([np.zeros((1, width)), matrix[rows]]), axis=0)[-1]
 
 
 def _summed_rows(matrix: np.ndarray, rows: List[List[int]]) -> np.ndarray:
