@@ -161,6 +161,33 @@ _POS_FILES = ("adj", "adv", "noun", "verb")
 _SEQUENTIAL_FILES = frozenset(["lexnames"] + [f"index.{p}" for p in _POS_FILES] + [f"{p}.exc" for p in _POS_FILES])
 
 
+class _DataFile:
+    """A WordNet data file as nltk's reader uses it (``seek`` to a synset's byte offset, ``readline``), over a binary
+    file: each line decoded from UTF-8, as nltk's seekable stream decodes it, without its per-character
+    bookkeeping (a third of reading a synset)."""
+
+    def __init__(self, path: Path):
+        self._file = open(path, "rb")  # noqa: SIM115 — kept open for the reader's life, as nltk keeps its own
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def readline(self) -> str:
+        return self._file.readline().decode("utf8")
+
+    def __iter__(self):
+        return (line.decode("utf8") for line in self._file)
+
+    def read(self, size: int = -1) -> str:
+        return self._file.read(size).decode("utf8")
+
+    def close(self) -> None:
+        self._file.close()
+
+
 def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
     """Return an nltk WordNet reader, offline.
 
@@ -197,10 +224,12 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
 
             def open(self, fileid):
                 """The index and exception files, read line by line once at construction, as plain text files
-                (nltk's seekable stream reads them several times slower); the data files, which the reader seeks
-                in by byte offset, through nltk's."""
+                (nltk's seekable stream reads them several times slower); the data files, in which the reader
+                seeks by byte offset and reads one line (a synset), as :class:`_DataFile` (the same lines)."""
                 if fileid in _SEQUENTIAL_FILES:
                     return open(corpus / fileid, encoding="utf8")
+                if fileid.startswith("data."):
+                    return _DataFile(corpus / fileid)
                 return super().open(fileid)
 
         with warnings.catch_warnings():  # "multilingual functions are not available"

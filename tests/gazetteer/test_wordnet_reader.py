@@ -1,0 +1,50 @@
+"""The offline WordNet reader (textanon.detect.gazetteer.wordnet_data.load_wordnet) reads the same synsets as nltk's
+own reader of the same folder: its data files are read as bytes decoded line by line, not through nltk's stream."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+NLTK_DATA = os.environ.get("NLTK_DATA")
+pytestmark = pytest.mark.skipif(
+    not (NLTK_DATA and (Path(NLTK_DATA) / "corpora/wordnet/lexnames").exists()),
+    reason="WordNet data not prepared (make gazetteer does it)",
+)
+
+
+def _described(synset):
+    return (
+        synset.name(),
+        synset.offset(),
+        synset.definition(),
+        tuple(synset.examples()),
+        tuple(lemma.name() for lemma in synset.lemmas()),
+        tuple(h.name() for h in synset.hypernyms() + synset.instance_hypernyms()),
+        tuple(sorted(h.name() for h in synset.hyponyms())),
+    )
+
+
+def test_the_fast_reader_reads_the_synsets_nltks_stream_reads():
+    import warnings
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.data import FileSystemPathPointer
+
+    from textanon.detect.gazetteer.wordnet_data import _DataFile, load_wordnet
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = WordNetCorpusReader(FileSystemPathPointer(str(Path(NLTK_DATA) / "corpora" / "wordnet")), None)
+    offsets = [(s.pos(), s.offset()) for w in ("entity", "film", "quickly", "blue") for s in plain.synsets(w)]
+    fast = load_wordnet(NLTK_DATA)  # a new reader: nothing read yet, every synset read by offset from the file
+    assert isinstance(fast._data_file("n"), _DataFile)
+    for pos, offset in offsets:
+        assert _described(fast.synset_from_pos_and_offset(pos, offset)) == _described(
+            plain.synset_from_pos_and_offset(pos, offset)
+        )
+    words = ["actress", "surgeon", "award", "Oscar", "pneumonia", "café", "run", "quickly", "blue", "bank"]
+    for word in words:
+        for pos in ("n", "v", "a", "r"):
+            assert [_described(s) for s in fast.synsets(word, pos)] == [_described(s) for s in plain.synsets(word, pos)]
+    assert fast.get_version() == plain.get_version()
