@@ -28,6 +28,13 @@ def test_a_groups_documents_are_those_count_any_counts(tmp_path):
     index = _index(tmp_path)
     for group in GROUPS[:5]:
         assert len(index.documents_any(group, 1000)) == index.count_any([group])
+    # the union of the phrases' documents, each phrase within the limit: more than the limit in all is None
+    group = ["Bergen", "Glass Harbour"]
+    n, each = index.count_any([group]), [index.count_any([[p]]) for p in group]
+    assert max(each) < n
+    assert index.documents_any(group, max(each)) is None
+    assert len(index.documents_any(group, n)) == n
+    assert index.documents_any(["Oslo", "nurse"], 2) is None  # one phrase alone passes the limit
     assert index.documents_any(["..."], 1000) is None  # no phrase: left to count_any
     assert index.documents_any(["University of Oslo"], 2) is None  # more than the limit
 

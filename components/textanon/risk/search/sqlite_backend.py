@@ -123,15 +123,23 @@ class SQLiteIndex:
         parts = list(dict.fromkeys(q for q in map(phrase_query, group) if q))
         if not parts:
             return None
-        query = " OR ".join(parts)
+        # the union of each phrase's documents (an OR query's): phrases recur from group to group, each asked once
+        each = [self._documents(q, limit) for q in parts]
+        if any(len(f) > limit for f in each):
+            return None
+        found = each[0] if len(each) == 1 else frozenset().union(*each)
+        return found if len(found) <= limit else None
+
+    def _documents(self, query: str, limit: int) -> FrozenSet[int]:
+        """The documents that match the FTS5 ``query``, kept (:meth:`_keep`); more than ``limit`` of them when more
+        than ``limit`` match (then not necessarily all)."""
         kept = self._listed.get(query)
         if kept is not None and (kept[1] or len(kept[0]) > limit):  # all of them, or more than this limit
-            found = kept[0]
-        else:
-            rows = self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?", (query, limit + 1)).fetchall()
-            found = frozenset(r[0] for r in rows)
-            self._keep(self._listed, query, found, complete=len(found) <= limit)
-        return found if len(found) <= limit else None
+            return kept[0]
+        rows = self.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?", (query, limit + 1)).fetchall()
+        found = frozenset(r[0] for r in rows)
+        self._keep(self._listed, query, found, complete=len(found) <= limit)
+        return found
 
     def _keep(self, store: dict, query: str, found, complete: bool) -> None:
         """Keep a query's documents (``documents_any``) or scores (``term_scores_all``) for the next documents of the
