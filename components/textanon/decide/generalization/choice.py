@@ -33,9 +33,12 @@ def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -
     (``doc._.generalization_risk``) and the language-model rule at the doc's decision threshold, both where they
     apply (:mod:`.risk`); {} (suppression only) where neither does."""
     threshold = doc.user_data.get(THRESHOLD_KEY)
-    spans = [m for ms in entities.values() for m in ms]
-    entity_ic = {e: (None if lp == float("-inf") else -lp * LN10) for e, lp in entity_log10_probs(spans).items()}
-    candidate_ic = {e: [c.get("ic") for c in candidates_of(ms)] for e, ms in entities.items()}
+    entity_ic: Dict[str, Optional[float]] = {}
+    candidate_ic: Dict[str, List[Optional[float]]] = {}
+    if threshold is not None:  # the language model's rule needs the entities' IC (no threshold: no such rule)
+        spans = [m for ms in entities.values() for m in ms]
+        entity_ic = {e: (None if lp == float("-inf") else -lp * LN10) for e, lp in entity_log10_probs(spans).items()}
+        candidate_ic = {e: [c.get("ic") for c in candidates_of(ms)] for e, ms in entities.items()}
     record = doc._.generalization_risk
     recorded = {frozenset(c): b for c, b in (record or {}).get("breaks", [])}
     out: List[Breaks] = []
