@@ -15,6 +15,8 @@ an organization or a named thing:
 * not in a title context (:func:`.context.title_context`: "starred in", "the film" before it), and not after a
   capitalised "The" (or "In", "A"...) in mid-sentence ("in The Crown", "in In Celebration") unless its head is an
   organization noun;
+* not before a lower-case noun of a made thing ("Right Guard antiperspirant": a brand before its product, no guard,
+  :func:`names_a_product`);
 * not the end of a longer name ("No Country for Old Men": a capitalised word and "for"/"of"/... right before it,
   :func:`.context.continues_a_name`), no plural head, even one WordNet lists as a word of its own ("Men");
 * no "of the" in it ("The Lord of the Rings"), and a head before "of"/"for"/... only in the naming patterns of
@@ -61,6 +63,8 @@ THING_TYPES = (
     "publication.n.01",
     "broadcast.n.02",
 )
+#: the kinds of nouns a brand names before them ("Right Guard antiperspirant"): made things
+PRODUCT_TYPES = ("artifact.n.01",)
 #: heads below these are generalized to their own noun only: WordNet files a broadcasting network under
 #: "communication system" and "facility", true only in WordNet's sense ("Cartoon Network" is a network, not a facility)
 NO_LEVELS_ABOVE = ("communication_system.n.02",)
@@ -128,6 +132,8 @@ def reads_as_name(text: str, head: str, doc_text: str = "", start: int = 0) -> b
     preposition only in "<head> of <known place>" or "<head> for Best/Outstanding ..."."""
     if doc_text and (title_context(doc_text, start) or continues_a_name(doc_text, start)):
         return False  # "starred in Suicide Squad"; "No Country for Old Men" (the span "Old Men")
+    if doc_text and names_a_product(doc_text, start + len(text)):
+        return False  # "Right Guard antiperspirant": a brand before its product, no guard
     if re.search(r"\bof\s+the\b", text, re.IGNORECASE):
         return False
     after = _AFTER_HEAD.search(text.strip())
@@ -145,6 +151,20 @@ def reads_as_name(text: str, head: str, doc_text: str = "", start: int = 0) -> b
     except ImportError:
         return False
     return bool(gaz.country(rest) or gaz.us_state(rest) or gaz.city(rest))
+
+
+def names_a_product(doc_text: str, end: int) -> bool:
+    """Whether the name ending at ``end`` is followed by a lower-case noun naming a made thing ("Right Guard
+    antiperspirant", "a Ford truck"): a brand before its product, whose head is no type of it (Right Guard is no
+    guard). A made thing: the word's most frequent noun sense is an artifact (WordNet); "Company production", "Award
+    nomination", "University alumni" are not, and keep their types."""
+    m = re.match(r"[ \t]+([a-z][a-z-]*)\b", doc_text[end : end + 40])
+    if m is None:
+        return False
+    wn = wordnet()
+    lemma = wn.morphy(m.group(1), wn.NOUN)
+    senses = wn.synsets(lemma, pos=wn.NOUN) if lemma else []
+    return bool(senses) and is_hyponym_of(senses[0], PRODUCT_TYPES)
 
 
 def shared_levels(word: str, synset, types: Sequence[str]) -> list:
