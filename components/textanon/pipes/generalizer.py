@@ -28,6 +28,7 @@ import numpy as np
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from textanon.decide.generalization.base import load_frequencies
 from textanon.decide.generalization.candidate_ic import (
     capped,
     content_words,
@@ -80,6 +81,7 @@ class Generalizer(SettingsRecord):
 
     def __call__(self, doc: Doc) -> Doc:
         try:
+            load_frequencies()  # with the first document: a table loaded once per process, never mid-corpus
             return self._generalize(doc)
         except Exception as err:  # noqa: BLE001 — no generalization is ever better than a wrong one
             logger.warning("generalization failed on a document (%s); entities are suppressed", type(err).__name__)

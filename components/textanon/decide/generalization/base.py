@@ -3,6 +3,7 @@ the wording helpers they share (articles, plurals)."""
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -27,6 +28,13 @@ class Generalization:
     level: int
     kind: str
     members: Tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=1)
+def load_frequencies() -> None:
+    """Load wordfreq's English table (read on its first look-up, ~0.1 s): the generalizer asks with its first
+    document, as the language model and WordNet load with theirs, so that no later document waits for it."""
+    zipf_frequency("the", "en")
 
 
 def levels(

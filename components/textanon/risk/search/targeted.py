@@ -245,21 +245,26 @@ def unlink(
     def ranking(counts: Counter) -> List[Hit]:
         return contributions.search(list(counts), limit)
 
-    def scored(counts: Counter, docs: Sequence[int]) -> np.ndarray:
-        """Each visible word's contribution (rows, in ``counts`` order) to each of ``docs`` (columns); with a
-        ``prior``, a target document's missing word contributes ``prior(word)``."""
+    target_docs = sorted(targets_set)
+    target_rows: Dict[str, np.ndarray] = {}  # word -> its scores for the target documents, the prior's included
+
+    def scored(counts: Counter, others: Sequence[int] = ()) -> np.ndarray:
+        """Each visible word's contribution (rows, in ``counts`` order) to each target document, then to each of
+        ``others`` (columns); with a ``prior``, a target document's missing word contributes ``prior(word)``. A word's
+        target scores are looked up once (the targets do not change)."""
         words = list(counts)
-        matrix = contributions.matrix(words, docs)
-        if prior is not None:
-            assumed = None
-            for j, d in enumerate(docs):
-                if d in targets_set:
-                    if assumed is None:
-                        assumed = np.array([prior_of(w) for w in words], dtype=np.float64)
-                    column = matrix[:, j]
-                    missing = column <= 0.0
-                    column[missing] = assumed[missing]
-        return matrix
+        missing = [w for w in words if w not in target_rows]
+        if missing:
+            found = contributions.matrix(missing, target_docs)
+            if prior is not None and len(target_docs):
+                assumed = np.array([prior_of(w) for w in missing], dtype=np.float64)
+                for j in range(len(target_docs)):
+                    column = found[:, j]
+                    absent = column <= 0.0
+                    column[absent] = assumed[absent]
+            target_rows.update(zip(missing, found))
+        part = np.array([target_rows[w] for w in words], dtype=np.float64).reshape(len(words), len(target_docs))
+        return np.hstack([part, contributions.matrix(words, others)]) if len(others) else part
 
     priors: Dict[str, float] = {}
 
@@ -273,8 +278,7 @@ def unlink(
             return target_rank(hits, targets_set)
         if not counts:
             return None
-        docs = sorted(targets_set)
-        best = float(_summed(scored(counts, docs), range(len(counts)), len(docs)).max())
+        best = float(_summed(scored(counts), range(len(counts)), len(target_docs)).max())
         above = sum(1 for d, s in hits if d not in targets_set and s > best)
         others = sum(1 for d, _ in hits if d not in targets_set)
         return None if best <= 0.0 or (above == others and len(hits) >= limit) else 1 + above
@@ -287,8 +291,8 @@ def unlink(
     covers = _Covers(words, [entity_words[e] for e in order])
     while rank is not None and rank <= k_rank:
         others = [d for d, _ in hits if d not in targets_set][: k_rank + extra]
-        docs = sorted(targets_set) + others
-        matrix = scored(counts, docs)
+        docs = target_docs + others
+        matrix = scored(counts, others)
         score = _summed(matrix, range(len(counts)), len(docs))
         margin_now = _margins(score[None, :], len(targets_set), k_rank)[0]
         top_now = score[: len(targets_set)].max()
