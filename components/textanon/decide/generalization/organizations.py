@@ -63,8 +63,10 @@ THING_TYPES = (
     "publication.n.01",
     "broadcast.n.02",
 )
-#: the kinds of nouns a brand names before them ("Right Guard antiperspirant"): made things
+#: the kinds of nouns a brand names before them ("Right Guard antiperspirant"): made things, ...
 PRODUCT_TYPES = ("artifact.n.01",)
+#: ... except works ("an Entertainment Weekly article", "the Marvel film": the name's type still holds)
+WORK_TYPES = ("creation.n.02",)
 #: heads below these are generalized to their own noun only: WordNet files a broadcasting network under
 #: "communication system" and "facility", true only in WordNet's sense ("Cartoon Network" is a network, not a facility)
 NO_LEVELS_ABOVE = ("communication_system.n.02",)
@@ -156,15 +158,15 @@ def reads_as_name(text: str, head: str, doc_text: str = "", start: int = 0) -> b
 def names_a_product(doc_text: str, end: int) -> bool:
     """Whether the name ending at ``end`` is followed by a lower-case noun naming a made thing ("Right Guard
     antiperspirant", "a Ford truck"): a brand before its product, whose head is no type of it (Right Guard is no
-    guard). A made thing: the word's most frequent noun sense is an artifact (WordNet); "Company production", "Award
-    nomination", "University alumni" are not, and keep their types."""
+    guard). A made thing: the word's most frequent noun sense is an artifact and no work (WordNet); "Company
+    production", "Award nomination", "University alumni", "Entertainment Weekly article" keep their types."""
     m = re.match(r"[ \t]+([a-z][a-z-]*)\b", doc_text[end : end + 40])
     if m is None:
         return False
     wn = wordnet()
     lemma = wn.morphy(m.group(1), wn.NOUN)
     senses = wn.synsets(lemma, pos=wn.NOUN) if lemma else []
-    return bool(senses) and is_hyponym_of(senses[0], PRODUCT_TYPES)
+    return bool(senses) and is_hyponym_of(senses[0], PRODUCT_TYPES) and not is_hyponym_of(senses[0], WORK_TYPES)
 
 
 def shared_levels(word: str, synset, types: Sequence[str]) -> list:
