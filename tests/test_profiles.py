@@ -37,7 +37,12 @@ def test_profile_overrides_and_errors(index_path, tmp_path):
     assert generalizing["components.textanon_optimizer.replacement"] == "generalize"
     assert generalizing["nlp.disabled"] == [c for c in DISABLED["fast"] if c != "textanon_generalizer"]
     assert profile("fast", replacement="label")["nlp.disabled"] == DISABLED["fast"]
-    assert profile("search", index_path, replacement="suppression")["nlp.disabled"] == DISABLED["search"]
+    # the generalizer runs exactly when the optimizer generalizes (the search profile's own style)
+    assert profile("search", index_path)["nlp.disabled"] == DISABLED["search"]
+    assert profile("search", index_path, replacement="suppression")["nlp.disabled"] == [
+        *DISABLED["search"],
+        "textanon_generalizer",
+    ]
     with pytest.raises(ProfileError, match="unknown profile"):
         profile("turbo")
     with pytest.raises(ProfileError, match="needs an index"):
@@ -133,3 +138,24 @@ def test_the_fast_profile_generalizing_is_the_same_in_python_and_on_the_command_
     assert json.loads(out.read_text())["anonymized_text"] == doc._.anonymized_text
     assert any(s._.generalizations for s in doc.spans["pii"])  # the prior's generalizer proposed candidates
     assert name not in doc._.anonymized_text and "Rusu" not in doc._.anonymized_text
+
+
+def test_the_search_profile_suppressing_runs_no_generalizer(index_path):
+    """``--profile search --replacement suppression`` leaves the generalizer out (the optimizer reads its candidates
+    only to generalize): the same anonymized text as with the generalizer running, without the candidates."""
+    name = "Ion Rusu"
+    text = f"{name} was born in Balti on 14 September 1961 and taught chemistry in Orhei from 1985 to 1999."
+    texts = []
+    for disabled_generalizer in (True, False):
+        config = textanon.profile("search", index=index_path, replacement="suppression")
+        if not disabled_generalizer:
+            config["nlp.disabled"] = [c for c in config["nlp.disabled"] if c != "textanon_generalizer"]
+        nlp = spacy.load("en_textanon", config=config)
+        assert ("textanon_generalizer" not in nlp.pipe_names) == disabled_generalizer
+        doc = nlp.make_doc(text)
+        doc._.target = name
+        doc = nlp(doc)
+        texts.append(doc._.anonymized_text)
+        assert any(s._.generalizations for s in doc.spans["pii"]) != disabled_generalizer
+    assert texts[0] == texts[1]
+    assert name not in texts[0] and "Rusu" not in texts[0]

@@ -65,17 +65,23 @@ def profile(
     """The ``spacy.load(..., config=...)`` overrides of profile ``name`` (``index``: the search profile's index
     folder, checked here; ``replacement``: the optimizer's replacement style in place of the profile's, as
     ``--replacement`` gives it: ``"generalize"`` also runs the generalizer, e.g. the fast profile generalizing over
-    its word-frequency prior). Raises :class:`ProfileError`."""
+    its word-frequency prior; any other style leaves the generalizer out, the search profile's too). Raises
+    :class:`ProfileError`."""
     if name not in PROFILES:
         raise ProfileError(f"unknown profile {name!r}: one of {', '.join(PROFILES)}")
     if name == SEARCH and index is None:
         raise ProfileError("the search profile needs an index: --index DIR (built by `textanon index build`)")
     if name != SEARCH and index is not None:
         raise ProfileError(f"an index is the search profile's: --profile search, not {name}")
-    disabled = [c for c in DISABLED[name] if not (replacement == GENERALIZE and c == GENERALIZER)]
+    style = replacement or REPLACEMENT[name]
+    # the generalizer runs exactly when the optimizer generalizes: its candidates feed nothing else (the search
+    # profile with --replacement suppression, label or pseudonym does not compute them for nothing)
+    disabled = [c for c in DISABLED[name] if not (style == GENERALIZE and c == GENERALIZER)]
+    if style != GENERALIZE and GENERALIZER not in disabled:
+        disabled.append(GENERALIZER)
     overrides: Dict[str, object] = {
         "nlp.disabled": disabled,
-        "components.textanon_optimizer.replacement": replacement or REPLACEMENT[name],
+        "components.textanon_optimizer.replacement": style,
         "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
     if name == SEARCH:

@@ -131,3 +131,13 @@ def test_bench_long_cli_passes_profiles_lengths_and_limit(monkeypatch, tmp_path)
     assert seen["profiles"] == ["fast", "strict"] and seen["chars"] == [3000, 6000] and seen["time_limit"] == 30
     assert invoke(*args, "--profiles", "fast,quick").exit_code != 0  # an unknown profile
     assert invoke(*args, "--profiles", "search").exit_code != 0  # the search profile without --index
+
+
+def test_with_an_index_the_search_profile_is_timed_with_and_without_generalization(tmp_path):
+    index = tmp_path / "idx"
+    index.mkdir()
+    configs = speed.configurations("m", str(index))
+    search = {label: settings for label, (system, settings) in configs.items() if settings.get("profile") == "search"}
+    assert len(search) == 2 and all(s["index"] == str(index) for s in search.values())
+    assert sorted(str(s.get("replacement")) for s in search.values()) == ["None", "suppression"]
+    assert "search profile (index)" not in speed.configurations("m", str(tmp_path / "missing"))

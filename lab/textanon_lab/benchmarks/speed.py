@@ -47,7 +47,8 @@ def configurations(
     model: str, index: Optional[str] = None, n_process: Sequence[int] = (1, 2)
 ) -> Dict[str, Tuple[str, dict]]:
     """``{label: (system name, settings)}``: the default (fast) profile in each of ``n_process``, the language-model
-    and strict profiles, the recognizer alone, the search profile when ``index`` exists, and Presidio
+    and strict profiles, the recognizer alone, the search profile when ``index`` exists (as shipped, generalizing,
+    and with ``--replacement suppression``: the search risk without the generalizer), and Presidio
     (textanon.profiles): every profile, each with its seconds per component."""
     configs: Dict[str, Tuple[str, dict]] = {}
     for n in n_process:
@@ -63,6 +64,10 @@ def configurations(
     configs["recognizer alone, every mention masked"] = ("textanon_timed", {"model": model, "recognizer_only": True})
     if index and Path(index).exists():
         configs["search profile (index)"] = ("textanon_timed", {"model": model, "profile": "search", "index": index})
+        configs["search profile, suppression (no generalization)"] = (
+            "textanon_timed",
+            {"model": model, "profile": "search", "index": index, "replacement": "suppression"},
+        )
     configs["Presidio (en_core_web_sm)"] = (PRESIDIO, {})
     return configs
 

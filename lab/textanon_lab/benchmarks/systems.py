@@ -145,15 +145,17 @@ def textanon_timed(
     n_process: int = 1,
     recognizer_only: bool = False,
     profile: Optional[str] = None,
+    replacement: Optional[str] = None,
 ) -> Callable[[Sequence[Doc]], dict]:
     """A textanon pipeline as users run it (batches of ``nlp.batch_size`` documents) for the speed benchmark:
     ``{"masks", "seconds_per_component", "errors"}``. ``index``: the search-risk pipeline's index;
     ``recognizer_only``: up to the recognizer, every mention masked (no language model); ``n_process > 1``:
     :func:`textanon.run.runner.anonymize_records` in that many worker processes (no per-component seconds);
-    ``profile``: the pipeline as :func:`textanon.profiles.load` gives it (``index``: the search profile's)."""
+    ``profile``: the pipeline as :func:`textanon.profiles.load` gives it (``index``: the search profile's;
+    ``replacement``: ``--replacement``)."""
 
     if profile is not None:
-        nlp = load(profile, model, index)
+        nlp = load(profile, model, index, replacement=replacement)
     else:
         nlp = spacy.load(model)
     if index and profile is None:
