@@ -76,9 +76,7 @@ def profile(
     style = replacement or REPLACEMENT[name]
     # the generalizer runs exactly when the optimizer generalizes: its candidates feed nothing else (the search
     # profile with --replacement suppression, label or pseudonym does not compute them for nothing)
-    disabled = [c for c in DISABLED[name] if not (style == GENERALIZE and c == GENERALIZER)]
-    if style != GENERALIZE and GENERALIZER not in disabled:
-        disabled.append(GENERALIZER)
+    disabled = [c for c in DISABLED[name] if c != GENERALIZER] + ([] if style == GENERALIZE else [GENERALIZER])
     overrides: Dict[str, object] = {
         "nlp.disabled": disabled,
         "components.textanon_optimizer.replacement": style,

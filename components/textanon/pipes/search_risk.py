@@ -229,11 +229,7 @@ class SearchRisk(SettingsRecord):
         limit = self.k_rank + len(target_docs) + 10
         visible = [w for i, w in enumerate(words) if i not in name_words]
         contributions = Contributions(index)  # each word's BM25 scores, asked once for this text and the attacker
-        before = (
-            target_rank(contributions.search(list(dict.fromkeys(visible)), limit), set(target_docs))
-            if visible
-            else None
-        )
+        before = target_rank(contributions.search(list(dict.fromkeys(visible)), limit), set(target_docs))
         masked = set(name_words) | covering(protected)
         masked = masked.union(*(entity_words[e] for e in forced if e in entity_words))
         costs = {eid: mask_cost(ms) / IC_SCALE for eid, ms in entities.items()}
