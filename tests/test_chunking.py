@@ -5,7 +5,7 @@ from spacy.language import Language
 from spacy.tokens import Span
 
 import textanon  # noqa: F401
-from textanon.run.chunking import pieces, pipe_in_pieces, stages
+from textanon.run.chunking import pieces, pipe_in_pieces, stages, text_length
 
 SEEN = []
 
@@ -74,3 +74,10 @@ def test_a_long_doc_with_span_groups_goes_in_pieces_and_keeps_its_groups():
     assert [(s.start, s.end, s.label_, s.kb_id_) for s in group] == [(3, 5, "PERSON", "Q1"), (5, end, "PERSON", "")]
     assert group.attrs["origin"] == "test" and group[0]._.source == "model"
     assert len(out.ents) == len(capitalized_ents(nlp.make_doc(text)).ents)
+
+
+def test_a_docs_length_is_read_without_building_its_text():
+    nlp = spacy.blank("en")
+    for text in ["", " ", "Ion Rusu", "Ion Rusu.  \n\n", "  Balti\tcase ", PARAGRAPH * 3]:
+        doc = nlp.make_doc(text)
+        assert text_length(doc) == len(doc.text) == len(text)

@@ -51,9 +51,38 @@ def test_whole_words_only():
     assert occurrences("Ionel and Ion_x and xIon", ["ion"], True) == []
 
 
-def test_special_case_folding_is_left_to_the_regular_expression():
+def test_special_case_folding_as_the_regular_expression_engine_folds():
     # "ı" (dotless i) matches "i" under re.IGNORECASE; lower-casing would not see it
     assert occurrences("Bıg", ["big"], True) == reference("Bıg", ["big"], True) == [(0, 3)]
+    # a court case with one Turkish name: every other form is still found, at the same offsets (the folding keeps one
+    # character per character, "İ" included, whose lower case has two)
+    text = "Mr Yılmaz met İsmail ISMAIL and ſusan; ΣΟΣ σος. Yilmaz"
+    chosen = ["yilmaz", "ismail", "susan", "σος", "mr"]
+    assert occurrences(text, chosen, True) == reference(text, chosen, True)
+    assert [text[a:b] for a, b in occurrences(text, chosen, True)] == [
+        "Mr", "Yılmaz", "İsmail", "ISMAIL", "ſusan", "ΣΟΣ", "σος", "Yilmaz",
+    ]  # fmt: skip
+
+
+def test_the_engines_folding_over_every_code_point():
+    # the two facts _engine_fold rests on (masking._engine_fold's docstring), checked on this Python's tables:
+    # the extra case pairs partition the lower cases, and no character with a case lowers to one without
+    from _sre import unicode_iscased, unicode_tolower
+    from re._casefix import _EXTRA_CASES
+
+    for lower, others in _EXTRA_CASES.items():
+        assert unicode_tolower(lower) == lower and unicode_iscased(lower)
+        assert all({other, *_EXTRA_CASES[other]} == {lower, *others} for other in others)
+    for code in range(0x110000):
+        lower = unicode_tolower(code)
+        assert lower == code or unicode_iscased(lower), hex(code)
+    # and, for the characters the engine treats specially, matching under re.IGNORECASE is folding to the same one
+    from textanon.render.masking import _SPECIAL_CASE, _engine_fold
+
+    chars = sorted(_SPECIAL_CASE | {"i", "s", "I", "S", "İ", "K", "k", "ß", "ẞ"})
+    for a in chars:
+        for b in chars:
+            assert bool(re.fullmatch(re.escape(a), b, re.IGNORECASE)) == (_engine_fold(a) == _engine_fold(b)), (a, b)
 
 
 def test_propagate_masks_every_occurrence_in_any_letter_case():

@@ -11,6 +11,7 @@ pairs are accepted wherever masks are, as masks without a replacement.
 import bisect
 import itertools
 import re
+from functools import lru_cache
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from textanon.detect.target import is_common_word
@@ -72,18 +73,21 @@ def occurrences(text: str, forms: Sequence[str], ignorecase: bool) -> List[Tuple
     run of whitespace between their words: the matches, left to right and not overlapping, of the regular
     expression ``(?<!\w)(?:f1|f2|...)(?!\w)`` (``re.IGNORECASE`` when ``ignorecase``), found without compiling
     it — a document's masked forms make a new alternation at every rendering, and compiling it cost more than
-    the scan. Forms are looked up by their first word at each place a word may start. A text or form with a
-    character whose case folding the regular expression engine treats specially (dotless i, long s, Greek and
-    Cyrillic variants, a lower case of more than one character) is matched by the regular expression itself."""
+    the scan. Forms are looked up by their first word at each place a word may start. Case-insensitively, text and
+    forms are compared lower-cased; where a character's case folding is one the engine treats specially (dotless i,
+    long s, Greek and Cyrillic variants, a lower case of more than one character), folded as the engine folds them
+    (:func:`_engine_fold`, one character per character). Without the engine's case tables (Python 3.10) the regular
+    expression itself matches."""
     if not forms:
         return []
-    if ignorecase and not _plain_case(text, forms):
+    lowered = _case_view(text, forms) if ignorecase else (lambda s: s)
+    if lowered is None:
         pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in forms) + r")(?!\w)", re.IGNORECASE)
         return [m.span() for m in pattern.finditer(text)]
-    hay = text.lower() if ignorecase else text
+    hay = lowered(text)
     by_first: Dict[str, List[Tuple[int, List[str]]]] = {}
     for i, form in enumerate(forms):
-        words = (form.lower() if ignorecase else form).split()
+        words = lowered(form).split()
         by_first.setdefault(words[0], []).append((i, words[1:]))
     lengths = sorted({len(w) for w in by_first})
     firsts = "".join(sorted({w[0] for w in by_first}))
@@ -135,6 +139,35 @@ except ImportError:  # pragma: no cover — Python 3.10 (the package allows it):
 #: characters the regular expression engine matches case-insensitively beyond their lower case (re._casefix), but
 #: ASCII i and s (they match such a character only where one is in the text or a form)
 _SPECIAL_CASE = frozenset(chr(c) for k, v in (_EXTRA_CASES or {}).items() for c in (k, *v)) - {"i", "s"}
+
+
+def _case_view(text: str, forms: Sequence[str]) -> Optional[Callable[[str], str]]:
+    """How :func:`occurrences` lower-cases ``text`` and ``forms`` so that comparing them is the regular expression
+    engine's case-insensitive matching: ``str.lower`` where the case of every character is plain
+    (:func:`_plain_case`), else :func:`_engine_fold` of each character (the same length: offsets are kept); None
+    where the engine's tables cannot be read (Python 3.10: the regular expression matches)."""
+    if unicode_tolower is None:
+        return None
+    if _plain_case(text, forms):
+        return str.lower
+    chars = set(text)
+    for form in forms:
+        chars.update(form)
+    table = {ord(c): _engine_fold(c) for c in chars}
+    return lambda s: s.translate(table)
+
+
+@lru_cache(maxsize=65536)
+def _engine_fold(char: str) -> str:
+    """``char`` as the regular expression engine compares it case-insensitively: its simple lower case
+    (``_sre.unicode_tolower``), then the first character of that lower case's class of extra case pairs
+    (``re._casefix``: "ı" and "i", "ſ" and "s", "ς" and "σ" match each other). Two characters match each other under
+    ``re.IGNORECASE`` exactly when they fold to the same character: the engine compares the simple lower case of a
+    text's character with a pattern character's lower case and its extra pairs, whose classes partition the lower
+    cases, and no character with a case lowers to one without (a pattern character without case matches itself
+    only; tests/render/test_occurrences.py checks both over every code point)."""
+    lower = unicode_tolower(ord(char))
+    return chr(min((lower, *_EXTRA_CASES.get(lower, ()))))
 
 
 def _plain_case(text: str, forms: Sequence[str]) -> bool:
