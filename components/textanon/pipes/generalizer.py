@@ -117,18 +117,24 @@ class Generalizer(SettingsRecord):
         spans = doc.spans.get(self.spans_key, [])
         names = {s.start for s in spans if s.label_ == PERSON}
         titles = {s.end - 1 for s in spans if s.label_ == DEM and s[-1].text.islower()}  # "writer" tagged VB
+        tagged = doc.has_annotation("TAG")  # once: on an untagged doc, the answer reads every token
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             if self.generalized_labels is not None and rep.label_ not in self.generalized_labels:
                 continue  # a label this generalizer leaves to suppression (the fast profile: dates and numbers only)
-            tokens = [(t.text, t.tag_) for t in rep] if doc.has_annotation("TAG") else []
-            if modifies_next_noun(rep):
+            tokens = [(t.text, t.tag_) for t in rep] if tagged else []
+            if modifies_next_noun(rep, tagged):
                 continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
-            if any(title_and_name(m, names, titles) for m in mentions):
+            if any(title_and_name(m, names, titles, tagged) for m in mentions):
                 continue  # "stockbroker Chris Gardner": no "a person another person"; suppressed instead
             others = [(m.text, m.start_char) for m in mentions if m is not rep]
             found = propose_for_mentions(
-                rep.label_, [(rep.text, rep.start_char)] + others, text, self.max_levels, is_common_noun(rep), tokens
+                rep.label_,
+                [(rep.text, rep.start_char)] + others,
+                text,
+                self.max_levels,
+                is_common_noun(rep, tagged),
+                tokens,
             )
             if found:
                 candidates[eid] = found
@@ -214,28 +220,30 @@ def targeted_only(mentions: List[Span]) -> bool:
     return bool(reasons) and all(r.startswith("targeted: step") for r in reasons)
 
 
-def is_common_noun(span: Span) -> bool:
+def is_common_noun(span: Span, tagged: Optional[bool] = None) -> bool:
     """A mention WordNet's noun senses apply to: its last token tagged as a common noun (NN, NNS) when the pipeline
-    has a tagger, else a gazetteer term (WordNet nouns by construction); lower case unless from the gazetteer."""
-    if span.doc.has_annotation("TAG"):
+    has a tagger, else a gazetteer term (WordNet nouns by construction); lower case unless from the gazetteer.
+    ``tagged``: whether the doc has tags, where the caller knows (None: asked of the doc)."""
+    if _tagged(span.doc, tagged):
         if span._.source == "gazetteer":
             return span[-1].tag_ in ("NN", "NNS", "NNP", "NNPS")
         return span[-1].tag_ in ("NN", "NNS") and span.text.islower()
     return span._.source == "gazetteer"
 
 
-def modifies_next_noun(span: Span) -> bool:
+def modifies_next_noun(span: Span, tagged: Optional[bool] = None) -> bool:
     """Whether ``span`` is a common noun that modifies the common noun right after it ("a child actor", "the family
     home"), by the tagger's tags: a hypernym there reads as no English ("a person actor"), so no generalization is
     proposed (the mention is suppressed when it must go). False without a tagger."""
     doc = span.doc
-    if not doc.has_annotation("TAG") or span.end >= len(doc) or not is_common_noun(span):
+    tagged = _tagged(doc, tagged)
+    if not tagged or span.end >= len(doc) or not is_common_noun(span, tagged):
         return False
     after = doc[span.end]
     return after.tag_ in ("NN", "NNS") and after.text.islower()
 
 
-def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset()) -> bool:
+def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset(), tagged: Optional[bool] = None) -> bool:
     """Whether ``span`` is one half of a title and a name written together, by the tagger's tags: a common noun
     right before a person's name ("boxer Muhammad Ali", "fashion designer Donatella Versace") or a person's name
     right after a lower-case common noun ("stockbroker Chris Gardner", "her father Jon Voight"). The title and the
@@ -245,13 +253,20 @@ def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset()) 
     PERSON spans start; ``titles``: the last tokens of its lower-case DEM spans (occupations: a title the tagger
     took for a verb). False without a tagger."""
     doc = span.doc
-    if not doc.has_annotation("TAG"):
+    tagged = _tagged(doc, tagged)
+    if not tagged:
         return False
     if span.label_ == PERSON and span.start > 0:
         before = doc[span.start - 1]
         if (before.tag_ in ("NN", "NNS") or before.i in titles) and before.text.islower():
             return True
-    return span.end < len(doc) and span.end in names and is_common_noun(span)
+    return span.end < len(doc) and span.end in names and is_common_noun(span, tagged)
+
+
+def _tagged(doc: Doc, tagged: Optional[bool]) -> bool:
+    """``tagged`` where the caller knows it, else whether ``doc`` has tags (on an untagged doc spaCy reads every token
+    to say no: asked once per doc, not once per mention)."""
+    return doc.has_annotation("TAG") if tagged is None else tagged
 
 
 def _entity_ic(mentions: List[Span]) -> Optional[float]:

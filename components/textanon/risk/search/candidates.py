@@ -143,7 +143,8 @@ def numeric_phrases(doc: Doc, max_words: int = 4) -> Iterator[Tuple[int, int, Li
     rest of its noun chunk (parsed doc: "70 feature films"), else the nouns after it (tagged doc), else one lower-case
     content word (untagged). The word spans: each content token (the number's tokens one by one, the nouns)."""
     chunk_end = {}
-    if doc.has_annotation("DEP"):
+    parsed = doc.has_annotation("DEP")  # once: on a doc without it, the answer reads every token
+    if parsed:
         for chunk in doc.noun_chunks:
             for token in chunk:
                 chunk_end[token.i] = chunk.end
@@ -160,7 +161,7 @@ def numeric_phrases(doc: Doc, max_words: int = 4) -> Iterator[Tuple[int, int, Li
             end += 1
         if chunk_end.get(i, 0) > end:  # the counted noun: the rest of the number's noun chunk
             end = chunk_end[i]
-        elif not doc.has_annotation("DEP"):
+        elif not parsed:
             limit = end + (max_words if tagged else 1)
             while end < min(limit, len(doc)) and _counted(doc[end], tagged):
                 end += 1
