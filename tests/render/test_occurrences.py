@@ -6,7 +6,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textanon.render.masking import _flexible, occurrences, propagate
+from textanon.render.masking import _flexible, occurrences, occurrences_in_groups, propagate
 
 #: words that overlap, share prefixes, carry punctuation, digits, underscores and characters whose case folding the
 #: regular expression engine treats specially (dotless i, long s, Greek sigma, dotted capital I)
@@ -39,6 +39,23 @@ def test_the_same_matches_as_the_regular_expression(text, chosen, ignorecase):
     if ignorecase:
         ordered = [f.lower() for f in ordered]
     assert occurrences(text, ordered, ignorecase) == reference(text, ordered, ignorecase)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=texts, chosen=st.lists(forms, min_size=1, max_size=4), ignorecase=st.booleans())
+def test_groups_in_one_scan_match_as_each_group_alone(text, chosen, ignorecase):
+    # propagate's chunks of forms: each group's matches are its own regular expression's, overlapping other groups'
+    groups = [sorted({f.lower() if ignorecase else f for f in g}, key=len, reverse=True) for g in chosen]
+    assert occurrences_in_groups(text, groups, ignorecase) == [reference(text, g, ignorecase) for g in groups]
+
+
+def test_a_group_finds_its_own_forms_where_another_groups_match_overlaps():
+    text = "Ion Rusu and Rusu Balti"
+    assert occurrences_in_groups(text, [["ion rusu"], ["rusu balti", "rusu"], []], True) == [
+        [(0, 8)],
+        [(4, 8), (13, 23)],
+        [],
+    ]
 
 
 def test_earlier_forms_win_and_matches_do_not_overlap():

@@ -43,8 +43,8 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
     single word matches as written, Title-case and UPPER case, and in lower case (any case) too unless
     that lower-case form is an ordinary English word (:func:`textanon.detect.target.is_common_word`): masking
     "US" or "May" does not mask "us" or "may", masking "Petrescu" masks "petrescu" and "PETRESCU".
-    Forms shorter than ``min_chars`` (e.g. a lone initial) are not propagated. One linear scan per
-    chunk of 500 forms; longest forms first.
+    Forms shorter than ``min_chars`` (e.g. a lone initial) are not propagated. Forms in chunks of 500, longest first,
+    each chunk's matches those of its own regular expression; one linear scan for all chunks.
     """
     insensitive: Dict[str, str] = {}  # lower-cased form -> replacement (any letter case matches)
     exact: Dict[str, str] = {}  # form as written, Title-case, UPPER -> replacement
@@ -60,8 +60,9 @@ def propagate(text: str, masks: Sequence[Mask], surfaces: Dict[str, str], min_ch
     extra: List[Mask] = []
     for table, ignorecase in ((insensitive, True), (exact, False)):
         forms = sorted(table, key=len, reverse=True)
-        for chunk in _chunks(forms, 500):
-            for start, end in occurrences(text, chunk, ignorecase):
+        # each chunk's matches as if its forms alone were searched (the regular expression of each chunk), in one scan
+        for found in occurrences_in_groups(text, list(_chunks(forms, 500)), ignorecase):
+            for start, end in found:
                 key = " ".join(text[start:end].split())
                 rep = table.get(key.lower() if ignorecase else key)
                 extra.append((start, end, rep if rep is not None else next(iter(table.values()))))
@@ -78,38 +79,52 @@ def occurrences(text: str, forms: Sequence[str], ignorecase: bool) -> List[Tuple
     long s, Greek and Cyrillic variants, a lower case of more than one character), folded as the engine folds them
     (:func:`_engine_fold`, one character per character). Without the engine's case tables (Python 3.10) the regular
     expression itself matches."""
-    if not forms:
-        return []
-    lowered = _case_view(text, forms) if ignorecase else (lambda s: s)
+    return occurrences_in_groups(text, [forms], ignorecase)[0] if forms else []
+
+
+def occurrences_in_groups(text: str, groups: Sequence[Sequence[str]], ignorecase: bool) -> List[List[Tuple[int, int]]]:
+    """:func:`occurrences` of each group of forms (its own matches: earlier forms of the group win, the group's matches
+    do not overlap, another group's may), all found in one scan of ``text``: a long document's masked forms come in
+    many groups (:func:`propagate`'s chunks), and a scan per group made the propagation grow with the square of the
+    length."""
+    groups = [list(g) for g in groups]
+    if not any(groups):
+        return [[] for _ in groups]
+    lowered = _case_view(text, [f for g in groups for f in g]) if ignorecase else (lambda s: s)
     if lowered is None:
-        pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in forms) + r")(?!\w)", re.IGNORECASE)
-        return [m.span() for m in pattern.finditer(text)]
+        return [_regex_occurrences(text, g) if g else [] for g in groups]
     hay = lowered(text)
-    by_first: Dict[str, List[Tuple[int, List[str]]]] = {}
-    for i, form in enumerate(forms):
-        words = lowered(form).split()
-        by_first.setdefault(words[0], []).append((i, words[1:]))
+    by_first: Dict[str, List[Tuple[int, int, List[str]]]] = {}  # first word -> (group, form number, other words)
+    for g, forms in enumerate(groups):
+        for i, form in enumerate(forms):
+            words = lowered(form).split()
+            by_first.setdefault(words[0], []).append((g, i, words[1:]))
     lengths = sorted({len(w) for w in by_first})
     firsts = "".join(sorted({w[0] for w in by_first}))
     starts = re.compile(r"(?<!\w)[" + re.escape(firsts) + "]", re.IGNORECASE if ignorecase else 0)
-    n, found, resume = len(text), [], 0
+    n = len(text)
+    found: List[List[Tuple[int, int]]] = [[] for _ in groups]
+    resume = [0] * len(groups)  # per group: where its last match ended (its matches do not overlap)
     for m in starts.finditer(text):
         p = m.start()
-        if p < resume:
-            continue
-        best: Optional[Tuple[int, int]] = None  # (form number, end)
+        best: Dict[int, Tuple[int, int]] = {}  # group -> (form number, end): the group's first form found here
         for length in lengths:
-            for i, rest in by_first.get(hay[p : p + length], ()):
-                if best is not None and i >= best[0]:
-                    break
+            for g, i, rest in by_first.get(hay[p : p + length], ()):
+                if p < resume[g] or (g in best and i >= best[g][0]):
+                    continue  # inside the group's last match, or an earlier form of the group already matched here
                 end = _rest_of(hay, p + length, rest, n)
                 if end is not None and not (end < n and _is_word(text[end])):
-                    best = (i, end)
-                    break
-        if best is not None:
-            found.append((p, best[1]))
-            resume = best[1]
+                    best[g] = (i, end)
+        for g, (_, end) in best.items():
+            found[g].append((p, end))
+            resume[g] = end
     return found
+
+
+def _regex_occurrences(text: str, forms: Sequence[str]) -> List[Tuple[int, int]]:
+    """:func:`occurrences`, case-insensitive, by the regular expression itself."""
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(_flexible(f) for f in forms) + r")(?!\w)", re.IGNORECASE)
+    return [m.span() for m in pattern.finditer(text)]
 
 
 def _rest_of(hay: str, pos: int, words: Sequence[str], n: int) -> Optional[int]:
