@@ -148,7 +148,7 @@ def _is_word(char: str) -> bool:
 try:  # CPython 3.11+: the engine's extra case pairs and simple lower case (private; absent: always the regex)
     from _sre import unicode_tolower
     from re._casefix import _EXTRA_CASES
-except ImportError:  # pragma: no cover — Python 3.10 (the package allows it): _plain_case says no, the regex matches
+except ImportError:  # pragma: no cover — Python 3.10 (the package allows it): _case_view says None, the regex matches
     unicode_tolower, _EXTRA_CASES = None, None
 
 #: characters the regular expression engine matches case-insensitively beyond their lower case (re._casefix), but
