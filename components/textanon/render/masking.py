@@ -163,11 +163,9 @@ def _case_view(text: str, forms: Sequence[str]) -> Optional[Callable[[str], str]
     where the engine's tables cannot be read (Python 3.10: the regular expression matches)."""
     if unicode_tolower is None:
         return None
-    if _plain_case(text, forms):
+    chars = _characters(text, forms)
+    if _plain_chars(chars):
         return str.lower
-    chars = set(text)
-    for form in forms:
-        chars.update(form)
     table = {ord(c): _engine_fold(c) for c in chars}
     return lambda s: s.translate(table)
 
@@ -189,11 +187,19 @@ def _plain_case(text: str, forms: Sequence[str]) -> bool:
     """Whether comparing lower-cased strings is exactly the regular expression engine's case-insensitive matching
     for ``text`` and ``forms``: every character has a one-character lower case, the simple one, and none is
     matched specially (:data:`_SPECIAL_CASE`). False where the engine's tables cannot be read (Python 3.10)."""
-    if unicode_tolower is None:
-        return False
+    return unicode_tolower is not None and _plain_chars(_characters(text, forms))
+
+
+def _characters(text: str, forms: Sequence[str]) -> set:
+    """The distinct characters of ``text`` and ``forms``."""
     chars = set(text)
     for form in forms:
         chars.update(form)
+    return chars
+
+
+def _plain_chars(chars: Iterable[str]) -> bool:
+    """:func:`_plain_case` of these characters (the engine's tables read)."""
     for char in chars:
         lower = char.lower()
         if (
