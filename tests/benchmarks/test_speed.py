@@ -133,11 +133,25 @@ def test_bench_long_cli_passes_profiles_lengths_and_limit(monkeypatch, tmp_path)
     assert invoke(*args, "--profiles", "search").exit_code != 0  # the search profile without --index
 
 
-def test_with_an_index_the_search_profile_is_timed_with_and_without_generalization(tmp_path):
+def test_with_an_index_the_search_profile_is_timed_with_and_without_generalization_and_its_models_alone(tmp_path):
     index = tmp_path / "idx"
     index.mkdir()
     configs = speed.configurations("m", str(index))
     search = {label: settings for label, (system, settings) in configs.items() if settings.get("profile") == "search"}
-    assert len(search) == 2 and all(s["index"] == str(index) for s in search.values())
-    assert sorted(str(s.get("replacement")) for s in search.values()) == ["None", "suppression"]
+    assert len(search) == 3 and all(s["index"] == str(index) for s in search.values())
+    assert [s.get("replacement") for s in search.values()] == [None, "suppression", None]
+    assert [s.get("models_only", False) for s in search.values()] == [False, False, True]
+    assert search[speed.MODELS_ONLY]["models_only"] and list(configs)[-1].startswith("Presidio")
     assert "search profile (index)" not in speed.configurations("m", str(tmp_path / "missing"))
+
+
+def test_models_alone_run_every_component_before_the_recognizer_and_nothing_after():
+    from textanon_lab.benchmarks.systems import textanon_timed
+
+    run = textanon_timed("en_textanon", profile="fast", models_only=True)
+    text = "Mr Ion Rusu, born in 1960, lives in Balti."
+    result = run([("a", text, "Ion Rusu")])
+    ran = list(result["seconds_per_component"])
+    assert "ner" in ran and "textanon_ner" in ran
+    assert not any(name in ran for name in ("textanon_entity_recognizer", "textanon_search_risk", "textanon_optimizer"))
+    assert result["masks"]["a"] and all(0 <= s < e <= len(text) for s, e in result["masks"]["a"])

@@ -43,12 +43,18 @@ def load_echr(path: Path) -> Docs:
     return [(g.doc_id, g.text, None) for g in load_tab(path, require_identifiers=False)]
 
 
+#: the search profile's trained models alone: the floor under its time (the court NER and en_core_web_sm's tok2vec,
+#: tagger, parser, attribute_ruler and ner; Presidio runs en_core_web_sm's models too)
+MODELS_ONLY = "search profile's models alone (court NER + en_core_web_sm; no textanon decision)"
+
+
 def configurations(
     model: str, index: Optional[str] = None, n_process: Sequence[int] = (1, 2)
 ) -> Dict[str, Tuple[str, dict]]:
     """``{label: (system name, settings)}``: the default (fast) profile in each of ``n_process``, the language-model
     and strict profiles, the recognizer alone, the search profile when ``index`` exists (as shipped, generalizing,
-    and with ``--replacement suppression``: the search risk without the generalizer), and Presidio
+    and with ``--replacement suppression``: the search risk without the generalizer; and its trained models alone,
+    :data:`MODELS_ONLY`), and Presidio
     (textanon.profiles): every profile, each with its seconds per component."""
     configs: Dict[str, Tuple[str, dict]] = {}
     for n in n_process:
@@ -67,6 +73,10 @@ def configurations(
         configs["search profile, suppression (no generalization)"] = (
             "textanon_timed",
             {"model": model, "profile": "search", "index": index, "replacement": "suppression"},
+        )
+        configs[MODELS_ONLY] = (
+            "textanon_timed",
+            {"model": model, "profile": "search", "index": index, "models_only": True},
         )
     configs["Presidio (en_core_web_sm)"] = (PRESIDIO, {})
     return configs

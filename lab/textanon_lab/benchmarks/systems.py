@@ -146,13 +146,16 @@ def textanon_timed(
     recognizer_only: bool = False,
     profile: Optional[str] = None,
     replacement: Optional[str] = None,
+    models_only: bool = False,
 ) -> Callable[[Sequence[Doc]], dict]:
     """A textanon pipeline as users run it (batches of ``nlp.batch_size`` documents) for the speed benchmark:
     ``{"masks", "seconds_per_component", "errors"}``. ``index``: the search-risk pipeline's index;
     ``recognizer_only``: up to the recognizer, every mention masked (no language model); ``n_process > 1``:
     :func:`textanon.run.runner.anonymize_records` in that many worker processes (no per-component seconds);
     ``profile``: the pipeline as :func:`textanon.profiles.load` gives it (``index``: the search profile's;
-    ``replacement``: ``--replacement``)."""
+    ``replacement``: ``--replacement``); ``models_only``: the profile's trained models alone (every component
+    before the recognizer: the court NER and the en_core_web_sm components the profile runs), their entities as the
+    masks: the floor under the profile's time, as Presidio runs en_core_web_sm's models under its own."""
 
     if profile is not None:
         nlp = load(profile, model, index, replacement=replacement)
@@ -160,8 +163,9 @@ def textanon_timed(
         nlp = spacy.load(model)
     if index and profile is None:
         use_index(nlp, index)
-    keep = nlp.pipe_names[: nlp.pipe_names.index("textanon_entity_recognizer") + 1]
-    keep = keep if recognizer_only else nlp.pipe_names
+    recognizer = nlp.pipe_names.index("textanon_entity_recognizer")
+    keep = nlp.pipe_names[:recognizer] if models_only else nlp.pipe_names[: recognizer + 1]
+    keep = keep if recognizer_only or models_only else nlp.pipe_names
     with nlp.select_pipes(enable=keep):  # warm-up: loads the language model weights, WordNet
         list(pipe_docs(nlp, [WARM_UP]))
 
@@ -173,11 +177,12 @@ def textanon_timed(
         timings: Dict[str, float] = {}
         with nlp.select_pipes(enable=keep):
             done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size, timings=timings))
-        spans = (
-            (lambda d: [(s.start_char, s.end_char) for s in d.spans[DEFAULT_SPANS_KEY]])
-            if recognizer_only
-            else (lambda d: [(m[0], m[1]) for m in d._.masks])
-        )
+        if models_only:
+            spans = lambda d: [(e.start_char, e.end_char) for e in d.ents]  # noqa: E731
+        elif recognizer_only:
+            spans = lambda d: [(s.start_char, s.end_char) for s in d.spans[DEFAULT_SPANS_KEY]]  # noqa: E731
+        else:
+            spans = lambda d: [(m[0], m[1]) for m in d._.masks]  # noqa: E731
         masks = {doc_id: merge_offsets(spans(doc)) for (doc_id, _, _), doc in zip(docs, done)}
         return {"masks": masks, "seconds_per_component": timings, "errors": 0}
 
