@@ -163,9 +163,15 @@ def textanon_timed(
         nlp = spacy.load(model)
     if index and profile is None:
         use_index(nlp, index)
+    # the components timed, and what each run's masks are read from
     recognizer = nlp.pipe_names.index("textanon_entity_recognizer")
-    keep = nlp.pipe_names[:recognizer] if models_only else nlp.pipe_names[: recognizer + 1]
-    keep = keep if recognizer_only or models_only else nlp.pipe_names
+    if models_only:
+        keep, spans = nlp.pipe_names[:recognizer], lambda d: [(e.start_char, e.end_char) for e in d.ents]
+    elif recognizer_only:
+        keep = nlp.pipe_names[: recognizer + 1]
+        spans = lambda d: [(s.start_char, s.end_char) for s in d.spans[DEFAULT_SPANS_KEY]]  # noqa: E731
+    else:
+        keep, spans = nlp.pipe_names, lambda d: [(m[0], m[1]) for m in d._.masks]
     with nlp.select_pipes(enable=keep):  # warm-up: loads the language model weights, WordNet
         list(pipe_docs(nlp, [WARM_UP]))
 
@@ -177,12 +183,6 @@ def textanon_timed(
         timings: Dict[str, float] = {}
         with nlp.select_pipes(enable=keep):
             done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size, timings=timings))
-        if models_only:
-            spans = lambda d: [(e.start_char, e.end_char) for e in d.ents]  # noqa: E731
-        elif recognizer_only:
-            spans = lambda d: [(s.start_char, s.end_char) for s in d.spans[DEFAULT_SPANS_KEY]]  # noqa: E731
-        else:
-            spans = lambda d: [(m[0], m[1]) for m in d._.masks]  # noqa: E731
         masks = {doc_id: merge_offsets(spans(doc)) for (doc_id, _, _), doc in zip(docs, done)}
         return {"masks": masks, "seconds_per_component": timings, "errors": 0}
 
