@@ -3,7 +3,18 @@
 import gc
 import weakref
 
-from textanon.run.collector import settle
+import pytest
+
+from textanon.run.collector import YOUNG_THRESHOLD, settle
+
+
+@pytest.fixture(autouse=True)
+def _restore_collector():
+    """settle() changes the process's collector: each test leaves it as it found it."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 def test_settle_collects_cycles_then_freezes_what_is_alive():
@@ -24,3 +35,29 @@ def test_settle_collects_cycles_then_freezes_what_is_alive():
         assert kept is not None
     finally:
         gc.unfreeze()
+
+
+def test_settle_spaces_young_collections_and_keeps_the_older_thresholds():
+    gc.set_threshold(700, 10, 10)
+    settle()
+    assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+    assert YOUNG_THRESHOLD > 700
+
+
+def test_settle_never_lowers_a_threshold_the_application_raised():
+    gc.set_threshold(10 * YOUNG_THRESHOLD, 20, 30)
+    settle()
+    assert gc.get_threshold() == (10 * YOUNG_THRESHOLD, 20, 30)
+
+
+def test_cycles_made_after_settle_are_still_collected():
+    class Node:
+        pass
+
+    settle()
+    garbage = Node()
+    garbage.me = garbage
+    dead = weakref.ref(garbage)
+    del garbage
+    gc.collect()
+    assert dead() is None

@@ -181,9 +181,9 @@ def textanon_timed(
             masks = {r["id"]: merge_offsets((m[0], m[1]) for m in r.get("masks", [])) for r in out if "error" not in r}
             return {"masks": masks, "seconds_per_component": None, "errors": sum("error" in r for r in out)}
         timings: Dict[str, float] = {}
-        with nlp.select_pipes(enable=keep):
-            done = list(pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size, timings=timings))
-        masks = {doc_id: merge_offsets(spans(doc)) for (doc_id, _, _), doc in zip(docs, done)}
+        with nlp.select_pipes(enable=keep):  # each doc read and dropped as it is done, as the CLI writes records
+            done = pipe_docs(nlp, _records(docs), batch_size=nlp.batch_size, timings=timings)
+            masks = {doc_id: merge_offsets(spans(doc)) for (doc_id, _, _), doc in zip(docs, done)}
         return {"masks": masks, "seconds_per_component": timings, "errors": 0}
 
     return run
