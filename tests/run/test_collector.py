@@ -50,14 +50,21 @@ def test_settle_never_lowers_a_threshold_the_application_raised():
     assert gc.get_threshold() == (10 * YOUNG_THRESHOLD, 20, 30)
 
 
-def test_cycles_made_after_settle_are_still_collected():
+def test_settle_leaves_automatic_collection_off_when_the_application_turned_it_off():
+    gc.set_threshold(0, 10, 10)  # a first threshold of 0: no automatic collection
+    settle()
+    assert gc.get_threshold() == (0, 10, 10)
+
+
+def test_cycles_made_after_settle_are_collected_without_being_asked():
     class Node:
         pass
 
     settle()
-    garbage = Node()
-    garbage.me = garbage
-    dead = weakref.ref(garbage)
-    del garbage
-    gc.collect()
-    assert dead() is None
+    dead = []
+    for _ in range(3 * YOUNG_THRESHOLD):  # more allocations than the young threshold: a collection runs by itself
+        garbage = Node()
+        garbage.me = garbage  # a reference cycle: only the collector frees it
+        dead.append(weakref.ref(garbage))
+        del garbage
+    assert any(ref() is None for ref in dead)

@@ -9,7 +9,7 @@ there (``bench-speed``). :func:`settle` collects once and moves what is left int
 What the documents create is the other half. A court case's decision builds a few hundred thousand small objects
 that live until the document is done (the generalizer's options and banned pairs, the solver's model): with
 CPython's default first threshold (700 allocations) they survive into the oldest generation and are walked there
-again and again, a tenth of a generalizing run on court cases (about 1.3 s of 10 s on the 27 echr-dev cases,
+again and again, a tenth of a generalizing run on court cases (about 1.4 s of 10 s on the 27 echr-dev cases,
 fast profile with ``--replacement generalize``, measured with ``gc.callbacks``). :func:`settle` therefore also
 raises the first threshold to :data:`YOUNG_THRESHOLD`: collections come 14 times less often, each walks more young
 objects, and most of a document's objects are freed by reference counting before they are ever walked. Garbage
@@ -29,8 +29,10 @@ YOUNG_THRESHOLD = 10_000
 def settle() -> None:
     """Collect what loading left behind, then freeze what is still alive (:func:`gc.freeze`): later collections
     skip it; and collect the young generation every :data:`YOUNG_THRESHOLD` allocations (the older generations'
-    thresholds as they were). Call it once, after the pipeline is loaded and before the documents."""
+    thresholds as they were; a higher threshold the application set, or 0 (automatic collection off), is kept). Call
+    it once, after the pipeline is loaded and before the documents."""
     gc.collect()
     gc.freeze()
     young, middle, oldest = gc.get_threshold()
-    gc.set_threshold(max(YOUNG_THRESHOLD, young), middle, oldest)
+    if 0 < young < YOUNG_THRESHOLD:
+        gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
