@@ -6,6 +6,12 @@ the candidate's IC per mention to generalize (never less than 0, always below su
 options breaking the same combinations the informative one wins; of two levels scored alike, the lower one, by
 one milli-nat per level). Every risky combination must be broken: one of
 its entities suppressed, or generalized to a level that breaks it (:func:`breaks`, :mod:`.risk`).
+
+Where every generalization of a combination's entities breaks it (a population risk: any option but keeping does),
+the constraint is the same as "not all kept", and the pairs of such a combination are grouped per entity kept (one
+constraint each, as the bans are): the same choices allowed, far fewer clauses (a court case over the word-frequency
+prior has ~10,000 risky pairs; CP-SAT's time on the 27 echr-dev cases fell from 1.4 to 0.3 s). Among choices of
+equal cost the solver may then pick another one than the clause-per-combination model did.
 """
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
@@ -102,13 +108,27 @@ def choose(
     gen = {(e, c["level"]): model.new_bool_var(f"gen_{e}_{c['level']}") for e in ids for c in options[e]}
     for e in ids:
         model.add_exactly_one([keep[e], sup[e]] + [gen[(e, c["level"])] for c in options[e]])
+    # a combination that every option of its entities but keeping breaks: "not all kept" (exactly one option each);
+    # of two entities, grouped per entity kept (one constraint each, as the bans below)
+    not_keep = {e: ~var for e, var in keep.items()}  # one literal each, shared
+    not_kept: Dict[str, list] = {}
+    levels_of = {e: {c["level"] for c in options[e]} for e in ids}
+    covers: Dict[Tuple[str, int], bool] = {}  # (entity, id of a list of levels) -> whether it holds every option
     for combo, broken_by in zip(combos, combo_breaks):
+        if all(_every_option(e, broken_by.get(e, ()), levels_of[e], covers) for e in combo):
+            if len(combo) == 2 and combo[0] != combo[1]:
+                not_kept.setdefault(combo[0], []).append(not_keep[combo[1]])
+            else:
+                model.add_bool_or([not_keep[e] for e in combo])
+            continue
         lits = [sup[e] for e in combo]
         lits += [gen[(e, n)] for e, levels in broken_by.items() for n in levels if (e, n) in gen]
         model.add_bool_or(lits)
+    for e, others in not_kept.items():
+        model.add_bool_and(others).only_enforce_if(keep[e])
     # a generalization -> the options it must not be chosen with: one constraint each, not one clause per pair
     partners: Dict[Tuple[str, int], list] = {}
-    negated = {(e, 0): ~var for e, var in keep.items()}  # an option -> "not chosen" (one literal each, shared)
+    negated = {(e, 0): lit for e, lit in not_keep.items()}  # an option -> "not chosen" (one literal each, shared)
     negated.update((option, ~var) for option, var in gen.items())
     for options_ in banned:
         if len(options_) == 2:  # most bans: a generalization and another option (:func:`_ban`'s clause, inline)
@@ -153,6 +173,18 @@ def choose(
         e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.boolean_value(gen[(e, c["level"])])
     }
     return suppressed, generalized, name
+
+
+def _every_option(entity: str, levels: Sequence[int], options: Set[int], covers: Dict[Tuple[str, int], bool]) -> bool:
+    """Whether ``levels`` holds every level of ``entity`` the model has a variable for (``options``): breaking the
+    combination is then "not kept" (suppressed or generalized at any level). ``covers``: the answers so far, by the
+    list's identity (the generalizer's record shares one list of levels per entity across its combinations)."""
+    if not options:
+        return True
+    key = (entity, id(levels))
+    if key not in covers:
+        covers[key] = options.issubset(levels)
+    return covers[key]
 
 
 def _ban(options: Sequence[Tuple[str, int]], negated, keep, suppressed_anyway: Set[str]):
