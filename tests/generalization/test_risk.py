@@ -160,3 +160,33 @@ def test_the_forbidden_options_over_a_prior_are_the_same_counted_all_at_once_or_
 
         expected = index_forbidden(entities, chosen, one_by_one, k, phrases, candidates, bound)
         assert index_forbidden(entities, chosen, memo, k, phrases, candidates, bound) == expected, trial
+
+
+def test_the_population_risk_of_every_combination_over_a_prior_is_the_prior_count_of_each():
+    """The generalizer asks the population risk of thousands of pairs per court case: over the word-frequency prior
+    it multiplies the two phrases' shares (``count.independent``) instead of calling the count per pair; every answer
+    is the one the prior's count gives, for pairs, single entities, triples and entities without a phrase."""
+    import random
+
+    from textanon.decide.generalization.risk import population_risky, population_risky_all
+    from textanon.risk.search.prior import FrequencyPrior
+
+    rng = random.Random(7)
+    words = ["the", "film", "actress", "award", "Oslo", "Bergen", "1961", "glassharbour", "zqxv", "Golden  Globe",
+             "Academy Award", "nurse", "Renée", "a city in Moldova"]  # fmt: skip
+    seen = set()
+    for trial in range(40):
+        prior = FrequencyPrior(n_docs=rng.choice([1_000, 20_000, 1_000_000]))
+        ids = [f"E{i}" for i in range(rng.randint(2, 8))]
+        phrases = {e: rng.choice(words) for e in ids if rng.random() < 0.9}
+        combos = [rng.sample(ids + ["UNKNOWN"], rng.choice([1, 2, 2, 2, 3])) for _ in range(30)]
+        combos += [[ids[0], ids[0]]]
+        k = rng.choice([1, 5, 20, 200])
+        count = prior.memo_count()
+        assert hasattr(count, "independent")
+        expected = [population_risky(c, count, k, phrases) for c in combos]
+        assert population_risky_all(combos, count, k, phrases) == expected, trial
+        plain = [population_risky(c, prior.count, k, phrases) for c in combos]  # no shares: one call each
+        assert population_risky_all(combos, prior.count, k, phrases) == plain, trial
+        seen.update(expected)
+    assert seen == {True, False}

@@ -37,7 +37,7 @@ from textanon.decide.generalization.candidate_ic import (
     wordfreq_candidate_ic,
 )
 from textanon.decide.generalization.propose import propose_for_mentions
-from textanon.decide.generalization.risk import index_forbidden, population_risky
+from textanon.decide.generalization.risk import index_forbidden, population_risky_all
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import DEM, PERSON, TAB_LABELS
 from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
@@ -168,8 +168,7 @@ class Generalizer(SettingsRecord):
         levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
         combos = [list(c) for c in doc._.risky_combinations or []]
         breaks = []
-        for c in combos:
-            population = population_risky(c, count, search.k, phrases)
+        for c, population in zip(combos, population_risky_all(combos, count, search.k, phrases)):
             if search.max_combination_size > 2 and population:
                 found = None  # generalizations are checked in pairs only: larger combinations are suppressed
             elif population or all(targeted_only(entities.get(e, [])) for e in c):

@@ -171,6 +171,29 @@ def population_risky(combination: Sequence[str], count: Callable[[Sequence[str]]
     return all(e in phrases for e in combination) and count([phrases[e] for e in combination]) < k
 
 
+def population_risky_all(
+    combinations: Sequence[Sequence[str]], count: Callable[[Sequence[str]], int], k: int, phrases
+) -> List[bool]:
+    """:func:`population_risky` of every combination. Over a prior that counts phrases independently
+    (``count.independent = (n_docs, share_of)``, :meth:`textanon.risk.search.prior.FrequencyPrior.memo_count`) a
+    pair's count is ``int(n_docs * (a * b))`` from its two shares, each phrase's share looked up once: the prior's own
+    count of the pair (a product of two floats does not depend on their order, and ``1.0 * a`` is ``a``), without a
+    call per pair (a court case has thousands)."""
+    independent = getattr(count, "independent", None)
+    if independent is None:
+        return [population_risky(c, count, k, phrases) for c in combinations]
+    n_docs, share_of = independent
+    share = {e: share_of(p) for e, p in phrases.items()}
+    out: List[bool] = []
+    for c in combinations:
+        if len(c) != 2:
+            out.append(population_risky(c, count, k, phrases))
+            continue
+        a, b = share.get(c[0]), share.get(c[1])
+        out.append(a is not None and b is not None and int(n_docs * (a * b)) < k)
+    return out
+
+
 def intersect(a: Breaks, b: Breaks) -> Breaks:
     """The levels both rules accept."""
     out = {e: [n for n in levels if n in set(b.get(e, []))] for e, levels in a.items()}
