@@ -39,10 +39,12 @@ def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, 
     monkeypatch.setattr(speed, "measure_startup", lambda python, models: startup)
     results, table = speed.bench_speed(tmp_path / "speed.json", model="m", wikiactors=WIKI, echr=TAB, repeats=2)
     labels = list(results["configurations"])
-    assert len(labels) == 6 and labels[-1].startswith("Presidio")  # no index given: no search row
-    assert [c[0] for c in calls[:6]] == ["textanon_timed"] * 5 + ["presidio"]
-    assert calls[1][1]["profile"] == "fast" and calls[2][1]["profile"] == "lm" and calls[3][1]["profile"] == "strict"
-    assert calls[6][0] == "textanon_timed" and calls[10][0] == "presidio"  # the order rotates
+    assert len(labels) == 7 and labels[-1].startswith("Presidio")  # no index given: no search row
+    assert [c[0] for c in calls[:7]] == ["textanon_timed"] * 6 + ["presidio"]
+    assert calls[1][1]["profile"] == "fast" and calls[1][1]["n_process"] == 2
+    assert calls[2][1] == {"model": "m", "profile": "fast", "replacement": "generalize"}
+    assert calls[3][1]["profile"] == "lm" and calls[4][1]["profile"] == "strict"
+    assert calls[7][0] == "textanon_timed" and calls[12][0] == "presidio"  # the order rotates
     one = results["configurations"][labels[0]]["echr_dev_27"]
     assert one["ratio_to_presidio"] == 0.5 and one["seconds_per_component"]["ner"] == 0.5
     assert one["docs_per_s"] == results["corpora"]["echr_dev_27"]["docs"] / 2.0
@@ -50,6 +52,16 @@ def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, 
     assert "| 0.5× |" in table and json.loads((tmp_path / "speed.json").read_text())["provenance"]
     assert (tmp_path / "speed.md").read_text() == table
     assert results["startup"]["pipelines"] == startup and "| m | 1.5 | 2.5 | 4.0 |" in table
+
+
+def test_the_default_generalizing_is_timed_in_one_process_beside_the_default():
+    configs = speed.configurations("m")
+    labels = list(configs)
+    assert labels.index(speed.FAST_GENERALIZE) == 2  # after the default in 1 and 2 processes
+    system, settings = configs[speed.FAST_GENERALIZE]
+    assert system == "textanon_timed" and settings == {"model": "m", "profile": "fast", "replacement": "generalize"}
+    fast = [s for _, s in configs.values() if s.get("profile") == "fast" and "replacement" not in s]
+    assert [s["n_process"] for s in fast] == [1, 2]
 
 
 def test_long_document_has_the_length_asked_and_other_names_in_each_copy():
