@@ -238,8 +238,10 @@ class MaskingOptimizer(SettingsRecord):
             full_names = {}
             for eid, mentions in entities.items():
                 for m in mentions:
+                    if m.label_ != PERSON:
+                        continue  # only person names are protected; name_words tokenizes the text
                     words = name_words(m.text)
-                    if m.label_ == PERSON and len(words) >= 2:
+                    if len(words) >= 2:
                         full_names.setdefault(" ".join(words), words)
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
@@ -283,7 +285,7 @@ class MaskingOptimizer(SettingsRecord):
     ) -> Set[str]:
         forced = set(forced)
         unresolved = [c for c in combos if forced.isdisjoint(c)]
-        broken = [c for c in unresolved if not all(e in entities for e in c)]
+        broken = [c for c in unresolved if not all(map(entities.__contains__, c))]
         if broken:  # fail closed: a combination naming an unknown id is broken by masking all of it
             unknown = {e for c in broken for e in c if e not in entities}
             known = {e for c in broken for e in c if e in entities}
