@@ -41,8 +41,15 @@ def assemble(
         config["nlp"]["pipeline"] = keep
     nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
     sourced = list(spacy.util.get_sourced_components(config))
-    with nlp.select_pipes(disable=sourced):  # keep the weights of sourced components (e.g. ner)
+    # every component that is not sourced is initialized, those disabled by default too (the search profile's
+    # attribute ruler reads its patterns then); the sourced ones keep their weights (e.g. ner)
+    off = [name for name in nlp.disabled if name not in sourced]
+    for name in off:
+        nlp.enable_pipe(name)
+    with nlp.select_pipes(disable=[name for name in sourced if name in nlp.pipe_names]):
         nlp.initialize()
+    for name in off:
+        nlp.disable_pipe(name)
     nlp.meta.update(
         {
             "name": "textanon",
