@@ -21,6 +21,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
+import spacy
 from spacy.attrs import DEP, IS_SPACE, LOWER, NORM, ORTH, POS, TAG
 from spacy.matcher import Matcher
 from spacy.pipeline import AttributeRuler
@@ -275,6 +276,4 @@ def _lookup(
 def model_patterns(model: str, name: str = "attribute_ruler") -> List[dict]:
     """The patterns of the attribute ruler ``name`` of the installed pipeline ``model`` (en_core_web_sm's: its tag map
     and exceptions), to initialize an :class:`IndexedAttributeRuler` with when a pipeline is assembled."""
-    import spacy
-
     return spacy.load(model).get_pipe(name).patterns
