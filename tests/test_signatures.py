@@ -61,6 +61,7 @@ METADATA = {
         ["doc.spans", "doc._.anonymized_text", "doc._.masks", "doc._.anonymization_warnings"],
         [],
     ),
+    "textanon_attribute_ruler": ([], []),  # as spaCy's attribute_ruler: what it sets is what its patterns say
 }
 
 
@@ -81,6 +82,20 @@ def test_a_component_factory_takes_its_constructor_settings(factory):
     assert set(settings) == set(meta.default_config) | ({"index"} if cls is SearchRisk else set())
     assert {n: v for n, v in settings.items() if n not in own} == {n: constructor[n] for n in settings if n not in own}
     assert all(params[n][1] is inspect.Parameter.empty for n in own)  # their defaults: the default_config's
+
+
+def test_the_attribute_ruler_factory_takes_spacy_s_settings():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("attribute_ruler", name="spacy_s")
+    nlp.add_pipe("textanon_attribute_ruler", name="textanon_s")
+    spacy_config, config = nlp.config["components"]["spacy_s"], nlp.config["components"]["textanon_s"]
+    assert {**spacy_config, "factory": "textanon_attribute_ruler"} == config
+    assert list(_params(spacy.registry.factories.get("textanon_attribute_ruler"))) == [
+        "nlp",
+        "name",
+        "validate",
+        "scorer",
+    ]
 
 
 def test_the_recognizer_and_list_defaults_are_config_values_copied_from_the_constructor():
