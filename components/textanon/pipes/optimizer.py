@@ -182,7 +182,7 @@ class MaskingOptimizer(SettingsRecord):
 
     def __call__(self, doc: Doc) -> Doc:
         entities = _entities(doc.spans.get(self.spans_key, []))
-        combos = [list(c) for c in (doc._.risky_combinations or []) if c]
+        combos = [c for c in (doc._.risky_combinations or []) if c]  # read, never changed: not copied (10,000s a case)
         forced, occurrences = self._direct_identifiers(doc, entities)
         self._protected = forced
         self._units = doc_units(doc, self.spans_key, self.extra_spans_keys) if self.whole_units else []

@@ -116,11 +116,13 @@ def _pairs(
         together = [count([result.phrase[e] for e in sorted((ids[x], ids[y]))]) for x, y in zip(a.tolist(), b.tolist())]
     together = np.asarray(together, dtype=np.int64)
     disclosive = np.flatnonzero(together < k)  # a court case has thousands: selected at once, read as Python ints
-    for x, y, hits_of_pair in zip(a[disclosive].tolist(), b[disclosive].tolist(), together[disclosive].tolist()):
-        pair = [ids[x], ids[y]] if ids[x] <= ids[y] else [ids[y], ids[x]]
-        if found is not None:  # read by combinations of three or more only
-            found.add(frozenset(pair))
-        result.combinations.append((pair, hits_of_pair))
+    x, y = a[disclosive], b[disclosive]
+    swap = rank[x] > rank[y]  # each pair's ids in sorted order (rank: the position in sorted(ids))
+    low, high = np.where(swap, y, x).tolist(), np.where(swap, x, y).tolist()
+    pairs = list(map(list, zip(map(ids.__getitem__, low), map(ids.__getitem__, high))))
+    if found is not None:  # read by combinations of three or more only
+        found.update(map(frozenset, pairs))
+    result.combinations.extend(zip(pairs, together[disclosive].tolist()))
     result.queries += len(examined)
     if len(order) > budget:
         rest = order[budget:]
