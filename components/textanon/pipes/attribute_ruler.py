@@ -17,6 +17,7 @@ the shipped patterns and on patterns of every kind. Patterns, serialization and 
 """
 
 import itertools
+import math
 import re
 from typing import Dict, List, Optional, Tuple
 
@@ -34,6 +35,8 @@ FLAGS = {"IS_SPACE": IS_SPACE}
 
 #: (group, match id, start, end): what :meth:`AttributeRuler.match` returns
 Match = Tuple[int, int, int, int]
+#: no tokens, no groups (never written to: every result is a new array)
+_NONE = np.zeros(0, dtype=np.int64)
 
 
 class IndexedAttributeRuler(AttributeRuler):
@@ -99,7 +102,7 @@ class _Index:
         strings = ruler.vocab.strings
         self.attrs: List[int] = []  # the attributes read from every token, in this order
         self.signatures: Dict[Tuple[int, ...], Dict[Tuple[int, ...], List[int]]] = {}
-        self.tested: list = []  # (group, each token's predicates)
+        self.tested: list = []  # (group, each token's predicates as tested: column, kind, prepared value)
         self.rest = Matcher(ruler.vocab, validate=ruler.validate)
         self.match_ids: List[int] = []
         for group in range(len(ruler.attrs)):
@@ -120,9 +123,10 @@ class _Index:
                 if (
                     len(tokens) > 1
                     or any(kind in ("NOT_IN", "REGEX") for _, kind, _ in predicates)
-                    or _product(choices) > MAX_EXPANDED
+                    or math.prod(map(len, choices)) > MAX_EXPANDED
                 ):
-                    self.tested.append((group, tokens))
+                    prepared = [[(self.attrs.index(a), k, _prepared(k, v, strings)) for a, k, v in t] for t in tokens]
+                    self.tested.append((group, prepared))
                     continue
                 signature = tuple(a for a, _, _ in predicates)
                 order = sorted(range(len(signature)), key=signature.__getitem__)
@@ -140,10 +144,6 @@ class _Index:
             signature: [np.array(sorted({k[c] for k in table}), dtype=np.uint64) for c in range(len(signature))]
             for signature, table in self.signatures.items()
         }
-        self.tested = [
-            (group, [[(self.attrs.index(a), kind, _prepared(kind, v, strings)) for a, kind, v in t] for t in tokens])
-            for group, tokens in self.tested
-        ]
 
     def match(self, doc: Doc) -> List[Match]:
         groups: List[np.ndarray] = []  # the groups matched, and at which token
@@ -159,15 +159,16 @@ class _Index:
                 tokens.append(t)
             for group, pattern in self.tested:
                 t = _starts(rows, pattern, doc.vocab.strings)
-                groups.append(np.full(len(t), group, dtype=np.int64))
-                tokens.append(t)
-                if len(pattern) > 1:
+                g = np.full(len(t), group, dtype=np.int64)
+                if len(pattern) == 1:
+                    groups.append(g)
+                    tokens.append(t)
+                else:
+                    span_groups.append(g)
                     span_starts.append(t)
                     span_ends.append(t + len(pattern))
-                    span_groups.append(groups.pop())
-                    tokens.pop()
-        group = np.concatenate(groups) if groups else np.zeros(0, dtype=np.int64)
-        start = np.concatenate(tokens) if tokens else np.zeros(0, dtype=np.int64)
+        group = np.concatenate(groups) if groups else _NONE
+        start = np.concatenate(tokens) if tokens else _NONE
         end = start + 1
         if span_groups:
             group = np.concatenate([group, *span_groups])
@@ -187,13 +188,6 @@ class _Index:
         group, start, end = group[first].tolist(), start[first].tolist(), end[first].tolist()
         ids = self.match_ids
         return [(g, ids[g], s, e) for g, s, e in zip(group, start, end)]
-
-
-def _product(choices: List[list]) -> int:
-    n = 1
-    for c in choices:
-        n *= len(c)
-    return n
 
 
 def _prepared(kind: str, value: object, strings) -> object:
@@ -228,7 +222,7 @@ def _starts(rows: np.ndarray, pattern: list, strings) -> np.ndarray:
     """The tokens where a pattern of fixed length (each token's predicates) matches: every token's test, shifted."""
     n = len(rows) - len(pattern) + 1
     if n <= 0:
-        return np.zeros(0, dtype=np.int64)
+        return _NONE
     ok = np.ones(n, dtype=bool)
     for offset, predicates in enumerate(pattern):
         ok &= _test(rows[offset : offset + n], predicates, strings)
@@ -241,7 +235,7 @@ def _lookup(
     """(groups, tokens) of every token whose ``values`` (one row per token, the signature's columns) are a key of
     ``table`` (``known``: each column's values in some key); one attribute: each distinct value looked up once."""
     if not len(values):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return _NONE, _NONE
     if values.shape[1] == 1:  # one attribute: each distinct value looked up
         distinct, inverse = np.unique(values[:, 0], return_inverse=True)
         found = [table.get((v,)) for v in distinct.tolist()]
@@ -254,7 +248,7 @@ def _lookup(
                     groups_1.extend([one] * len(at))
                     tokens_1.append(at)
         if not tokens_1:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+            return _NONE, _NONE
         return np.array(groups_1, dtype=np.int64), np.concatenate(tokens_1).astype(np.int64)
     # only tokens whose every value occurs in some key can match (most tokens, for the word exceptions: none)
     keep = np.ones(len(values), dtype=bool)
@@ -262,7 +256,7 @@ def _lookup(
         keep &= np.isin(values[:, c], known[c])
     candidates = np.flatnonzero(keep)
     if not len(candidates):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return _NONE, _NONE
     groups: List[int] = []
     tokens: List[int] = []
     for token, row in zip(candidates.tolist(), values[candidates].tolist()):
