@@ -5,9 +5,12 @@ from textanon_lab.benchmarks.profile_rows import (
     PRIOR_GRIDS,
     README_END,
     README_START,
+    SEARCH_GRID,
     label,
     profiles_markdown,
+    search_label,
     select,
+    select_search,
     update_readme,
 )
 
@@ -26,6 +29,28 @@ def test_the_rule_keeps_the_most_useful_setting_under_both_bars_else_the_most_pr
     assert label({"n_docs": 3000, "generalize": True}) == "n_docs=3e+03, generalize"
     assert label({"n_docs": 3000, "generalize": DATES_AND_NUMBERS}) == "n_docs=3e+03, generalize dates and numbers"
     assert [len(PRIOR_GRIDS[n]) for n in (1, 2, 3, 4)] == [8, 8, 6, 4]
+
+
+def search_row(system, bm25, dense, tpi, masked):
+    return {"system": system, "bm25_reid": bm25, "dense_reid": dense, "tpi": tpi, "masked_share": masked,
+            "setting": {"assume_unindexed": float(system)}}
+
+
+def test_the_search_rule_keeps_the_most_private_setting_under_the_utility_bars_then_the_most_useful():
+    rows = [
+        search_row("0.1", 20, 12, 0.47, 0.50),
+        search_row("0.15", 16, 10, 0.44, 0.52),
+        search_row("0.2", 15, 11, 0.42, 0.53),  # within 2 points of the lowest: the more useful of the two wins
+        search_row("0.3", 10, 8, 0.39, 0.56),  # the most private, but under the TPI bar and over the masked bar
+    ]
+    assert select_search(rows)["system"] == "0.15"
+    rows[1]["tpi"] = 0.41
+    assert select_search(rows)["system"] == "0.2"
+    rows[2]["bm25_reid"] = 19  # now 0.15 is the most private, alone within the tolerance
+    assert select_search(rows)["system"] == "0.15"
+    chosen = select_search([search_row("0.3", 10, 8, 0.39, 0.56), search_row("0.1", 20, 12, 0.30, 0.60)])
+    assert chosen["system"] == "0.3" and "no setting kept" in chosen["rule"]
+    assert SEARCH_GRID[0] == {"assume_unindexed": 0.1} and search_label(SEARCH_GRID[1]) == "assume_unindexed=0.15"
 
 
 def test_the_table_goes_between_the_readme_markers(tmp_path):

@@ -47,6 +47,7 @@ CASES = {
     "benchmark": "lab benchmark {f} --output {g} --trir-from {g}",
     "bench-llm": "lab bench-llm --input {f} --anonymizations {f}",
     "select-prior": "lab select-prior {f} --output {f}",
+    "select-search-profile": "lab select-search-profile {f} --index {d} --output {f}",
     "profiles": "lab profiles {f} --output {t}/p.json --readme {f}",
     "reliability": "lab reliability --output {t}/r.md",
     "select-threshold": "lab select-threshold {g} --exclude {f} --output {f}",

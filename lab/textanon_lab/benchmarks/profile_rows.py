@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from textanon.labels import DATETIME, QUANTITY
-from textanon.profiles import FAST, GENERALIZE, load
+from textanon.profiles import FAST, GENERALIZE, SEARCH, load
 from textanon.render.masking import apply
 from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
@@ -142,6 +142,69 @@ def select(rows: List[dict]) -> dict:
     else:
         chosen = min(rows, key=lambda r: (max(r["bm25_reid"], r["dense_reid"]), -r["tpi_lm"]))
         why = "no setting met the rule: the most private"
+    return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
+#: the search profile's stronger-attacker prior (``textanon_search_risk``'s ``assume_unindexed``) examined on the
+#: development pseudo-abstracts with the profile as shipped (generalizing: ``lab select-search-profile``, 2026-11-29;
+#: the value shipped until then was chosen by ``select-search`` for a pipeline that suppressed): the shipped value
+#: and three larger ones. Grid and rule (:func:`select_search`) fixed before the sweep.
+SEARCH_GRID: Tuple[Dict[str, object], ...] = tuple({"assume_unindexed": a} for a in (0.1, 0.15, 0.2, 0.3))
+#: the bars of the search profile's rule: the manual anonymization's word-frequency TPI and masked share on the
+#: evaluated abstracts (the issue's utility bar; ``select-search``'s bars), and how far above the grid's lowest
+#: re-identification a setting may be and still count as the most private (``select-search``'s tolerance)
+SEARCH_MIN_TPI, SEARCH_MAX_MASKED, SEARCH_TOLERANCE = 0.397, 0.554, 2.0
+
+
+def search_sweep(
+    dev: Path, index: str, model: str = "en_textanon", grid=SEARCH_GRID, limit: Optional[int] = None
+) -> dict:
+    """Every setting of ``grid`` (search risk settings) with the search profile as users run it
+    (:func:`textanon.profiles.load`, over the development ``index``) on the development file ``dev``: rows with both
+    judges, TPI (word frequencies, the headline: the profile's IC comes from the index; SmolLM2 beside it), masked
+    share and seconds; the rule applied (:func:`select_search`)."""
+    records = load_records(dev, limit)
+    docs = _docs(records)
+    systems: Dict[str, dict] = {}
+    for setting in grid:
+        config = {f"components.textanon_search_risk.{k}": v for k, v in setting.items()}
+        nlp = load(SEARCH, model, index, config=config)
+        t0 = time.perf_counter()
+        out = profile_masks(docs, nlp)
+        systems[search_label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
+    give_target_knowledge(records, systems)
+    rows = score(records, systems, ScoreSettings(skip_trir=True, tpi_lm=True))
+    judges = add_judge_columns(records, systems, rows)
+    for row in rows:
+        row["setting"] = systems[row["system"]]["setting"]
+    return {
+        "dev": str(dev),
+        "index": str(index),
+        "documents": len(records),
+        "rows": rows,
+        "judges": judges,
+        "selected": select_search(rows),
+    }
+
+
+def search_label(setting: Dict[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in setting.items())
+
+
+def select_search(rows: List[dict]) -> dict:
+    """The search profile's rule: among the rows keeping a word-frequency TPI of at least :data:`SEARCH_MIN_TPI` and
+    masking at most :data:`SEARCH_MAX_MASKED` of the tokens (all rows when none does), those whose privacy (the higher
+    of the two judges' rates) is within :data:`SEARCH_TOLERANCE` points of the lowest; of those the highest TPI."""
+    allowed = [r for r in rows if r["tpi"] >= SEARCH_MIN_TPI and r["masked_share"] <= SEARCH_MAX_MASKED]
+    why = (
+        f"the most private (highest judge within {SEARCH_TOLERANCE:g} points of the lowest), then the highest "
+        f"word-frequency TPI, among settings with TPI >= {SEARCH_MIN_TPI} and masked share <= {SEARCH_MAX_MASKED}"
+    )
+    if not allowed:
+        allowed, why = rows, "no setting kept the TPI and masked-share bars: " + why.split(", among")[0]
+    privacy = lambda r: max(r["bm25_reid"], r["dense_reid"])  # noqa: E731
+    best = min(privacy(r) for r in allowed)
+    chosen = max((r for r in allowed if privacy(r) <= best + SEARCH_TOLERANCE), key=lambda r: r["tpi"])
     return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
 
 

@@ -1,4 +1,5 @@
-"""``lab select-prior`` and ``lab profiles``: the fast profile's prior settings (dev) and the profile table."""
+"""``lab select-prior``, ``lab select-search-profile`` and ``lab profiles``: the fast profile's prior settings and the
+search profile's (dev), and the profile table."""
 
 from pathlib import Path
 from typing import Optional
@@ -9,10 +10,12 @@ from wasabi import msg
 from textanon.cli.common import check_distinct, parse_seeds
 from textanon_lab.benchmarks.profile_rows import (
     PRIOR_GRIDS,
+    SEARCH_GRID,
     prior_markdown,
     prior_sweep,
     profile_rows,
     profiles_markdown,
+    search_sweep,
     update_readme,
     write,
 )
@@ -35,6 +38,26 @@ def select_prior_cli(
     if grid not in PRIOR_GRIDS:
         msg.fail(f"--grid must be one of {', '.join(map(str, PRIOR_GRIDS))}", exits=2)
     result = prior_sweep(dev, model, grid=PRIOR_GRIDS[grid], limit=limit)
+    table = prior_markdown(result)
+    write(output, result, table)
+    msg.good(f"Wrote {output}")
+    print(table)
+
+
+@lab.command("select-search-profile")
+def select_search_profile_cli(
+    dev: Path = typer.Argument(..., exists=True, dir_okay=False, help="Development file (index dev-set's dev.json)"),
+    index: str = typer.Option(..., help="The development index (index dev-set's index.jsonl, built)"),
+    model: str = typer.Option("en_textanon", help="The pipeline package (with profiles)"),
+    output: Path = typer.Option(
+        Path("metrics/search_profile_selection.json"), help="JSON results; a .md table beside it"
+    ),
+    limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+) -> None:
+    """The search profile's stronger-attacker prior (assume_unindexed) chosen on development pseudo-abstracts, with
+    the profile as shipped (generalizing)."""
+    check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
+    result = search_sweep(dev, index, model, grid=SEARCH_GRID, limit=limit)
     table = prior_markdown(result)
     write(output, result, table)
     msg.good(f"Wrote {output}")
