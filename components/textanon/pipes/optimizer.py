@@ -160,6 +160,7 @@ class MaskingOptimizer(SettingsRecord):
         #: a placeholder covering part of a unit (a name, a title...) covers all of it (module docstring)
         self.whole_units = whole_units
         self._units: List[Unit] = []  # the current doc's units (textanon.decide.units), when whole_units
+        self._tagged: Optional[List[Tuple[int, str, str]]] = None  # the current doc's (idx, text, tag) per token
         #: how masked mentions are written, per label (``operators`` setting; empty: the ``replacement`` style)
         self.renderer = Renderer(operators)
         self.operators = self.renderer.describe()
@@ -186,6 +187,7 @@ class MaskingOptimizer(SettingsRecord):
         forced, occurrences = self._direct_identifiers(doc, entities)
         self._protected = forced
         self._units = doc_units(doc, self.spans_key, self.extra_spans_keys) if self.whole_units else []
+        self._tagged = None  # the doc's tokens for the role word: read at its first rendering
         self.generalized: Dict[str, Tuple[int, str]] = {}
         masked = self._solve(doc, entities, combos, forced, self.replacement == GENERALIZE)
         self._render(doc, entities, masked, occurrences, self.generalized)
@@ -373,7 +375,7 @@ class MaskingOptimizer(SettingsRecord):
             raised += len(up)
             masked = masked | (demote - set(up))
             self.generalized = {e: up.get(e, g) for e, g in self.generalized.items() if e not in masked}
-            self._render(doc, entities, masked, occurrences, self.generalized)
+            self._render(doc, entities, masked, occurrences, self.generalized, final=False)
             costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
             demote, exhausted = to_suppress(doc, search, self.generalized, costs)
         if raised:
@@ -384,7 +386,7 @@ class MaskingOptimizer(SettingsRecord):
             self.generalized = self._generalize_suppressed(doc, entities, combos, masked - set(forced), chosen)
             if self.generalized:
                 masked = masked - set(self.generalized)
-                self._render(doc, entities, masked, occurrences, self.generalized)
+                self._render(doc, entities, masked, occurrences, self.generalized, final=False)
                 costs = {e: self._cost(entities[e]) / IC_SCALE for e in self.generalized}
                 demote, exhausted = to_suppress(doc, search, self.generalized, costs)
                 if exhausted:
@@ -497,7 +499,11 @@ class MaskingOptimizer(SettingsRecord):
         masked: Set[str],
         occurrences: List[Char],
         generalized: Optional[Dict[str, Tuple[int, str]]] = None,
+        final: bool = True,
     ) -> None:
+        """Write the decision on the doc: ``doc._.masks``, ``doc._.anonymized_text``, ``doc._.whole_units``, the
+        warnings and, when ``final``, every span's ``masked`` / ``treatment`` / ``operator`` (a rendering the targeted
+        check reads and then replaces sets only the text and its masks: the last rendering writes the spans)."""
         masks: List[Mask] = []
         surfaces: Dict[str, str] = {}
         doc_text = doc.text  # built once: doc.text joins every token
@@ -556,7 +562,9 @@ class MaskingOptimizer(SettingsRecord):
         if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
             # written to fit the words around the name ("the American actress", "the person's"); premodifiers that
             # another mask covers are never copied (generalization/role.py)
-            tagged = [(t.idx, t.text, t.tag_) for t in doc] if doc.has_annotation("TAG") else []
+            if self._tagged is None:  # the same tokens at every rendering of the doc: read once
+                self._tagged = [(t.idx, t.text, t.tag_) for t in doc] if doc.has_annotation("TAG") else []
+            tagged = self._tagged
             hidden = [m for e in set(masked) | set(generalized) for m in entities.get(e, [])]
             hidden = [m for m in hidden if not in_name(m.start_char, m.end_char)]
             others = HiddenSpans([(m.start_char, m.end_char) for m in hidden])  # built once, asked per occurrence
@@ -599,6 +607,8 @@ class MaskingOptimizer(SettingsRecord):
         doc._.anonymized_text = apply(doc_text, masks)
         for warning in warnings:
             add_warning(doc, warning)
+        if not final:
+            return
         treatment = {e: f"generalize:{level}" for e, (level, _) in generalized.items()}
         treatment.update({e: "suppress" for e in masked})
         starts = [m[0] for m in masks]
