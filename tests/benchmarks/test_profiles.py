@@ -32,8 +32,14 @@ def test_the_rule_keeps_the_most_useful_setting_under_both_bars_else_the_most_pr
 
 
 def search_row(system, bm25, dense, tpi, masked):
-    return {"system": system, "bm25_reid": bm25, "dense_reid": dense, "tpi": tpi, "masked_share": masked,
-            "setting": {"assume_unindexed": float(system)}}
+    return {
+        "system": system,
+        "bm25_reid": bm25,
+        "dense_reid": dense,
+        "tpi": tpi,
+        "masked_share": masked,
+        "setting": {"assume_unindexed": float(system)},
+    }
 
 
 def test_the_search_rule_keeps_the_most_private_setting_under_the_utility_bars_then_the_most_useful():

@@ -42,6 +42,7 @@ CASES = {
     "bench-speed": "lab bench-speed --wikiactors {f} --echr {g} --output {g}",
     "bench-startup": "lab bench-startup --output {t}/s.md",
     "bench-long": "lab bench-long --echr {f} --output {f}",
+    "bench-batch": "lab bench-batch {f} --background {g} --exclude {g} --index {d} --output {f}",
     "bench-scale": "lab bench-scale {f} --output {t}/s.json --outputs {d}",
     "bench-engines": "lab bench-engines --echr {f} --wikiactors {g} --output {f}",
     "benchmark": "lab benchmark {f} --output {g} --trir-from {g}",

@@ -29,9 +29,9 @@ app.add_typer(lab, name="lab")
 #: the lab commands that write measurements to metrics/: they refuse a checkout whose code differs from its commit
 #: (the metrics name the commit they measured) unless ``textanon lab --allow-dirty`` says so
 MEASURING = frozenset(
-    """architecture bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi benchmark
-    benchmark-echr cv-ner evaluate-ner ner-errors peer-suite profiles reliability select-prior select-search-profile
-    select-threshold truth-audit""".split()
+    """architecture bench-batch bench-engines bench-llm bench-long bench-scale bench-speed bench-startup bench-tpi
+    benchmark benchmark-echr cv-ner evaluate-ner ner-errors peer-suite profiles reliability select-prior
+    select-search-profile select-threshold truth-audit""".split()
 )
 #: set (to any value) to allow every measuring command a dirty checkout, as ``--allow-dirty`` does (the test suite)
 ALLOW_DIRTY_ENV = "TEXTANON_ALLOW_DIRTY"

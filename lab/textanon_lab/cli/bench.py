@@ -170,3 +170,32 @@ def bench_engines_cli(
     _, table = write_bench_engines(output, echr=echr, wikiactors=wikiactors, **settings, **sizes)
     msg.good(f"Wrote {output}")
     print(table)
+
+
+@lab.command("bench-batch")
+def bench_batch_cli(
+    dev: Path = typer.Argument(..., exists=True, dir_okay=False, help="Development file (index dev-set's dev.json)"),
+    background: Path = typer.Option(
+        ..., exists=True, dir_okay=False, help="WikiActors bodies (WikiActors_500_random.json): the long documents"
+    ),
+    exclude: Path = typer.Option(
+        ..., exists=True, dir_okay=False, help="The evaluated records (WikiActors_50_eval.json): never read"
+    ),
+    index: str = typer.Option(..., help="A search index (the search profile loads with it; not queried)"),
+    model: str = typer.Option("en_textanon", help="Pipeline package with profiles (textanon.profiles)"),
+    repeats: int = typer.Option(3, help="Interleaved repeats (medians are reported)"),
+    output: Path = typer.Option(Path("metrics/batch_size.json"), help="JSON results; a .md table is written beside it"),
+) -> None:
+    """The batch size en_textanon ships, chosen on development documents (textanon_lab.benchmarks.batch_size)."""
+    from textanon_lab.benchmarks.batch_size import bench_batch, markdown
+
+    check_distinct(
+        [("DEV", dev), ("--background", background), ("--exclude", exclude)],
+        [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
+    )
+    result = bench_batch(dev, background, exclude, model, index, repeats)
+    write_metrics(output, result)
+    table = markdown(result)
+    output.with_suffix(".md").write_text(table, encoding="utf-8")
+    msg.good(f"Wrote {output}")
+    print(table)
