@@ -159,3 +159,39 @@ def test_redecide_keeps_the_warnings_of_earlier_stages_and_does_not_pile_up_its_
     after = doc._.anonymization_warnings
     assert "an earlier stage's warning" in after and any("language model failed" in w for w in after)
     assert sorted(after) == sorted(first)  # the decision's own warnings once, not once per threshold
+
+
+class _BatchSizes:
+    """A component that records how many documents each batch gave its ``pipe``."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def __call__(self, doc):
+        return doc
+
+    def pipe(self, docs, batch_size=None):
+        docs = list(docs)
+        self.sizes.append(len(docs))
+        yield from docs
+
+
+@Language.factory("test_batch_sizes")
+def _batch_sizes(nlp, name):
+    return _BatchSizes()
+
+
+def test_the_batch_size_is_the_pipelines_unless_the_caller_gives_one():
+    from textanon.run.runner import pipe_records
+
+    nlp = build("test_mask_all")
+    sizes = nlp.add_pipe("test_batch_sizes").sizes
+    nlp.batch_size = 3
+    assert len(list(anonymize_records(nlp, _records([f"t{i}" for i in range(7)])))) == 7
+    assert sizes == [3, 3, 1]
+    sizes.clear()
+    list(anonymize_records(nlp, _records([f"t{i}" for i in range(7)]), batch_size=5))
+    assert sizes == [5, 2]
+    sizes.clear()
+    list(pipe_records(nlp, _records([f"t{i}" for i in range(4)])))
+    assert sizes == [3, 1]

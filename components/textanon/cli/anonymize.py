@@ -110,7 +110,12 @@ def anonymize(
         dir_okay=False,
     ),
     n_process: int = typer.Option(1, "--n-process", help="Worker processes"),
-    batch_size: int = typer.Option(8, "--batch-size", help="Documents per batch sent to the pipeline"),
+    batch_size: Optional[int] = typer.Option(
+        None,
+        "--batch-size",
+        min=1,
+        help="Documents per batch sent to the pipeline (default: the pipeline's nlp.batch_size; Ray: 8)",
+    ),
     engine: Engine = typer.Option(
         Engine.local, "--engine", help="local (this machine) or ray (Ray Data; docs/scale.md)"
     ),

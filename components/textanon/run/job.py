@@ -42,6 +42,8 @@ from textanon.run.scale.ray_engine import PipelineSpec, anonymize_on_ray
 from textanon.run.side_outputs import SideOutputs
 
 DEFAULT_PIPELINE = "en_textanon"
+#: records per Ray task when ``--batch-size`` is not given (the actors, not this process, hold the pipeline)
+RAY_BATCH_SIZE = 8
 #: the engines (``anonymize --engine``): this machine, or a Ray cluster (``textanon.run.scale.ray_engine``)
 LOCAL, RAY = "local", "ray"
 
@@ -98,7 +100,7 @@ class AnonymizeSettings:
     address: Optional[str] = None
     num_workers: Optional[int] = None
     n_process: int = 1
-    batch_size: int = 8
+    batch_size: Optional[int] = None  # None: the pipeline's nlp.batch_size (Ray: RAY_BATCH_SIZE)
     max_chars: int = DEFAULT_MAX_CHARS
 
 
@@ -330,6 +332,6 @@ def _ray_records(settings: AnonymizeSettings, input_path: Path, sides: SideOutpu
         address=settings.address,
         target=settings.target,
         num_workers=settings.num_workers,
-        batch_size=settings.batch_size,
+        batch_size=settings.batch_size or RAY_BATCH_SIZE,
         max_chars=settings.max_chars,
     )

@@ -56,7 +56,7 @@ def anonymize_records(
     items: Iterable[Item],
     target: Optional[str] = None,
     n_process: int = 1,
-    batch_size: int = 8,
+    batch_size: Optional[int] = None,
     max_chars: int = DEFAULT_MAX_CHARS,
     spans_key: str = DEFAULT_SPANS_KEY,
 ) -> Iterator[dict]:
@@ -64,9 +64,11 @@ def anonymize_records(
     item of ``items`` (``records.read_records``), in input order, as soon as it and all before it are done.
 
     target: the person to protect for records without their own ``target``.
+    batch_size: documents per batch (None: the pipeline's ``nlp.batch_size``).
     max_chars: records longer than this become error records (longer than ``nlp.max_length`` is fine).
     """
     settings = {"target": target, "max_chars": max_chars, "spans_key": spans_key, "timings": None}
+    batch_size = batch_size or nlp.batch_size
     jobs = enumerate(items)
     if n_process <= 1:
         for batch in _batches(jobs, batch_size):
@@ -94,7 +96,7 @@ def pipe_records(
     nlp: Language,
     items: Iterable[Item],
     target: Optional[str] = None,
-    batch_size: int = 8,
+    batch_size: Optional[int] = None,
     max_chars: int = DEFAULT_MAX_CHARS,
     timings: Optional[Dict[str, float]] = None,
 ) -> Iterator[Tuple[Item, Union[Doc, dict]]]:
@@ -107,7 +109,7 @@ def pipe_records(
     each component are added to it (benchmarks).
     """
     settings = {"target": target, "max_chars": max_chars, "spans_key": None, "timings": timings}
-    batches = _batches(enumerate(items), batch_size)
+    batches = _batches(enumerate(items), batch_size or nlp.batch_size)  # None: the pipeline's batch size
     for batch in batches:
         by_index = dict(batch)
         for i, doc in _run_batch(nlp, batch, settings, finish=_keep_doc):
