@@ -1,4 +1,6 @@
-"""Batch size (``bench-batch``): the ``nlp.batch_size`` that ``en_textanon`` ships, chosen on development documents.
+"""Batch size (``bench-batch``): ``nlp.batch_size`` timed on development documents (docs/profiles.md, decision 7: the
+rule chose 32; ``bench-speed`` then found it slower on long documents and with 2 processes on small corpora, which this
+design cannot see — its long corpus fills no batch of 16 or 32 and it times one process —, so ``en_textanon`` keeps 8).
 
 spaCy's trained components — the court NER, en_core_web_sm's tok2vec, tagger, parser and ner — process a batch of
 documents at once (one matrix product over every token of the batch, the parser's steps over every document of it);

@@ -186,7 +186,7 @@ def bench_batch_cli(
     repeats: int = typer.Option(3, help="Interleaved repeats (medians are reported)"),
     output: Path = typer.Option(Path("metrics/batch_size.json"), help="JSON results; a .md table is written beside it"),
 ) -> None:
-    """The batch size en_textanon ships, chosen on development documents (textanon_lab.benchmarks.batch_size)."""
+    """The batch size timed on development documents (textanon_lab.benchmarks.batch_size; docs/profiles.md)."""
     from textanon_lab.benchmarks.batch_size import bench_batch, markdown
 
     check_distinct(
