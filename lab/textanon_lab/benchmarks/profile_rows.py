@@ -12,7 +12,7 @@
 
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from textanon.labels import DATETIME, QUANTITY
 from textanon.profiles import FAST, GENERALIZE, SEARCH, load
@@ -98,25 +98,37 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
     """Every setting of ``grid`` on the development file ``dev``: rows with both judges, TPI (SmolLM2 and word
     frequencies), masked share and seconds; the selection rule applied (:func:`select`)."""
     records = load_records(dev, limit)
-    docs = _docs(records)
-    systems: Dict[str, dict] = {}
-    for setting in grid:
-        nlp = prior_pipeline(
+
+    def pipeline(setting):
+        return lambda: prior_pipeline(
             model,
             int(setting["n_docs"]),
             setting["generalize"],
             setting.get("candidate_rare_df"),
             setting.get("verbs_apart"),
         )
+
+    rows, judges = dev_rows(records, [(label(s), s, pipeline(s)) for s in grid])
+    return {"dev": str(dev), "documents": len(records), "rows": rows, "judges": judges, "selected": select(rows)}
+
+
+def dev_rows(records, runs: Sequence[Tuple[str, Dict[str, object], Callable[[], object]]]) -> Tuple[List[dict], dict]:
+    """Each ``(row label, setting, pipeline loader)`` of ``runs`` on the development ``records`` (each loaded in
+    turn, the target's name known): the scored rows (both judges, TPI under word frequencies and SmolLM2, masked share,
+    docs/s) with their setting, and what the judges record."""
+    docs = _docs(records)
+    systems: Dict[str, dict] = {}
+    for name, setting, loader in runs:
+        nlp = loader()
         t0 = time.perf_counter()
         out = profile_masks(docs, nlp)
-        systems[label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
+        systems[name] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
     give_target_knowledge(records, systems)
     rows = score(records, systems, ScoreSettings(skip_trir=True, tpi_lm=True))
     judges = add_judge_columns(records, systems, rows)
     for row in rows:
         row["setting"] = systems[row["system"]]["setting"]
-    return {"dev": str(dev), "documents": len(records), "rows": rows, "judges": judges, "selected": select(rows)}
+    return rows, judges
 
 
 def label(setting: Dict[str, object]) -> str:
@@ -164,19 +176,12 @@ def search_sweep(
     judges, TPI (word frequencies, the headline: the profile's IC comes from the index; SmolLM2 beside it), masked
     share and seconds; the rule applied (:func:`select_search`)."""
     records = load_records(dev, limit)
-    docs = _docs(records)
-    systems: Dict[str, dict] = {}
-    for setting in grid:
+
+    def pipeline(setting):
         config = {f"components.textanon_search_risk.{k}": v for k, v in setting.items()}
-        nlp = load(SEARCH, model, index, config=config)
-        t0 = time.perf_counter()
-        out = profile_masks(docs, nlp)
-        systems[search_label(setting)] = dict(out, seconds=time.perf_counter() - t0, setting=dict(setting))
-    give_target_knowledge(records, systems)
-    rows = score(records, systems, ScoreSettings(skip_trir=True, tpi_lm=True))
-    judges = add_judge_columns(records, systems, rows)
-    for row in rows:
-        row["setting"] = systems[row["system"]]["setting"]
+        return lambda: load(SEARCH, model, index, config=config)
+
+    rows, judges = dev_rows(records, [(search_label(s), s, pipeline(s)) for s in grid])
     return {
         "dev": str(dev),
         "index": str(index),
