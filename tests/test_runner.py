@@ -13,7 +13,7 @@ from spacy.language import Language
 import textanon  # noqa: F401  (extensions)
 from textanon.io.datasets.records import Record, RecordError
 from textanon.render.output import doc_to_record
-from textanon.run.runner import anonymize_records
+from textanon.run.runner import anonymize_records, pipe_records
 
 PARENT = os.getpid()
 
@@ -182,8 +182,6 @@ def _batch_sizes(nlp, name):
 
 
 def test_the_batch_size_is_the_pipelines_unless_the_caller_gives_one():
-    from textanon.run.runner import pipe_records
-
     nlp = build("test_mask_all")
     sizes = nlp.add_pipe("test_batch_sizes").sizes
     nlp.batch_size = 3

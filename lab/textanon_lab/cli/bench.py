@@ -10,6 +10,8 @@ from wasabi import msg
 from textanon.cli.common import check_distinct
 from textanon.profiles import PROFILES, SEARCH
 from textanon_eval.provenance import write_metrics
+from textanon_lab.benchmarks.batch_size import bench_batch
+from textanon_lab.benchmarks.batch_size import markdown as batch_markdown
 from textanon_lab.benchmarks.lm_engines import write_bench_engines
 from textanon_lab.benchmarks.scale import bench_scale
 from textanon_lab.benchmarks.speed import bench_long, bench_speed, long_markdown
@@ -187,15 +189,13 @@ def bench_batch_cli(
     output: Path = typer.Option(Path("metrics/batch_size.json"), help="JSON results; a .md table is written beside it"),
 ) -> None:
     """The batch size timed on development documents (textanon_lab.benchmarks.batch_size; docs/profiles.md)."""
-    from textanon_lab.benchmarks.batch_size import bench_batch, markdown
-
     check_distinct(
         [("DEV", dev), ("--background", background), ("--exclude", exclude)],
         [("--output", output), ("--output (.md)", output.with_suffix(".md"))],
     )
     result = bench_batch(dev, background, exclude, model, index, repeats)
     write_metrics(output, result)
-    table = markdown(result)
+    table = batch_markdown(result)
     output.with_suffix(".md").write_text(table, encoding="utf-8")
     msg.good(f"Wrote {output}")
     print(table)
