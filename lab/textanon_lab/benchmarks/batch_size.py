@@ -22,16 +22,16 @@ import random
 import statistics
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence
 
 from textanon.io.datasets.records import Record
-from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
+from textanon.io.datasets.wikiactors import read_wikiactors
 from textanon.profiles import SEARCH, load
 from textanon.run.collector import settle
 from textanon.run.runner import pipe_docs
+from textanon_lab.benchmarks.speed import Docs, load_wikiactors
 from textanon_lab.benchmarks.systems import WARM_UP
 
-Docs = List[Tuple[str, str, Optional[str]]]
 #: the batch sizes timed
 SIZES = (4, 8, 16, 32)
 #: the length of a long development document (the 27 echr-dev court cases: 163,598 characters)
@@ -43,7 +43,7 @@ def dev_corpora(dev: Path, background: Path, exclude: Path, n_long: int = 27, se
     """The two development corpora (module docstring): ``dev``'s pseudo-abstracts (``index dev-set``'s dev.json) and
     ``n_long`` slices of the bodies in ``background`` of actors neither in ``exclude`` (the evaluated) nor in ``dev``,
     drawn with ``seed``."""
-    short = [(r.name, r.original, r.name) for r in evaluated(read_wikiactors(dev))]
+    short = load_wikiactors(dev)
     taken = {r.name for r in read_wikiactors(exclude)} | {name for name, _, _ in short}
     bodies = sorted(
         (r.name, r.background)
