@@ -148,6 +148,21 @@ def test_without_target_full_names_and_their_surnames_are_masked_with_a_warning(
     assert any("no target given" in w for w in doc._.anonymization_warnings)
 
 
+def test_without_target_a_full_name_given_as_two_adjacent_person_mentions_is_masked_whole():
+    # the NER gives the first name, a rule the surname: together they are a full name, and no word of it stays
+    text = "Patient: Maria Gonzalez-Ruiz, DOB given. Mrs Gonzalez-Ruiz lives with Tomas. Maria smiled."
+    mentions = [
+        ("Maria", "PERSON", "P1"),
+        ("Gonzalez-Ruiz", "PERSON", "P2"),
+        ("Mrs Gonzalez-Ruiz", "PERSON", "P2"),
+        ("Tomas", "PERSON", "P3"),
+    ]
+    doc = make_doc(text, mentions, [], ics={"P1": 0.5, "P3": 0.5})
+    assert {"P1", "P2"} <= masked_ids(doc)
+    assert doc._.anonymized_text.startswith("Patient: ***,")
+    assert "Gonzalez" not in doc._.anonymized_text
+
+
 @pytest.mark.parametrize("label,source", [("CODE", "ner"), ("MISC", "rule:ipv4"), ("QUANTITY", "rule:number_after_no")])
 def test_code_mentions_force_their_entity_whatever_the_first_label(label, source):
     text = "Ref 10.0.0.1 was seen; later 10.0.0.1 again."

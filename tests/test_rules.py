@@ -62,6 +62,11 @@ FOUND = [
     ("he lives in Flat 3, Kings Court", "3", "CODE"),
     ("his passport no. 123456789 was", "123456789", "CODE"),
     ("his ID No 123 was", "123", "CODE"),
+    # medical and device identifiers after their label, whatever their length
+    ("her MRN 48213 was", "48213", "CODE"),
+    ("Medical record: 7731 on file", "7731", "CODE"),
+    ("IMEI 35-209900-176148-1 of the phone", "35-209900-176148-1", "CODE"),
+    ("badge B-4821 was lost", "B-4821", "CODE"),
     ("passport number X1234567 expired", "X1234567", "CODE"),
     ("card 4111 1111 1111 1111 was", "4111 1111 1111 1111", "CODE"),
     ("card 4111111111111112 was", "4111111111111112", "CODE"),
@@ -88,6 +93,13 @@ FOUND = [
     ("who was then fifteen years of age, as", "fifteen years of age", "DEM"),
     ("the victim, aged 42, said", "aged 42", "DEM"),
     ("a 42-year-old man", "42-year-old", "DEM"),
+    ("a 45 y/o female", "45 y/o", "DEM"),
+    ("a 45yo man", "45yo", "DEM"),
+    ("an 80 yrs old woman", "80 yrs old", "DEM"),
+    # a US ZIP code after the state, or after its label
+    ("1 Main St, Washington, DC 20500.", "20500", "CODE"),
+    ("Beverly Hills, CA 90210-1234, USA", "90210-1234", "CODE"),
+    ("zip code 90210 on file", "90210", "CODE"),
     # other years than a statute's are dates
     ("in 1996 the Act was passed", "1996", "DATETIME"),
 ]

@@ -81,8 +81,14 @@ resources management secretary secretariat council ministry unit desk helpdesk l
 INTRODUCTION = re.compile(
     r"(?i:\b(?:my|his|her|their|your|our)[ \t]+(?:(?:full|first|given|last|maiden|real|legal)[ \t]+|sur)?name"
     r"(?:[ \t]+(?:is|was)|'s|’s)|\b(?:I[ \t]+am|I'm|I’m|he[ \t]+is|she[ \t]+is)[ \t]+called"
-    r"|\bcall[ \t]+me|(?m:^)[ \t]*(?:(?:full|first|last|patient|client|applicant)[ \t]+)?name[ \t]*:)"
-    rf"[ \t]+(?P<name>{LETTER_TITLES}[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){{0,3}})"
+    r"|\bcall[ \t]+me|(?m:^)[ \t]*(?:(?:full|first|last|patient|client|applicant)[ \t]+)?name[ \t]*:"
+    # a form's person field at a line start: "Patient: Doe, Jane", "Account holder: Smith, John A."
+    r"|(?m:^)[ \t]*(?:patient|client|account[ \t]+holder|policy[ \t]?holder|beneficiary|tenant|guardian|next[ \t]+of"
+    r"[ \t]+kin|emergency[ \t]+contact|insured|subscriber|claimant|defendant|plaintiff|witness|signed(?:[ \t]+by)?"
+    r"|prepared[ \t]+by|referred[ \t]+by|reported[ \t]+by)[ \t]*:)"
+    # the name words; the first may be a surname before a comma and the given names ("Smith, John A.")
+    rf"[ \t]+(?P<name>{LETTER_TITLES}[^\W\d_][\w'’.-]*(?:,(?=[ \t]+[A-Z][a-z]))?"
+    r"(?:[ \t]+[^\W\d_][\w'’.-]*){0,3})"
 )
 HEADER_FIELDS = r"(?:From|To|Cc|CC|Bcc|BCC|Reply-To|Sender)"
 #: the name of a header item: name words, a comma between surname and given name ("Novak, Julia") allowed
@@ -158,6 +164,14 @@ PATTERNS = {
         r"(?i)(?<![\w-])(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)"
         r"[ \t-]?(?=[0-9A-Z]*\d)[0-9A-Z]{2,14}(?:[ \t.-][0-9A-Z]{1,7}){0,4}(?!\w)"
     ),
+    # a bare run of six or more digits that no other rule reads (a record, account or customer number with no label:
+    # "The record 00482913", "MRN 00482913"): an identifier unless shown otherwise (amounts have separators or a
+    # currency, years four digits, phone numbers and checksummed numbers their own rules, which win when longer)
+    # a UUID / GUID (device, session, record ids), any case
+    "uuid": re.compile(r"(?i)(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\w-])"),
+    # a hexadecimal token of 16 or more characters, letters and digits (a key, a hash, a device serial)
+    "hex_token": re.compile(r"(?i)(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}(?![\w-])"),
+    "digit_run": re.compile(r"(?<![\w.,/:+-])\d{6,}(?![\w/-]|[.,:]\d)"),
     "isbn": re.compile(
         r"(?i)\bISBN(?:-1[03])?[ \t]*:?[ \t]*(?P<span>(?:97[89][ \t-]?)?\d[\d \t-]{7,14}[\dX])\b"
         r"|(?<![\w-])(?P<bare>97[89]-\d{1,5}-\d{1,7}-\d{1,7}-\d)\b"
@@ -397,9 +411,13 @@ def find_letter_names(text: str) -> Iterator[Match]:
         for start, (word_start, word_end) in pieces:  # "Julia, Tom and Anna"
             yield names_start + start + word_start, names_start + start + word_end, PERSON, "salutation_name"
     for m in INTRODUCTION.finditer(text):
-        span = _leading_name(m.group("name"))
-        if span is not None:
-            yield m.start("name") + span[0], m.start("name") + span[1], PERSON, "introduced_name"
+        name, at = m.group("name"), m.start("name")
+        surname = re.match(r"[^\W\d_][\w'’.-]*,[ \t]+", name)  # "Smith, John A.": the surname, then the given names
+        parts = [(0, name)] if surname is None else [(0, name[: surname.end()]), (surname.end(), name[surname.end() :])]
+        for offset, part in parts:
+            span = _leading_name(part)
+            if span is not None:
+                yield at + offset + span[0], at + offset + span[1], PERSON, "introduced_name"
     for regex in (SIGNATURE_SAME_LINE, SIGNATURE_NEXT_LINE):
         for m in regex.finditer(text):
             word_span = _name_words(m.group("name"), initials=True)

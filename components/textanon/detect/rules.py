@@ -77,7 +77,9 @@ STREET_WORDS = (
 ID_LABELS = (
     r"(?:[Pp]assport|[Ii]dentity [Cc]ard|ID [Cc]ard|ID|I\.D\.|[Ll]icen[cs]e|[Aa]ccount|[Rr]ef(?:erence)?|"
     r"[Mm]embership|[Cc]ustomer|[Pp]olicy|[Tt]ax|[Ss]ocial [Ss]ecurity|SSN|NINO|[Nn]ational [Ii]nsurance|NI|"
-    r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim)"
+    r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim|"
+    r"MRN|[Mm]edical [Rr]ecord|NHS|CHI|IMEI|VIN|[Ss]erial|[Ii]nvoice|[Tt]racking|[Rr]outing|[Bb]adge|"
+    r"ZIP(?: [Cc]ode)?|[Zz]ip(?: [Cc]ode)?|[Pp]ostal [Cc]ode|[Pp]ost ?[Cc]ode)"
 )
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
 CODE_RUN = r"[A-Z0-9][A-Z0-9/.-]*(?:\s[A-Z0-9/.-]+\b)*"
@@ -167,6 +169,11 @@ CODE_PATTERNS = {
     # the shortest IPv6 address, "::" (all zeros), only where the text says it is an address ("local ipv6 ::")
     "ipv6_unspecified": r"(?i:\bip(?:v6)?(?:[ \t]+address)?[ \t]*:?[ \t]+)(?P<span>::)(?![\w:])",
     "uk_postcode": r"\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b",
+    # a US ZIP code after the state's two letters ("Washington, DC 20500", "CA 90210-1234")
+    "us_zip": (
+        r"\b(?:A[KLRZ]|C[AOT]|D[CE]|FL|GA|HI|I[ADLN]|K[SY]|LA|M[ADEINOST]|N[CDEHJMVY]|O[HKR]|PA|PR|RI|S[CD]|T[NX]|UT"
+        r"|V[AT]|W[AIVY])[ \t]+(?P<span>\d{5}(?:-\d{4})?)(?![\w-])"
+    ),
     # an outward code alone ("NW1") after a town, a street or "postcode"
     "uk_outward_code": (
         r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|"
@@ -228,6 +235,8 @@ DEM_PATTERNS = {
     "nationality": r"\b(?:United Kingdom|United States|[A-Z][a-z]+ [A-Z][a-z]+)\s+nationals?\b",
     "age": (
         rf"\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|{NUMBER_WORD}-year-old)\b"
+        # the clinical short forms: "45 y/o", "45yo", "45 y.o.", "45 yrs old"
+        rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?)"
     ),
 }
 #: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)

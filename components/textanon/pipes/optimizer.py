@@ -238,13 +238,10 @@ class MaskingOptimizer(SettingsRecord):
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
             full_names = {}
-            for eid, mentions in entities.items():
-                for m in mentions:
-                    if m.label_ != PERSON:
-                        continue  # only person names are protected; name_words tokenizes the text
-                    words = name_words(m.text)
-                    if len(words) >= 2:
-                        full_names.setdefault(" ".join(words), words)
+            for start, end in _person_runs(text, entities):  # only person names are protected
+                words = name_words(text[start:end])
+                if len(words) >= 2:
+                    full_names.setdefault(" ".join(words), words)
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
                 occurrences += [
@@ -729,6 +726,19 @@ def _entities(spans: Iterable[Span]) -> Dict[str, List[Span]]:
     for i, span in enumerate(spans):
         entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
     return entities
+
+
+def _person_runs(text: str, entities: Dict[str, List[Span]]) -> List[Char]:
+    """The character spans of the PERSON mentions, those that only spaces separate joined: a recognizer may give a
+    name as two mentions ("Maria" by the NER, "Gonzalez-Ruiz" by a rule), which together are the full name."""
+    spans = sorted({(m.start_char, m.end_char) for ms in entities.values() for m in ms if m.label_ == PERSON})
+    runs: List[List[int]] = []
+    for start, end in spans:
+        if runs and (start <= runs[-1][1] or text[runs[-1][1] : start] in (" ", "\u00a0")):
+            runs[-1][1] = max(runs[-1][1], end)
+        else:
+            runs.append([start, end])
+    return [(s, e) for s, e in runs]
 
 
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:
