@@ -172,3 +172,9 @@ def test_a_match_cut_at_a_regions_edge_makes_the_search_fall_back_to_the_whole_t
     monkeypatch.setattr(target_module, "_regions", lambda folded, variants: None)
     assert found == target_module.find_target_mentions(text, "Igor Munteanu")
     assert not any(text[s:e].startswith("Munteanu I") for s, e in found)  # no "Munteanu I" cut out of "Ivanov"
+
+
+def test_the_dotted_initials_of_the_whole_name_are_a_mention():
+    text = "A.J. (as friends call Angelina) met Pitt. A. J. smiled; A.J.R. and the U.S. did not, nor a.j. or AJ."
+    found = [text[s:e] for s, e in name_occurrences(text, "Angelina Jolie")]
+    assert found == ["A.J.", "Angelina", "A. J."]

@@ -439,8 +439,8 @@ _OCCURRENCES: Dict[Tuple[str, str], Tuple[Span, ...]] = {}
 
 def _name_occurrences(text: str, name: str) -> List[Span]:
     occurrences = find_target_mentions(text, name)
-    extra = _pronunciations_after(text, occurrences)
     words = name_words(name)
+    extra = _pronunciations_after(text, occurrences) + _dotted_initials(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
         view = normalized(text)
@@ -450,6 +450,17 @@ def _name_occurrences(text: str, name: str) -> List[Span]:
         )
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
     return [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
+
+
+def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
+    """The initials of every word of a name of two words or more, upper case, each with its full stop ("A.J.",
+    "A. J." for Angelina Jolie): a nickname made of the name itself. Without the full stops ("AJ") they are left to
+    the recognizer (an abbreviation as often as a name)."""
+    letters = [w[0] for w in words if w[:1].isalpha()]
+    if len(letters) < 2 or len(letters) != len(words) or not all(c.isupper() for c in letters):
+        return []
+    pattern = r"(?<![\w.])" + r"\.[ \t]?".join(map(re.escape, letters)) + r"\.(?![ \t]?[^\W\d_]\.)(?!\w)"
+    return [m.span() for m in re.finditer(pattern, text)]
 
 
 #: how far into a text the opening of a biography ("Name (pronunciation; born ...)") may start
