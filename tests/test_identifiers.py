@@ -366,13 +366,15 @@ def test_the_default_pipeline_masks_every_identifier_and_letter_name():
     assert "Article 6 § 1 of the Convention, e.g." in out  # ordinary court text stays
 
 
-CLINICAL_NOTE = """Patient: Maria Gonzalez-Ruiz, DOB 03/14/1962, MRN 00482913. Seen on 12 March 2024 at St. Mary's Hospital, \
-Leeds by Dr. Alan Whitcombe. Mrs Gonzalez-Ruiz, a retired primary school teacher who lives in Headingley with her \
-husband Tomas, presented with chest pain. Her daughter (phone 07700 900123, email tina.g@example.co.uk) accompanied \
-her. NHS number 943 476 5919. The record 55120934 and device ID 3f2504e0-4f89-11d3-9a0c-0305e82c3301 were updated.
-Next of kin: Ruiz, Tomas
-Address: 1600 Pennsylvania Avenue NW, Washington, DC 20500.
-"""
+CLINICAL_NOTE = (
+    "Patient: Maria Gonzalez-Ruiz, DOB 03/14/1962, MRN 00482913. Seen on 12 March 2024 at St. Mary's Hospital, "
+    "Leeds by Dr. Alan Whitcombe. Mrs Gonzalez-Ruiz, a retired primary school teacher who lives in Headingley with "
+    "her husband Tomas, presented with chest pain. Her daughter (phone 07700 900123, email tina.g@example.co.uk) "
+    "accompanied her. NHS number 943 476 5919. The record 55120934 and device ID "
+    "3f2504e0-4f89-11d3-9a0c-0305e82c3301 were updated.\n"
+    "Next of kin: Ruiz, Tomas\n"
+    "Address: 1600 Pennsylvania Avenue NW, Washington, DC 20500.\n"
+)
 CLINICAL_SECRETS = [
     "Maria",
     "Gonzalez",
