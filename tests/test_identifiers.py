@@ -83,6 +83,9 @@ IDENTIFIERS = [
     ("The record 00482913 belongs to her", "00482913"),
     ("Routing 021000021 and account 1234567890.", "021000021"),
     ("customer 884213, ", "884213"),
+    # digit groups that no format validates, nine digits or more
+    ("or call 07700-900-123 today", "07700-900-123"),
+    ("account 4047.8470.872 at", "4047.8470.872"),
     # device and session identifiers, keys and hashes
     ("device ID 3f2504e0-4f89-11d3-9a0c-0305e82c3301 was logged", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"),
     ("GUID {3F2504E0-4F89-11D3-9A0C-0305E82C3301} was", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
@@ -121,6 +124,7 @@ ORDINARY = [
     "The email was sent at 10:45 and the meeting @ 3 pm was cancelled; see art. 5 and Art. 8.",
     "Hey There, It's Yogi Bear! (1964) was a film; Dear Diary was a song.",
     "He joined Microsoft in 2005 and left for Apple Inc. in 2010; i.e. five years later.",
+    "The state spent 1 234 567 890 euros; scores were 10 20 30 40 50 on 2011-05-03 and 03.04.2001.",
 ]
 
 

@@ -172,6 +172,9 @@ PATTERNS = {
     # a hexadecimal token of 16 or more characters, letters and digits (a key, a hash, a device serial)
     "hex_token": re.compile(r"(?i)(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}(?![\w-])"),
     "digit_run": re.compile(r"(?<![\w.,/:+-])\d{6,}(?![\w/-]|[.,:]\d)"),
+    # digits in three or more groups joined by one hyphen, dot or space, nine digits or more in all ("07700-900-123",
+    # "4047 8470 8724 90"): a number no other rule validates (:func:`_digit_groups`); dates have fewer digits
+    "digit_groups": re.compile(r"(?<![\w.,/:+-])(?<!\d[ .-])\d{2,6}(?:[ .-]\d{2,6}){2,5}(?![\w/-]|[.,:]\d)"),
     "isbn": re.compile(
         r"(?i)\bISBN(?:-1[03])?[ \t]*:?[ \t]*(?P<span>(?:97[89][ \t-]?)?\d[\d \t-]{7,14}[\dX])\b"
         r"|(?<![\w-])(?P<bare>97[89]-\d{1,5}-\d{1,7}-\d{1,7}-\d)\b"
@@ -329,7 +332,17 @@ def _labelled_ssn(text, m):
     return [m.span("span")]
 
 
+def _digit_groups(text, m):
+    """A run of digit groups with nine digits or more, one separator throughout, one group of three digits or more."""
+    groups = re.split(r"[ .-]", m.group())
+    separators = set(re.findall(r"[ .-]", m.group()))
+    if sum(map(len, groups)) >= 9 and len(separators) == 1 and max(map(len, groups)) >= 3:
+        return [m.span()]
+    return []
+
+
 CHECKS: dict = {
+    "digit_groups": _digit_groups,
     "uk_postcode_any_case": _postcode,
     "plate_uk_any_case": _plate,
     "domain": _domain,
