@@ -72,6 +72,11 @@ IDENTIFIER_FORMATS = [
     ("phone_parentheses", "(415)555-0132", "Call (415)555-0132 after six."),
     ("phone_glued", "4155550199", "The number was tel:4155550199 on the invoice."),
     ("phone_second_prefix", "+44 161 496 0000", "Numbers: +44 20 7946 0958 / +44 161 496 0000."),
+    ("phone_hyphen_groups", "07700-900-123", "Her mobile, 07700-900-123, was switched off."),
+    ("record_number_bare", "00482913", "The clinic filed the scan under record 00482913 in May."),
+    ("mrn_label", "48213", "Her MRN 48213 was printed on the wristband."),
+    ("uuid", "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "The app logged device 3f2504e0-4f89-11d3-9a0c-0305e82c3301."),
+    ("us_zip", "20500", "He gave his address as Washington, DC 20500 at the hearing."),
 ]
 
 
@@ -88,7 +93,8 @@ def identifier_formats(folder: Path, seed: int) -> CaseInput:
 
 
 def names_outside_prose(folder: Path, seed: int) -> CaseInput:
-    """Names in an e-mail header, a salutation and a signature, and a first name alone after the full name."""
+    """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, and a
+    form's field naming another person surname first ("Witness: Novak, Julia")."""
     rng = random.Random(seed)
     (first, last), (other_first, other_last) = _person(rng), _person(rng)
     full, other = f"{first} {last}", f"{other_first} {other_last}"
@@ -112,6 +118,12 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
             ],
         ),
         _record("prose-first_name_alone", first_alone, full, [{"kind": "first_name", "text": first}]),
+        _record(
+            "prose-form_field_surname_first",
+            f"Mr {full} was questioned on 3 May 2010.\nWitness: {other_last}, {other_first}\n",
+            full,
+            [{"kind": "name", "text": other_last}, {"kind": "first_name", "text": other_first}],
+        ),
     ]
     return write_records(folder / "names_outside_prose.jsonl", records)
 
