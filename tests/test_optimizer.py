@@ -379,3 +379,19 @@ def test_many_pairs_give_the_cheapest_masking_that_breaks_all(seed):
         set(s) for r in range(n + 1) for s in itertools.combinations(ids, r) if all(set(c) & set(s) for c in combos)
     )
     assert cost(chosen) == pytest.approx(min(cost(s) for s in covers))
+
+
+def test_without_target_a_titled_surname_is_a_full_name():
+    text = "Dr Patel saw her. Mrs Price paid the price. Later Patel and Price left. Mr X and Mr A stayed."
+    mentions = [
+        ("Dr Patel", "PERSON", "P1"),
+        ("Mrs Price", "PERSON", "P2"),
+        ("Patel", "PERSON", "P1"),
+        ("Price", "PERSON", "P2"),
+        ("Mr X", "PERSON", "P3"),
+        ("Mr A", "PERSON", "P4"),
+    ]
+    doc = make_doc(text, mentions, [], ics={"P1": 0.5, "P2": 0.5, "P3": 0.5, "P4": 0.5})
+    out = doc._.anonymized_text
+    assert "Patel" not in out and "Price" not in out and "the price" in out
+    assert "Mr X" in out and "Mr A" in out  # a letter standing for a person: already anonymized

@@ -46,6 +46,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from ortools.sat.python import cp_model
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span, SpanGroup
 
@@ -56,7 +57,7 @@ from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
 from textanon.decide.units import Unit, cover_units, doc_units, overlapping_units
 from textanon.detect.rules import CODE_RULE_NAMES
-from textanon.detect.target import fold, name_occurrences, name_words
+from textanon.detect.target import COURTESY_TITLES, fold, name_occurrences, name_words
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
 from textanon.pipes.search_risk import SearchRisk
@@ -240,7 +241,7 @@ class MaskingOptimizer(SettingsRecord):
             full_names = {}
             for start, end in _person_runs(text, entities):  # only person names are protected
                 words = name_words(text[start:end])
-                if len(words) >= 2:
+                if len(words) >= 2 or _titled_surname(text[start:end], words):
                     full_names.setdefault(" ".join(words), words)
             for words in full_names.values():
                 given = {fold(w) for w in words[:-1]}
@@ -739,6 +740,20 @@ def _person_runs(text: str, entities: Dict[str, List[Span]]) -> List[Char]:
         else:
             runs.append([start, end])
     return [(s, e) for s, e in runs]
+
+
+def _titled_surname(mention: str, words: List[str]) -> bool:
+    """A courtesy title and one name word ("Dr Ng", "Mrs Price"): as specific as a full name (its capitalized
+    occurrences are masked: "Price", not "the price"). Not a letter standing for a person ("Mr X", already
+    anonymized) nor a function word ("Mr Will")."""
+    first = re.match(r"\s*([^\W\d_]+)", mention)
+    return (
+        len(words) == 1
+        and first is not None
+        and fold(first.group(1)) in COURTESY_TITLES
+        and len(words[0]) >= 2
+        and fold(words[0]) not in STOP_WORDS
+    )
 
 
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:
