@@ -15,8 +15,9 @@ generalizing, the protected person's name is replaced by the ``target_role`` set
   the name in the text (:func:`textanon.detect.target.find_target_mentions`), whatever the recognizer said;
   every entity overlapping an occurrence is masked (all its mentions), an occurrence no entity covers
   becomes a PERSON span of its own. Without a target (or when it does not occur), every full person
-  name (a PERSON mention of two name words or more) is masked, with its surname wherever it occurs,
-  and a warning says so;
+  name (a PERSON mention of two name words or more, or PERSON mentions that only a space separates:
+  "Maria" + "Gonzalez-Ruiz"; or a courtesy title and a surname: "Dr Patel") is masked, with its surname
+  wherever it occurs, and a warning says so;
 * every CODE entity: any mention labelled CODE or found by a CODE rule;
 * dates of birth (a DATETIME mention right after "born" or "date of birth");
 * deny-list spans (``span._.source == "deny"``, added by ``textanon_allow_deny``);
