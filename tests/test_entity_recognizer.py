@@ -1,5 +1,7 @@
 """The entity recognizer: rules, gazetteer, NER label mapping, model spans of the hybrid pipeline, serialization."""
 
+import re
+
 import pytest
 import spacy
 from core_fixtures import SMALL_GAZETTEER, blank_with_recognizer
@@ -91,6 +93,20 @@ def test_procedural_words_and_reference_numbers_are_not_pii():
     assert "two" in texts  # default (privacy first): a count in words stays a candidate ("mother of six")
     recognizer.spelled_counts = False  # TAB's *meaningful* quantities only
     assert "two" not in [t for t, _, _ in spans(recognizer(doc))]
+
+
+def test_a_ner_entity_that_is_a_form_field_label_is_dropped():
+    nlp = blank_with_recognizer(use_ner=True)
+    doc = nlp.make_doc("Patient: DOB 03/14/1962, seen by the NHS Trust of Leeds. NHS number on file.")
+    starts = [m.start() for m in re.finditer("NHS", doc.text)]
+    doc.ents = [
+        doc.char_span(9, 12, label="ORG"),
+        doc.char_span(starts[0], starts[0] + 9, label="ORG"),
+        doc.char_span(starts[1], starts[1] + 10, label="ORG"),
+    ]
+    texts = [t for t, _, _ in spans(nlp.get_pipe("textanon_entity_recognizer")(doc))]
+    assert "DOB" not in texts and "NHS number" not in texts
+    assert "NHS Trust" in texts  # an organization's name is no field label
 
 
 def test_codes_are_never_absorbed_into_a_longer_span():

@@ -204,7 +204,14 @@ def test_an_introduced_name_is_person(text, name):
 
 
 @pytest.mark.parametrize(
-    "text", ["my name is not important", "the name is on the list", "his name is Mr", "Name: the applicant"]
+    "text",
+    [
+        "my name is not important",
+        "the name is on the list",
+        "his name is Mr",
+        "Name: the applicant",
+        "Patient: DOB 03/14/1962",
+    ],
 )
 def test_an_introduction_without_a_name_finds_nothing(text):
     assert not found(text)

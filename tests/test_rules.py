@@ -64,6 +64,7 @@ FOUND = [
     ("his ID No 123 was", "123", "CODE"),
     # medical and device identifiers after their label, whatever their length
     ("her MRN 48213 was", "48213", "CODE"),
+    ("Her MRN 00482913. Seen today", "00482913", "CODE"),  # the sentence's full stop stays outside
     ("Medical record: 7731 on file", "7731", "CODE"),
     ("IMEI 35-209900-176148-1 of the phone", "35-209900-176148-1", "CODE"),
     ("badge B-4821 was lost", "B-4821", "CODE"),

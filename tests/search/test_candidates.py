@@ -147,3 +147,11 @@ def test_without_a_parser_a_verb_or_an_adverb_is_a_phrase_of_its_own():
     doc = nlp("She appeared as a child alongside her father, later starred in horror films.")
     got = {doc.text[c.start : c.end] for c in propose(doc, taken=[], verbs_apart=False)}
     assert {"child alongside", "later starred", "horror films"} <= got
+
+
+def test_a_form_field_label_is_no_candidate_word():
+    doc = spacy.blank("en")("Patient seen. DOB 03/14/1962, MRN 00482913, NHS number 9434765919, rare Tollund bog.")
+    got = _proposed(doc)
+    words = {doc.text[s:e] for c in got.values() for s, e in (c.words or [(c.start, c.end)])}
+    assert not {"DOB", "MRN", "NHS"} & words
+    assert any("Tollund" in text for text in got)  # other words still are

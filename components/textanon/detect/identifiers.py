@@ -37,6 +37,7 @@ from stdnum.bitcoin import b58decode
 from stdnum.gb import nhs
 from stdnum.us import itin, ssn
 
+from textanon.detect.field_labels import is_field_label
 from textanon.detect.normalize import normalized
 
 Match = Tuple[int, int, str, str]
@@ -479,8 +480,8 @@ def _leading_name(words: str):
     end = 0
     for w in re.finditer(r"[^\W\d_][\w'’.-]*", words):
         word = w.group().rstrip(".")
-        if not word[:1].isupper() or word.lower() in NOT_LETTER_NAMES:
-            break
+        if not word[:1].isupper() or word.lower() in NOT_LETTER_NAMES or is_field_label(word):
+            break  # "Patient: DOB 03/14/1962": a field label, no name
         end = w.end()
     if not end:
         return None

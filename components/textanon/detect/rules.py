@@ -82,7 +82,7 @@ ID_LABELS = (
     r"ZIP(?: [Cc]ode)?|[Zz]ip(?: [Cc]ode)?|[Pp]ostal [Cc]ode|[Pp]ost ?[Cc]ode)"
 )
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
-CODE_RUN = r"[A-Z0-9][A-Z0-9/.-]*(?:\s[A-Z0-9/.-]+\b)*"
+CODE_RUN = r"[A-Z0-9](?:[A-Z0-9/.-]*[A-Z0-9])?(?:\s[A-Z0-9/.-]+\b)*"  # not the full stop ending a sentence
 #: a number after "no." is a reference into a legal text when one of these words comes before "no."
 LEGAL_TEXT_WORDS = frozenset(
     {

@@ -38,6 +38,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
+from textanon.detect.field_labels import is_field_label
 from textanon.detect.identifiers import LETTER_NAME_RULES, find_identifiers
 from textanon.detect.rules import (
     CODE_RULE_NAMES,
@@ -631,7 +632,7 @@ def _procedural(ent: Span, spelled_counts: bool = True) -> bool:
     text = ent.text.lower().strip()
     if text.startswith("the "):
         text = text[4:]
-    if text in NER_STOP_TEXTS:
+    if text in NER_STOP_TEXTS or is_field_label(text):
         return True
     numbers_only = all(t.like_num or t.lower_ in REFERENCE_CHAIN_WORDS for t in ent)  # "9, 10, 11 and 14" as a DATE
     if (ent.label_ in NUMBER_LABELS or numbers_only) and ent.start > 0:

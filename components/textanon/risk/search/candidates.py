@@ -27,6 +27,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 
+from textanon.detect.field_labels import is_field_label
 from textanon.detect.word_classes import verb_adverb_words
 from textanon.labels import DATETIME, MISC, QUANTITY
 
@@ -82,7 +83,12 @@ class _Taken:
 
 
 def _content(token) -> bool:
-    return not (token.is_stop or token.is_punct or token.is_space) and any(c.isalnum() for c in token.text)
+    """A word a candidate is made of: no stop word, punctuation, space or form field label ("DOB", "MRN")."""
+    return (
+        not (token.is_stop or token.is_punct or token.is_space)
+        and any(c.isalnum() for c in token.text)
+        and not is_field_label(token.text)
+    )
 
 
 def propose(
