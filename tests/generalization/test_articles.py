@@ -22,6 +22,7 @@ PLAIN = [
     ("She won an Oscar in", "Oscar", "an award", "She won an award in"),
     ("He is an Academy Award-winning actor", "Academy Award", "an award", "He is an award-winning actor"),
     ("in a 2009 film", "2009", "the 2000s", "in a 2000s film"),
+    ("In 2009 Oscar went", "Oscar", "an award", "In 2009 an award went"),
     ("with a Jon Smith lookalike", "Jon Smith", "another person", "with another person lookalike"),
     ("An American actress", "American", "North American", "A North American actress"),
     ("her Juilliard School years", "Juilliard School", "a school", "her school years"),
@@ -43,6 +44,8 @@ WITH_WORDNET = {
         ("a successful money manager and", "manager", "a leader", "a successful money leader and"),
         ("as a singer-songwriter in", "songwriter", "a writer", "as a singer-writer in"),
         ("every recipient of", "recipient", "an acquirer", "every acquirer of"),
+        ("History of type 2 diabetes and", "diabetes", "an illness", "History of type 2 illness and"),
+        ("She had stage 4 cancer", "cancer", "an illness", "She had stage 4 illness"),
     ],
     "a participle right after a determiner modifies the noun": [
         (

@@ -184,7 +184,8 @@ def after_determiner(text: str, start: int) -> bool:
 
 def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     """Whether the word right before ``start`` modifies the noun there, so that no article may come between them
-    ("the late father", "executive producer", "American actress", "co-star"): a hyphen, or a word that is no stop
+    ("the late father", "executive producer", "American actress", "co-star", "type 2 diabetes"): a hyphen, a word
+    that is no stop word and its number, or a word that is no stop
     word (spaCy's) and that WordNet knows as an adjective or a noun, capitalized ("American", "Oscar") or not; a
     participle WordNet knows as a verb ("named director", "starring actor") is none; nor is anything before a
     capitalized mention (a name in apposition: "the film Hackers"). Nothing before ``floor`` (the end of a previous
@@ -195,6 +196,9 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     before = text[max(floor, start - 40) : start]
     if re.search(r"\w-$", before):
         return True
+    numbered = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+\d[\w.]*\s+$", before)
+    if numbered and numbered.group(1).lower() not in STOP_WORDS:
+        return True  # a word and its number modify the noun: "type 2 diabetes", "stage 4 cancer"
     m = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before)
     if not m:
         return False
