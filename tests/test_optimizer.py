@@ -395,3 +395,18 @@ def test_without_target_a_titled_surname_is_a_full_name():
     out = doc._.anonymized_text
     assert "Patel" not in out and "Price" not in out and "the price" in out
     assert "Mr X" in out and "Mr A" in out  # a letter standing for a person: already anonymized
+
+
+def test_generalizing_without_a_target_writes_no_role_word_for_the_protected_names():
+    # two people's full names are protected: neither is "the person" (the role word is the target's)
+    text = "Maria Lopez was seen by Alan Whitcombe. Lopez thanked Whitcombe."
+    mentions = [
+        ("Maria Lopez", "PERSON", "P1"),
+        ("Alan Whitcombe", "PERSON", "P2"),
+        ("Lopez", "PERSON", "P1"),
+        ("Whitcombe", "PERSON", "P2"),
+    ]
+    out = make_doc(text, mentions, [], replacement="generalize")._.anonymized_text
+    assert "person" not in out.lower() and "Lopez" not in out and "Whitcombe" not in out
+    with_target = make_doc(text, mentions, [], replacement="generalize", target="Maria Lopez")._.anonymized_text
+    assert with_target.startswith("The person was seen by")

@@ -171,6 +171,7 @@ class MaskingOptimizer(SettingsRecord):
             files = [str(op.key_file) for op in pseudonym_ops if op.key_file]
             self.pseudonyms = self._pseudonymizer(self.pseudonym_key or (files[0] if files else None))
         self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
+        self._target_found = False  # whether the current doc's protected names are the target's
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -236,6 +237,7 @@ class MaskingOptimizer(SettingsRecord):
         target = doc._.target or self.target
         text = doc.text  # built once: doc.text joins every token
         occurrences = name_occurrences(text, target) if target else []
+        self._target_found = bool(occurrences)  # the role word is the target's: never written for other names
         if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -555,7 +557,9 @@ class MaskingOptimizer(SettingsRecord):
             persons = [s.text for mentions in entities.values() for s in mentions if s.label_ == PERSON]
             self.pseudonyms.start_document(doc_text, persons)
         person_operator = renderer.operator_for(PERSON)
-        role = self.target_role if self.replacement == GENERALIZE else ""  # the protected person's role word
+        # the protected person's role word; without a target (or when it does not occur) the protected names are
+        # several people's: none is "the person"
+        role = self.target_role if self.replacement == GENERALIZE and self._target_found else ""
         if person_operator is not None and person_operator.name not in (Generalize.name, "keep"):
             role = ""  # an operator chosen for PERSON writes the protected person's name too
         if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
