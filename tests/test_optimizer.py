@@ -410,3 +410,18 @@ def test_generalizing_without_a_target_writes_no_role_word_for_the_protected_nam
     assert "person" not in out.lower() and "Lopez" not in out and "Whitcombe" not in out
     with_target = make_doc(text, mentions, [], replacement="generalize", target="Maria Lopez")._.anonymized_text
     assert with_target.startswith("The person was seen by")
+
+
+def test_under_pseudonyms_a_proposed_phrase_of_ordinary_words_is_suppressed_not_given_a_random_term():
+    text = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
+    mentions = [
+        ("applicant", "MISC", "M1"),
+        ("Ivan Petrov", "PERSON", "P1"),
+        ("lodged", "MISC", "M2"),
+        ("chest pain", "MISC", "M3"),
+    ]
+    sources = {"M1": "candidate:phrase", "M2": "candidate:phrase", "M3": "gazetteer"}
+    doc = make_doc(text, mentions, [["M1"], ["M2"], ["M3"]], sources=sources, replacement="pseudonym")
+    out = doc._.anonymized_text
+    assert out.startswith("The ***, ") and ", *** an appeal" in out
+    assert "Petrov" not in out and "chest pain" not in out and "about his ***" not in out  # typed: a surrogate

@@ -84,6 +84,8 @@ from textanon.settings.serialization import SettingsRecord
 logger = logging.getLogger(__name__)
 GENERALIZE = "generalize"  # the replacement style that generalizes (textanon.decide.generalization)
 TARGET_ID = "PERSON_target"  # entity id of target occurrences that no detected entity covers
+#: the source of the search risk's phrase candidates (runs of content words, noun chunks)
+PHRASE_SOURCE = "candidate:phrase"
 #: what replaces the protected person's name when generalizing (``target_role``; a role word, as "the applicant" in
 #: a judgment): true of the target whatever the text says, and no clue to who it is
 TARGET_ROLE = "the person"
@@ -527,6 +529,11 @@ class MaskingOptimizer(SettingsRecord):
             rendered_by.setdefault(rep, operator)
 
         holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
+        # words the search risk proposed (a verb, a common noun: "lodged", "applicant") have no type a surrogate of
+        # the same kind could keep: under pseudonyms they are suppressed, never a random term ("the pneumonia")
+        plain_words = {
+            e for e, ms in entities.items() if ms and all((m._.source or "") == PHRASE_SOURCE for m in ms)
+        }
         in_name = containment_test(occurrences)  # whether a mention lies inside an occurrence of the protected name
 
         def render(
@@ -538,7 +545,7 @@ class MaskingOptimizer(SettingsRecord):
             style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
             entity = (canonical, kind or label)  # a pseudonym follows its entity's surrogate and type
             rep, operator = renderer.render(
-                mention, lambda: self._replacement(label, eid, text, entity), warnings, style
+                mention, lambda: self._replacement(label, eid, text, entity, eid in plain_words), warnings, style
             )
             if rep is not None and (
                 operator in PLACEHOLDER_OPERATORS or (operator is None and self.replacement != PSEUDONYM)
@@ -655,10 +662,18 @@ class MaskingOptimizer(SettingsRecord):
         return self.renderer.operator_for(mentions[0].label_) if mentions else None
 
     def _replacement(
-        self, label: str, entity_id: str, text: str, entity: Tuple[Optional[str], Optional[str]] = (None, None)
+        self,
+        label: str,
+        entity_id: str,
+        text: str,
+        entity: Tuple[Optional[str], Optional[str]] = (None, None),
+        plain_words: bool = False,
     ) -> str:
         """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``) that follows ``entity`` (its
-        entity's canonical form and label), else the style's string."""
+        entity's canonical form and label), else the style's string. ``plain_words``: a phrase of ordinary words the
+        search risk proposed: under pseudonyms the suppression string, unless capitalized (a name-like phrase)."""
+        if self.replacement == PSEUDONYM and plain_words and not text[:1].isupper():
+            return self.suppression_string
         if self.replacement == PSEUDONYM and self.pseudonyms is not None:
             canonical, kind = entity
             return self.pseudonyms(label, text, fallback=f"[{entity_id}]", entity=canonical, entity_label=kind)
