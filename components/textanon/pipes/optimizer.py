@@ -531,9 +531,7 @@ class MaskingOptimizer(SettingsRecord):
         holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
         # words the search risk proposed (a verb, a common noun: "lodged", "applicant") have no type a surrogate of
         # the same kind could keep: under pseudonyms they are suppressed, never a random term ("the pneumonia")
-        plain_words = {
-            e for e, ms in entities.items() if ms and all((m._.source or "") == PHRASE_SOURCE for m in ms)
-        }
+        plain_words = {e for e, ms in entities.items() if ms and all((m._.source or "") == PHRASE_SOURCE for m in ms)}
         in_name = containment_test(occurrences)  # whether a mention lies inside an occurrence of the protected name
 
         def render(
