@@ -20,7 +20,8 @@ labelled otherwise than its entity gets the entity's type.
   ``pseudonym_data.json``: real towns read better than Faker's invented ``en_GB`` cities), generic words and
   abbreviations kept (``Balti District Court`` -> ``Oakham District Court``, ``St. Mary's Hospital`` ->
   ``St. Anne's Hospital``: a saint's name after ``St.``/``Saint``); digits (a house number) replaced by digits.
-* DEM: a nationality for a capitalized term, an occupation otherwise; lower-case MISC: a generic term (built-in lists).
+* DEM: a nationality for a capitalized term, an occupation otherwise; lower-case MISC: a generic term (built-in lists;
+  the optimizer writes its suppression string instead for a phrase of ordinary words the search risk proposed).
 * DATETIME: every date shifted by the same number of days (30 to 730, either way, never a multiple of 7) in its own
   format (``14 September 2009``, ``September 14, 2009``, ``14/09/2009``, ``2009-09-14``, ``14 September``,
   ``September 2009``, a year alone); ranges keep their shape and order (``between 3 and 5 March`` -> both days
