@@ -42,5 +42,7 @@ FIELD_LABELS = frozenset(
 
 
 def is_field_label(text: str) -> bool:
-    """``text`` (any case, surrounding spaces ignored) is only a field label (:data:`FIELD_LABELS`)."""
-    return fold(" ".join(text.split())) in FIELD_LABELS
+    """``text`` (any case, surrounding spaces ignored) is only a field label (:data:`FIELD_LABELS`). Asked of every
+    token of a document: ASCII text is only lower-cased (what :func:`fold` does to it)."""
+    key = " ".join(text.split())
+    return (key.lower() if key.isascii() else fold(key)) in FIELD_LABELS
