@@ -459,8 +459,15 @@ def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
     letters = [w[0] for w in words if w[:1].isalpha()]
     if len(letters) < 2 or len(letters) != len(words) or not all(c.isupper() for c in letters):
         return []
-    pattern = r"(?<![\w.])" + r"\.[ \t]?".join(map(re.escape, letters)) + r"\.(?![ \t]?[^\W\d_]\.)(?!\w)"
-    return [m.span() for m in re.finditer(pattern, text)]
+    if letters[0] + "." not in text:  # most texts: no pattern compiled (each would take a place in re's cache)
+        return []
+    return [m.span() for m in _initials_pattern("".join(letters)).finditer(text)]
+
+
+@lru_cache(maxsize=4096)
+def _initials_pattern(letters: str) -> "re.Pattern[str]":
+    """The dotted initials ``letters`` ("AJ" -> "A.J.", "A. J."), compiled once per process."""
+    return re.compile(r"(?<![\w.])" + r"\.[ \t]?".join(map(re.escape, letters)) + r"\.(?![ \t]?[^\W\d_]\.)(?!\w)")
 
 
 #: how far into a text the opening of a biography ("Name (pronunciation; born ...)") may start
