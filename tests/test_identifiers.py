@@ -217,6 +217,33 @@ def test_an_introduction_without_a_name_finds_nothing(text):
     assert not found(text)
 
 
+@pytest.mark.parametrize(
+    "text,speakers",
+    [
+        ("[10:42] mike_t: hey, is Tom there?\n[10:43] sarah.k: yes", ["mike_t", "sarah.k"]),
+        ("[10:42 PM] Anna: hi\n[10:44 PM] Tom Reed: hello", ["Anna", "Tom Reed"]),
+        ("2023-05-01 10:42 - Mike Turner: see you at 5", ["Mike Turner"]),
+        ("<mike_t> hey\n<sarah.k> hello", ["mike_t", "sarah.k"]),
+        ("j.smith: done\nk_lee: ok", ["j.smith", "k_lee"]),
+    ],
+)
+def test_the_speakers_of_a_chat_transcript_are_names(text, speakers):
+    assert [text[s:e] for s, e, _, n in find_identifiers(text) if n == "chat_speaker"] == speakers
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Subject: the hearing\nNote: see above\nDate: 3 May",  # a field label at a line start is no speaker
+        "John: hi Anna\nAnna: thanks John!",  # without a time stamp, only a user name is read as a speaker
+        "[1] Article 6: text\n[2] Ibid: p. 3\nhttp://example.org: down",
+        "10:30 Then: nothing",
+    ],
+)
+def test_lines_that_are_no_chat_turns_have_no_speaker(text):
+    assert not [n for *_, n in find_identifiers(text) if n == "chat_speaker"]
+
+
 def test_signature_forms():
     for text, name in [
         ("ok, see you.\nThanks,\n-- Julia\n", "Julia"),

@@ -32,6 +32,7 @@ from typing import Iterator, List, Tuple
 import phonenumbers
 import tldextract
 from phonenumbers import Leniency, PhoneNumberMatcher
+from spacy.lang.en.stop_words import STOP_WORDS
 from stdnum import iban, isbn, luhn, vatin
 from stdnum.bitcoin import b58decode
 from stdnum.gb import nhs
@@ -108,6 +109,20 @@ SIGNATURE_NEXT_LINE = re.compile(
     rf"(?m)(?:^[ \t>]*{CLOSINGS}[ \t]*[,.!]?|^--[ \t]?)[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t>]*(?:--?|—|–)?[ \t]*"
     rf"(?P<name>{LETTER_NAME})[ \t]*\r?$"
 )
+#: the time stamp that opens a line of a chat transcript ("[10:42]", "10:42 PM", "2023-05-01 10:42 -")
+CHAT_TIME = (
+    r"(?:\[[^\]\n]{0,16}\d{1,2}:\d{2}[^\]\n]{0,16}\]|(?:\d{4}-\d{2}-\d{2}[ T,]+)?\d{1,2}:\d{2}(?::\d{2})?"
+    r"(?:[ \t]*[AaPp]\.?[Mm]\.?)?)"
+    r"[ \t]*(?:[-–—|][ \t]*)?"
+)
+#: the speaker of a chat line: after a time stamp, a name (or a user name) before a colon ("[10:42] Anna:",
+#: "10:42 - Mike Turner:", "[10:42] mike_t:"); without one, a user name only (lower case with "." or "_":
+#: "sarah.k:"), since "Subject:" or "Note:" open lines too; in IRC style, any nick between angle brackets ("<mike_t>")
+CHAT_SPEAKER = re.compile(
+    rf"(?m)^[ \t]*(?:{CHAT_TIME}(?P<timed>[^\W\d][\w.'’-]{{0,31}}(?:[ \t][A-Z][\w'’-]{{0,31}}){{0,2}})[ \t]*:(?!//)"
+    r"|(?P<handle>[a-z][a-z0-9]*[._][a-z0-9._]*[a-z0-9])[ \t]*:(?!//)"
+    rf"|(?:{CHAT_TIME})?<(?P<nick>[^\s<>]{{1,32}})>)"
+)
 
 #: label words before a phone number, glued or not ("tel:4155550132", "Phone:+44 ...", "mob07700900150")
 PHONE_LABELED = re.compile(
@@ -165,13 +180,13 @@ PATTERNS = {
         r"(?i)(?<![\w-])(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)"
         r"[ \t-]?(?=[0-9A-Z]*\d)[0-9A-Z]{2,14}(?:[ \t.-][0-9A-Z]{1,7}){0,4}(?!\w)"
     ),
-    # a bare run of six or more digits that no other rule reads (a record, account or customer number with no label:
-    # "The record 00482913", "MRN 00482913"): an identifier unless shown otherwise (amounts have separators or a
-    # currency, years four digits, phone numbers and checksummed numbers their own rules, which win when longer)
     # a UUID / GUID (device, session, record ids), any case
     "uuid": re.compile(r"(?i)(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\w-])"),
     # a hexadecimal token of 16 or more characters, letters and digits (a key, a hash, a device serial)
     "hex_token": re.compile(r"(?i)(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{16,}(?![\w-])"),
+    # a bare run of six or more digits that no other rule reads (a record, account or customer number with no label:
+    # "The record 00482913", "MRN 00482913"): an identifier unless shown otherwise (amounts have separators or a
+    # currency, years four digits, phone numbers and checksummed numbers their own rules, which win when longer)
     "digit_run": re.compile(r"(?<![\w.,/:+-])\d{6,}(?![\w/-]|[.,:]\d)"),
     # digits in three or more groups joined by one hyphen, dot or space, nine digits or more in all ("07700-900-123",
     # "4047 8470 8724 90"): a number no other rule validates (:func:`_digit_groups`); dates have fewer digits
@@ -184,7 +199,7 @@ PATTERNS = {
 #: the PERSON rules of this module (names outside prose); the names of all but an initial alone are looked for again
 #: in the whole document (:func:`textanon.pipes.entity_recognizer._name_mentions`)
 LETTER_NAME_RULES = frozenset(
-    {"header_name", "salutation_name", "signature_name", "signature_initial", "introduced_name"}
+    {"header_name", "salutation_name", "signature_name", "signature_initial", "introduced_name", "chat_speaker"}
 )
 #: the rules of this module whose spans are direct identifiers (always masked), whatever their label: the CODE
 #: rules, and the names of the correspondents in headers, salutations and signatures
@@ -432,6 +447,14 @@ def find_letter_names(text: str) -> Iterator[Match]:
             span = _leading_name(part)
             if span is not None:
                 yield at + offset + span[0], at + offset + span[1], PERSON, "introduced_name"
+    for m in CHAT_SPEAKER.finditer(text):
+        group = next(g for g in ("timed", "handle", "nick") if m.group(g))
+        name = m.group(group)
+        if is_field_label(name) or name.lower() in NOT_LETTER_NAMES:
+            continue
+        if group == "timed" and name.lower() in STOP_WORDS:
+            continue  # "10:30 Then: ...": a function word, no speaker (privacy first: "10:30 Meeting:" is masked)
+        yield m.start(group), m.end(group), PERSON, "chat_speaker"
     for regex in (SIGNATURE_SAME_LINE, SIGNATURE_NEXT_LINE):
         for m in regex.finditer(text):
             word_span = _name_words(m.group("name"), initials=True)

@@ -93,8 +93,8 @@ def identifier_formats(folder: Path, seed: int) -> CaseInput:
 
 
 def names_outside_prose(folder: Path, seed: int) -> CaseInput:
-    """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, and a
-    form's field naming another person surname first ("Witness: Novak, Julia")."""
+    """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, a form's
+    field naming another person surname first ("Witness: Novak, Julia") and the user names of a chat transcript."""
     rng = random.Random(seed)
     (first, last), (other_first, other_last) = _person(rng), _person(rng)
     full, other = f"{first} {last}", f"{other_first} {other_last}"
@@ -123,6 +123,15 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
             f"Mr {full} was questioned on 3 May 2010.\nWitness: {other_last}, {other_first}\n",
             full,
             [{"kind": "name", "text": other_last}, {"kind": "first_name", "text": other_first}],
+        ),
+        _record(
+            "prose-chat_user_names",
+            f"[10:42] {first.lower()}_{last[0].lower()}: did Mr {full} sign?\n[10:43] {other_first.lower()}.k: yes\n",
+            full,
+            [
+                {"kind": "user_name", "text": f"{first.lower()}_{last[0].lower()}"},
+                {"kind": "user_name", "text": f"{other_first.lower()}.k"},
+            ],
         ),
     ]
     return write_records(folder / "names_outside_prose.jsonl", records)
