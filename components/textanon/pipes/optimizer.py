@@ -530,8 +530,13 @@ class MaskingOptimizer(SettingsRecord):
 
         holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
         # words the search risk proposed (a verb, a common noun: "lodged", "applicant") have no type a surrogate of
-        # the same kind could keep: under pseudonyms they are suppressed, never a random term ("the pneumonia")
-        plain_words = {e for e, ms in entities.items() if ms and all((m._.source or "") == PHRASE_SOURCE for m in ms)}
+        # the same kind could keep: under pseudonyms they are suppressed, never a random term ("the pneumonia"); read
+        # only for that style (every rendering passes here)
+        plain_words = (
+            {e for e, ms in entities.items() if ms and all((m._.source or "") == PHRASE_SOURCE for m in ms)}
+            if self.replacement == PSEUDONYM
+            else set()
+        )
         in_name = containment_test(occurrences)  # whether a mention lies inside an occurrence of the protected name
 
         def render(
