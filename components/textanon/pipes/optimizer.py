@@ -75,6 +75,7 @@ from textanon.render.masking import (
     replacement,
 )
 from textanon.render.operators import Mention, OperatorError, Renderer
+from textanon.render.operators.base import untyped
 from textanon.render.operators.generalize import Generalize
 from textanon.render.operators.pseudonym import Pseudonym
 from textanon.render.pseudonyms import PSEUDONYM, RANDOM_KEY_WARNING, Pseudonymizer
@@ -530,11 +531,11 @@ class MaskingOptimizer(SettingsRecord):
 
         holds_name = _overlapping(entities, occurrences) | {TARGET_ID}  # the protected name: never shown at all
         # words the search risk proposed (a verb, a common noun: "lodged", "applicant") have no type a surrogate of
-        # the same kind could keep: under pseudonyms they are suppressed, never a random term ("the pneumonia"); read
-        # only for that style (every rendering passes here)
+        # the same kind could keep: pseudonyms (the style, or a label's pseudonym operator) suppress them, never a
+        # random term ("the pneumonia"); read only where pseudonyms are written (every rendering passes here)
         plain_words = (
             {e for e, ms in entities.items() if ms and all((m._.source or "") == PHRASE_SOURCE for m in ms)}
-            if self.replacement == PSEUDONYM
+            if self.replacement == PSEUDONYM or any(isinstance(o, Pseudonym) for o in renderer.all())
             else set()
         )
         in_name = containment_test(occurrences)  # whether a mention lies inside an occurrence of the protected name
@@ -543,7 +544,19 @@ class MaskingOptimizer(SettingsRecord):
             text: str, label: str, eid: str, start: int, end: int, canonical: str, protected: bool, kind: str = ""
         ):
             mention = Mention(
-                text, label, eid, canonical, start, end, doc_text, None, self.pseudonyms, protected, eid in holds_name
+                text,
+                label,
+                eid,
+                canonical,
+                start,
+                end,
+                doc_text,
+                None,
+                self.pseudonyms,
+                protected,
+                eid in holds_name,
+                eid in plain_words,
+                self.suppression_string,
             )
             style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
             entity = (canonical, kind or label)  # a pseudonym follows its entity's surrogate and type
@@ -675,7 +688,7 @@ class MaskingOptimizer(SettingsRecord):
         """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``) that follows ``entity`` (its
         entity's canonical form and label), else the style's string. ``plain_words``: a phrase of ordinary words the
         search risk proposed: under pseudonyms the suppression string, unless capitalized (a name-like phrase)."""
-        if self.replacement == PSEUDONYM and plain_words and not text[:1].isupper():
+        if self.replacement == PSEUDONYM and untyped(text, plain_words):
             return self.suppression_string
         if self.replacement == PSEUDONYM and self.pseudonyms is not None:
             canonical, kind = entity

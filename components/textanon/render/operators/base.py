@@ -24,7 +24,9 @@ class Mention:
     generalization: the truthful generalization the optimizer chose for the entity (``replacement =
     "generalize"``), else None; pseudonyms: the optimizer's pseudonymizer, where it has one; protected: a mention
     of the protected person or a direct identifier (never shown whole); protected_name: the protected person's name
-    or an entity that holds it (never shown, not even in part)."""
+    or an entity that holds it (never shown, not even in part); plain_words: every mention of the entity is a phrase
+    of ordinary words the search risk proposed (a verb, a common noun: "lodged"), which has no type a surrogate could
+    keep (:func:`untyped`); suppression: the optimizer's suppression string."""
 
     text: str
     label: str
@@ -37,6 +39,15 @@ class Mention:
     pseudonyms: Any = None
     protected: bool = False
     protected_name: bool = False
+    plain_words: bool = False
+    suppression: str = "***"
+
+
+def untyped(text: str, plain_words: bool) -> bool:
+    """Whether a mention is a phrase of ordinary words with no type (``plain_words``, not capitalized as a name-like
+    phrase is): a surrogate of the same kind cannot exist, so pseudonyms suppress it instead of writing a random
+    term ("the pneumonia" for "lodged")."""
+    return plain_words and not text[:1].isupper()
 
 
 class Operator:

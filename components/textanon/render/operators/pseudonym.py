@@ -4,7 +4,7 @@ secret."""
 from pathlib import Path
 from typing import Optional, Union
 
-from textanon.render.operators.base import Mention, Operator, OperatorError
+from textanon.render.operators.base import Mention, Operator, OperatorError, untyped
 from textanon.render.pseudonyms import RANDOM_KEY_WARNING, Pseudonymizer, read_key
 
 
@@ -24,6 +24,8 @@ class Pseudonym(Operator):
             raise OperatorError(f"pseudonym: {err}") from None
 
     def __call__(self, mention: Mention) -> str:
+        if untyped(mention.text, mention.plain_words):  # no surrogate of the same kind: suppressed
+            return mention.suppression
         pseudonyms = mention.pseudonyms or self._own
         return pseudonyms(
             mention.label, mention.text, fallback=f"[{mention.entity_id}]", entity=mention.entity_text or None
