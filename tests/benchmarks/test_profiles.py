@@ -6,8 +6,10 @@ from textanon_lab.benchmarks.profile_rows import (
     README_END,
     README_START,
     SEARCH_GRID,
+    SEARCH_GRIDS,
     label,
     profiles_markdown,
+    search_config,
     search_label,
     select,
     select_search,
@@ -57,6 +59,25 @@ def test_the_search_rule_keeps_the_most_private_setting_under_the_utility_bars_t
     chosen = select_search([search_row("0.3", 10, 8, 0.39, 0.56), search_row("0.1", 20, 12, 0.30, 0.60)])
     assert chosen["system"] == "0.3" and "no setting kept" in chosen["rule"]
     assert SEARCH_GRID[0] == {"assume_unindexed": 0.1} and search_label(SEARCH_GRID[1]) == "assume_unindexed=0.15"
+
+
+def test_the_second_search_round_turns_the_tagger_and_parser_on_and_off_over_the_profile(tmp_path, monkeypatch):
+    import textanon_lab.benchmarks.profile_rows as rows_module
+    from textanon.profiles import PARSER
+
+    monkeypatch.setattr(rows_module, "profile", lambda name, index: {"nlp.disabled": ["textanon_lm_risk", *PARSER]})
+    on, off = (search_config(s, str(tmp_path)) for s in SEARCH_GRIDS[2])
+    assert (
+        on["components.textanon_search_risk.assume_unindexed"]
+        == 0.1
+        == off["components.textanon_search_risk.assume_unindexed"]
+    )
+    assert on["nlp.disabled"] == ["textanon_lm_risk"]
+    assert off["nlp.disabled"] == ["textanon_lm_risk", *PARSER]
+    assert not any(k.endswith(".parser") for k in on)  # not a search risk setting
+    assert search_config({"assume_unindexed": 0.2}, str(tmp_path)) == {
+        "components.textanon_search_risk.assume_unindexed": 0.2
+    }
 
 
 def test_the_table_goes_between_the_readme_markers(tmp_path):

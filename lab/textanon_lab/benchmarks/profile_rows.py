@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from textanon.labels import DATETIME, QUANTITY
-from textanon.profiles import FAST, GENERALIZE, SEARCH, load
+from textanon.profiles import FAST, GENERALIZE, PARSER, SEARCH, load, profile
 from textanon.render.masking import apply
 from textanon_eval.provenance import write_metrics
 from textanon_eval.scoring import cell, speed_cell, trir_cell
@@ -162,10 +162,22 @@ def select(rows: List[dict]) -> dict:
 #: the value shipped until then was chosen by ``select-search`` for a pipeline that suppressed): the shipped value
 #: and three larger ones. Grid and rule (:func:`select_search`) fixed before the sweep.
 SEARCH_GRID: Tuple[Dict[str, object], ...] = tuple({"assume_unindexed": a} for a in (0.1, 0.15, 0.2, 0.3))
+#: the search profile's second round (2026-11-29): the shipped attacker with and without en_core_web_sm's tagger and
+#: parser (``parser``: whether they run; without them the search risk proposes the fast profile's tagger-less phrase
+#: candidates and units have no noun chunks), the rule of the first round (:func:`select_search`), both fixed before
+#: the run
+SEARCH_GRID_2: Tuple[Dict[str, object], ...] = (
+    {"assume_unindexed": 0.1, "parser": True},
+    {"assume_unindexed": 0.1, "parser": False},
+)
+#: the search profile's grids by their round (``lab select-search-profile --grid N``)
+SEARCH_GRIDS = {1: SEARCH_GRID, 2: SEARCH_GRID_2}
 #: the bars of the search profile's rule: the manual anonymization's word-frequency TPI and masked share on the
 #: evaluated abstracts (the issue's utility bar; ``select-search``'s bars), and how far above the grid's lowest
 #: re-identification a setting may be and still count as the most private (``select-search``'s tolerance)
 SEARCH_MIN_TPI, SEARCH_MAX_MASKED, SEARCH_TOLERANCE = 0.397, 0.554, 2.0
+#: the key of a search grid's setting that turns en_core_web_sm's tagger and parser on or off (not a search risk's)
+PARSER_SETTING = "parser"
 
 
 def search_sweep(
@@ -178,7 +190,7 @@ def search_sweep(
     records = load_records(dev, limit)
 
     def pipeline(setting):
-        config = {f"components.textanon_search_risk.{k}": v for k, v in setting.items()}
+        config = search_config(setting, index)
         return lambda: load(SEARCH, model, index, config=config)
 
     rows, judges = dev_rows(records, [(search_label(s), s, pipeline(s)) for s in grid])
@@ -190,6 +202,18 @@ def search_sweep(
         "judges": judges,
         "selected": select_search(rows),
     }
+
+
+def search_config(setting: Dict[str, object], index: str) -> Dict[str, object]:
+    """The ``spacy.load`` overrides of a search grid's ``setting`` on top of the search profile's: the search risk's
+    settings, and en_core_web_sm's tagger and parser on or off (:data:`PARSER_SETTING`) whatever the profile ships."""
+    config: Dict[str, object] = {
+        f"components.textanon_search_risk.{k}": v for k, v in setting.items() if k != PARSER_SETTING
+    }
+    if PARSER_SETTING in setting:
+        others = [c for c in profile(SEARCH, index)["nlp.disabled"] if c not in PARSER]
+        config["nlp.disabled"] = others + ([] if setting[PARSER_SETTING] else list(PARSER))
+    return config
 
 
 def search_label(setting: Dict[str, object]) -> str:

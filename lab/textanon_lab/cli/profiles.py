@@ -10,7 +10,7 @@ from wasabi import msg
 from textanon.cli.common import check_distinct, parse_seeds
 from textanon_lab.benchmarks.profile_rows import (
     PRIOR_GRIDS,
-    SEARCH_GRID,
+    SEARCH_GRIDS,
     prior_markdown,
     prior_sweep,
     profile_rows,
@@ -53,11 +53,17 @@ def select_search_profile_cli(
         Path("metrics/search_profile_selection.json"), help="JSON results; a .md table beside it"
     ),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
+    grid: int = typer.Option(
+        1, help="Which round's grid (docs/profiles.md): 1 (the attacker's strength), 2 (with or without the parser)"
+    ),
 ) -> None:
-    """The search profile's stronger-attacker prior (assume_unindexed) chosen on development pseudo-abstracts, with
-    the profile as shipped (generalizing)."""
+    """The search profile's settings chosen on development pseudo-abstracts, with the profile as shipped
+    (generalizing): round 1 its stronger-attacker prior (assume_unindexed), round 2 en_core_web_sm's tagger and parser
+    on or off."""
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
-    result = search_sweep(dev, index, model, grid=SEARCH_GRID, limit=limit)
+    if grid not in SEARCH_GRIDS:
+        msg.fail(f"--grid must be one of {', '.join(map(str, SEARCH_GRIDS))}", exits=2)
+    result = search_sweep(dev, index, model, grid=SEARCH_GRIDS[grid], limit=limit)
     table = prior_markdown(result)
     write(output, result, table)
     msg.good(f"Wrote {output}")
