@@ -103,6 +103,8 @@ def test_index_on_the_command_line_is_the_search_profile(index_path, tmp_path):
         outputs.append(out.read_text())
     assert outputs[0] == outputs[1]
     nlp = spacy.load("en_textanon", config=textanon.profile("search", index=index_path))
+    # no profile runs en_core_web_sm's tagger and parser (decision 8): the search risk's own phrase candidates
+    assert not {"tok2vec", "tagger", "parser", "attribute_ruler"} & set(nlp.pipe_names)
     doc = nlp.make_doc(json.loads(source.read_text())["text"])
     doc._.target = name
     assert json.loads(outputs[0])["anonymized_text"] == nlp(doc)._.anonymized_text

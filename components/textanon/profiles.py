@@ -6,8 +6,8 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
   (no index, :mod:`textanon.risk.search.prior`), CP-SAT; no language model, no parser;
 * ``lm``: the language-model risk (SmolLM2 surprisal of entity combinations) in place of the prior — the
   profile for a GPU (on 2 CPU cores it is several times slower than Presidio);
-* ``search``: the search risk over a public-knowledge index (``index build``), with the parser's noun phrases as
-  candidates and truthful generalization; needs ``index``;
+* ``search``: the search risk over a public-knowledge index (``index build``), with the fast profile's tagger-less
+  phrase candidates and truthful generalization; needs ``index``;
 * ``strict``: every span the recognizer detects is masked, whatever its risk (the optimizer's ``mask_labels``: all
   eight TAB labels), as NER redaction does: for rules that list what must go (every date, every place); no risk
   scorer runs, so it is the fastest profile and keeps the least information.
@@ -37,14 +37,16 @@ from textanon.risk.search.backends import open_index
 FAST, LM, SEARCH, STRICT = "fast", "lm", "search", "strict"
 PROFILES = (FAST, LM, SEARCH, STRICT)
 DEFAULT_PROFILE = FAST
-#: en_core_web_sm's tagger and parser (noun chunks for the search risk's candidates): the search profile's
+#: en_core_web_sm's tagger and parser (noun chunks as the search risk's candidates and units of the decision): no
+#: profile runs them since the search profile's second round on development data (docs/profiles.md, decision 8:
+#: more private and faster without them); ``nlp.enable`` or a config override turns them on
 PARSER = ["tok2vec", "tagger", "parser", "attribute_ruler"]
 LM_RISK, SEARCH_RISK, GENERALIZER = "textanon_lm_risk", "textanon_search_risk", "textanon_generalizer"
 #: the components each profile leaves disabled (every other component of the package runs)
 DISABLED: Dict[str, List[str]] = {
     FAST: [*PARSER, LM_RISK, GENERALIZER],
     LM: [*PARSER, SEARCH_RISK, GENERALIZER],
-    SEARCH: [LM_RISK],
+    SEARCH: [*PARSER, LM_RISK],
     STRICT: [*PARSER, LM_RISK, SEARCH_RISK, GENERALIZER],
 }
 #: the replacement style that runs the generalizer (``textanon_optimizer``'s ``replacement``)
