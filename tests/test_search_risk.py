@@ -279,3 +279,37 @@ def test_population_and_targeted_risk_can_be_switched_off(index_path):
     assert not any(r.startswith("targeted") for s in no_targeted.spans["pii"] for r in s._.risk_reasons or [])
     with pytest.raises(ValueError, match="assume_unindexed"):
         SearchRisk(LocalIndex(index_path), assume_unindexed=-0.1)
+
+
+def test_pieces_of_contractions_are_never_words_to_mask(index_path):
+    """ "I'm", "won't", "he's": masking "m", "t" or the "won" of "won't" alone writes "I***" and "wo*** hire" (the
+    reader loses the negation) and hides nothing a search could use; the attacker still counts them."""
+    text = "Milo Castraven said: I'm sure they won't hire me, and he's a surgeon who'd trained as an architect."
+    doc = SearchRisk(LocalIndex(index_path), k=1, k_rank=1, candidates=False, assume_unindexed=1.0)(
+        make_doc(text, mentions=())
+    )
+    masked = _loose_masked(doc)
+    assert masked & {"surgeon", "architect"}  # the loop ran
+    assert not masked & {"'m", "'s", "'d", "n't", "wo", "won"}
+
+
+@pytest.mark.parametrize(
+    "text, word, piece",
+    [
+        ("I'm here", "m", True),
+        ("he\u2019s here", "s", True),
+        ("they won't", "won", True),
+        ("they won't", "t", True),
+        ("she didn't", "didn", True),
+        ("Jolie's film", "s", True),
+        ("we won it", "won", False),
+        ("the 1990s", "1990s", False),
+        ("O'Brien", "brien", False),
+        ("rock 'n' roll", "n", False),
+    ],
+)
+def test_what_is_a_piece_of_a_contraction(text, word, piece):
+    from textanon.risk.search.terms import is_clitic_piece
+
+    start = text.lower().rindex(word)
+    assert is_clitic_piece(text, start, start + len(word)) is piece

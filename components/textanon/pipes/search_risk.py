@@ -47,7 +47,7 @@ from textanon.risk.search.information import bm25_idf, index_ic
 from textanon.risk.search.population import PopulationRisk, population_risk
 from textanon.risk.search.source import IndexSource
 from textanon.risk.search.targeted import Contributions, target_rank, unlink
-from textanon.risk.search.terms import query_word_spans
+from textanon.risk.search.terms import is_clitic_piece, query_word_spans
 from textanon.settings.serialization import SettingsRecord
 
 logger = logging.getLogger(__name__)
@@ -205,7 +205,8 @@ class SearchRisk(SettingsRecord):
         """Greedy unlinking against the BM25 attacker; ``doc._.reid_rank`` (None without target documents)."""
         if not target_docs:
             return None
-        occurrences = query_word_spans(doc.text)
+        text = doc.text  # built once: doc.text joins every token
+        occurrences = query_word_spans(text)
         words = [w for _, _, w in occurrences]
         starts = np.array([s for s, _, _ in occurrences], dtype=np.int64)
         ends = np.array([e for _, e, _ in occurrences], dtype=np.int64)
@@ -237,7 +238,8 @@ class SearchRisk(SettingsRecord):
         covered = set(masked).union(*candidates.values()) if candidates else set(masked)
         loose: Dict[str, List[int]] = {}  # visible words no entity covers: the attacker's last resort
         for i, w in enumerate(words):
-            if i not in covered:
+            # a piece of a contraction ("m" of "I'm", "t" of "won't") stays: the attacker still counts it
+            if i not in covered and not is_clitic_piece(text, int(starts[i]), int(ends[i])):
                 loose.setdefault(w, []).append(i)
         word_ids = {f"MISC_w{n}": w for n, w in enumerate(loose)}
         for wid, w in word_ids.items():

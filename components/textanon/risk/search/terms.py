@@ -34,3 +34,20 @@ def query_word_spans(text: str) -> List[Tuple[int, int, str]]:
 def query_words(text: str) -> List[str]:
     """The distinct query words of ``text`` (first-occurrence order)."""
     return list(dict.fromkeys(w for _, _, w in query_word_spans(text)))
+
+
+#: what is left of an English clitic once a word is cut at its apostrophe ("I'm", "he's", "we'd", "they'll", "I've",
+#: "you're", "won't")
+CLITIC_REMAINDERS = frozenset({"s", "t", "m", "d", "ll", "ve", "re"})
+APOSTROPHES = "'\u2019"
+
+
+def is_clitic_piece(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``text[start:end]`` is a piece of a contraction: a clitic after its apostrophe ("m" of
+    "I'm", "s" of "he's", "t" of "won't") or the stem before a negative "n't" ("won", "didn"). Masking one alone writes
+    "I***" or "wo*** hire" (the reader loses the negation) and hides nothing a search could use: such pieces are in
+    nearly every document."""
+    if start > 0 and text[start - 1] in APOSTROPHES and text[start:end].lower() in CLITIC_REMAINDERS:
+        return True
+    return text[end : end + 1] in APOSTROPHES and text[end + 1 : end + 2].lower() == "t" and text[end - 1 : end] in "nN"
+
