@@ -50,4 +50,3 @@ def is_clitic_piece(text: str, start: int, end: int) -> bool:
     if start > 0 and text[start - 1] in APOSTROPHES and text[start:end].lower() in CLITIC_REMAINDERS:
         return True
     return text[end : end + 1] in APOSTROPHES and text[end + 1 : end + 2].lower() == "t" and text[end - 1 : end] in "nN"
-
