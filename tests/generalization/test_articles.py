@@ -61,6 +61,13 @@ WITH_WORDNET = {
         ("the director's Academy Award", "Academy Award", "an award", "the director's award"),
         ("Smith's Jon Voight", "Jon Voight", "another person", "Smith's another person"),
     ],
+    "a noun joined to one after a determiner shares that determiner": [
+        ("his wife the actress and singer Vera", "singer", "a performer", "his wife the actress and performer Vera"),
+        ("He is an actor, writer and director of", "director", "a person", "He is an actor, writer and person of"),
+        ("the American actress and singer who", "singer", "a performer", "the American actress and performer who"),
+        ("She is an actress and a singer", "singer", "a performer", "She is an actress and a performer"),
+        ("She sang and director Ann", "director", "a person", "She sang and a person Ann"),
+    ],
     "a verb, a stop word or a participle WordNet knows as a verb keeps it": [
         ("He became director in", "director", "a person", "He became a person in"),
         ("He was named director in", "director", "a person", "He was named a person in"),

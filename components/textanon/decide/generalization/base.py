@@ -84,6 +84,8 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
       2010s film"), or after a premodifier (:func:`after_premodifier`) an "a"/"an" of the replacement's own, the
       replacement's own article is dropped: "her a work" -> "her work", "the an award" -> "the award", "the late a
       person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
+    * after nouns joined by "and"/"or" to one determiner, the replacement's own "a"/"an" is dropped: "the actress
+      and a performer" -> "the actress and performer" (:func:`after_shared_determiner`);
     * "another person" takes no article before it ("a another person" -> "another person");
     * a name used as the modifier of the noun after it (``end``: where the replaced text ends) takes no article of the
       replacement's own when none stands before it: "received Academy Award nominations" -> "received award
@@ -120,6 +122,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
             (w and w.group(1).lower() in DETERMINERS)
             or possessive
             or (indefinite and after_premodifier(text, start, floor))
+            or (indefinite and after_shared_determiner(text, start, floor))
             or (indefinite and end is not None and modifies_noun_after(text, end))
         )
     ):
@@ -180,6 +183,29 @@ def after_determiner(text: str, start: int) -> bool:
         return True
     m = re.search(r"(\w+)\s*$", text[max(0, start - 30) : start])
     return bool(m) and m.group(1).lower() in DETERMINERS
+
+
+_JOINED = re.compile(r"(?<![\w'’-])(?:and|or|&)\s+$", re.I)
+
+
+def after_shared_determiner(text: str, start: int, floor: int = 0) -> bool:
+    """Whether the noun at ``start`` is the last of nouns joined by "and"/"or" after one determiner, which it shares
+    ("the actress and singer", "an actor, writer and director"): no article of its own may come in ("the actress and
+    performer", never "the actress and a performer"). Between the determiner and the "and", one to four words, no stop
+    word (spaCy's): "the film was released and director Ann" is two clauses. Nothing before ``floor`` is read."""
+    before = text[max(floor, start - 60) : start]
+    joined = _JOINED.search(before)
+    if not joined:
+        return False
+    words = 0
+    for word in reversed(re.findall(r"[\w'’-]+", before[: joined.start()])):
+        low = word.lower()
+        if low in DETERMINERS:
+            return words >= 1
+        if low in STOP_WORDS or words == 4:
+            return False
+        words += 1
+    return False
 
 
 def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
