@@ -4,7 +4,7 @@ import spacy
 from parsed_docs import parsed_doc
 
 import textanon  # noqa: F401  (registers the extensions)
-from textanon.decide.units import CHUNK, NAME, SPAN, TITLE, WORK, cover_units, doc_units, overlapping_units
+from textanon.decide.units import CHUNK, GLUED, NAME, SPAN, TITLE, WORK, cover_units, doc_units, overlapping_units
 from textanon.render.masking import apply, join_adjacent
 
 
@@ -32,6 +32,17 @@ def test_a_sentence_may_open_with_a_name_and_a_quoted_nickname_stays_inside_it()
     units = units_of('Drama Desk Awards were given. Danny "Danno" Williams left.')
     assert ("Drama Desk Awards", NAME) in units
     assert ('Danny "Danno" Williams', NAME) in units
+
+
+def test_tokens_written_as_one_word_are_one_unit():
+    text = "A 6m statue stood there at 10am; they won't come, as Jolie's co-star knew."
+    units = {u for u, kind in units_of(text) if kind == GLUED}
+    assert {"6m", "10am", "won't"} <= units
+    assert not units & {"Jolie's", "co-star", "6m statue"}  # an apostrophe or a hyphen at the joint: words apart
+    doc = spacy.blank("en")(text)
+    start = text.index("6m")
+    masks, extended = cover_units([(start, start + 1, "***")], doc_units(doc, "pii"), {"***"})
+    assert apply(text, masks).startswith("A *** statue") and extended == 1
 
 
 def test_stop_words_and_lone_names_are_no_units():

@@ -155,3 +155,13 @@ def test_a_form_field_label_is_no_candidate_word():
     words = {doc.text[s:e] for c in got.values() for s, e in (c.words or [(c.start, c.end)])}
     assert not {"DOB", "MRN", "NHS"} & words
     assert any("Tollund" in text for text in got)  # other words still are
+
+
+def test_a_piece_of_a_contraction_is_no_candidate_word():
+    # "wo" + "n't", "ca" + "n’t": a candidate of its own wrote "they ***n't hire me"
+    nlp = spacy.blank("en")
+    doc = nlp("They won't hire the lawyer, I can’t say why, and I'm sure he'd wonder.")
+    words = {doc.text[s:e] for c in propose(doc, taken=[]) for s, e in (c.words or [(c.start, c.end)])}
+    spans = {doc.text[c.start : c.end] for c in propose(doc, taken=[])}
+    assert not (words | spans) & {"wo", "ca", "n't", "n’t", "'m", "'d"}
+    assert "lawyer" in words and "hire" in words

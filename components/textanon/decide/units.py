@@ -22,6 +22,8 @@ spans ``(start, end, kind)``:
   only between two capitalized words, nothing but spaces between them; from its first capitalized word or number.
   A title is one name however its words are tagged ("Lookin'" a place, "60 Seconds" a date): a mask on part of it
   leaves the rest searchable ("***' to Get Out (1982)").
+* ``glued``: tokens written as one word, a letter or digit on each side of every joint ("6m", "10am", "cannot",
+  "won't" as "wo" + "n't"): a mask on one token would leave "***m" or "***n't".
 
 Leading determiners and numbers carry their own meaning and start no name or chunk unit ("four Drama Desk Awards":
 the unit is "Drama Desk Awards"; a quoted title is the text between its quotes). :func:`cover_units` extends every
@@ -37,9 +39,9 @@ from spacy.tokens import Doc, Span
 
 from textanon.render.masking import Mask, covered, merge, overlap_test
 
-#: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title``, ``chunk`` or ``work``
+#: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title``, ``chunk``, ``work`` or ``glued``
 Unit = Tuple[int, int, str]
-SPAN, NAME, TITLE, CHUNK, WORK = "span", "name", "title", "chunk", "work"
+SPAN, NAME, TITLE, CHUNK, WORK, GLUED = "span", "name", "title", "chunk", "work", "glued"
 #: lower-case words that join two capitalized words into one name ("Bank of England", "Procter & Gamble")
 CONNECTORS = frozenset(
     {"of", "the", "for", "and", "&", "de", "del", "della", "da", "das", "do", "dos", "du", "des", "van", "von", "der"}
@@ -65,6 +67,7 @@ def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[
     units.update(_name_runs(doc, owners))
     units.update(_titles(doc.text))
     units.update(released_works(doc.text))
+    units.update(_glued(doc))
     if doc.has_annotation("DEP"):
         units.update(_chunks(doc))
     return sorted(units)
@@ -245,6 +248,19 @@ def released_works(text: str) -> List[Unit]:
 
 def _capitalized(word: str) -> bool:
     return word[:1].isupper()
+
+
+def _glued(doc: Doc) -> List[Unit]:
+    """Runs of two tokens or more with no space between them and a letter or digit on each side of every joint."""
+    out, start = [], 0
+    for i, token in enumerate(doc):
+        nxt = doc[i + 1] if i + 1 < len(doc) else None
+        joined = nxt is not None and not token.whitespace_ and token.text[-1:].isalnum() and nxt.text[:1].isalnum()
+        if not joined:
+            if i > start:
+                out.append((doc[start].idx, token.idx + len(token.text), GLUED))
+            start = i + 1
+    return out
 
 
 def _chunks(doc: Doc) -> List[Unit]:

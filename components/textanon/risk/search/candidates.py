@@ -83,12 +83,27 @@ class _Taken:
 
 
 def _content(token) -> bool:
-    """A word a candidate is made of: no stop word, punctuation, space or form field label ("DOB", "MRN")."""
+    """A word a candidate is made of: no stop word, punctuation, space, form field label ("DOB", "MRN") or piece of a
+    contraction ("wo" of "won't", "ca" of "can't": :func:`_contraction_piece`)."""
     return (
         not (token.is_stop or token.is_punct or token.is_space)
         and any(c.isalnum() for c in token.text)
         and not is_field_label(token.text)
+        and not _contraction_piece(token)
     )
+
+
+def _contraction_piece(token) -> bool:
+    """A clitic ("'m", "n't", "’ll") or the stem spaCy cuts off before "n't" ("wo", "ca", "sha"): masked alone it
+    writes "***n't" and hides nothing a search could use."""
+    if token.text[:1] in "'\u2019" or token.lower_ in NEGATIONS:
+        return True
+    doc = token.doc
+    return not token.whitespace_ and token.i + 1 < len(doc) and doc[token.i + 1].lower_ in NEGATIONS
+
+
+#: the negative clitic as spaCy's tokenizer cuts it ("do" + "n't")
+NEGATIONS = frozenset({"n't", "n\u2019t", "nt"})
 
 
 def propose(
