@@ -412,42 +412,32 @@ def test_generalizing_without_a_target_writes_no_role_word_for_the_protected_nam
     assert with_target.startswith("The person was seen by")
 
 
+#: a search-risk phrase of ordinary words ("applicant", "lodged"), a name and a typed term ("chest pain", a gazetteer's)
+PLAIN_TEXT = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
+PLAIN_MENTIONS = [
+    ("applicant", "MISC", "M1"),
+    ("Ivan Petrov", "PERSON", "P1"),
+    ("lodged", "MISC", "M2"),
+    ("chest pain", "MISC", "M3"),
+]
+PLAIN_SOURCES = {"M1": "candidate:phrase", "M2": "candidate:phrase", "M3": "gazetteer"}
+
+
+def plain_words_doc(**cfg):
+    return make_doc(PLAIN_TEXT, PLAIN_MENTIONS, [["M1"], ["M2"], ["M3"]], sources=PLAIN_SOURCES, **cfg)
+
+
 def test_under_pseudonyms_a_proposed_phrase_of_ordinary_words_is_suppressed_not_given_a_random_term():
-    text = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
-    mentions = [
-        ("applicant", "MISC", "M1"),
-        ("Ivan Petrov", "PERSON", "P1"),
-        ("lodged", "MISC", "M2"),
-        ("chest pain", "MISC", "M3"),
-    ]
-    sources = {"M1": "candidate:phrase", "M2": "candidate:phrase", "M3": "gazetteer"}
-    doc = make_doc(text, mentions, [["M1"], ["M2"], ["M3"]], sources=sources, replacement="pseudonym")
-    out = doc._.anonymized_text
+    out = plain_words_doc(replacement="pseudonym")._.anonymized_text
     assert out.startswith("The ***, ") and ", *** an appeal" in out
     assert "Petrov" not in out and "chest pain" not in out and "about his ***" not in out  # typed: a surrogate
 
 
 def test_the_pseudonym_operator_of_a_label_suppresses_a_proposed_phrase_of_ordinary_words_too():
     # the same rule when the user sets the operator per label (--operator MISC=pseudonym), not the style
-    text = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
-    mentions = [
-        ("applicant", "MISC", "M1"),
-        ("Ivan Petrov", "PERSON", "P1"),
-        ("lodged", "MISC", "M2"),
-        ("chest pain", "MISC", "M3"),
-    ]
-    sources = {"M1": "candidate:phrase", "M2": "candidate:phrase", "M3": "gazetteer"}
     pseudonym = {"@misc": "textanon.operators.pseudonym.v1"}
     for suppression in ("***", "[REDACTED]"):
-        doc = make_doc(
-            text,
-            mentions,
-            [["M1"], ["M2"], ["M3"]],
-            sources=sources,
-            operators={"MISC": pseudonym},
-            suppression_string=suppression,
-        )
-        out = doc._.anonymized_text
+        out = plain_words_doc(operators={"MISC": pseudonym}, suppression_string=suppression)._.anonymized_text
         assert out.startswith(f"The {suppression}, ") and f", {suppression} an appeal" in out
         assert "chest pain" not in out and f"about his {suppression}" not in out  # typed: a surrogate
         assert "Petrov" not in out
