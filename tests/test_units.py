@@ -5,7 +5,7 @@ from parsed_docs import parsed_doc
 
 import textanon  # noqa: F401  (registers the extensions)
 from textanon.decide.units import CHUNK, GLUED, NAME, SPAN, TITLE, WORK, cover_units, doc_units, overlapping_units
-from textanon.render.masking import apply, join_adjacent
+from textanon.render.masking import absorb_named, apply, join_adjacent
 
 
 def units_of(text, spans=(), **kwargs):
@@ -158,3 +158,25 @@ def test_a_title_before_its_release_year_is_one_unit_however_its_words_read():
     start = text.index("Lookin")
     masks, extended = cover_units([(start, start + len("Lookin"), "***")], doc_units(doc, "pii"), {"***"})
     assert extended == 1 and apply(text, masks).count("*** (1982)") == 1 and "to Get Out" not in apply(text, masks)
+
+
+def test_a_generalized_title_before_another_persons_name_takes_the_name_in():
+    text = "She danced with the eccentric millionaire Howard Hughes, then director Ann Lee's film. Hughes left."
+    g1, g2 = text.index("millionaire"), text.index("director")
+    n1, n2, n3 = text.index("Howard Hughes"), text.index("Ann Lee's"), text.index("Hughes left")
+    masks = [
+        (g1, g1 + len("millionaire"), "person"),
+        (n1, n1 + len("Howard Hughes"), "another person"),
+        (g2, g2 + len("director"), "a person"),
+        (n2, n2 + len("Ann Lee's"), "another person's"),
+        (n3, n3 + len("Hughes"), "another person"),
+    ]
+    out, taken = absorb_named(text, masks, {"person", "a person", "another person", "another person's"})
+    assert apply(text, out) == "She danced with the eccentric person, then a person's film. another person left."
+    assert taken == 2
+    # a name before a name, a placeholder, or a comma between: nothing taken in
+    kept = [(0, 3, "***"), (4, 10, "another person")]
+    assert absorb_named("She danced", kept, {"person"}) == (kept, 0)
+    text = "the director, Ann Lee"
+    masks = [(4, 12, "a person"), (14, 21, "another person")]
+    assert absorb_named(text, masks, {"a person"})[1] == 0

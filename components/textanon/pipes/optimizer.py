@@ -65,6 +65,7 @@ from textanon.pipes.search_risk import SearchRisk
 from textanon.render.masking import (
     REPLACEMENT_STYLES,
     Mask,
+    absorb_named,
     apply,
     containment_test,
     covered,
@@ -626,8 +627,12 @@ class MaskingOptimizer(SettingsRecord):
             masks, joined = join_adjacent(doc_text, masks, placeholders)
             doc._.whole_units = {"extended": extended, "suppressed": len(in_units), "joined": joined}
         written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"
+        general = {text for _, text in generalized.values()}
+        if general:  # "the eccentric person another person" -> "the eccentric person"
+            masks, _ = absorb_named(doc_text, masks, general)
+            general |= {text + "'s" for text in general}  # "director Ann Lee's" -> "person's"
         if generalized or role or written:  # "an American" -> "a North American", not "an North American"
-            fitted = {text for _, text in generalized.values()} | ({role} if role else set()) | written
+            fitted = general | ({role} if role else set()) | written
             masks = fit_articles(doc_text, masks, fitted)
         doc._.masks = [list(m) for m in masks]
         doc._.anonymized_text = apply(doc_text, masks)

@@ -230,6 +230,33 @@ def join_adjacent(text: str, masks: Iterable[Sequence], placeholders: Iterable[s
     return out, joined
 
 
+#: what the generalizer writes for another person's name, and its possessive (decide/generalization/persons.py)
+OTHER_PERSON = ("another person", "another person's")
+
+
+def absorb_named(text: str, masks: Iterable[Sequence], generalized: Iterable[str]) -> Tuple[List[Mask], int]:
+    """Masks (merged, sorted) where a generalized common noun right before a name written "another person" takes the
+    name in: "the eccentric millionaire Howard Hughes" is written "the eccentric person", not "the eccentric person
+    another person"; "director Ann Lee's film" -> "person's film". Only a noun written in lower case (a title, a job:
+    never a name) and one or more spaces between; the name's other mentions stay "another person". Returns (the
+    masks, how many names were taken in)."""
+    generalized = set(generalized)
+    out: List[Mask] = []
+    taken = 0
+    for start, end, *rest in merge(masks):
+        rep = rest[0] if rest else None
+        if out and rep in OTHER_PERSON:
+            first, last, before = out[-1]
+            gap = text[last:start]
+            if before in generalized and before not in OTHER_PERSON and gap and gap.strip(" ") == "":
+                if text[first:last][:1].islower():
+                    out[-1] = (first, end, before + ("'s" if rep.endswith("'s") else ""))
+                    taken += 1
+                    continue
+        out.append((start, end, rep))
+    return out, taken
+
+
 def _blank(gap: str) -> bool:
     """Only spaces and tabs (or nothing)."""
     return not gap.strip() and "\n" not in gap and "\r" not in gap
