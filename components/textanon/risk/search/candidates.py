@@ -95,8 +95,9 @@ def _content(token) -> bool:
 
 def _contraction_piece(token) -> bool:
     """A clitic ("'m", "n't", "’ll") or the stem spaCy cuts off before "n't" ("wo", "ca", "sha"): masked alone it
-    writes "***n't" and hides nothing a search could use."""
-    if token.text[:1] in "'\u2019" or token.lower_ in NEGATIONS:
+    writes "***n't" and hides nothing a search could use. A word that only starts with an apostrophe ("'Allo") is
+    none."""
+    if token.lower_ in CLITICS or token.lower_ in NEGATIONS:
         return True
     doc = token.doc
     return not token.whitespace_ and token.i + 1 < len(doc) and doc[token.i + 1].lower_ in NEGATIONS
@@ -104,6 +105,8 @@ def _contraction_piece(token) -> bool:
 
 #: the negative clitic as spaCy's tokenizer cuts it ("do" + "n't")
 NEGATIONS = frozenset({"n't", "n\u2019t", "nt"})
+#: the other clitics spaCy's tokenizer cuts off ("I" + "'m"), straight or curly apostrophe
+CLITICS = frozenset(a + c for a in "'\u2019" for c in ("m", "s", "d", "ll", "ve", "re"))
 
 
 def propose(
