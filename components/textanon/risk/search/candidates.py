@@ -30,6 +30,7 @@ from spacy.tokens import Doc
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.word_classes import verb_adverb_words
 from textanon.labels import DATETIME, MISC, QUANTITY
+from textanon.risk.search.terms import APOSTROPHES, CLITIC_REMAINDERS
 
 QUOTED = re.compile(r"[\"“”]([^\"“”\n]{2,120})[\"“”]")
 YEAR = re.compile(r"^(1\d{3}|20\d{2})s?$")
@@ -104,9 +105,10 @@ def _contraction_piece(token) -> bool:
 
 
 #: the negative clitic as spaCy's tokenizer cuts it ("do" + "n't")
-NEGATIONS = frozenset({"n't", "n\u2019t", "nt"})
-#: the other clitics spaCy's tokenizer cuts off ("I" + "'m"), straight or curly apostrophe
-CLITICS = frozenset(a + c for a in "'\u2019" for c in ("m", "s", "d", "ll", "ve", "re"))
+NEGATIONS = frozenset({"n" + a + "t" for a in APOSTROPHES} | {"nt"})
+#: the other clitics spaCy's tokenizer cuts off ("I" + "'m"), straight or curly apostrophe: the targeted risk's
+#: clitic remainders (:data:`textanon.risk.search.terms.CLITIC_REMAINDERS`) after their apostrophe
+CLITICS = frozenset(a + c for a in APOSTROPHES for c in CLITIC_REMAINDERS - {"t"})
 
 
 def propose(
