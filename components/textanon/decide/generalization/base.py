@@ -11,6 +11,7 @@ from wordfreq import zipf_frequency
 
 from textanon.decide.generalization.hypernyms import wordnet
 from textanon.detect.gazetteer.wordnet import pluralize
+from textanon.render.masking import OTHER_PERSON
 
 #: determiners after which a replacement noun phrase is written without its own article ("the theatre")
 DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those"}
@@ -64,6 +65,8 @@ def article(noun: str) -> str:
 
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
+#: "a", "an" or "the" right before a replacement
+_DETERMINER_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
 #: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s")
 _POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
@@ -86,7 +89,10 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
       person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
     * after nouns joined by "and"/"or" to one determiner, the replacement's own "a"/"an" is dropped: "the actress
       and a performer" -> "the actress and performer" (:func:`after_shared_determiner`);
-    * "another person" takes no article before it ("a another person" -> "another person");
+    * "another person" takes no article before it ("a another person" -> "another person"); after "a", "an" or "the"
+      and before the common noun it modifies (``end``, :func:`modifies_noun_after`) the name is the noun's owner and
+      takes the article in: "in the Susan Stroman revival" -> "in another person's revival", never "in the another
+      person revival"; "in a Pete Smith short" -> "in another person's short";
     * a name used as the modifier of the noun after it (``end``: where the replaced text ends) takes no article of the
       replacement's own when none stands before it: "received Academy Award nominations" -> "received award
       nominations", never "an award nominations" (:func:`modifies_noun_after`);
@@ -102,6 +108,10 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
         return start - len(on.group(0)), ("In " if on.group(1)[0].isupper() else "in ") + replacement
     own = _OWN_ARTICLE.match(replacement)
     bare = replacement[own.end() :] if own else replacement
+    det = _DETERMINER_BEFORE.search(before)
+    if det and replacement == OTHER_PERSON[0] and end is not None and modifies_noun_after(text, end):
+        owner = OTHER_PERSON[1]  # "the Susan Stroman revival" -> "another person's revival"
+        return start - len(det.group(0)), (owner[0].upper() + owner[1:]) if det.group(1)[0].isupper() else owner
     m = _ARTICLE_BEFORE.search(before)
     if m and bare:
         start -= len(m.group(0))
@@ -208,6 +218,14 @@ def after_shared_determiner(text: str, start: int, floor: int = 0) -> bool:
     return False
 
 
+#: prepositions after which a past participle can only modify the noun after it (:func:`after_premodifier`)
+PREPOSITIONS = frozenset(
+    "about above after against along alongside among at before behind below beside between beyond by despite during "
+    "for from in including inside into like near of off on onto over through to toward towards under unlike upon "
+    "with within without".split()
+)
+
+
 def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     """Whether the word right before ``start`` modifies the noun there, so that no article may come between them
     ("the late father", "executive producer", "American actress", "co-star", "type 2 diabetes"): a hyphen, a word
@@ -235,10 +253,12 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
         return True
     wn = wordnet()
     if low.endswith(("ed", "ing")) and wn.synsets(low, pos=wn.VERB):
-        # a participle right after a determiner modifies the noun ("a struggling dancer", "her celebrated role"); after
-        # anything else it may be a verb ("He was named director")
+        # a participle right after a determiner modifies the noun ("a struggling dancer", "her celebrated role"), and
+        # so does a past participle right after a preposition ("by acclaimed director": no verb form follows "by");
+        # after anything else it may be a verb ("He was named director", "known for playing detective roles")
         previous = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before[: m.start(1)])
-        return bool(previous) and previous.group(1).lower() in DETERMINERS
+        word = previous.group(1).lower() if previous else ""
+        return word in DETERMINERS or (low.endswith("ed") and word in PREPOSITIONS)
     return bool(wn.synsets(low, pos=wn.ADJ) or wn.synsets(low, pos=wn.NOUN))
 
 
