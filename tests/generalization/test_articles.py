@@ -33,6 +33,13 @@ PLAIN = [
     ("Juilliard School taught", "Juilliard School", "a school", "A school taught"),
     ("Mr. Smith met a man", "Smith", "another person", "Mr. another person met a man"),
     ("met J. Smith there", "Smith", "another person", "met J. another person there"),
+    # a capitalized article inside a sentence is the name's own: it goes with it ("revival of The work")
+    ("a revival of The Music Man at", "Music Man", "a work", "a revival of a work at"),
+    ("she moved to The Hague in", "Hague", "a city in the Netherlands", "she moved to a city in the Netherlands in"),
+    ("as The Rock said", "Rock", "another person", "as another person said"),
+    ("in the movie The Tourist (2010)", "Tourist", "a work", "in the movie a work (2010)"),
+    ("The Music Man opened", "Music Man", "a work", "The work opened"),  # a sentence's own "The": as before
+    ("It closed. The Music Man opened", "Music Man", "a work", "It closed. The work opened"),
 ]
 
 #: the same, for cases that read WordNet, by what they show

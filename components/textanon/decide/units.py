@@ -12,7 +12,8 @@ spans ``(start, end, kind)``:
   is one unit too), joined by connectors ("of", "the", "and", "&", "de",
   "van", a hyphen, quotation marks: "Bank of England", 'Danny "Danno" Williams') between capitalized words. A run
   starts and ends on a word that is no stop word (not "The"); it is cut where two different detected entities meet
-  ("Monday" + "Ion Rusu", "Ion" and "Maria" detected apart): the recognizer's segmentation wins there;
+  ("Monday" + "Ion Rusu", "Ion" and "Maria" detected apart): the recognizer's segmentation wins there; inside a
+  sentence a capitalized article starts it ("in The Tempest": "The Tempest", never "The ***");
 * ``title``: a quoted title (1-12 words, every content word capitalized: "The Sound of Music"; quoted speech is
   no unit);
 * ``chunk``: the proper-noun part of a noun chunk (from its first PROPN to its last) where the doc is parsed;
@@ -47,6 +48,9 @@ CONNECTORS = frozenset(
     {"of", "the", "for", "and", "&", "de", "del", "della", "da", "das", "do", "dos", "du", "des", "van", "von", "der"}
     | {"den", "la", "le", "y", "-", "'", '"', "“", "”", "‘", "’"}
 )
+#: articles written with a capital inside a sentence: the name's own ("in The Tempest", "in A Midsummer Night's
+#: Dream"), so they start a name run there (a sentence's first "The" is the sentence's)
+ARTICLES = frozenset({"The", "A", "An"})
 #: connectors in a row that a run may cross ("of the")
 MAX_CONNECTORS = 2
 #: a quoted stretch of text (a title candidate: :data:`MAX_TITLE_WORDS` words at most)
@@ -153,7 +157,7 @@ def _name_runs(doc: Doc, owners: List[Optional[str]]) -> List[Unit]:
             return
         while run and _stop(texts[run[-1]]):
             run.pop()
-        while run and _stop(texts[run[0]]):
+        while run and _stop(texts[run[0]]) and not (name[run[0]] and texts[run[0]] in ARTICLES):
             run.pop(0)
         if sum(name[i] for i in run) >= 2:
             runs.append((idx[run[0]], idx[run[-1]] + len(texts[run[-1]]), NAME))

@@ -65,6 +65,8 @@ def article(noun: str) -> str:
 
 
 _ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
+#: a capitalized article right before a replacement: inside a sentence, the replaced name's own
+_NAME_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(?:The|An?)[ \t]+$")
 #: "a", "an" or "the" right before a replacement
 _DETERMINER_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
@@ -89,6 +91,9 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
       person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
     * after nouns joined by "and"/"or" to one determiner, the replacement's own "a"/"an" is dropped: "the actress
       and a performer" -> "the actress and performer" (:func:`after_shared_determiner`);
+    * a capitalized "The", "A" or "An" right before a capitalized replaced text, inside a sentence, is the name's own
+      ("a revival of The Music Man", "moved to The Hague"): the replacement takes it in, with its own article fitted
+      to what comes before ("a revival of a work", "moved to a city in the Netherlands", never "of The work");
     * "another person" takes no article before it ("a another person" -> "another person"); after "a", "an" or "the"
       and before the common noun it modifies (``end``, :func:`modifies_noun_after`) the name is the noun's owner and
       takes the article in: "in the Susan Stroman revival" -> "in another person's revival", never "in the another
@@ -102,6 +107,11 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     """
     if not replacement:
         return start, replacement
+    own_article = _NAME_ARTICLE_BEFORE.search(text[max(floor, start - 4) : start])
+    if own_article and text[start : start + 1].isupper():
+        at = start - len(own_article.group(0))
+        if not sentence_start(text, at, floor):  # "a revival of The Music Man" -> "a revival of a work"
+            start = at
     before = text[max(floor, start - 12) : start]
     on = _ON_BEFORE.search(before)
     if on and _PERIOD_LEVEL.match(replacement):  # "on 26 July 1945" -> "in the 1940s", not "on the 1940s"
