@@ -117,6 +117,24 @@ def test_a_courtesy_title_is_covered_and_a_determiner_takes_no_second_article(te
 
 
 @needs_wordnet
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # seen on the development output: "a film that would define the Smith persona" -> "define the person persona"
+        ("a film that would define the Smith persona.", "a film that would define the person's persona."),
+        ("She starred in a Smith film.", "She starred in the person's film."),
+        ("A Smith fan wrote.", "The person's fan wrote."),
+        # no article before it (it may be a verb's object), or no common noun after it: as before
+        ("They sent Smith flowers.", "They sent the person flowers."),
+        ("the Smith who won", "the person who won"),
+        ("a Smith of his own", "a person of his own"),
+    ],
+)
+def test_the_name_after_an_article_that_modifies_the_noun_after_it_becomes_its_owner(text, expected):
+    assert render(text, "Smith") == expected
+
+
+@needs_wordnet
 def test_an_occurrence_that_holds_the_possessive_writes_it_once():
     text = "Jane Smith's film won. The actress Jane Smith's son left."
     masks = [m for s in (0, text.index("Jane Smith's son")) for m in role_masks(text, s, s + 12, "the person")]
