@@ -67,8 +67,8 @@ def article(noun: str) -> str:
 _ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?)(\s+)$", re.IGNORECASE)
 #: a capitalized article right before a replacement: inside a sentence, the replaced name's own
 _NAME_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(?:The|An?)[ \t]+$")
-#: "a", "an" or "the" right before a replacement
-_DETERMINER_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
+#: "a", "an" or "the" right before a replacement or a name (also the role word's: generalization/role.py)
+ANY_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
 #: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s")
 _POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
@@ -118,7 +118,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
         return start - len(on.group(0)), ("In " if on.group(1)[0].isupper() else "in ") + replacement
     own = _OWN_ARTICLE.match(replacement)
     bare = replacement[own.end() :] if own else replacement
-    det = _DETERMINER_BEFORE.search(before)
+    det = ANY_ARTICLE_BEFORE.search(before)
     if det and replacement == OTHER_PERSON[0] and end is not None and modifies_noun_after(text, end):
         owner = OTHER_PERSON[1]  # "the Susan Stroman revival" -> "another person's revival"
         return start - len(det.group(0)), (owner[0].upper() + owner[1:]) if det.group(1)[0].isupper() else owner

@@ -35,7 +35,7 @@ from typing import Collection, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from textanon.decide.generalization.base import DETERMINERS, modifies_noun_after, sentence_start
+from textanon.decide.generalization.base import ANY_ARTICLE_BEFORE, DETERMINERS, modifies_noun_after, sentence_start
 from textanon.decide.generalization.hypernyms import is_hyponym_of, wordnet
 from textanon.detect.target import COURTESY_TITLES
 from textanon.render.masking import overlap_test
@@ -51,8 +51,6 @@ VOCATIVES = frozenset({"dear"})
 _WINDOW = 80
 _WORD = re.compile(r"[\w][\w'’.-]*")
 _POSSESSOR = re.compile(r"\w(?:['’]s|s['’])$")
-#: an article right before the name (and its courtesy title)
-_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?|the)\s+$", re.IGNORECASE)
 
 
 def role_masks(
@@ -99,18 +97,15 @@ def role_masks(
         before.lower() in DETERMINERS or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
     )
     after_blocked = _after_hidden_premodifier(text, first, tokens, blocked)
-    owner = _ARTICLE_BEFORE.search(text[max(0, first - 6) : first]) if not words and not possessive else None
+    owner = ANY_ARTICLE_BEFORE.search(text[max(0, first - 6) : first]) if not words and not possessive else None
+    lead = "" if determined or after_blocked else article
     if owner and noun and modifies_noun_after(text, end):  # "the Smith persona" -> "the person's persona"
-        at = first - len(owner.group(0))
+        lead = ""
         if owner.group(1).lower() == "the":
             masks = [(begin, end, noun + "'s")]
         else:  # "a Smith film" -> "the person's film": the film is the person's, not any person's
-            masks = [(at, end, (article + " " if article else "") + noun + "'s")]
-        if sentence_start(text, masks[0][0]) and masks[0][2]:
-            masks[0] = (masks[0][0], masks[0][1], masks[0][2][:1].upper() + masks[0][2][1:])
-        return masks
-    lead = "" if determined or after_blocked else article
-    if words and words[-1][1]:  # a title: "[the ]American actress[ Jane Smith]"
+            masks = [(first - len(owner.group(0)), end, (article + " " if article else "") + noun + "'s")]
+    elif words and words[-1][1]:  # a title: "[the ]American actress[ Jane Smith]"
         title_end = words[-1][0]
         masks = [(title_end, end, possessive)]  # the name (with the space before it) dropped
     elif words:  # adjectives: "[the ]young [Jane Smith ->]person"
