@@ -1,4 +1,4 @@
-"""Torch threads per process: worker processes share the cores instead of each taking all of them.
+"""Torch and BLAS threads per process: worker processes share the cores instead of each taking all of them.
 
 A process forked by :func:`textanon.run.runner.anonymize_records` (``n_process``) or by spaCy's
 ``nlp.pipe(n_process=N)`` inherits torch's thread count, which defaults to every core: N processes would
@@ -33,12 +33,25 @@ def set_process_threads(n_process: int) -> int:
     among ``n_process`` processes; returns the thread count."""
     global _CONFIGURED_PID
     threads = threads_per_process(n_process)
-    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(threads)
+    _limit_blas(threads)
     _CONFIGURED_PID = os.getpid()
     return threads
+
+
+def _limit_blas(threads: int) -> None:
+    """Limit the BLAS libraries this process has loaded (NumPy's OpenBLAS, which the trained models multiply with:
+    :mod:`textanon.run.matmul`) to ``threads``: a BLAS reads its environment variable only when it is loaded, and a
+    forked worker inherits its parent's loaded one. Without threadpoolctl (scikit-learn's dependency) the
+    environment variables above are all there is."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover — installed with scikit-learn
+        return
+    threadpool_limits(limits=threads, user_api="blas")
 
 
 def adapt_threads_to_process() -> None:
