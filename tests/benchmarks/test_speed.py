@@ -167,3 +167,39 @@ def test_models_alone_run_every_component_before_the_recognizer_and_nothing_afte
     assert "ner" in ran and "textanon_ner" in ran
     assert not any(name in ran for name in ("textanon_entity_recognizer", "textanon_search_risk", "textanon_optimizer"))
     assert result["masks"]["a"] and all(0 <= s < e <= len(text) for s, e in result["masks"]["a"])
+
+
+def test_every_timed_process_starts_with_one_blas_thread_and_the_parent_keeps_its_own(monkeypatch):
+    """OpenBLAS (textanon's matrix products) would take every core, Presidio's BLIS takes one: the timed child gets
+    BLAS_THREADS through its environment, read when it loads the library; the parent's variables come back."""
+    from textanon_lab.benchmarks import systems
+
+    seen = {}
+
+    class FakeProcess:
+        def __init__(self, target, args):
+            self.queue = args[-1]
+
+        def start(self):
+            seen.update({var: systems.os.environ.get(var) for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")})
+            self.queue.put([{"masks": {}, "seconds": 1.0}])
+
+        def join(self):
+            pass
+
+    class FakeContext:
+        Process = FakeProcess
+
+        @staticmethod
+        def Queue():
+            import queue
+
+            return queue.Queue()
+
+    monkeypatch.setattr(systems.mp, "get_context", lambda method: FakeContext)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
+    monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
+    assert systems.run_isolated("presidio", [])["seconds"] == 1.0
+    assert seen == {"OPENBLAS_NUM_THREADS": str(systems.BLAS_THREADS), "MKL_NUM_THREADS": str(systems.BLAS_THREADS)}
+    assert systems.BLAS_THREADS == 1
+    assert systems.os.environ["OPENBLAS_NUM_THREADS"] == "7" and "MKL_NUM_THREADS" not in systems.os.environ

@@ -22,7 +22,7 @@ from textanon.io.datasets.wikiactors import evaluated, read_wikiactors
 from textanon.render.pseudonyms import Pseudonymizer
 from textanon_eval.provenance import write_metrics
 from textanon_lab.benchmarks.startup import measure_startup, startup_markdown
-from textanon_lab.benchmarks.systems import run_isolated, run_isolated_sets
+from textanon_lab.benchmarks.systems import BLAS_THREADS, run_isolated, run_isolated_sets
 
 Docs = List[Tuple[str, str, Optional[str]]]
 PRESIDIO = "presidio"
@@ -176,6 +176,7 @@ def bench_speed(output: Path, startup_python: Optional[str] = None, startup: boo
     ``startup`` False: no start-up figures. Returns (results, table)."""
 
     results = run(**kwargs)
+    results["blas_threads"] = BLAS_THREADS
     python = startup_python or sys.executable
     if startup:
         model = kwargs["model"]
@@ -211,7 +212,8 @@ def to_markdown(results: Dict) -> str:
         + f". Medians of {results['repeats']} interleaved repeat(s), each configuration in a fresh process "
         f"(model load excluded; a textanon pipeline first anonymizes one short warm-up document, which loads what "
         f"loads on first use: language-model weights, WordNet); CPU seconds: user + system of the process and its "
-        f"workers (less sensitive to other load than wall seconds); load average at start / end "
+        f"workers (less sensitive to other load than wall seconds); BLAS threads per process: "
+        f"{results.get('blas_threads', 'not set')}; load average at start / end "
         f"{load['start'][0]:.1f} / {load['end'][0]:.1f}.",
         "",
         "Seconds per component (one process):",

@@ -3,7 +3,10 @@
 Every system is a loader returning a function that maps ``[(doc_id, text, target)]`` to
 ``{doc_id: [[start, end], ...]}`` — the character
 spans of the original it masks. Each runs in its own subprocess (``run_isolated``) so that its
-throughput and peak resident memory are measured alone, on the same documents, in the same run.
+throughput and peak resident memory are measured alone, on the same documents, in the same run, with its BLAS at
+:data:`BLAS_THREADS` thread(s): NumPy's OpenBLAS, which textanon's trained models multiply with
+(:mod:`textanon.run.matmul`), would otherwise take every core, while Presidio's spaCy models multiply with thinc's
+single-threaded BLIS; one thread each compares one core's work (a fast profile row with 2 processes uses two).
 """
 
 import multiprocessing as mp
@@ -320,6 +323,11 @@ def run_isolated(name: str, docs: Sequence[Doc], time_limit: Optional[float] = N
     return result if isinstance(result, dict) else result[0]
 
 
+#: BLAS threads of every timed process (``OPENBLAS_NUM_THREADS`` and its kin, read when the library loads)
+BLAS_THREADS = 1
+_BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+
+
 def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], time_limit: Optional[float] = None, **kwargs):
     """:func:`run_isolated` of several document sets, one after the other in one fresh process (loaded once):
     a list of results (peak RSS: the process's so far), or ``{"error"}``; past ``time_limit`` seconds (loading
@@ -330,7 +338,16 @@ def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], time_limit: 
     # time limit the process is killed below
     proc = ctx.Process(target=_child, args=(name, [list(d) for d in doc_sets], kwargs, queue))
     start = time.perf_counter()
-    proc.start()
+    saved = {var: os.environ.get(var) for var in _BLAS_VARIABLES}
+    os.environ.update({var: str(BLAS_THREADS) for var in _BLAS_VARIABLES})  # the spawned child reads them
+    try:
+        proc.start()
+    finally:
+        for var, value in saved.items():
+            if value is None:
+                os.environ.pop(var, None)
+            else:
+                os.environ[var] = value
     try:
         result = queue.get(timeout=time_limit)
     except queues.Empty:
