@@ -181,7 +181,12 @@ def test_every_timed_process_starts_with_one_blas_thread_and_the_parent_keeps_it
             self.queue = args[-1]
 
         def start(self):
-            seen.update({var: systems.os.environ.get(var) for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")})
+            seen.update(
+                {
+                    var: systems.os.environ.get(var)
+                    for var in ("OPENBLAS_NUM_THREADS", "BLIS_NUM_THREADS", "MKL_NUM_THREADS")
+                }
+            )
             self.queue.put([{"masks": {}, "seconds": 1.0}])
 
         def join(self):
@@ -198,8 +203,11 @@ def test_every_timed_process_starts_with_one_blas_thread_and_the_parent_keeps_it
 
     monkeypatch.setattr(systems.mp, "get_context", lambda method: FakeContext)
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
-    monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
+    monkeypatch.delenv("BLIS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")  # torch's: the lm profile's language model keeps its threads
     assert systems.run_isolated("presidio", [])["seconds"] == 1.0
-    assert seen == {"OPENBLAS_NUM_THREADS": str(systems.BLAS_THREADS), "MKL_NUM_THREADS": str(systems.BLAS_THREADS)}
+    one = str(systems.BLAS_THREADS)
+    assert seen == {"OPENBLAS_NUM_THREADS": one, "BLIS_NUM_THREADS": one, "MKL_NUM_THREADS": "3"}
     assert systems.BLAS_THREADS == 1
-    assert systems.os.environ["OPENBLAS_NUM_THREADS"] == "7" and "MKL_NUM_THREADS" not in systems.os.environ
+    assert systems.os.environ["OPENBLAS_NUM_THREADS"] == "7" and "BLIS_NUM_THREADS" not in systems.os.environ
+    assert systems.os.environ["MKL_NUM_THREADS"] == "3"

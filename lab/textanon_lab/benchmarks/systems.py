@@ -323,9 +323,11 @@ def run_isolated(name: str, docs: Sequence[Doc], time_limit: Optional[float] = N
     return result if isinstance(result, dict) else result[0]
 
 
-#: BLAS threads of every timed process (``OPENBLAS_NUM_THREADS`` and its kin, read when the library loads)
+#: BLAS threads of every timed process (``OPENBLAS_NUM_THREADS``, ``BLIS_NUM_THREADS``: read when the library
+#: loads); not ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS``, which torch reads: the lm profile's language model keeps
+#: its threads, as in every run before
 BLAS_THREADS = 1
-_BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+_BLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "BLIS_NUM_THREADS")
 
 
 def run_isolated_sets(name: str, doc_sets: Sequence[Sequence[Doc]], time_limit: Optional[float] = None, **kwargs):
