@@ -205,6 +205,36 @@ def test_the_optimizer_writes_the_role_to_fit_its_context():
     assert "actress the person" not in out and "Smith" not in out
 
 
+@needs_wordnet
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "Tobin Arlow ( toh-BIN; born 4 June 1970) is an actor. Arlow lives in Ohio.",
+            "The person ( ***; born 4 June 1970) is an actor. The person lives in Ohio.",
+        ),
+        (
+            "Lena Headey ( LEE-nə HEE-dee; born 3 October 1973) is an actress.",
+            "The person ( ***; born 3 October 1973) is an actress.",
+        ),
+    ],
+)
+def test_the_names_pronunciation_is_masked_not_written_as_the_person(text, expected):
+    """A respelling of the name at a biography's opening ("joh-LEE") is not a reference to the person: it is masked,
+    never "The person ( the person; born ..." (seen in the README's before/after paragraph, evaluation output)."""
+    import spacy
+
+    import textanon  # noqa: F401
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    doc = nlp(text)
+    doc._.target = " ".join(text.split()[:2])
+    doc = nlp.get_pipe("textanon_optimizer")(doc)
+    assert doc._.anonymized_text == expected
+    assert apply(doc.text, doc._.masks) == doc._.anonymized_text
+
+
 def test_a_hidden_span_ends_right_before_a_place_when_only_whitespace_lies_between():
     """``_after_hidden_premodifier`` reads the hidden spans that end before ``first`` with only whitespace between
     (any whitespace: spaces, a line break, a tab), as stripping the text between would say."""

@@ -58,7 +58,7 @@ from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
 from textanon.decide.units import Unit, cover_units, doc_units, overlapping_units
 from textanon.detect.rules import CODE_RULE_NAMES
-from textanon.detect.target import COURTESY_TITLES, fold, name_occurrences, name_words
+from textanon.detect.target import COURTESY_TITLES, fold, name_occurrences, name_words, pronunciations
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
 from textanon.pipes.search_risk import SearchRisk
@@ -600,7 +600,14 @@ class MaskingOptimizer(SettingsRecord):
             def role_at(first: int, last: int) -> List[Mask]:
                 return role_masks(doc_text, first, last, role, tagged, others, forms)
 
+            # the name's pronunciation at the opening ("( joh-LEE; born") is no reference to the person: masked as
+            # the name is without a role word, never "The person ( the person; born"
+            spoken = set(pronunciations(doc_text, doc._.target or self.target or ""))
+            canonical_name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")
             for start, end in occurrences:
+                if (start, end) in spoken:
+                    add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, canonical_name, True))
+                    continue
                 for mask in role_at(start, end):
                     add(*mask, Generalize.name if renderer else None)
         for eid in sorted(masked):
