@@ -85,3 +85,28 @@ def test_worker_processes_share_the_cores():
             p.join()
         assert got == [threads_per_process(2)] * 2
     assert torch.get_num_threads() == before  # the main process keeps its threads
+
+
+def _blas_threads_in_child(queue):
+    import numpy  # noqa: F401  (its OpenBLAS, loaded in the parent and inherited by the fork)
+    from threadpoolctl import threadpool_info
+
+    set_process_threads(2)
+    queue.put(sorted({pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}))
+
+
+def test_a_worker_limits_the_blas_the_trained_models_multiply_with():
+    """NumPy's OpenBLAS (textanon.run.matmul) read its thread count when the parent loaded it: a forked worker limits
+    it to its share of the cores, and the parent keeps its own."""
+    from threadpoolctl import threadpool_info
+
+    before = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert before, "NumPy's BLAS is loaded"
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_blas_threads_in_child, args=(queue,))
+    proc.start()
+    got = queue.get(timeout=60)
+    proc.join()
+    assert got == [threads_per_process(2)]
+    assert [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"] == before
