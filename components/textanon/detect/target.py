@@ -424,23 +424,32 @@ def name_occurrences(text: str, name: str) -> List[Span]:
     pronunciation at the opening of a biography (:func:`pronunciations`).
 
     Remembered for long texts (the risk scorer and the optimizer both ask, once per name): a new list each call."""
+    return name_occurrences_and_pronunciations(text, name)[0]
+
+
+def name_occurrences_and_pronunciations(text: str, name: str) -> Tuple[List[Span], List[Span]]:
+    """(:func:`name_occurrences`, those of them that are the name's pronunciation: :func:`pronunciations`), found
+    once (the optimizer writes a pronunciation as a mask, never as the person's role word)."""
     if len(text) < _LONG_TEXT:
         return _name_occurrences(text, name)
     key = (text, name)
     if key not in _OCCURRENCES:
         if len(_OCCURRENCES) >= 20_000:
             _OCCURRENCES.clear()
-        _OCCURRENCES[key] = tuple(_name_occurrences(text, name))
-    return list(_OCCURRENCES[key])
+        found, spoken = _name_occurrences(text, name)
+        _OCCURRENCES[key] = (tuple(found), tuple(spoken))
+    found, spoken = _OCCURRENCES[key]
+    return list(found), list(spoken)
 
 
-_OCCURRENCES: Dict[Tuple[str, str], Tuple[Span, ...]] = {}
+_OCCURRENCES: Dict[Tuple[str, str], Tuple[Tuple[Span, ...], Tuple[Span, ...]]] = {}
 
 
-def _name_occurrences(text: str, name: str) -> List[Span]:
+def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     occurrences = find_target_mentions(text, name)
     words = name_words(name)
-    extra = _pronunciations_after(text, occurrences) + _dotted_initials(text, words)
+    spoken = _pronunciations_after(text, occurrences)
+    extra = spoken + _dotted_initials(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
         view = normalized(text)
@@ -449,7 +458,9 @@ def _name_occurrences(text: str, name: str) -> List[Span]:
             [m.span() for m in pattern.finditer(folded) if view.text[m.start() : m.end()].islower()]
         )
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
-    return [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
+    found = [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
+    kept = set(found)  # a pronunciation merged into a longer occurrence is no longer one of its own
+    return found, [p for p in spoken if p in kept]
 
 
 def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:

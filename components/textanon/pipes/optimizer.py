@@ -58,7 +58,13 @@ from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
 from textanon.decide.units import Unit, cover_units, doc_units, overlapping_units
 from textanon.detect.rules import CODE_RULE_NAMES
-from textanon.detect.target import COURTESY_TITLES, fold, name_occurrences, name_words, pronunciations
+from textanon.detect.target import (
+    COURTESY_TITLES,
+    fold,
+    name_occurrences,
+    name_occurrences_and_pronunciations,
+    name_words,
+)
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
 from textanon.pipes.search_risk import SearchRisk
@@ -176,6 +182,7 @@ class MaskingOptimizer(SettingsRecord):
             self.pseudonyms = self._pseudonymizer(self.pseudonym_key or (files[0] if files else None))
         self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
         self._target_found = False  # whether the current doc's protected names are the target's
+        self._spoken: Set[Tuple[int, int]] = set()  # the current doc's pronunciations of the target's name
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -240,8 +247,9 @@ class MaskingOptimizer(SettingsRecord):
         person name and its surname (a warning says so unless ``quiet``)."""
         target = doc._.target or self.target
         text = doc.text  # built once: doc.text joins every token
-        occurrences = name_occurrences(text, target) if target else []
+        occurrences, spoken = name_occurrences_and_pronunciations(text, target) if target else ([], [])
         self._target_found = bool(occurrences)  # the role word is the target's: never written for other names
+        self._spoken = set(spoken)  # its pronunciation at the opening: masked, never written as the role word
         if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -602,7 +610,7 @@ class MaskingOptimizer(SettingsRecord):
 
             # the name's pronunciation at the opening ("( joh-LEE; born") is no reference to the person: masked as
             # the name is without a role word, never "The person ( the person; born"
-            spoken = set(pronunciations(doc_text, doc._.target or self.target or ""))
+            spoken = self._spoken
             canonical_name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")
             for start, end in occurrences:
                 if (start, end) in spoken:
