@@ -43,3 +43,22 @@ def test_hyponym_lemmas_stop_reading_once_the_limit_is_reached():
     for name in ("person.n.01", "entertainer.n.01", "award.n.02", "city.n.01", "actor.n.01", "spouse.n.01"):
         for limit in (1, 3, 20, 60):
             assert hyponym_lemmas(wn.synset(name), limit) == _every_level(wn.synset(name), limit), (name, limit)
+
+
+@needs_wordnet
+def test_senses_read_from_the_index_are_nltks_synsets():
+    """``has_sense`` / ``first_senses`` answer ``bool(wn.synsets(w, pos))`` / ``wn.synsets(w, pos)[:n]`` without
+    parsing the senses they skip: inflected forms, exceptions, compounds, capitals, satellites and unknown words."""
+    from textanon.decide.generalization.hypernyms import first_senses, has_sense
+
+    wn = wordnet()
+    words = ["playing", "acclaimed", "men", "geese", "falls", "Actors", "French", "crown", "star", "better", "was"]
+    words += ["struggling", "film_director", "New_York", "zzqx", "dancers", "abilities", "running", "lives", "red"]
+    words += [name for n, name in enumerate(wn.all_lemma_names()) if n % 97 == 0][:400]
+    for word in words:
+        for pos in "nvar":
+            senses = wn.synsets(word, pos=pos)
+            assert has_sense(word, pos) == bool(senses), (word, pos)
+            for n in (1, 3):
+                assert first_senses(word, pos, n) == senses[:n], (word, pos, n)
+    assert has_sense("geese", "n") and not has_sense("zzqx", "n")

@@ -9,7 +9,7 @@ from typing import List, Optional, Sequence, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 from wordfreq import zipf_frequency
 
-from textanon.decide.generalization.hypernyms import wordnet
+from textanon.decide.generalization.hypernyms import has_sense, wordnet
 from textanon.detect.gazetteer.wordnet import pluralize
 from textanon.render.masking import OTHER_PERSON
 
@@ -191,9 +191,9 @@ def modifies_noun_after(text: str, end: int) -> bool:
     if word in STOP_WORDS or word in DETERMINERS:
         return False
     wn = wordnet()
-    if word.endswith(("ing", "ed")) and wn.synsets(word, pos=wn.VERB):
+    if word.endswith(("ing", "ed")) and has_sense(word, wn.VERB):
         return False
-    return bool(wn.synsets(word, pos=wn.NOUN))
+    return has_sense(word, wn.NOUN)
 
 
 def after_determiner(text: str, start: int) -> bool:
@@ -262,14 +262,14 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     if m.group(1)[0].isupper():
         return True
     wn = wordnet()
-    if low.endswith(("ed", "ing")) and wn.synsets(low, pos=wn.VERB):
+    if low.endswith(("ed", "ing")) and has_sense(low, wn.VERB):
         # a participle right after a determiner modifies the noun ("a struggling dancer", "her celebrated role"), and
         # so does a past participle right after a preposition ("by acclaimed director": no verb form follows "by");
         # after anything else it may be a verb ("He was named director", "known for playing detective roles")
         previous = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before[: m.start(1)])
         word = previous.group(1).lower() if previous else ""
         return word in DETERMINERS or (low.endswith("ed") and word in PREPOSITIONS)
-    return bool(wn.synsets(low, pos=wn.ADJ) or wn.synsets(low, pos=wn.NOUN))
+    return has_sense(low, wn.ADJ) or has_sense(low, wn.NOUN)
 
 
 def noun_phrase(noun: str, text: str, start: int, plural: bool = False) -> str:

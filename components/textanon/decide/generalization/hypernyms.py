@@ -62,6 +62,30 @@ def wordnet():
     return load_wordnet()
 
 
+def has_sense(word: str, pos: str) -> bool:
+    """``bool(wn.synsets(word, pos=pos))`` from WordNet's index alone: the same forms (``word`` in lower case and its
+    base forms, :meth:`_morphy` with exceptions, as nltk's ``synsets``) without reading a synset from the data file
+    (nltk parses every sense the call lists; a fresh process spends a third of the generalizer's time on the 50
+    abstracts reading synsets, docs/profiles.md)."""
+    wn = wordnet()
+    index = wn._lemma_pos_offset_map
+    return any(index.get(form, {}).get(pos) for form in wn._morphy(word.lower(), pos, True))
+
+
+def first_senses(word: str, pos: str, n: int = 1) -> list:
+    """``wn.synsets(word, pos=pos)[:n]``, reading only those ``n`` synsets (the same order: base forms as
+    :meth:`_morphy` lists them, each form's senses as the index lists them, most frequent first)."""
+    wn = wordnet()
+    index = wn._lemma_pos_offset_map
+    out: list = []
+    for form in wn._morphy(word.lower(), pos, True):
+        for offset in index.get(form, {}).get(pos, []):
+            if len(out) >= n:
+                return out
+            out.append(wn.synset_from_pos_and_offset(pos, offset))
+    return out
+
+
 @lru_cache(maxsize=1)
 def _lemma_counts() -> Dict[str, int]:
     """WordNet's SemCor counts by lemma key (``cntlist.rev``, read once: nltk looks each one up on disk)."""
@@ -214,6 +238,6 @@ def _hyponym_lemmas(synset, limit: int) -> Tuple[str, ...]:
             if len(out) >= limit:
                 break
             # a lemma counts only when this is its most frequent noun sense ("heavy" the villain actor does not)
-            if wn.synsets(h.lemmas()[0].name(), pos=wn.NOUN)[:1] == [h]:
+            if first_senses(h.lemmas()[0].name(), wn.NOUN) == [h]:
                 out.setdefault(lemma_text(h))
     return tuple(out)[:limit]

@@ -7,14 +7,14 @@ from typing import List, Optional
 
 from textanon.decide.generalization.base import Generalization, levels
 from textanon.decide.generalization.geonames import CONTINENTS, geonames
-from textanon.decide.generalization.hypernyms import wordnet
+from textanon.decide.generalization.hypernyms import has_sense, wordnet
 
 
 def country_of_demonym(text: str) -> Optional[str]:
     """The GeoNames continent code of the country a demonym adjective refers to ("French" -> "EU"), else None."""
     wn = wordnet()
     word = text.strip()
-    singular = word[:-1] if word.endswith("s") and not wn.synsets(word, pos=wn.ADJ) else word
+    singular = word[:-1] if word.endswith("s") and not has_sense(word, wn.ADJ) else word
     for synset in wn.synsets(singular, pos=wn.ADJ):
         for lemma in synset.lemmas():
             if lemma.name().lower() != singular.lower():

@@ -33,6 +33,7 @@ from typing import List, Sequence
 from textanon.decide.generalization.base import Generalization, levels, noun_phrase
 from textanon.decide.generalization.context import capital_the_before, continues_a_name, title_context
 from textanon.decide.generalization.hypernyms import (
+    first_senses,
     hypernym_chain,
     hypernyms_of_every_sense,
     hyponym_lemmas,
@@ -117,7 +118,7 @@ def generalize_named_thing(
         return []  # "The Crown", "in The Dark Tower": a title's article before a head that is no organization
     if len(re.findall(r"[A-Za-z][A-Za-z'-]*", re.sub(r"^\s*the\s+", "", text, flags=re.IGNORECASE))) == 1:
         wn = wordnet()
-        if wn.synsets(lemma, pos=wn.NOUN)[:1] != [synset]:
+        if first_senses(lemma, wn.NOUN) != [synset]:
             return []  # a one-word name in a rarer sense of its word: "Crown" (the monarchy) is no award
     chain = [(lemma.replace("_", " "), synset)] + shared_levels(head.lower(), synset, types)
     return levels(

@@ -23,6 +23,7 @@ from textanon.decide.generalization.base import Generalization, levels
 from textanon.decide.generalization.hypernyms import (
     MIN_DEPTH,
     TOO_GENERAL,
+    has_sense,
     hypernym_paths,
     hyponym_lemmas,
     is_hyponym_of,
@@ -85,7 +86,7 @@ def phrase_head(words: Sequence[str], tags: Sequence[str]) -> Optional[Tuple[str
     wn = wordnet()
     for i in range(len(words) - 1):  # the longest compound ending the phrase that WordNet lists
         compound = "_".join(lowered[i:])
-        if wn.morphy(compound, wn.NOUN) is not None and wn.synsets(compound, pos=wn.NOUN):
+        if wn.morphy(compound, wn.NOUN) is not None and has_sense(compound, wn.NOUN):
             return (" ".join(words[i:]), True) if i > 0 else None
     if not any(c.isalpha() for c in words[-1]):
         return None
