@@ -594,6 +594,11 @@ class MaskingOptimizer(SettingsRecord):
         role = self.target_role if self.replacement == GENERALIZE and self._target_found else ""
         if person_operator is not None and person_operator.name not in (Generalize.name, "keep"):
             role = ""  # an operator chosen for PERSON writes the protected person's name too
+        name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")  # the target's canonical form
+
+        def add_target(start: int, end: int) -> None:  # an occurrence of the protected name, rendered as a mask
+            add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, name, True))
+
         if role:  # first: at equal extent the role wins the merge over a masked entity's *** (a name variant)
             # written to fit the words around the name ("the American actress", "the person's"); premodifiers that
             # another mask covers are never copied (generalization/role.py)
@@ -610,11 +615,9 @@ class MaskingOptimizer(SettingsRecord):
 
             # the name's pronunciation at the opening ("( joh-LEE; born") is no reference to the person: masked as
             # the name is without a role word, never "The person ( the person; born"
-            spoken = self._spoken
-            canonical_name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")
             for start, end in occurrences:
-                if (start, end) in spoken:
-                    add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, canonical_name, True))
+                if (start, end) in self._spoken:
+                    add_target(start, end)
                     continue
                 for mask in role_at(start, end):
                     add(*mask, Generalize.name if renderer else None)
@@ -631,9 +634,8 @@ class MaskingOptimizer(SettingsRecord):
                     continue
                 protected = eid in self._protected
                 add(start, end, *render(span.text, span.label_, eid, start, end, canonical, protected, kind))
-        name = max((doc_text[s:e] for s, e in occurrences), key=len, default="")  # the target's canonical form
         for start, end in [] if role else occurrences:
-            add(start, end, *render(doc_text[start:end], PERSON, TARGET_ID, start, end, name, True))
+            add_target(start, end)
         if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:
             warnings.append(RANDOM_KEY_WARNING)
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)

@@ -5,10 +5,11 @@ CPUs this project runs on (AMD EPYC with AVX-512, the CI machine and the develop
 generic kernel: a 4000 x 288 by 288 x 96 float32 product, the shape of en_core_web_sm's convolution layers, takes
 6.6 ms with BLIS and 1.1 ms with NumPy's OpenBLAS (which picks its kernel for the CPU at run time). The two
 transition-based entity models of the fast profile (the court NER and en_core_web_sm's ner) spend most of their time
-in those products, so the whole profile is about a sixth faster with OpenBLAS (``bench-speed``;
-docs/profiles.md, decision 9). The results are the same: on the 50 evaluated abstracts, the 27 echr-dev cases and
-50 development documents, every entity and every anonymized text is identical under the two backends
-(``tests/test_matmul.py`` checks the entity models' outputs on fixtures).
+in those products, so the fast profile takes about 13–15 % less time with OpenBLAS (ad hoc, one BLAS thread;
+``bench-speed`` runs 198 and 204, docs/profiles.md, decision 9). The results are the same: on the 50 evaluated
+abstracts, the 27 echr-dev cases and 50 development documents, every entity and every anonymized text is identical
+under the two backends
+(``tests/run/test_matmul.py`` checks the entity models' outputs on fixtures).
 
 :func:`use_numpy_matmul` switches a loaded pipeline's models to ``NumpyOps(use_blis=False)``: thinc's own
 alternative, which delegates the product to ``numpy.matmul``. It is the ``[nlp] after_pipeline_creation`` callback

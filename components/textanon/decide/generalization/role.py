@@ -36,7 +36,7 @@ from typing import Collection, List, Optional, Sequence, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from textanon.decide.generalization.base import ANY_ARTICLE_BEFORE, DETERMINERS, modifies_noun_after, sentence_start
-from textanon.decide.generalization.hypernyms import is_hyponym_of, wordnet
+from textanon.decide.generalization.hypernyms import first_senses, is_hyponym_of, wordnet
 from textanon.detect.target import COURTESY_TITLES
 from textanon.render.masking import overlap_test
 
@@ -245,5 +245,5 @@ def _person_noun(word: str) -> bool:
     """Whether WordNet knows ``word`` (any case) as a common noun for a person ("actress", "President")."""
     wn = wordnet()
     low = word.lower().replace("-", "_")
-    senses = [s for s in wn.synsets(low, pos=wn.NOUN)[:3] if not s.instance_hypernyms()] if low.isascii() else []
+    senses = [s for s in first_senses(low, wn.NOUN, 3) if not s.instance_hypernyms()] if low.isascii() else []
     return any(is_hyponym_of(s, ("person.n.01",)) for s in senses)

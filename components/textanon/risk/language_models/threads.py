@@ -45,11 +45,11 @@ def set_process_threads(n_process: int) -> int:
 def _limit_blas(threads: int) -> None:
     """Limit the BLAS libraries this process has loaded (NumPy's OpenBLAS, which the trained models multiply with:
     :mod:`textanon.run.matmul`) to ``threads``: a BLAS reads its environment variable only when it is loaded, and a
-    forked worker inherits its parent's loaded one. Without threadpoolctl (scikit-learn's dependency) the
-    environment variables above are all there is."""
+    forked worker inherits its parent's loaded one. Without threadpoolctl (a dependency of textanon; an install
+    without it) the environment variables above are all there is."""
     try:
         from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover — installed with scikit-learn
+    except ImportError:  # pragma: no cover — a declared dependency; an install may lack it
         return
     threadpool_limits(limits=threads, user_api="blas")
 
