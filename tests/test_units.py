@@ -63,6 +63,18 @@ def test_a_capitalized_article_inside_a_sentence_opens_a_name():
     assert not {u for u, kind in units_of("The Tempest opened. Then the Times said so.") if kind == NAME}
 
 
+def test_a_capitalized_number_word_inside_a_sentence_is_part_of_the_name():
+    # seen on the development output: "her own *** sitcom, The ***," for "her own CBS sitcom, The Seven Roses,"
+    text = "She starred in her own sitcom, The Seven Roses, and in Ocean's Eleven. Four Drama Desk Awards followed."
+    names = {u for u, kind in units_of(text) if kind == NAME}
+    assert "The Seven Roses" in names
+    assert "Drama Desk Awards" in names and not any(u.startswith("Four") for u in names)  # a sentence's first word
+    start = text.index("Roses")
+    doc = spacy.blank("en")(text)
+    masks, _ = cover_units([(start, start + len("Roses"), "***")], doc_units(doc, "pii"), {"***"})
+    assert apply(text, masks).startswith("She starred in her own sitcom, ***, and")
+
+
 def test_two_detected_entities_that_meet_cut_a_run():
     text = "On Monday Ion Rusu and Maria Pop met the Bank of England."
     cut = units_of(text, [("Monday", "T1"), ("Ion Rusu", "P1"), ("Maria Pop", "P2")])

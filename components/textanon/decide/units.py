@@ -27,8 +27,10 @@ spans ``(start, end, kind)``:
   "won't" as "wo" + "n't"): a mask on one token would leave "***m" or "***n't".
 
 Leading determiners and numbers carry their own meaning and start no name or chunk unit ("four Drama Desk Awards":
-the unit is "Drama Desk Awards"; a quoted title is the text between its quotes). :func:`cover_units` extends every
-placeholder mask that covers part of a unit to the whole unit (the optimizer's ``whole_units`` setting).
+the unit is "Drama Desk Awards"; a quoted title is the text between its quotes); a number word written with a capital
+inside a sentence is a name's own word ("her sitcom The Seven Roses": "The Seven Roses", never "The *** Roses").
+:func:`cover_units` extends every placeholder mask that covers part of a unit to the whole unit (the optimizer's
+``whole_units`` setting).
 """
 
 import bisect
@@ -138,7 +140,9 @@ def _name_runs(doc: Doc, owners: List[Optional[str]]) -> List[Unit]:
     connectors = 0
     for i in range(len(texts) - 1, -1, -1):  # from the end: a sentence's first word looks at the words after it
         text = texts[i]
-        if text[:1].isupper() and not numeric[i] and any(c.isalpha() for c in text):
+        if text[:1].isupper() and not (numeric[i] and starts[i]) and any(c.isalpha() for c in text):
+            # a capitalized number word inside a sentence is a name's ("The Seven Roses", "Ocean's Eleven"); a
+            # sentence's first one is the sentence's ("Four Drama Desk Awards were ...": a leading number)
             # a sentence's first word: the tagger's PROPN, else privacy first ("Drama Desk Awards", "Later Petrescu")
             name[i] = not starts[i] or (propn[i] if tagged else next_name and not _stop(text))
         if name[i]:

@@ -74,6 +74,9 @@ _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
 _POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
 _OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
+#: a lower-case word of two letters or more right before a replacement (an adjective of its noun phrase, for a period:
+#: a capitalized word before a year is a name the year follows, "the Road Traffic Act 1988", "Smith 1991: ...")
+_LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’.-])[a-z]{2,}\s+$")
 #: a date generalized to a month, a year, a decade or a century: "in", never "on", before it
 _PERIOD_LEVEL = re.compile(r"^(?:the\s+(?:\d{4}s|\d{1,2}(?:st|nd|rd|th)\s+century)|\d{4}|[A-Z][a-z]+\s+\d{4})(?!\w)")
 
@@ -101,17 +104,17 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     * a name used as the modifier of the noun after it (``end``: where the replaced text ends) takes no article of the
       replacement's own when none stands before it: "received Academy Award nominations" -> "received award
       nominations", never "an award nominations" (:func:`modifies_noun_after`);
+    * a date generalized to a decade or a century after a lower-case adjective of its noun phrase drops its "the"
+      ("the influential 1916 screen version" -> "the influential 1910s screen version"), read in the text even where
+      the previous mask covers the adjective ("the *** 1910s screen version"); after a capitalized word the year
+      follows a name and keeps it ("the Road Traffic Act 1988" -> "the Road Traffic Act the 1980s");
     * a date generalized to a month, a year, a decade or a century after "on" takes "in" ("on 26 July 1945" ->
       "in the 1940s"): the "on" is taken into the replacement;
     * at the start of a sentence the replacement starts with a capital letter.
     """
     if not replacement:
         return start, replacement
-    own_article = _NAME_ARTICLE_BEFORE.search(text[max(floor, start - 4) : start])
-    if own_article and text[start : start + 1].isupper():
-        at = start - len(own_article.group(0))
-        if not sentence_start(text, at, floor):  # "a revival of The Music Man" -> "a revival of a work"
-            start = at
+    start = name_start(text, start, floor)  # "a revival of The Music Man" -> "a revival of a work"
     before = text[max(floor, start - 12) : start]
     on = _ON_BEFORE.search(before)
     if on and _PERIOD_LEVEL.match(replacement):  # "on 26 July 1945" -> "in the 1940s", not "on the 1940s"
@@ -134,7 +137,10 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
         return start, replacement
     w = _WORD_BEFORE.search(before)
     indefinite = bool(own) and own.group(0).strip().lower() in ("a", "an")  # a generalizer's, not the role's "the"
-    possessive = bool(_POSSESSIVE_BEFORE.search(before)) and not bare.lower().startswith("another ")
+    # the text's possessive, even inside the previous mask ("of [Ian Hay's] 1936 comedy" -> "of *** 1930s comedy")
+    possessive = bool(_POSSESSIVE_BEFORE.search(text[max(0, start - 12) : start])) and not bare.lower().startswith(
+        "another "
+    )
     if (
         own
         and bare
@@ -142,6 +148,13 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
             (w and w.group(1).lower() in DETERMINERS)
             or possessive
             or (indefinite and after_premodifier(text, start, floor))
+            # a period after an adjective of the same noun phrase, read in the text even inside the previous mask:
+            # "the influential 1916 screen version" -> "the influential 1910s screen version" (or "the *** 1910s")
+            or (
+                _PERIOD_LEVEL.match(replacement)
+                and _LOWER_WORD_BEFORE.search(text[max(0, start - 40) : start])
+                and after_premodifier(text, start)
+            )
             or (indefinite and after_shared_determiner(text, start, floor))
             or (indefinite and end is not None and modifies_noun_after(text, end))
         )
@@ -150,6 +163,18 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     if sentence_start(text, start, floor):
         replacement = replacement[0].upper() + replacement[1:]
     return start, replacement
+
+
+def name_start(text: str, start: int, floor: int = 0) -> int:
+    """Where the name at ``start`` of ``text`` begins with its own article: a capitalized "The", "A" or "An" right
+    before a capitalized name inside a sentence ("a revival of The Music Man": at "The"); else ``start``. Nothing
+    before ``floor`` is read."""
+    own_article = _NAME_ARTICLE_BEFORE.search(text[max(floor, start - 4) : start])
+    if own_article and text[start : start + 1].isupper():
+        at = start - len(own_article.group(0))
+        if not sentence_start(text, at, floor):
+            return at
+    return start
 
 
 def sentence_start(text: str, start: int, floor: int = 0) -> bool:
@@ -272,11 +297,44 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     return has_sense(low, wn.ADJ) or has_sense(low, wn.NOUN)
 
 
+#: words before a noun that make it plural: cardinal numbers from two and quantifiers. A singular noun right after one
+#: modifies a plural noun after it ("two veteran CIA officers", "many Los Angeles charities"): a replacement with a
+#: determiner of its own reads as no English there ("two a person", "many a city in North America")
+PLURAL_QUANTIFIERS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen "
+    "nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen several "
+    "many few numerous multiple various countless".split()
+)
+_QUANTIFIER_BEFORE = re.compile(r"(?<![\w'’.,:/-])(?:[A-Za-z]+-)?([A-Za-z]+|\d{1,3})[ \t]+$")
+
+
+def after_plural_quantifier(text: str, start: int) -> bool:
+    """Whether the word right before ``start`` of ``text`` is a cardinal number from two (a word, "twenty-five", or
+    2 to 999 in digits: a year, "In 1989 Wright", is none) or a plural quantifier ("several", "many"):
+    :data:`PLURAL_QUANTIFIERS`."""
+    m = _QUANTIFIER_BEFORE.search(text[max(0, start - 30) : start])
+    if not m:
+        return False
+    word = m.group(1)
+    return int(word) >= 2 if word.isdigit() else word.lower() in PLURAL_QUANTIFIERS
+
+
+def reads_after_quantifier(replacement: str, text: str, end: int) -> bool:
+    """Whether ``replacement``, written after a plural quantifier (:func:`after_plural_quantifier`) in place of a
+    mention that ends at ``end``, reads as English there: it takes no determiner of its own ("two awards"), or its
+    "a"/"an" is dropped because it modifies the noun after it ("two Oscar nominations" -> "two award nominations":
+    :func:`fit_article`). "two the 2000s films", "two a person CIA officers" do not."""
+    own = re.match(r"(an?|the|another)\s", replacement, re.IGNORECASE)
+    return own is None or (own.group(1).lower() in ("a", "an") and modifies_noun_after(text, end))
+
+
 def noun_phrase(noun: str, text: str, start: int, plural: bool = False) -> str:
-    """``noun`` as it fits at ``start`` of ``text``: bare after a determiner or a premodifier
-    (:func:`after_premodifier`) or in the plural, else with "a"/"an"."""
+    """``noun`` as it fits at ``start`` of ``text`` (in place of a name's own capitalized article too: "a production
+    of The Goose Girl" -> "a production of a work", never "of work": :func:`name_start`): bare after a determiner or
+    a premodifier (:func:`after_premodifier`) or in the plural, else with "a"/"an"."""
     if plural:
         noun = plural_of(noun)
+    start = name_start(text, start)
     return noun if plural or after_determiner(text, start) or after_premodifier(text, start) else article(noun)
 
 

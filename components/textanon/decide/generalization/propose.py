@@ -4,7 +4,7 @@ nationalities and common nouns, persons; codes are never generalized)."""
 import re
 from typing import List, Sequence, Tuple
 
-from textanon.decide.generalization.base import Generalization
+from textanon.decide.generalization.base import Generalization, after_plural_quantifier, reads_after_quantifier
 from textanon.decide.generalization.context import inside_longer_name
 from textanon.decide.generalization.dates import BOUNDS as DATE_BOUNDS
 from textanon.decide.generalization.dates import generalize_date, generalize_period, mentions_year
@@ -149,7 +149,11 @@ def propose_for_mentions(
     * A name contradicts when it gets another non-empty list, stands inside a longer name ("[Avengers]: Infinity
       War", linked with "The Avengers (2012)"), or is followed by a release year where the first is not, or the
       reverse ("as Muhammad Ali in [Ali] (2001)": a film linked with the person). A shorter mention that gets
-      nothing ("Oxford" of "the University of Oxford") does not: its words alone say less, not something else."""
+      nothing ("Oxford" of "the University of Oxford") does not: its words alone say less, not something else.
+    * After a plural quantifier ("two", "several", "many") a singular mention modifies a plural noun after it:
+      where a replacement would bring its own determiner there ("two [veteran] CIA officers" -> "two a person CIA
+      officers", "many [Los Angeles] and Canadian-based charities" -> "many a city in North America and ..."), none
+      is proposed (:func:`textanon.decide.generalization.base.reads_after_quantifier`)."""
     if not mentions:
         return []
     text, start = mentions[0]
@@ -157,6 +161,11 @@ def propose_for_mentions(
     if not found:
         return found
     texts = [g.text for g in found]
+    for mention_text, mention_start in mentions:
+        if after_plural_quantifier(doc_text, mention_start):
+            end = _end(doc_text, mention_start, " ".join(mention_text.split()))
+            if not all(reads_after_quantifier(t, doc_text, end) for t in texts):
+                return []  # "two [veteran] CIA officers": "two a person CIA officers" is no English; suppressed
     works = {g.kind for g in found} == {"works"}
     for other_text, other_start in mentions[1:]:
         other = [g.text for g in propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)]

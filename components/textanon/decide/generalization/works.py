@@ -3,7 +3,8 @@ work released that year (a film, a series, a play, an album), whatever label the
 "a work". Only a single four-digit year right after the name counts ("John Smith (1920-2001)" is a lifespan, not
 a release). So does a capitalized name right after words that only a work's title follows ("starred in Hackers",
 "a revival of Hay Fever", "an episode of Doomwatch": :data:`WORK_CUES`), unless the name is an event's
-(:data:`EVENT_WORDS`: "starred in the World Cup" says nothing of a work), nor a role and its work in one span
+(:data:`EVENT_WORDS`: "starred in the World Cup" says nothing of a work) or an owner's (a possessive: "a revival of
+Ian Hay's 1936 comedy" names the work's author), nor a role and its work in one span
 ("voiced Mumble in Happy Feet (2006)": :func:`role_and_work`); ``works_in_context`` is off for ORG
 mentions (the caller's choice: "a production of the National Theatre" names a company)."""
 
@@ -88,9 +89,16 @@ def followed_by_release(doc_text: str, end: int) -> bool:
     return bool(_RELEASE.match(doc_text[end:]))
 
 
+#: a possessive "'s" (or a plural's "'") at the end of a name or right after it: "a revival of [Ian Hay]'s comedy"
+_POSSESSIVE = re.compile(r"(?:['\u2019]s?)$|^['\u2019]s?\b")
+
+
 def _cued(text: str, doc_text: str, start: int) -> bool:
     if not text[:1].isupper() or EVENT_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
         return False
+    end = start + len(text)
+    if _POSSESSIVE.search(text) or _POSSESSIVE.search(doc_text[end : end + 3]):
+        return False  # "a revival of Ian Hay's 1936 comedy": the cue's work is the owner's, the name no work
     words = words_before(doc_text, start, 3, breaks=r"[.!?;:()\n\"\u201c]")  # an opening quote ends the cue
     if words and words[-1] == "the":  # "starred in the Hackers": the article belongs to the title or not
         words = words[:-1]
