@@ -4,7 +4,18 @@ import spacy
 from parsed_docs import parsed_doc
 
 import textanon  # noqa: F401  (registers the extensions)
-from textanon.decide.units import CHUNK, GLUED, NAME, SPAN, TITLE, WORK, cover_units, doc_units, overlapping_units
+from textanon.decide.units import (
+    CHUNK,
+    GLUED,
+    NAME,
+    SPAN,
+    TITLE,
+    WORK,
+    cover_names,
+    cover_units,
+    doc_units,
+    overlapping_units,
+)
 from textanon.render.masking import absorb_named, apply, join_adjacent
 
 
@@ -205,3 +216,33 @@ def test_a_generalized_title_before_another_persons_name_takes_the_name_in():
     text = "the director, Ann Lee"
     masks = [(4, 12, "a person"), (14, 21, "another person")]
     assert absorb_named(text, masks, {"a person"})[1] == 0
+
+
+def test_a_name_written_another_person_takes_in_the_rest_of_its_name():
+    # seen on the development output: "His widow, Matilda another person," and "directed by Cecil another person."
+    def written(text, name, rep="another person", extra=()):
+        doc = spacy.blank("en")(text)
+        start = text.index(name)
+        masks = [(start, start + len(name), rep)] + list(extra)
+        out, n = cover_names(text, masks, doc_units(doc, "pii"), {"another person", "another person's"})
+        return apply(text, out), n
+
+    assert written("His widow, Matilda Catherine Griffith, died.", "Catherine Griffith") == (
+        "His widow, another person, died.",
+        1,
+    )
+    assert written("It was directed by Cecil B. DeMille in 1915.", "B. DeMille") == (
+        "It was directed by another person in 1915.",
+        1,
+    )
+    assert written("It starred Jon Voight Smith.", "Jon Voight") == ("It starred another person.", 1)  # after it
+    # a connector joins two people; a possessive replacement takes in nothing after it; a placeholder stays as it is
+    assert written("with Jon Voight and Marcheline Bertrand.", "Marcheline Bertrand")[1] == 0
+    assert (
+        written("with Ann Lee Smith's film.", "Ann Lee", "another person's")[0] == "with another person's Smith's film."
+    )
+    assert written("His widow, Matilda Catherine Griffith, died.", "Catherine Griffith", "***")[1] == 0
+    # another mask inside the name's other words: never crossed
+    text = "His widow, Matilda Catherine Griffith, died."
+    start = text.index("Matilda")
+    assert written(text, "Catherine Griffith", extra=[(start, start + 7, "***")])[1] == 0

@@ -103,6 +103,43 @@ def cover_units(masks: Iterable[Sequence], units: Sequence[Unit], placeholders: 
         masks = merge(masks + new)
 
 
+#: the capitalized words of a name next to its mask: words, initials ("B."), a hyphenated or apostrophized word
+_NAME_WORDS = re.compile(r"(?:[A-Z][\w'’.-]*[ \t]+)*[A-Z][\w'’.-]*")
+
+
+def cover_names(text: str, masks: Iterable[Sequence], units: Sequence[Unit], names: Set[str]) -> Tuple[List[Mask], int]:
+    """``masks`` (merged) where a mask written as another person's name (its replacement in ``names``: "another
+    person") that covers part of a name unit (:data:`NAME`) takes in the capitalized words of the unit right before
+    or after it, spaces between: "His widow, Matilda [Catherine Lovibond Griffith]" -> "His widow, another person",
+    never "Matilda another person"; "directed by Cecil [B. DeMille]" -> "directed by another person". Only
+    capitalized words and initials, no connector ("Jon Voight and Marcheline" are two people), no other mask, nothing
+    after a possessive replacement. Returns (the masks, merged and sorted; how many were extended)."""
+    masks = merge(masks)
+    names_units = [(start, end) for start, end, kind in units if kind == NAME]
+    if not names_units:
+        return masks, 0
+    out: List[Mask] = []
+    extended = 0
+    for n, (start, end, rep) in enumerate(masks):
+        if rep in names:
+            floor = out[-1][1] if out else 0
+            ceiling = masks[n + 1][0] if n + 1 < len(masks) else len(text)
+            first, last = start, end
+            for unit_start, unit_end in names_units:
+                if unit_start < start < unit_end and unit_start >= floor:
+                    if _NAME_WORDS.fullmatch(text[unit_start:start].rstrip(" \t")) and text[start - 1] in " \t":
+                        first = min(first, unit_start)
+                if unit_start < end < unit_end and unit_end <= ceiling and not rep.endswith("'s"):
+                    after = text[end:unit_end]
+                    if after[:1] in (" ", "\t") and _NAME_WORDS.fullmatch(after.lstrip(" \t")):
+                        last = max(last, unit_end)
+            if (first, last) != (start, end):
+                extended += 1
+            start, end = first, last
+        out.append((start, end, rep))
+    return out, extended
+
+
 def overlapping_units(units: Sequence[Unit], chars: Iterable[Tuple[int, int]]) -> List[Unit]:
     """The units that overlap one of the character spans ``chars``."""
     overlaps = overlap_test(chars)

@@ -38,7 +38,9 @@ Whole units (``whole_units = true``, the default): a suppressed mention written 
 of proper nouns, a quoted title, the proper-noun part of a noun chunk: :mod:`textanon.decide.units`) is extended to the
 whole unit ("four Drama *** Awards" is written "four ***"); a generalized entity with a mention in a unit that
 also holds a suppressed mention is suppressed (privacy first); two placeholder masks with the same replacement and
-only spaces between them become one. ``doc._.whole_units`` counts what was extended, suppressed and joined.
+only spaces between them become one; a name written "another person" takes in the capitalized words of its name
+unit right before or after it ("Matilda another person" is written "another person":
+:func:`textanon.decide.units.cover_names`). ``doc._.whole_units`` counts what was extended, suppressed and joined.
 """
 
 import bisect
@@ -56,7 +58,7 @@ from textanon.decide.generalization.base import fit_articles
 from textanon.decide.generalization.choice import breaks, candidates_of, choose, forbidden
 from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
-from textanon.decide.units import Unit, cover_units, doc_units, overlapping_units
+from textanon.decide.units import Unit, cover_names, cover_units, doc_units, overlapping_units
 from textanon.detect.rules import CODE_RULE_NAMES
 from textanon.detect.target import (
     COURTESY_TITLES,
@@ -69,6 +71,7 @@ from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, r
 from textanon.labels import CODE, DATETIME, PERSON
 from textanon.pipes.search_risk import SearchRisk
 from textanon.render.masking import (
+    OTHER_PERSON,
     REPLACEMENT_STYLES,
     Mask,
     absorb_named,
@@ -642,6 +645,8 @@ class MaskingOptimizer(SettingsRecord):
         if self.whole_units:
             masks, extended = cover_units(masks, self._units, placeholders)
             masks, joined = join_adjacent(doc_text, masks, placeholders)
+            masks, named = cover_names(doc_text, masks, self._units, set(OTHER_PERSON))  # "Matilda another person"
+            extended += named
             doc._.whole_units = {"extended": extended, "suppressed": len(in_units), "joined": joined}
         written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"
         general = {text for _, text in generalized.values()}
