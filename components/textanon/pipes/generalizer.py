@@ -196,7 +196,7 @@ class Generalizer(SettingsRecord):
                 f"max_pair_checks = {self.max_pair_checks} pairs); never chosen",
             )
         # tuples of (entity, level) tuples, as :func:`textanon.decide.generalization.choice.forbidden` reads them
-        # without a copy (a court case: 360,000 bans; read back from bytes they are lists, copied once there)
+        # without a copy (a court case: up to ~37,000 bans; read back from bytes they are lists, copied once there)
         return {"breaks": breaks, "forbidden": tuple(forbidden)}
 
     def _score(self, doc, source, lm, index, count, entities, candidates) -> Dict[str, List[Optional[float]]]:

@@ -67,7 +67,7 @@ def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -
 
 def forbidden(doc: Doc) -> Tuple[Tuple[Tuple[str, int], ...], ...]:
     """The options (level 0: kept) and pairs of options the index forbids (``doc._.generalization_risk``). The
-    optimizer asks up to three times per document (a court case: 360,000 pairs): the answer for the record last
+    optimizer asks up to three times per document (a court case: up to ~37,000 pairs): the answer for the record last
     read is kept (the record itself, not a copy, is its key)."""
     global _LAST_FORBIDDEN
     record = doc._.generalization_risk or {}
