@@ -35,7 +35,7 @@ inside a sentence is a name's own word ("her sitcom The Seven Roses": "The Seven
 
 import bisect
 import re
-from typing import Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
@@ -103,39 +103,38 @@ def cover_units(masks: Iterable[Sequence], units: Sequence[Unit], placeholders: 
         masks = merge(masks + new)
 
 
-#: the capitalized words of a name next to its mask: words, initials ("B."), a hyphenated or apostrophized word
-_NAME_WORDS = re.compile(r"(?:[A-Z][\w'’.-]*[ \t]+)*[A-Z][\w'’.-]*")
+#: a word of a given name before the rest of the name: a capitalized word or an initial ("B.")
+_NAME_WORD = re.compile(r"[A-Z][\w'’-]*\.?")
 
 
-def cover_names(text: str, masks: Iterable[Sequence], units: Sequence[Unit], names: Set[str]) -> Tuple[List[Mask], int]:
+def cover_names(
+    text: str, masks: Iterable[Sequence], units: Sequence[Unit], names: Set[str], given_name: Callable[[str], bool]
+) -> Tuple[List[Mask], int]:
     """``masks`` (merged) where a mask written as another person's name (its replacement in ``names``: "another
-    person") that covers part of a name unit (:data:`NAME`) takes in the capitalized words of the unit right before
-    or after it, spaces between: "His widow, Matilda [Catherine Lovibond Griffith]" -> "His widow, another person",
-    never "Matilda another person"; "directed by Cecil [B. DeMille]" -> "directed by another person". Only
-    capitalized words and initials, no connector ("Jon Voight and Marcheline" are two people), no other mask, nothing
-    after a possessive replacement. Returns (the masks, merged and sorted; how many were extended)."""
+    person") that covers the end of a name unit (:data:`NAME`) takes in the given names and initials of the unit right
+    before it, spaces between: "His widow, Matilda [Catherine Lovibond Griffith]" -> "His widow, another person",
+    never "Matilda another person"; "directed by Cecil [B. DeMille]" -> "directed by another person". Every word taken
+    in is an initial or a given name (``given_name``), so a title stays ("then-Governor another person") and so does
+    a word that joins two names ("Jon Voight and Marcheline"); no other mask is crossed. Returns (the masks, merged and
+    sorted; how many were extended)."""
     masks = merge(masks)
-    names_units = [(start, end) for start, end, kind in units if kind == NAME]
-    if not names_units:
+    name_units = [(start, end) for start, end, kind in units if kind == NAME]
+    if not name_units:
         return masks, 0
     out: List[Mask] = []
     extended = 0
-    for n, (start, end, rep) in enumerate(masks):
-        if rep in names:
+    for start, end, rep in masks:
+        if rep in names and start > 0 and text[start - 1] in " \t":
             floor = out[-1][1] if out else 0
-            ceiling = masks[n + 1][0] if n + 1 < len(masks) else len(text)
-            first, last = start, end
-            for unit_start, unit_end in names_units:
-                if unit_start < start < unit_end and unit_start >= floor:
-                    if _NAME_WORDS.fullmatch(text[unit_start:start].rstrip(" \t")) and text[start - 1] in " \t":
+            first = start
+            for unit_start, unit_end in name_units:
+                if floor <= unit_start < start < unit_end:
+                    words = text[unit_start:start].split()
+                    if words and all(_NAME_WORD.fullmatch(w) and (len(w) <= 2 or given_name(w)) for w in words):
                         first = min(first, unit_start)
-                if unit_start < end < unit_end and unit_end <= ceiling and not rep.endswith("'s"):
-                    after = text[end:unit_end]
-                    if after[:1] in (" ", "\t") and _NAME_WORDS.fullmatch(after.lstrip(" \t")):
-                        last = max(last, unit_end)
-            if (first, last) != (start, end):
+            if first < start:
                 extended += 1
-            start, end = first, last
+            start = first
         out.append((start, end, rep))
     return out, extended
 

@@ -38,8 +38,8 @@ Whole units (``whole_units = true``, the default): a suppressed mention written 
 of proper nouns, a quoted title, the proper-noun part of a noun chunk: :mod:`textanon.decide.units`) is extended to the
 whole unit ("four Drama *** Awards" is written "four ***"); a generalized entity with a mention in a unit that
 also holds a suppressed mention is suppressed (privacy first); two placeholder masks with the same replacement and
-only spaces between them become one; a name written "another person" takes in the capitalized words of its name
-unit right before or after it ("Matilda another person" is written "another person":
+only spaces between them become one; a name written "another person" takes in the given names and initials of its
+name unit right before it ("Matilda another person" is written "another person":
 :func:`textanon.decide.units.cover_names`). ``doc._.whole_units`` counts what was extended, suppressed and joined.
 """
 
@@ -56,6 +56,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from textanon.costs import DEFAULT_IC, IC_SCALE, mask_cost  # noqa: F401  (DEFAULT_IC, IC_SCALE: re-exported)
 from textanon.decide.generalization.base import fit_articles
 from textanon.decide.generalization.choice import breaks, candidates_of, choose, forbidden
+from textanon.decide.generalization.persons import given_name
 from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
 from textanon.decide.units import Unit, cover_names, cover_units, doc_units, overlapping_units
@@ -645,7 +646,8 @@ class MaskingOptimizer(SettingsRecord):
         if self.whole_units:
             masks, extended = cover_units(masks, self._units, placeholders)
             masks, joined = join_adjacent(doc_text, masks, placeholders)
-            masks, named = cover_names(doc_text, masks, self._units, set(OTHER_PERSON))  # "Matilda another person"
+            # "Matilda another person" -> "another person"
+            masks, named = cover_names(doc_text, masks, self._units, set(OTHER_PERSON), given_name)
             extended += named
             doc._.whole_units = {"extended": extended, "suppressed": len(in_units), "joined": joined}
         written = self.pseudonyms.written if self.pseudonyms is not None else set()  # "a Moldavian" -> "an Irish"

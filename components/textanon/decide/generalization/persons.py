@@ -101,7 +101,7 @@ def is_personal_name(text: str) -> bool:
     if words[-1].lower() in NOT_A_SURNAME:
         return False
     first = words[0]
-    if not _WORD.match(first) or "-" in first or not _given_name(first):
+    if not _WORD.match(first) or "-" in first or not given_name(first):
         return False
     # "Will Smith" may be a sentence, "Rose Red" a title: an everyday given name needs a surname that is no word;
     # a plural noun ends places' names ("Victoria Falls", "Palm Springs") more often than persons'
@@ -113,7 +113,8 @@ def _plural_noun(word: str) -> bool:
     return any(everyday_word(base) for base in plural_bases(word))
 
 
-def _given_name(word: str) -> bool:
+def given_name(word: str) -> bool:
+    """Whether ``word`` is a given name of the name dictionary (gender_guesser's, any case)."""
     return _given_names().get_gender(word) != "unknown"
 
 
@@ -153,10 +154,10 @@ def _beside_a_lone_word(doc_text: str, start: int, end: int) -> bool:
     if m and not opens and not _CAPITAL_WORD_BEFORE.search(doc_text[max(0, at - 40) : at]):
         word = m.group(1)
         joined = " and " in before[m.start(1) :] or " or " in before[m.start(1) :]
-        if (joined or not _given_name(word)) and not _surname_of_a_name(word, doc_text):
+        if (joined or not given_name(word)) and not _surname_of_a_name(word, doc_text):
             return True
     m = _LONE_AFTER.match(doc_text[end : end + 40])
-    return bool(m) and not _given_name(m.group(1)) and not _surname_of_a_name(m.group(1), doc_text)
+    return bool(m) and not given_name(m.group(1)) and not _surname_of_a_name(m.group(1), doc_text)
 
 
 #: words right before a name that make it a birth or former name of the person the sentence is about
