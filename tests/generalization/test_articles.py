@@ -283,3 +283,12 @@ def test_a_period_after_an_adjective_of_its_noun_phrase_drops_its_article():
     # no adjective before: the period keeps its article
     assert written("In 1916 films were made", "1916", "the 1910s") == "In the 1910s films were made"
     assert written("She was born in 1957 and", "1957", "the 1950s") == "She was born in the 1950s and"
+
+
+def test_that_before_a_capitalized_name_is_a_conjunction():
+    # seen on the development output (the protected person's role word, tests/generalization/test_role.py); the same
+    # for a generalization: "said that Paris was" -> "said that a city in France was", never "that city in France"
+    assert written("She said that Paris was lovely.", "Paris", "a city in France") == (
+        "She said that a city in France was lovely."
+    )
+    assert written("He won that award in 1990.", "1990", "the 1990s") == "He won that award in the 1990s."

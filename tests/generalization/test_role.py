@@ -110,6 +110,9 @@ def test_without_tags_only_a_person_noun_after_a_boundary_is_a_title(text, expec
         ("The court heard Dr. Smith on Monday.", "Smith", "The court heard the person on Monday."),
         ("Dear Jane Smith, we write", "Jane Smith", "Dear person, we write"),
         ("the Jane Smith who won", "Jane Smith", "the person who won"),
+        # seen on the development output: "it was announced that Smith was cast" -> "that person was cast"; "that"
+        # right before the name is a conjunction; before a title it is the title's determiner
+        ("It was announced that Jane Smith was cast.", "Jane Smith", "It was announced that the person was cast."),
     ],
 )
 def test_a_courtesy_title_is_covered_and_a_determiner_takes_no_second_article(text, name, expected):

@@ -88,7 +88,8 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     * after "a"/"an", the article is rewritten for the replacement's first word and taken into the replacement,
       whose own article ("a", "an", "the") is dropped: "an American" -> "a North American", "a Golden Globe" ->
       "an award", "a 2009 film" -> "a 2000s film";
-    * after another determiner ("the", "her", ...) or a possessive ("Will Gluck's the 2010s film" -> "Will Gluck's
+    * after another determiner ("the", "her", ...; not "that" before a capitalized name: "announced that Smith was"
+      -> "announced that the person was") or a possessive ("Will Gluck's the 2010s film" -> "Will Gluck's
       2010s film"), or after a premodifier (:func:`after_premodifier`) an "a"/"an" of the replacement's own, the
       replacement's own article is dropped: "her a work" -> "her work", "the an award" -> "the award", "the late a
       person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
@@ -145,7 +146,13 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
         own
         and bare
         and (
-            (w and w.group(1).lower() in DETERMINERS)
+            # "that" before a capitalized name is a conjunction far more often than a determiner: "announced that
+            # Smith was cast" -> "that the person was cast", never "that person"
+            (
+                w
+                and w.group(1).lower() in DETERMINERS
+                and not (w.group(1).lower() == "that" and text[start : start + 1].isupper())
+            )
             or possessive
             or (indefinite and after_premodifier(text, start, floor))
             # a period after an adjective of the same noun phrase, read in the text even inside the previous mask:

@@ -96,6 +96,8 @@ def role_masks(
     determined = before is not None and (
         before.lower() in DETERMINERS or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
     )
+    if determined and before.lower() == "that" and not words:  # "announced that Smith was": a conjunction there
+        determined = False
     after_blocked = _after_hidden_premodifier(text, first, tokens, blocked)
     owner = ANY_ARTICLE_BEFORE.search(text[max(0, first - 6) : first]) if not words and not possessive else None
     lead = "" if determined or after_blocked else article
