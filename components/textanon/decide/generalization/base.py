@@ -146,13 +146,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
         own
         and bare
         and (
-            # "that" before a capitalized name is a conjunction far more often than a determiner: "announced that
-            # Smith was cast" -> "that the person was cast", never "that person"
-            (
-                w
-                and w.group(1).lower() in DETERMINERS
-                and not (w.group(1).lower() == "that" and text[start : start + 1].isupper())
-            )
+            (w and determines(w.group(1), name_follows=text[start : start + 1].isupper()))
             or possessive
             or (indefinite and after_premodifier(text, start, floor))
             # a period after an adjective of the same noun phrase, read in the text even inside the previous mask:
@@ -170,6 +164,14 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     if sentence_start(text, start, floor):
         replacement = replacement[0].upper() + replacement[1:]
     return start, replacement
+
+
+def determines(word: str, name_follows: bool = False) -> bool:
+    """Whether ``word``, right before a replacement, is its determiner (:data:`DETERMINERS`), so that the replacement
+    takes no article of its own. "that" right before a name (``name_follows``) is a conjunction far more often:
+    "announced that Smith was cast" -> "that the person was cast", never "that person"."""
+    low = word.lower()
+    return low in DETERMINERS and not (name_follows and low == "that")
 
 
 def name_start(text: str, start: int, floor: int = 0) -> int:

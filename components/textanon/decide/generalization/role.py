@@ -35,7 +35,13 @@ from typing import Collection, List, Optional, Sequence, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from textanon.decide.generalization.base import ANY_ARTICLE_BEFORE, DETERMINERS, modifies_noun_after, sentence_start
+from textanon.decide.generalization.base import (
+    ANY_ARTICLE_BEFORE,
+    DETERMINERS,
+    determines,
+    modifies_noun_after,
+    sentence_start,
+)
 from textanon.decide.generalization.hypernyms import first_senses, is_hyponym_of, wordnet
 from textanon.detect.target import COURTESY_TITLES
 from textanon.render.masking import overlap_test
@@ -93,11 +99,9 @@ def role_masks(
             blocked = HiddenSpans(blocked.spans + found)
             first, words = _premodifiers(text, begin, tokens, blocked)
     before = _word_before(text, first)
-    determined = before is not None and (
-        before.lower() in DETERMINERS or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
+    determined = before is not None and (  # "announced that Smith was": "that" a conjunction right before the name
+        determines(before, name_follows=not words) or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
     )
-    if determined and before.lower() == "that" and not words:  # "announced that Smith was": a conjunction there
-        determined = False
     after_blocked = _after_hidden_premodifier(text, first, tokens, blocked)
     owner = ANY_ARTICLE_BEFORE.search(text[max(0, first - 6) : first]) if not words and not possessive else None
     lead = "" if determined or after_blocked else article
