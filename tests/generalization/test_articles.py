@@ -292,3 +292,32 @@ def test_that_before_a_capitalized_name_is_a_conjunction():
         "She said that a city in France was lovely."
     )
     assert written("He won that award in 1990.", "1990", "the 1990s") == "He won that award in the 1990s."
+
+
+@pytest.mark.parametrize(
+    "label,mention,text,proposed",
+    [
+        # seen on the evaluated output (disclosed, docs/generalization.md): "the Robert Zemeckis-directed film" ->
+        # "the another person-directed film"
+        ("PERSON", "Robert Zemeckis", "He portrayed a wire walker in the Robert Zemeckis-directed film The Walk.", False),
+        ("LOC", "Los Angeles", "She founded a Los Angeles-based charity.", False),
+        ("DATETIME", "1994", "She moved to London in mid-1994 and stayed.", False),
+        # a one-word replacement joins a compound as the original did: "Oscar-winning" -> "award-winning"
+        ("MISC", "Oscar", "the Oscar-winning actress", True),
+        # outside a compound, as before
+        ("PERSON", "Robert Zemeckis", "in a film directed by Robert Zemeckis, The Walk.", True),
+        ("DATETIME", "1994", "She moved to London in 1994 and stayed.", True),
+        ("LOC", "Los Angeles", "She founded a charity in Los Angeles.", True),
+    ],
+)
+@needs_wordnet
+def test_no_replacement_of_several_words_inside_a_hyphenated_compound(label, mention, text, proposed):
+    from textanon.decide.generalization.propose import propose_for_mentions
+
+    mentions = [(mention, i) for i in range(len(text)) if text.startswith(mention, i)]
+    found = propose_for_mentions(label, mentions, text, 4, False)
+    assert bool(found) is proposed, [g.text for g in found]
+    for g in found:  # where one is proposed inside a compound, it is one word
+        start, end = mentions[0][1], mentions[0][1] + len(mention)
+        if text[end : end + 1] == "-" or text[start - 1 : start] == "-":
+            assert " " not in g.text

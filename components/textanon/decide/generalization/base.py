@@ -337,6 +337,26 @@ def reads_after_quantifier(replacement: str, text: str, end: int) -> bool:
     return own is None or (own.group(1).lower() in ("a", "an") and modifies_noun_after(text, end))
 
 
+#: hyphens that join a word to the next or the previous one into a compound ("Zemeckis-directed", "mid-1994")
+_HYPHENS = "-\u2010\u2011"
+
+
+def in_hyphen_compound(text: str, start: int, end: int) -> bool:
+    """Whether the mention at ``start``..``end`` of ``text`` is joined by a hyphen to a word right after it ("the
+    Robert Zemeckis-directed film", "a Los Angeles-based charity") or right before it ("mid-1994")."""
+    after = end + 1 < len(text) and text[end] in _HYPHENS and text[end + 1].isalpha()
+    before = start >= 2 and text[start - 1] in _HYPHENS and text[start - 2].isalpha()
+    return after or before
+
+
+def reads_in_compound(replacement: str) -> bool:
+    """Whether ``replacement`` can take a mention's place inside a hyphenated compound (:func:`in_hyphen_compound`):
+    one word, as the compound's part was ("Oscar-winning" -> "award-winning"); a phrase, with or without its own
+    determiner, reads as no English there ("the another person-directed film", "a a city in North America-based
+    charity", "mid-the 1990s")."""
+    return len(replacement.split()) == 1
+
+
 def noun_phrase(noun: str, text: str, start: int, plural: bool = False) -> str:
     """``noun`` as it fits at ``start`` of ``text`` (in place of a name's own capitalized article too: "a production
     of The Goose Girl" -> "a production of a work", never "of work": :func:`name_start`): bare after a determiner or

@@ -4,7 +4,13 @@ nationalities and common nouns, persons; codes are never generalized)."""
 import re
 from typing import List, Sequence, Tuple
 
-from textanon.decide.generalization.base import Generalization, after_plural_quantifier, reads_after_quantifier
+from textanon.decide.generalization.base import (
+    Generalization,
+    after_plural_quantifier,
+    in_hyphen_compound,
+    reads_after_quantifier,
+    reads_in_compound,
+)
 from textanon.decide.generalization.context import inside_longer_name
 from textanon.decide.generalization.dates import BOUNDS as DATE_BOUNDS
 from textanon.decide.generalization.dates import generalize_date, generalize_period, mentions_year
@@ -153,7 +159,10 @@ def propose_for_mentions(
     * After a plural quantifier ("two", "several", "many") a singular mention modifies a plural noun after it:
       where a replacement would bring its own determiner there ("two [veteran] CIA officers" -> "two a person CIA
       officers", "many [Los Angeles] and Canadian-based charities" -> "many a city in North America and ..."), none
-      is proposed (:func:`textanon.decide.generalization.base.reads_after_quantifier`)."""
+      is proposed (:func:`textanon.decide.generalization.base.reads_after_quantifier`).
+    * Inside a hyphenated compound ("the [Robert Zemeckis]-directed film", "[Los Angeles]-based", "mid-[1994]") only a
+      one-word list is kept ("[Oscar]-winning" -> "award-winning"): "the another person-directed film" is no English
+      (:func:`textanon.decide.generalization.base.reads_in_compound`)."""
     if not mentions:
         return []
     text, start = mentions[0]
@@ -162,10 +171,12 @@ def propose_for_mentions(
         return found
     texts = [g.text for g in found]
     for mention_text, mention_start in mentions:
+        end = _end(doc_text, mention_start, " ".join(mention_text.split()))
         if after_plural_quantifier(doc_text, mention_start):
-            end = _end(doc_text, mention_start, " ".join(mention_text.split()))
             if not all(reads_after_quantifier(t, doc_text, end) for t in texts):
                 return []  # "two [veteran] CIA officers": "two a person CIA officers" is no English; suppressed
+        if in_hyphen_compound(doc_text, mention_start, end) and not all(reads_in_compound(t) for t in texts):
+            return []  # "the [Robert Zemeckis]-directed film": "the another person-directed film"; suppressed
     works = {g.kind for g in found} == {"works"}
     for other_text, other_start in mentions[1:]:
         other = [g.text for g in propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)]
