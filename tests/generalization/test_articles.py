@@ -299,7 +299,12 @@ def test_that_before_a_capitalized_name_is_a_conjunction():
     [
         # seen on the evaluated output (disclosed, docs/generalization.md): "the Robert Zemeckis-directed film" ->
         # "the another person-directed film"
-        ("PERSON", "Robert Zemeckis", "He portrayed a wire walker in the Robert Zemeckis-directed film The Walk.", False),
+        (
+            "PERSON",
+            "Robert Zemeckis",
+            "He portrayed a wire walker in the Robert Zemeckis-directed film The Walk.",
+            False,
+        ),
         ("LOC", "Los Angeles", "She founded a Los Angeles-based charity.", False),
         ("DATETIME", "1994", "She moved to London in mid-1994 and stayed.", False),
         # a one-word replacement joins a compound as the original did: "Oscar-winning" -> "award-winning"

@@ -280,3 +280,29 @@ def test_wordnet_levels_and_members_do_not_depend_on_the_hash_seed():
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         outputs.add(done.stdout)
     assert len(outputs) == 1 and "building" in outputs.pop()
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    "context,name,proposed",
+    [
+        # dev output of the fast profile generalizing: "in which he played Doctor Ted Lewis" -> "played Doctor another
+        # person"; a capitalized person noun right before the name is its title: "Doctor ***"
+        ("in which he played Doctor Ted Lewis, who gets possessed", "Ted Lewis", False),
+        ("a speech by President Barack Obama on the economy", "Barack Obama", False),
+        ("to replace then-Governor Gray Davis in the recall", "Gray Davis", False),
+        ("Director Steven Spielberg said that the film", "Steven Spielberg", False),
+        # no title: "another person" as before
+        ("in which he played opposite Ted Lewis, who", "Ted Lewis", True),
+        ("a film directed by Steven Spielberg in 1993", "Steven Spielberg", True),
+        ("her father, Jon Voight, in the film", "Jon Voight", True),
+        # a capitalized word that is no person noun before the name: a place, a month
+        ("he met in London Ted Lewis, who", "Ted Lewis", True),
+        # a given name that WordNet also knows as a person noun ("mickey", "frank") is the name's own first word
+        ("She starred with Mickey Rooney in 1940.", "Rooney", True),
+        ("She starred with Frank Sinatra in 1955.", "Sinatra", True),
+    ],
+)
+def test_a_name_after_its_capitalized_title_is_not_another_person(context, name, proposed):
+    found = generalize_person(name, context, context.index(name))
+    assert bool(found) is proposed, texts(found)

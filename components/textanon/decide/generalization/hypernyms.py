@@ -201,6 +201,15 @@ def is_hyponym_of(synset, ancestors) -> bool:
     return not ancestor_names(synset).isdisjoint(ancestors)
 
 
+def person_noun(word: str) -> bool:
+    """Whether WordNet knows ``word`` (any case) as a common noun for a person ("actress", "President"): one of its
+    first three noun senses, no instance (a named person), at or below ``person.n.01``."""
+    wn = wordnet()
+    low = word.lower().replace("-", "_")
+    senses = [s for s in first_senses(low, wn.NOUN, 3) if not s.instance_hypernyms()] if low.isascii() else []
+    return any(is_hyponym_of(s, ("person.n.01",)) for s in senses)
+
+
 def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
     """The hypernyms (synsets) above every noun sense of ``lemma`` that is below one of ``kind`` (synset names;
     instances, i.e. proper-name senses, left out): the generalizations true whichever of those senses a text

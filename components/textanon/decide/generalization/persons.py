@@ -24,7 +24,7 @@ from typing import List
 
 from textanon.decide.generalization.base import Generalization, levels
 from textanon.decide.generalization.context import SENTENCE_BREAKS, opens_sentence
-from textanon.decide.generalization.hypernyms import plural_bases, wordnet
+from textanon.decide.generalization.hypernyms import person_noun, plural_bases, wordnet
 from textanon.decide.generalization.works import followed_by_release
 
 WINDOW = 3
@@ -191,6 +191,22 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
         else:
             written = _surname_of_a_name(name, doc_text)
         cued = not quoted and not work and written
-    if not cued:
+    if not cued or titled(doc_text, start):
         return []
     return levels(["another person's" if name != written_as else "another person"], "persons", text)
+
+
+#: a capitalized word right before a name, a hyphenated prefix allowed ("then-Governor"), only spaces in between
+_CAPITALIZED_BEFORE = re.compile(r"(?<![\w'’.-])(?:[A-Za-z]+-)?([A-Z][a-z]+)[ \t]+$")
+
+
+def titled(doc_text: str, start: int) -> bool:
+    """Whether the name at ``start`` of ``doc_text`` comes right after its title: a capitalized word that WordNet
+    knows as a person noun ("played Doctor [Ted Lewis]", "President [Barack Obama]", "then-Governor [Gray Davis]",
+    "Director [Steven Spielberg] said"). "another person" there reads as no English ("Doctor another person"); the
+    name is suppressed instead ("Doctor ***"). Courtesy titles ("Mr", "Dr") are the recognizer's: inside the name's
+    span; a given name is no title ("Mickey", "Dean", "King")."""
+    m = _CAPITALIZED_BEFORE.search(doc_text[max(0, start - 40) : start])
+    # a given name is the name's own first word ("Mickey Rooney", "Dean Martin": WordNet's "mickey", "dean" are
+    # person nouns too), taken in by "another person" (:func:`textanon.decide.units.cover_names`)
+    return bool(m) and person_noun(m.group(1)) and not given_name(m.group(1))

@@ -42,7 +42,7 @@ from textanon.decide.generalization.base import (
     modifies_noun_after,
     sentence_start,
 )
-from textanon.decide.generalization.hypernyms import first_senses, is_hyponym_of, wordnet
+from textanon.decide.generalization.hypernyms import person_noun, wordnet
 from textanon.detect.target import COURTESY_TITLES
 from textanon.render.masking import overlap_test
 
@@ -210,9 +210,9 @@ def _tagged_premodifiers(text: str, start: int, tokens) -> list:
         hyphenated = tag in ("VBN", "VBG") and ("-" in word or text[offset - 1 : offset] == "-")  # "Oscar-winning"
         if (tag not in PREMODIFIER_TAGS and not hyphenated) or (tag == "HYPH" and text[end:position]):
             break
-        if not out and not (tag.startswith("JJ") or hyphenated or _person_noun(word)):
+        if not out and not (tag.startswith("JJ") or hyphenated or person_noun(word)):
             return []  # "Mary Jane Smith": a name; "in the film Jane Smith plays": no title
-        out.append((offset, end, tag in NOUN_TAGS or (not out and _person_noun(word))))  # "co-star/JJ"
+        out.append((offset, end, tag in NOUN_TAGS or (not out and person_noun(word))))  # "co-star/JJ"
         position = offset
     out.reverse()
     while out and text[out[0][0] : out[0][1]] in ("-", "–"):  # a run never starts with a hyphen
@@ -233,7 +233,7 @@ def _untagged_premodifiers(text: str, start: int) -> list:
             break  # punctuation in between: a boundary
         word = m.group(0)
         if not out:
-            if (word[:1].isupper() and not sentence_start(text, m.start())) or not _person_noun(word):
+            if (word[:1].isupper() and not sentence_start(text, m.start())) or not person_noun(word):
                 return []
         else:
             low = word.lower()
@@ -245,11 +245,3 @@ def _untagged_premodifiers(text: str, start: int) -> list:
         position = m.start()
     out.reverse()
     return out
-
-
-def _person_noun(word: str) -> bool:
-    """Whether WordNet knows ``word`` (any case) as a common noun for a person ("actress", "President")."""
-    wn = wordnet()
-    low = word.lower().replace("-", "_")
-    senses = [s for s in first_senses(low, wn.NOUN, 3) if not s.instance_hypernyms()] if low.isascii() else []
-    return any(is_hyponym_of(s, ("person.n.01",)) for s in senses)
