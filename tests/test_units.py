@@ -248,3 +248,21 @@ def test_a_name_written_another_person_takes_in_its_given_names():
     text = "His widow, Matilda Catherine Griffith, died."
     start = text.index("Matilda")
     assert written(text, "Catherine Griffith", extra=[(start, start + 7, "***")])[1] == 0
+
+
+def test_a_detected_span_that_stops_inside_a_bracket_takes_the_bracket_that_closes_it():
+    # dev output of the fast profile generalizing: en_core_web_sm's NER read "House Across the Bay (1940" as one ORG,
+    # and the mask on it left its bracket: "then he did ***) for another person"
+    text = "then he did The House Across the Bay (1940) for Walter Wanger."
+    start, stop = text.index("House"), text.index("1940") + 4
+    units = units_of(text, [("House Across the Bay (1940", "O1")])
+    assert ("House Across the Bay (1940)", SPAN) in units
+    doc = spacy.blank("en")(text)
+    span = doc.char_span(start, stop, label="ORG")
+    span._.entity_id = "O1"
+    doc.spans["pii"] = [span]
+    masks, _ = cover_units([(start, stop, "***")], doc_units(doc, "pii"), {"***"})
+    assert apply(text, masks) == "then he did *** for Walter Wanger."
+    # a span with its brackets balanced, or with no closing bracket right after it, is left as it is
+    assert ("Crump (1897–1992)", SPAN) in units_of("the son of Crump (1897–1992).", [("Crump (1897–1992)", "P1")])
+    assert ("Bay (1940", SPAN) in units_of("the Bay (1940 and 1941)", [("Bay (1940", "O1")])

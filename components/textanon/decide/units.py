@@ -6,7 +6,7 @@ still point to it ("four Drama *** Awards"). :func:`doc_units` lists the units t
 spans ``(start, end, kind)``:
 
 * ``span``: a span of the decision's span groups of two tokens or more (entities, multi-word candidates, the LLM
-  anonymizer's spans);
+  anonymizer's spans), with the bracket that closes one it leaves open right after it (:func:`closing_bracket`);
 * ``name``: a maximal run of proper nouns: capitalized words (a sentence's first word: the tagger's PROPN where the
   doc is tagged, else when a name's word follows it, as in "Drama Desk Awards" — privacy first, "Later Petrescu"
   is one unit too), joined by connectors ("of", "the", "and", "&", "de",
@@ -67,16 +67,36 @@ def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[
     """The units of ``doc`` (module docstring), sorted by start; ``spans_key``: the detected spans (their entity
     ids cut name runs), ``extra_keys``: more span groups whose spans are units."""
     owners = _owners(doc, doc.spans.get(spans_key, []))
+    text = doc.text
     units: Set[Unit] = set()
     for key in [spans_key, *extra_keys]:
-        units.update((s.start_char, s.end_char, SPAN) for s in doc.spans.get(key, []) if len(s) >= 2)
+        units.update(
+            (s.start_char, closing_bracket(text, s.start_char, s.end_char), SPAN)
+            for s in doc.spans.get(key, [])
+            if len(s) >= 2
+        )
     units.update(_name_runs(doc, owners))
-    units.update(_titles(doc.text))
-    units.update(released_works(doc.text))
+    units.update(_titles(text))
+    units.update(released_works(text))
     units.update(_glued(doc))
     if doc.has_annotation("DEP"):
         units.update(_chunks(doc))
     return sorted(units)
+
+
+#: brackets a span may open and leave open: its closing one
+_CLOSES = {"(": ")", "[": "]"}
+
+
+def closing_bracket(text: str, start: int, end: int) -> int:
+    """``end`` moved over the closing bracket right after ``text[start:end]`` when the span opens a bracket it does not
+    close: the NER models stop entities inside brackets ("House Across the Bay (1940" before ")"), and a mask on the
+    span would leave the bracket alone ("then he did ***) for ..."); the span is left as it is otherwise."""
+    inside = text[start:end]
+    for opening, closing in _CLOSES.items():
+        if inside.count(opening) > inside.count(closing) and text[end : end + 1] == closing:
+            return end + 1
+    return end
 
 
 def cover_units(masks: Iterable[Sequence], units: Sequence[Unit], placeholders: Set[str]) -> Tuple[List[Mask], int]:
