@@ -14,13 +14,14 @@ from textanon.benchmarks.generalization import generalize_bench, generalize_syst
 from textanon.benchmarks.harness import give_target_knowledge, load_records, score
 
 if __name__ == "__main__":
+    out = Path(os.environ.get("SYSTEMS_OUT", "old_systems.json"))
+    if out.exists():  # never overwrite an earlier dump
+        raise SystemExit(f"{out} exists: give SYSTEMS_OUT a new path")
     records = load_records(Path(os.environ["WIKIACTORS_50_EVAL"]))
     bench = generalize_bench(["search-risk bk25=training/en_textanon_search@corpus/index_bk25"])
     systems = generalize_systems(records, bench)
-    json.dump(
-        {k: {kk: v[kk] for kk in ("masks", "replacements", "suppress_twin") if kk in v} for k, v in systems.items()},
-        open(os.environ.get("SYSTEMS_OUT", "old_systems.json"), "w"),
-    )
+    kept = {k: {kk: v[kk] for kk in ("masks", "replacements", "suppress_twin") if kk in v} for k, v in systems.items()}
+    out.write_text(json.dumps(kept), encoding="utf8")
     give_target_knowledge(records, systems)
     rows = score(records, systems, skip_trir=True)
     for r in rows:

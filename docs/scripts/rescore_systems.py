@@ -13,14 +13,17 @@ from textanon_lab.benchmarks.harness import fluency_texts, give_target_knowledge
 from textanon_lab.benchmarks.judges import add_judge_columns
 
 if __name__ == "__main__":
+    source, output = Path(sys.argv[1]), Path(sys.argv[2])
+    if output.exists():  # never overwrite a result, nor the systems read here
+        sys.exit(f"{output} exists: give a new output path")
     data = Path("../shared/data/wikiactors/WikiActors_50_eval.json")
     records = load_records(data)
-    systems = json.load(open(sys.argv[1]))
+    systems = json.loads(source.read_text(encoding="utf8"))
     systems = {k + " [49b626f output]": v for k, v in systems.items()}
     give_target_knowledge(records, systems)
     fluency = fluency_texts(Path("../shared/data/wikiactors/WikiActors_500_random.json"), records)
     rows = score(records, systems, ScoreSettings(trir_seeds=(42, 1, 2), tpi_lm=False), fluency_corpus=fluency)
-    judged = add_judge_columns(records, systems, rows)
+    add_judge_columns(records, systems, rows)  # the judges' columns, into rows
     keys = (
         "system",
         "trir",
@@ -34,4 +37,4 @@ if __name__ == "__main__":
     )
     for r in rows:
         print({k: r.get(k) for k in keys}, {k: v for k, v in r.items() if "judge" in k})
-    json.dump(rows, open(sys.argv[2], "w"), indent=1)
+    output.write_text(json.dumps(rows, indent=1), encoding="utf8")
