@@ -80,6 +80,23 @@ def test_the_second_search_round_turns_the_tagger_and_parser_on_and_off_over_the
     }
 
 
+def test_the_third_search_round_starts_from_the_shipped_settings_and_leaves_the_parser_as_shipped(tmp_path):
+    import inspect
+
+    from textanon.pipes.search_risk import SearchRisk
+
+    defaults = inspect.signature(SearchRisk.__init__).parameters
+    shipped = SEARCH_GRIDS[3][0]
+    assert all(defaults[k].default == v for k, v in shipped.items())  # the first row is the factory's own
+    for setting in SEARCH_GRIDS[3]:
+        config = search_config(setting, str(tmp_path))
+        assert "nlp.disabled" not in config  # the profile's own disabled list: no parser, as shipped
+        assert set(config) == {
+            "components.textanon_search_risk.assume_unindexed",
+            "components.textanon_search_risk.k_rank",
+        }
+
+
 def test_the_table_goes_between_the_readme_markers(tmp_path):
     result = {
         "data": "x/WikiActors_50_eval.json",

@@ -54,12 +54,14 @@ def select_search_profile_cli(
     ),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
     grid: int = typer.Option(
-        1, help="Which round's grid (docs/profiles.md): 1 (the attacker's strength), 2 (with or without the parser)"
+        1,
+        help="Which round's grid (docs/profiles.md): 1 (the attacker's strength), 2 (with or without the parser), "
+        "3 (the attacker's strength and the targeted bar without the parser)",
     ),
 ) -> None:
     """The search profile's settings chosen on development pseudo-abstracts, with the profile as shipped
     (generalizing): round 1 its stronger-attacker prior (assume_unindexed), round 2 en_core_web_sm's tagger and parser
-    on or off."""
+    on or off, round 3 the attacker's strength and the targeted bar without them."""
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     if grid not in SEARCH_GRIDS:
         msg.fail(f"--grid must be one of {', '.join(map(str, SEARCH_GRIDS))}", exits=2)
