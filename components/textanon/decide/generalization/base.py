@@ -72,6 +72,10 @@ ANY_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
 #: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s")
 _POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
+#: a possessive ending ("Chaplin's", "James'", "Hay’s"): at the end of a mention, or (:data:`POSSESSIVE_AFTER`) right
+#: after a name ("a revival of [Ian Hay]'s comedy")
+POSSESSIVE_END = re.compile(r"['’]s?$")
+POSSESSIVE_AFTER = re.compile(r"^['’]s?\b")
 _OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
 #: a lower-case word of two letters or more right before a replacement (an adjective of its noun phrase, for a period:

@@ -26,11 +26,11 @@ PERFORMING = set(
 SENTENCE_WINDOW = 12
 
 
-#: characters that end the stretch of text :func:`words_before` reads (a sentence, a parenthesis, a line)
-SENTENCE_BREAKS = r"[.!?;:()\n]"
+#: the character class that ends the stretch of text :func:`words_before` reads (a sentence, a parenthesis, a line)
+SENTENCE_BREAK_PATTERN = r"[.!?;:()\n]"
 
 
-def words_before(doc_text: str, start: int, window: int = WINDOW, breaks: str = SENTENCE_BREAKS) -> list:
+def words_before(doc_text: str, start: int, window: int = WINDOW, breaks: str = SENTENCE_BREAK_PATTERN) -> list:
     """The last ``window`` words (lower case) before ``start`` in ``doc_text``, within the sentence (the text after
     the last match of the character class ``breaks``). A possessive "'s" is no word: "the series Dirk Gently's
     Holistic Detective Agency" reads "series", "dirk", "gently" before "Holistic"."""

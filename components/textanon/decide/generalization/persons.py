@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import List
 
-from textanon.decide.generalization.base import Generalization, levels
+from textanon.decide.generalization.base import POSSESSIVE_END, Generalization, levels
 from textanon.decide.generalization.context import SENTENCE_BREAKS, opens_sentence
 from textanon.decide.generalization.hypernyms import person_noun, plural_bases, wordnet
 from textanon.decide.generalization.works import followed_by_release
@@ -65,8 +65,6 @@ NOT_A_SURNAME = set(
 )
 #: a capitalized name word: "Smith", "Smith-Jones", "O'Brien", "McCoy", "MacDonald", "DiCaprio", "D'Angelo"
 _WORD = re.compile(r"^(?:[A-Z][a-z]{0,2}'?(?=[A-Z]))?[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)*$")
-#: the possessive ending of a mention ("Chaplin's", "James'")
-_POSSESSIVE = re.compile(r"(?:'s|'|\u2019s|\u2019)$")
 _INITIAL = re.compile(r"^[A-Z]\.$")
 
 
@@ -96,7 +94,7 @@ def is_personal_name(text: str) -> bool:
         return False
     if not all(_WORD.match(w) or _INITIAL.match(w) or w in PARTICLES for w in words) or not _WORD.match(words[-1]):
         return False
-    if any(_POSSESSIVE.search(w) for w in words):  # "Vincent Angelina's Ristorante" is a place, not a name
+    if any(POSSESSIVE_END.search(w) for w in words):  # "Vincent Angelina's Ristorante" is a place, not a name
         return False
     if words[-1].lower() in NOT_A_SURNAME:
         return False
@@ -173,7 +171,7 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
     cued = any(w.lower() in PERSON_CUES for w in words)
     cued = cued or (bool(last) and last[-1] in NEXT_IS_PERSON) or (len(last) == 2 and tuple(last) in BY_PERSON)
     written_as = " ".join(text.split())
-    name = _POSSESSIVE.sub("", written_as)
+    name = POSSESSIVE_END.sub("", written_as)
     if bool(last) and last[-1] in WORK_BEFORE and followed_by_release(doc_text, start + len(text)):
         return []  # "as boxer Muhammad Ali in Ali (2001)": a film's title after "in", whatever cue came before
     if last and last[-1] == "from" and " " not in name:

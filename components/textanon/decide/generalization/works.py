@@ -11,7 +11,7 @@ mentions (the caller's choice: "a production of the National Theatre" names a co
 import re
 from typing import List
 
-from textanon.decide.generalization.base import Generalization, levels, noun_phrase
+from textanon.decide.generalization.base import POSSESSIVE_AFTER, POSSESSIVE_END, Generalization, levels, noun_phrase
 from textanon.decide.generalization.context import continues_a_name, words_before
 
 _RELEASE = re.compile(r"^\s*\((?:1[89]\d\d|20\d\d)\)")
@@ -89,15 +89,12 @@ def followed_by_release(doc_text: str, end: int) -> bool:
     return bool(_RELEASE.match(doc_text[end:]))
 
 
-#: a possessive "'s" (or a plural's "'") at the end of a name or right after it: "a revival of [Ian Hay]'s comedy"
-_POSSESSIVE = re.compile(r"(?:['\u2019]s?)$|^['\u2019]s?\b")
-
-
 def _cued(text: str, doc_text: str, start: int) -> bool:
     if not text[:1].isupper() or EVENT_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
         return False
     end = start + len(text)
-    if _POSSESSIVE.search(text) or _POSSESSIVE.search(doc_text[end : end + 3]):
+    after = doc_text[end : end + 3]
+    if POSSESSIVE_END.search(text) or POSSESSIVE_AFTER.search(after) or POSSESSIVE_END.search(after):
         return False  # "a revival of Ian Hay's 1936 comedy": the cue's work is the owner's, the name no work
     words = words_before(doc_text, start, 3, breaks=r"[.!?;:()\n\"\u201c]")  # an opening quote ends the cue
     if words and words[-1] == "the":  # "starred in the Hackers": the article belongs to the title or not
