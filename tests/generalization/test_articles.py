@@ -153,6 +153,9 @@ def test_a_name_that_modifies_the_noun_after_it_takes_no_article_of_its_own():
     assert _fitted("She won Academy Award Winners Cup.", "Academy Award", "an award") == "an award"
     # "the" of a date or of the protected person's role word is no indefinite article: never dropped here
     assert _fitted("In 2019 films she starred.", "2019", "the 2010s") == "the 2010s"
+    # a possessive replacement owns the noun after it: its article stays ("played a person's wife", a title and its
+    # name written as one generalization)
+    assert _fitted("She played boxer Ali's wife.", "boxer Ali's", "a person's") == "a person's"
 
 
 def test_a_sentence_start_is_read_from_the_text_just_before():

@@ -12,7 +12,7 @@ from textanon.pipes.lm_risk import THRESHOLD_KEY
 LN10 = math.log(10)
 
 
-def decide(text, mentions, combos, ics, candidates, threshold=-2.0, risk=None, replacement="generalize"):
+def decide(text, mentions, combos, ics, candidates, threshold=-2.0, risk=None, replacement="generalize", target=None):
     """Doc with pii spans [(substring, label, entity_id)], their IC, candidates {entity: [(text, ic)]} and the risky
     combinations, decided by the optimizer at the language-model ``threshold`` (``risk``: the index's record)."""
     nlp = spacy.blank("en")
@@ -27,7 +27,7 @@ def decide(text, mentions, combos, ics, candidates, threshold=-2.0, risk=None, r
         ] or None
     doc.spans["pii"] = spans
     doc._.risky_combinations = combos
-    doc._.target = None
+    doc._.target = target
     if threshold is not None:
         doc.user_data[THRESHOLD_KEY] = threshold
     doc._.generalization_risk = risk
@@ -273,3 +273,23 @@ def test_the_choice_is_the_cheapest_one_that_breaks_every_combination_and_no_ban
         assert feasible(chosen), trial
         price = sum(full[e] if n is None else lost(e, n) if n else 0 for e, n in chosen.items())
         assert price == best, trial
+
+
+def test_a_title_and_its_name_are_generalized_together_or_not_at_all():
+    # issue 32: "stockbroker Chris Gardner" must read "a businessperson" or "stockbroker ***", never "stockbroker
+    # another person" (the name generalized beside its kept title) nor "a businessperson ***"
+    text = "Jane Doe's father, stockbroker Chris Gardner, left."
+    mentions = [("stockbroker", "DEM", "T"), ("Chris Gardner", "PERSON", "N")]
+    ics = {"T": 6.0, "N": 9.0}
+    candidates = {"T": [("a businessperson", 5.0)], "N": [("another person", 8.0)]}
+
+    def run(combos, tied):
+        risk = {"breaks": [[c, {e: [1] for e in c}] for c in combos], "forbidden": (), "tied": tied}
+        doc = decide(text, mentions, combos, ics, candidates, threshold=None, risk=risk, target="Jane Doe")
+        return doc._.anonymized_text
+
+    assert run([["N"]], []) == "The person's father, stockbroker another person, left."  # untied: the name alone
+    assert (
+        run([["N"]], [["N", "T"]]) == "The person's father, stockbroker ***, left."
+    )  # the title kept: the name suppressed
+    assert run([["N"], ["T"]], [["N", "T"]]) == "The person's father, a businessperson, left."  # both: written as one

@@ -109,7 +109,18 @@ def test_a_common_noun_before_another_noun_gets_no_generalization():
     alone = _tagged(["He", "was", "a", "child", "then", "."], ["PRP", "VBD", "DT", "NN", "RB", "."])
     assert not component.modifies_next_noun(alone.spans["pii"][0])
     untagged = spacy.blank("en")("He was a child actor .")
-    assert not component.modifies_next_noun(untagged[3:4])
+    assert not component.modifies_next_noun(untagged[3:4])  # not a gazetteer term: no evidence of a noun
+
+
+def test_without_a_tagger_a_common_noun_before_a_person_noun_gets_no_generalization():
+    # the fast and search profiles run no tagger (decision 8): "a child actor" must not become "a person actor"
+    doc = spacy.blank("en")("He was a child actor .")
+    child = doc[3:4]
+    child._.source = "gazetteer"
+    assert component.modifies_next_noun(child)
+    alone = spacy.blank("en")("He was a child then .")
+    alone[3:4]._.source = "gazetteer"
+    assert not component.modifies_next_noun(alone[3:4])
 
 
 def test_the_pair_bound_is_a_setting_of_the_component():
@@ -141,8 +152,38 @@ def test_a_title_and_the_name_after_it_get_no_generalization():
         spacy.blank("en").vocab, words=["He", "met", "Chris", "Gardner", "."], tags=["PRP", "VBD", "NNP", "NNP", "."]
     )
     assert not component.title_and_name(Span(other, 2, 4, label="PERSON"), {2})
-    untagged = spacy.blank("en")("as stockbroker Chris Gardner .")
-    assert not component.title_and_name(Span(untagged, 2, 4, label="PERSON"), {2})
+
+
+def test_without_a_tagger_a_title_and_the_name_after_it_get_no_generalization():
+    # the fast and search profiles run no tagger (decision 8): "starred with actor Brad Pitt" became "with actor
+    # another person", "played boxer Muhammad Ali's wife" "played a person *** wife"; WordNet's person nouns and the
+    # recognizer's occupations say what a tagger would
+    from spacy.tokens import Span
+
+    nlp = spacy.blank("en")
+    doc = nlp("as stockbroker Chris Gardner in the film .")
+    name, title = Span(doc, 2, 4, label="PERSON"), Span(doc, 1, 2, label="DEM")
+    title._.source = "gazetteer"
+    assert component.title_and_name(name, {2})  # WordNet: "stockbroker" is a person
+    assert component.title_and_name(title, {2})
+    met = nlp("He met Chris Gardner .")
+    assert not component.title_and_name(Span(met, 2, 4, label="PERSON"), {2})  # a verb is no title
+    with_ = nlp("She starred with Brad Pitt .")
+    assert not component.title_and_name(Span(with_, 3, 5, label="PERSON"), {3})
+    # WordNet knows "married" ("a married person") and "opposite" ("an opponent") as persons too, but mostly as
+    # something else: no title
+    for words in ("He married Chris Gardner .", "He played opposite Chris Gardner ."):
+        verb = nlp(words)
+        start = len(verb) - 3
+        assert not component.title_and_name(Span(verb, start, start + 2, label="PERSON"), {start}), words
+    film = nlp("the film Chris Gardner .")  # "film" names no person: only an occupation span would say title
+    assert not component.title_and_name(Span(film, 2, 4, label="PERSON"), {2})
+    assert component.title_and_name(Span(film, 2, 4, label="PERSON"), {2}, titles={1})
+    # the recognizer's occupation (a DEM span, not from the gazetteer) before a name is a title half too
+    designer = nlp("She married fashion designer Donatella Versace 's brother .")
+    occupation = Span(designer, 2, 4, label="DEM")
+    occupation._.source = "model"
+    assert component.title_and_name(occupation, {4}, titles={3})
 
 
 def test_an_occupation_the_tagger_took_for_a_verb_is_still_a_title():

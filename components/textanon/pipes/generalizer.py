@@ -36,6 +36,7 @@ from textanon.decide.generalization.candidate_ic import (
     lm_candidate_ic,
     wordfreq_candidate_ic,
 )
+from textanon.decide.generalization.hypernyms import person_title_word
 from textanon.decide.generalization.propose import propose_for_mentions
 from textanon.decide.generalization.risk import index_forbidden, population_risky_all
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
@@ -118,6 +119,10 @@ class Generalizer(SettingsRecord):
         names = {s.start for s in spans if s.label_ == PERSON}
         titles = {s.end - 1 for s in spans if s.label_ == DEM and s[-1].text.islower()}  # "writer" tagged VB
         tagged = doc.has_annotation("TAG")  # once: on an untagged doc, the answer reads every token
+        # the entity of a name starting at a token / of a title (no name) ending at one: the other half of a pair
+        name_at = {m.start: e for e, ms in entities.items() for m in ms if m.label_ == PERSON}
+        title_ending = {m.end: e for e, ms in entities.items() for m in ms if m.label_ != PERSON}
+        tied: Set[Tuple[str, str]] = set()
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             if self.generalized_labels is not None and rep.label_ not in self.generalized_labels:
@@ -125,8 +130,12 @@ class Generalizer(SettingsRecord):
             tokens = [(t.text, t.tag_) for t in rep] if tagged else []
             if modifies_next_noun(rep, tagged):
                 continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
-            if any(title_and_name(m, names, titles, tagged) for m in mentions):
-                continue  # "stockbroker Chris Gardner": no "a person another person"; suppressed instead
+            halves = [m for m in mentions if title_and_name(m, names, titles, tagged)]
+            partners = [name_at.get(m.end) if m.label_ != PERSON else title_ending.get(m.start) for m in halves]
+            if None in partners:
+                continue  # "as boxer Muhammad Ali", the title no entity: "as boxer another person"; suppressed instead
+            # "stockbroker Chris Gardner", both entities: generalized together or neither (tied_pairs)
+            tied.update(tuple(sorted((eid, other))) for other in partners if other != eid)
             others = [(m.text, m.start_char) for m in mentions if m is not rep]
             found = propose_for_mentions(
                 rep.label_,
@@ -158,6 +167,7 @@ class Generalizer(SettingsRecord):
         doc._.generalization_risk = None
         if search is not None:
             doc._.generalization_risk = self._index_risk(doc, search, count, entities, candidates)
+            doc._.generalization_risk["tied"] = sorted(tied)
         return doc
 
     def _index_risk(self, doc: Doc, search, count, entities, candidates) -> dict:
@@ -231,35 +241,50 @@ def is_common_noun(span: Span, tagged: Optional[bool] = None) -> bool:
 
 
 def modifies_next_noun(span: Span, tagged: Optional[bool] = None) -> bool:
-    """Whether ``span`` is a common noun that modifies the common noun right after it ("a child actor", "the family
-    home"), by the tagger's tags: a hypernym there reads as no English ("a person actor"), so no generalization is
-    proposed (the mention is suppressed when it must go). False without a tagger."""
+    """Whether ``span`` is a common noun that modifies the noun right after it ("a child actor", "the family home"):
+    a hypernym there reads as no English ("a person actor"), so no generalization is proposed (the mention is
+    suppressed when it must go). With a tagger: the next token is tagged a lower-case common noun; without one (the
+    profiles since decision 8): a lower-case word that WordNet knows as a person and mostly as a noun ("child actor":
+    what the recognizer's occupations are; :func:`textanon.decide.generalization.hypernyms.person_title_word`)."""
     doc = span.doc
     tagged = _tagged(doc, tagged)
-    if not tagged or span.end >= len(doc) or not is_common_noun(span, tagged):
+    if span.end >= len(doc) or not is_common_noun(span, tagged):
         return False
     after = doc[span.end]
-    return after.tag_ in ("NN", "NNS") and after.text.islower()
+    if not after.text.islower():
+        return False
+    return after.tag_ in ("NN", "NNS") if tagged else person_title_word(after.text)
 
 
 def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset(), tagged: Optional[bool] = None) -> bool:
-    """Whether ``span`` is one half of a title and a name written together, by the tagger's tags: a common noun
-    right before a person's name ("boxer Muhammad Ali", "fashion designer Donatella Versace") or a person's name
-    right after a lower-case common noun ("stockbroker Chris Gardner", "her father Jon Voight"). The title and the
-    name read as one noun phrase, so a replacement of either alone reads as no English ("a person another person",
-    "as boxer another person"): neither gets a generalization; a half that must go is suppressed, and the optimizer
-    suppresses a generalized other half of the same unit (issue 32). ``names``: the token numbers where the doc's
-    PERSON spans start; ``titles``: the last tokens of its lower-case DEM spans (occupations: a title the tagger
-    took for a verb). False without a tagger."""
+    """Whether ``span`` is one half of a title and a name written together: a common noun right before a person's
+    name ("boxer Muhammad Ali", "fashion designer Donatella Versace") or a person's name right after a lower-case
+    common noun ("stockbroker Chris Gardner", "her father Jon Voight"). The title and the name read as one noun phrase,
+    so a replacement of either alone reads as no English ("a person another person" for a title generalized beside a
+    name, "as boxer another person" for a name generalized beside a kept title): where both halves are entities, the
+    optimizer generalizes both or neither (the record's ``tied`` pairs:
+    :func:`textanon.decide.generalization.choice.choose`), and the renderer writes the two generalizations as one
+    ("stockbroker Chris Gardner" -> "a businessperson": :func:`textanon.render.masking.absorb_named`); where the title
+    is no entity, the name gets no generalization ("as boxer ***") (issue 32). ``names``: the token numbers where the
+    doc's PERSON spans start; ``titles``: the last tokens of its lower-case DEM spans (occupations, whatever a tagger
+    says of them). A common noun is one the tagger tags so; without a tagger (the profiles since decision 8) a word
+    that WordNet knows as a person and mostly as a noun ("actor", "wife"; not "married", "opposite":
+    :func:`textanon.decide.generalization.hypernyms.person_title_word`). A capitalized title ("Doctor Ted Lewis") is
+    :func:`textanon.decide.generalization.persons.titled`'s."""
     doc = span.doc
     tagged = _tagged(doc, tagged)
-    if not tagged:
-        return False
     if span.label_ == PERSON and span.start > 0:
         before = doc[span.start - 1]
-        if (before.tag_ in ("NN", "NNS") or before.i in titles) and before.text.islower():
+        if before.text.islower() and (before.i in titles or _person_word(before, tagged)):
             return True
-    return span.end < len(doc) and span.end in names and is_common_noun(span, tagged)
+    if span.end >= len(doc) or span.end not in names:
+        return False
+    return is_common_noun(span, tagged) or (span.label_ == DEM and span.end - 1 in titles)
+
+
+def _person_word(token, tagged: bool) -> bool:
+    """A title's evidence for the word before a name: the tagger's common noun, or without tags WordNet's person."""
+    return token.tag_ in ("NN", "NNS") if tagged else person_title_word(token.text)
 
 
 def _tagged(doc: Doc, tagged: Optional[bool]) -> bool:

@@ -361,8 +361,9 @@ class MaskingOptimizer(SettingsRecord):
                 f"{self.name}: {len(ids - breakable)} of {len(ids)} entities in risky combinations have no "
                 "generalization that breaks one; they are kept or suppressed",
             )
+        tied = (doc._.generalization_risk or {}).get("tied", ())
         suppressed, generalized, status = choose(
-            entities, unresolved, combo_breaks, self._cost, self.time_limit_s, forbidden(doc), forced
+            entities, unresolved, combo_breaks, self._cost, self.time_limit_s, forbidden(doc), forced, tied
         )
         if suppressed is None:
             add_warning(doc, f"{self.name}: solver status {status}; every entity in a risky combination is suppressed")

@@ -161,7 +161,8 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
                 and after_premodifier(text, start)
             )
             or (indefinite and after_shared_determiner(text, start, floor))
-            or (indefinite and end is not None and modifies_noun_after(text, end))
+            # a possessive owns the noun after it, not modifies it: "played a person's wife", never "person's wife"
+            or (indefinite and end is not None and not POSSESSIVE_END.search(bare) and modifies_noun_after(text, end))
         )
     ):
         return start, bare

@@ -95,11 +95,15 @@ def choose(
     time_limit_s: float,
     banned: Sequence[Sequence[Tuple[str, int]]] = (),
     suppressed_anyway: Set[str] = frozenset(),
+    tied: Sequence[Sequence[str]] = (),
 ) -> Tuple[Optional[Set[str]], Generalized, str]:
     """(suppressed entities, generalized entities, solver status) for the unresolved ``combos``; ``cost(mentions)``
     is the suppression cost (milli-nats); ``banned``: options (level 0: kept) and pairs of options that must not
     be chosen together (:func:`forbidden`); an entity outside the combinations is kept, unless it is in
-    ``suppressed_anyway`` (the direct identifiers). Suppressed is None when the solver found no solution."""
+    ``suppressed_anyway`` (the direct identifiers); ``tied``: pairs of entities generalized together or not at all (a
+    title and the name right after it: "stockbroker Chris Gardner" reads "a businessperson" or "stockbroker ***",
+    never "a businessperson ***" nor "stockbroker another person"; an entity outside the combinations is kept, so its
+    partner is not generalized). Suppressed is None when the solver found no solution."""
     ids = sorted({e for c in combos for e in c})
     options = {e: [c for c in candidates_of(entities[e]) if c.get("ic") is not None] for e in ids}
     model = cp_model.CpModel()
@@ -126,6 +130,10 @@ def choose(
         model.add_bool_or(lits)
     for e, others in not_kept.items():
         model.add_bool_and(others).only_enforce_if(keep[e])
+    for pair in tied:
+        generalized_ = [[gen[(e, c["level"])] for c in options.get(e, [])] for e in pair]
+        if any(generalized_):
+            model.add(sum(generalized_[0]) == sum(generalized_[1]))  # at most one option each: both or neither
     # a generalization -> the options it must not be chosen with: one constraint each, not one clause per pair
     partners: Dict[Tuple[str, int], list] = {}
     negated = {(e, 0): lit for e, lit in not_keep.items()}  # an option -> "not chosen" (one literal each, shared)

@@ -210,6 +210,33 @@ def person_noun(word: str) -> bool:
     return any(is_hyponym_of(s, ("person.n.01",)) for s in senses)
 
 
+@lru_cache(maxsize=20000)
+def mostly_a_noun(word: str) -> bool:
+    """Whether WordNet knows ``word`` mostly as a noun: over its senses as each part of speech, each sense weighing its
+    SemCor count + 1 (as :func:`textanon.detect.word_classes.verb_or_adverb`), the noun senses outweigh all others
+    together. "actor", "producer", "wife", "host" are; "married" (an adjective and a verb far more often than "a
+    married person") and "opposite" (an adjective) are not: without a tagger, the evidence that a word is used as a
+    noun."""
+    wn = wordnet()
+    low = word.lower()
+
+    def weight(pos: str) -> int:
+        forms = {low} | {f.lower() for f in wn._morphy(low, pos)}
+        return sum(
+            1 + max((lemma_count(lemma) for lemma in synset.lemmas() if lemma.name().lower() in forms), default=0)
+            for synset in wn.synsets(low, pos)
+        )
+
+    noun = weight(wn.NOUN)
+    return noun > 0 and noun > sum(weight(pos) for pos in (wn.VERB, wn.ADJ, wn.ADV))
+
+
+def person_title_word(word: str) -> bool:
+    """A lower-case word that names a person and reads as a noun without a tagger's say: :func:`person_noun` and
+    :func:`mostly_a_noun` ("actor", "stockbroker", "wife"; not "married", "opposite")."""
+    return person_noun(word) and mostly_a_noun(word)
+
+
 def hypernyms_of_every_sense(lemma: str, kind: Sequence[str]) -> set:
     """The hypernyms (synsets) above every noun sense of ``lemma`` that is below one of ``kind`` (synset names;
     instances, i.e. proper-name senses, left out): the generalizations true whichever of those senses a text
