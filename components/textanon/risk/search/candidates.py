@@ -229,14 +229,16 @@ def _phrases(doc: Doc, max_words: int, verbs_apart: bool = True):
             run.append(token)
             continue
         if run:
-            yield _as_chars(run)
+            yield _as_chars(run, checked=True)
         run = [token] if word and not alone else []
         if alone:
-            yield _as_chars([token])
+            yield _as_chars([token], checked=True)
 
 
-def _as_chars(tokens) -> Tuple[int, int, List[Tuple[int, int]]]:
-    words = [(t.idx, t.idx + len(t.text)) for t in tokens if _content(t) and not t.like_num]
+def _as_chars(tokens, checked: bool = False) -> Tuple[int, int, List[Tuple[int, int]]]:
+    """``(start, end, [content word spans])`` of ``tokens``; ``checked``: every token is already known to be a content
+    word that is no number (a run of :func:`_phrases`), so none is read again."""
+    words = [(t.idx, t.idx + len(t.text)) for t in tokens if checked or (_content(t) and not t.like_num)]
     return tokens[0].idx, tokens[-1].idx + len(tokens[-1].text), words
 
 
