@@ -441,3 +441,16 @@ def test_the_pseudonym_operator_of_a_label_suppresses_a_proposed_phrase_of_ordin
         assert out.startswith(f"The {suppression}, ") and f", {suppression} an appeal" in out
         assert "chest pain" not in out and f"about his {suppression}" not in out  # typed: a surrogate
         assert "Petrov" not in out
+
+
+def test_a_tied_half_left_alone_by_the_search_attackers_check_is_suppressed_too():
+    # issue 32: the check suppressed the title "critic" that the choice had generalized with its name, and left the
+    # name "another person": "film *** another person"; its tied name goes too
+    nlp = spacy.blank("en")
+    opt = nlp.add_pipe("textanon_optimizer", config={"replacement": "generalize"})
+    doc = nlp.make_doc("British film critic Peter Lloyd wrote.")
+    doc._.generalization_risk = {"breaks": [], "forbidden": (), "tied": [("DEM_3", "PERSON_6"), ("DEM_9", "PERSON_7")]}
+    opt.generalized = {"PERSON_6": (1, "another person"), "PERSON_7": (1, "another person"), "DEM_9": (1, "a person")}
+    masked = opt._untie(doc, {"DEM_3"})
+    assert masked == {"DEM_3", "PERSON_6"}  # the name beside the suppressed title; the pair both generalized stays
+    assert opt.generalized == {"PERSON_7": (1, "another person"), "DEM_9": (1, "a person")}

@@ -431,7 +431,22 @@ class MaskingOptimizer(SettingsRecord):
             masked = masked | demote
         elif not raised:
             return
+        masked = self._untie(doc, masked)
         self._render(doc, entities, masked, occurrences, self.generalized)
+
+    def _untie(self, doc: Doc, masked: Set[str]) -> Set[str]:
+        """``masked`` with every generalized half of a tied pair whose other half is no longer generalized (the search
+        attacker's check suppressed it): suppressed too, never "film critic" -> "film *** another person"
+        (:func:`textanon.decide.generalization.choice.choose`'s ``tied``); ``self.generalized`` without them."""
+        tied = [tuple(pair) for pair in (doc._.generalization_risk or {}).get("tied", ())]
+        while True:
+            loose = {
+                a for pair in tied for a, b in (pair, pair[::-1]) if a in self.generalized and b not in self.generalized
+            }
+            if not loose:
+                return masked
+            self.generalized = {e: g for e, g in self.generalized.items() if e not in loose}
+            masked = masked | loose
 
     def _generalize_suppressed(
         self,
