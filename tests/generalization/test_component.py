@@ -218,3 +218,16 @@ def test_generalized_labels_leave_every_other_label_to_suppression(tmp_path):
     assert component.Generalizer().generalized_labels is None
     with pytest.raises(ValueError, match="generalized_labels"):
         component.Generalizer(generalized_labels=["DATE"])
+
+
+@needs_wordnet
+def test_without_a_search_risk_a_title_and_its_name_get_no_generalization():
+    # the tie of a title and its name travels in the search risk's record; a pipeline without one (the language-model
+    # risk generalizing) has none, so neither half is generalized: never "stockbroker another person"
+    text = "Jane Doe met stockbroker Chris Gardner in 1961."
+    mentions = [("stockbroker", "DEM", "T"), ("Chris Gardner", "PERSON", "N"), ("1961", "DATETIME", "D")]
+    doc = run(pipeline(), text, mentions, target="Jane Doe")
+    found = {s.text: s._.generalizations for s in doc.spans["pii"]}
+    assert found["stockbroker"] is None and found["Chris Gardner"] is None
+    assert found["1961"]  # the others as before
+    assert "another person" not in doc._.anonymized_text

@@ -123,6 +123,7 @@ class Generalizer(SettingsRecord):
         name_at = {m.start: e for e, ms in entities.items() for m in ms if m.label_ == PERSON}
         title_ending = {m.end: e for e, ms in entities.items() for m in ms if m.label_ != PERSON}
         tied: Set[Tuple[str, str]] = set()
+        lm, search = self.risk_components()
         for eid, mentions in entities.items():
             rep = max(mentions, key=lambda m: (len(m.text), -m.start_char))
             if self.generalized_labels is not None and rep.label_ not in self.generalized_labels:
@@ -132,9 +133,11 @@ class Generalizer(SettingsRecord):
                 continue  # "a child actor": "a person actor" is no English; the mention is suppressed instead
             halves = [m for m in mentions if title_and_name(m, names, titles, tagged)]
             partners = [name_at.get(m.end) if m.label_ != PERSON else title_ending.get(m.start) for m in halves]
-            if None in partners:
-                continue  # "as boxer Muhammad Ali", the title no entity: "as boxer another person"; suppressed instead
-            # "stockbroker Chris Gardner", both entities: generalized together or neither (tied_pairs)
+            if None in partners or (halves and search is None):
+                # "as boxer Muhammad Ali", the title no entity: "as boxer another person"; suppressed instead. Without a
+                # search risk there is no record to carry the tie to the optimizer: neither half is generalized
+                continue
+            # "stockbroker Chris Gardner", both entities: generalized together or neither (the record's ``tied``)
             tied.update(tuple(sorted((eid, other))) for other in partners if other != eid)
             others = [(m.text, m.start_char) for m in mentions if m is not rep]
             found = propose_for_mentions(
@@ -147,7 +150,6 @@ class Generalizer(SettingsRecord):
             )
             if found:
                 candidates[eid] = found
-        lm, search = self.risk_components()
         source = self.ic_source
         if source == "auto":
             source = "lm" if lm is not None else "index" if search is not None else "wordfreq"
