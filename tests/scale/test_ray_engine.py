@@ -94,6 +94,29 @@ def test_document_that_kills_every_worker_becomes_the_only_error_record(ray_loca
     assert "worker process died" in out[3]["error"] and "line 4" in out[3]["error"]
 
 
+def test_the_one_at_a_time_fallback_starts_while_every_cpu_is_still_held(ray_local):
+    # a full test run hung: after the window failed, Ray still counted its pool actors as holding both CPUs, and the
+    # fallback's actor waited for one forever. Two actors hold both CPUs here while the fallback runs
+    from textanon.run.scale.ray_engine import _run_alone
+
+    @ray.remote(num_cpus=1)
+    class Holder:
+        def ready(self):
+            return True
+
+    holders = [Holder.remote() for _ in range(2)]
+    ray.get([h.ready.remote() for h in holders], timeout=120)
+    try:
+        items = [(i, _record(i, f"record {i}" + (" POISON" if i == 1 else ""))) for i in range(3)]
+        results = _run_alone(items, ray_pipelines.loader(*PIPES), {}, RuntimeError("window failed"))
+    finally:
+        for holder in holders:
+            ray.kill(holder)
+    records = {i: json.loads(line) for i, line in results.items()}
+    assert [records[i]["id"] for i in range(3)] == ["r0", "r1", "r2"]
+    assert "worker process died" in records[1]["error"] and "error" not in records[0]
+
+
 def test_cli_engine_ray_on_an_existing_cluster_writes_what_the_local_engine_writes(ray_local, tmp_path):
     """``anonymize --engine ray --address`` in another process (a second driver of this module's Ray) writes the
     file that ``--engine local`` writes, in JSONL and in Parquet."""

@@ -236,20 +236,34 @@ def _blocks(n_records: int, batch_size: int) -> int:
     return max(1, -(-n_records // max(1, batch_size)))
 
 
+#: seconds a fresh actor of the one-at-a-time fallback may take to load the pipeline before the run stops with the
+#: window's error (a pipeline loads in seconds; an actor that never starts would otherwise block the run forever)
+READY_TIMEOUT_S = 600.0
+
+
 def _run_alone(pending: List[Tuple[int, Item]], pipeline: Pipeline, settings: dict, cause: Exception) -> Dict[int, str]:
     """Each record of ``pending`` alone in one actor, a fresh one after each death: the record whose actor
-    dies becomes an error record. Raises ``cause`` if a fresh actor cannot even load the pipeline."""
+    dies becomes an error record. Raises ``cause`` if a fresh actor cannot even load the pipeline (or has not loaded
+    it within :data:`READY_TIMEOUT_S`).
+
+    The fallback's actor reserves no CPU (``num_cpus=0``): it starts right after the failed window, while Ray may still
+    count the window's pool actors as holding every CPU of the cluster; an actor waiting for a CPU then waited forever
+    (a full test run hung so on a 2-CPU local Ray, 2026-11-30). It runs one record at a time, alone."""
     import ray
 
-    remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(RecordAnonymizer)
+    remote = ray.remote(num_cpus=0, max_restarts=0, max_task_retries=0)(RecordAnonymizer)
     results: Dict[int, str] = {}
     actor = None
     for i, item in pending:
         if actor is None:
             actor = remote.remote(pipeline, settings)
             try:
-                ray.get(actor.ready.remote())
-            except ray.exceptions.RayError:
+                ray.get(actor.ready.remote(), timeout=READY_TIMEOUT_S)
+            except ray.exceptions.RayError:  # GetTimeoutError included
+                try:
+                    ray.kill(actor)
+                except Exception:  # noqa: BLE001 — already gone
+                    pass
                 raise cause from None
         try:
             results.update(ray.get(actor.run.remote([(i, item)])))
