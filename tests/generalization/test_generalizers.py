@@ -58,6 +58,15 @@ def test_persons_only_where_a_role_word_says_the_name_is_a_persons():
     assert generalize_person("Hackers", "she starred in Hackers", 15) == []
 
 
+def test_a_name_right_after_a_possessive_is_no_other_person():
+    # "with Variety's Todd McCarthy" became "with Variety's another person": a possessive owns a noun, not a name
+    # written as "another person"; the name is suppressed instead ("Variety's ***")
+    for context in ("reviewed with Variety's Todd McCarthy writing", "the critics’ Todd McCarthy wrote"):
+        start = context.index("Todd")
+        assert generalize_person("Todd McCarthy", context, start) == [], context
+    assert texts(generalize_person("Todd McCarthy", "critic Todd McCarthy wrote", 7)) == ["another person"]
+
+
 def test_titles_followed_by_a_release_year_are_works():
     text = "the film Hackers (1995) was"
     assert texts(generalize_title("Hackers", text, text.index("Hackers"))) == ["a work"]

@@ -71,7 +71,7 @@ _NAME_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(?:The|An?)[ \t]+$")
 ANY_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
 #: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s")
-_POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
+POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
 #: a possessive ending ("Chaplin's", "James'", "Hay’s"): at the end of a mention, or (:data:`POSSESSIVE_AFTER`) right
 #: after a name ("a revival of [Ian Hay]'s comedy")
 POSSESSIVE_END = re.compile(r"['’]s?$")
@@ -143,7 +143,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     w = _WORD_BEFORE.search(before)
     indefinite = bool(own) and own.group(0).strip().lower() in ("a", "an")  # a generalizer's, not the role's "the"
     # the text's possessive, even inside the previous mask ("of [Ian Hay's] 1936 comedy" -> "of *** 1930s comedy")
-    possessive = bool(_POSSESSIVE_BEFORE.search(text[max(0, start - 12) : start])) and not bare.lower().startswith(
+    possessive = bool(POSSESSIVE_BEFORE.search(text[max(0, start - 12) : start])) and not bare.lower().startswith(
         "another "
     )
     if (

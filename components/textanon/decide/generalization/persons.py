@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import List
 
-from textanon.decide.generalization.base import POSSESSIVE_END, Generalization, levels
+from textanon.decide.generalization.base import POSSESSIVE_BEFORE, POSSESSIVE_END, Generalization, levels
 from textanon.decide.generalization.context import SENTENCE_BREAKS, opens_sentence
 from textanon.decide.generalization.hypernyms import person_noun, plural_bases, wordnet
 from textanon.decide.generalization.works import followed_by_release
@@ -178,6 +178,8 @@ def generalize_person(text: str, doc_text: str = "", start: int = 0) -> List[Gen
         return []  # "an English actress from Yorkshire": one word after "from" is as often a place as a person
     if last and last[-1] in BIRTH_NAME_CUES:
         return []  # "Julianne Moore (born Julie Anne Smith;": a birth name is the person's own, not another person
+    if POSSESSIVE_BEFORE.search(doc_text[max(0, start - 30) : start]):
+        return []  # "with Variety's Todd McCarthy": "Variety's another person" reads as no English; suppressed instead
     if not cued and _beside_a_lone_word(doc_text, start, start + len(text)):
         return []  # "Celeste and [Jesse Forever]" (a title's end), "for Mango, [Ralph Lauren] and L'Oréal" (brands)
     if not cued and name:
