@@ -253,9 +253,7 @@ def modifies_next_noun(span: Span, tagged: Optional[bool] = None) -> bool:
     if span.end >= len(doc) or not is_common_noun(span, tagged):
         return False
     after = doc[span.end]
-    if not after.text.islower():
-        return False
-    return after.tag_ in ("NN", "NNS") if tagged else person_title_word(after.text)
+    return after.text.islower() and _reads_as_noun(after, tagged)
 
 
 def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset(), tagged: Optional[bool] = None) -> bool:
@@ -277,15 +275,16 @@ def title_and_name(span: Span, names: Set[int], titles: Set[int] = frozenset(), 
     tagged = _tagged(doc, tagged)
     if span.label_ == PERSON and span.start > 0:
         before = doc[span.start - 1]
-        if before.text.islower() and (before.i in titles or _person_word(before, tagged)):
+        if before.text.islower() and (before.i in titles or _reads_as_noun(before, tagged)):
             return True
     if span.end >= len(doc) or span.end not in names:
         return False
     return is_common_noun(span, tagged) or (span.label_ == DEM and span.end - 1 in titles)
 
 
-def _person_word(token, tagged: bool) -> bool:
-    """A title's evidence for the word before a name: the tagger's common noun, or without tags WordNet's person."""
+def _reads_as_noun(token, tagged: bool) -> bool:
+    """The evidence that ``token`` is a noun of a title ("actor Brad Pitt") or of the noun a mention modifies ("child
+    actor"): the tagger's common noun, or without tags a WordNet person that reads mostly as a noun."""
     return token.tag_ in ("NN", "NNS") if tagged else person_title_word(token.text)
 
 

@@ -201,6 +201,7 @@ def is_hyponym_of(synset, ancestors) -> bool:
     return not ancestor_names(synset).isdisjoint(ancestors)
 
 
+@lru_cache(maxsize=20000)
 def person_noun(word: str) -> bool:
     """Whether WordNet knows ``word`` (any case) as a common noun for a person ("actress", "President"): one of its
     first three noun senses, no instance (a named person), at or below ``person.n.01``."""
