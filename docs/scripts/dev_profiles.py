@@ -1,9 +1,9 @@
 """The development rows of the fast, generalizing fast and search profiles, as users load them
 (``textanon.profiles.load``), on the 50 dev pseudo-abstracts (``index dev-set``, seed 0) and their index: BM25 and
 MiniLM judges over the remaining bodies, TPI (SmolLM2, word frequencies), masked share, fragment rate, adjacent
-placeholders. Ad hoc (the before/after dev numbers of a readability rule, docs/generalization.md); first build the dev set as
-``spacy project run select-search-profile-round3`` does, then ``python docs/scripts/dev_profiles.py`` from the
-repository root. Prints one line per profile; writes nothing.
+placeholders. Ad hoc (the before/after dev numbers of a readability rule, docs/generalization.md); first build the
+dev set as ``spacy project run select-search-profile-round3`` does, then ``python docs/scripts/dev_profiles.py``
+from the repository root. Prints one line per profile; writes nothing.
 """
 
 from pathlib import Path
