@@ -293,3 +293,28 @@ def test_a_title_and_its_name_are_generalized_together_or_not_at_all():
         run([["N"]], [["N", "T"]]) == "The person's father, stockbroker ***, left."
     )  # the title kept: the name suppressed
     assert run([["N"], ["T"]], [["N", "T"]]) == "The person's father, a businessperson, left."  # both: written as one
+
+
+def test_the_record_is_read_the_same_whether_the_combinations_come_in_its_order_or_not():
+    """The optimizer's unresolved combinations are the record's, some left out, in its order: read in one pass; in
+    any other order, or naming a combination the record lacks, by set. Both give every combination its own entry."""
+    import random
+
+    from textanon.decide.generalization.choice import _in_order, breaks
+
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("A text.")
+    rng = random.Random(3)
+    levels = {e: [1, 2] for e in "ABCDEF"}
+    combos = [sorted(rng.sample("ABCDEF", 2)) for _ in range(40)]
+    combos = [c for n, c in enumerate(combos) if c not in combos[:n]]
+    entries = [None if rng.random() < 0.3 else {e: levels[e] for e in c if rng.random() < 0.8} for c in combos]
+    doc._.generalization_risk = {"breaks": [[c, b] for c, b in zip(combos, entries)], "forbidden": []}
+    by_set = {frozenset(c): ({} if b is None else b) for c, b in zip(combos, entries)}
+    kept = [c for c in combos if rng.random() < 0.6]
+    assert _in_order(doc._.generalization_risk["breaks"], kept) is not None  # the fast path is taken
+    assert breaks(doc, {}, kept) == [by_set[frozenset(c)] for c in kept]
+    shuffled = list(reversed(kept))
+    assert _in_order(doc._.generalization_risk["breaks"], shuffled) is None  # read by set
+    assert breaks(doc, {}, shuffled) == [by_set[frozenset(c)] for c in shuffled]
+    assert breaks(doc, {}, [["E", "Z"]] + kept) == [{}] + [by_set[frozenset(c)] for c in kept]  # not in the record

@@ -46,6 +46,10 @@ def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -
         entity_ic = {e: (None if lp == float("-inf") else -lp * LN10) for e, lp in entity_log10_probs(spans).items()}
         candidate_ic = {e: [c.get("ic") for c in candidates_of(ms)] for e, ms in entities.items()}
     record = doc._.generalization_risk
+    if record is not None and threshold is None:  # the index's record alone (the usual case): no rule to merge
+        in_order = _in_order(record.get("breaks", []), combos)
+        if in_order is not None:
+            return [{} if b is None else b for b in in_order]
     recorded = {frozenset(c): b for c, b in (record or {}).get("breaks", [])}
     out: List[Breaks] = []
     for combo in combos:
@@ -62,6 +66,23 @@ def breaks(doc: Doc, entities: Dict[str, List[Span]], combos: List[List[str]]) -
             out.append(lm or {})
         else:
             out.append(index if lm is None else intersect(index, lm))
+    return out
+
+
+def _in_order(recorded: Sequence, combos: Sequence[Sequence[str]]) -> Optional[list]:
+    """The record's entry of each combination when ``combos`` are the record's combinations, some left out, in the
+    record's order (the optimizer's unresolved ones are): read in one pass, not through a set per combination (a court
+    case has ~10,000); None when they are not, as the caller's look-up by set answers then. Both give the same entry:
+    the record's value depends only on the combination's set of entities (:meth:`Generalizer._index_risk`)."""
+    out = []
+    j, n = 0, len(recorded)
+    for combo in combos:
+        while j < n and recorded[j][0] != combo:
+            j += 1
+        if j == n:
+            return None
+        out.append(recorded[j][1])
+        j += 1
     return out
 
 
@@ -117,9 +138,21 @@ def choose(
     not_keep = {e: ~var for e, var in keep.items()}  # one literal each, shared
     not_kept: Dict[str, list] = {}
     levels_of = {e: {c["level"] for c in options[e]} for e in ids}
-    covers: Dict[Tuple[str, int], bool] = {}  # (entity, id of a list of levels) -> whether it holds every option
+    covers: Dict[Tuple[str, int], bool] = {}  # (entity, id of a list of levels) -> whether it holds every level
     for combo, broken_by in zip(combos, combo_breaks):
-        if all(_every_option(e, broken_by.get(e, ()), levels_of[e], covers) for e in combo):
+        # whether every entity's breaking levels hold every level it has a variable for (none: True), each list
+        # of levels asked once by its identity (the record shares one list per entity across its combinations)
+        every = True
+        for e in combo:
+            levels = broken_by.get(e, ())
+            key = (e, id(levels))
+            held = covers.get(key)
+            if held is None:
+                held = covers[key] = levels_of[e].issubset(levels)
+            if not held:
+                every = False
+                break
+        if every:
             if len(combo) == 2 and combo[0] != combo[1]:
                 not_kept.setdefault(combo[0], []).append(not_keep[combo[1]])
             else:
@@ -181,18 +214,6 @@ def choose(
         e: (c["level"], c["text"]) for e in ids for c in options[e] if solver.boolean_value(gen[(e, c["level"])])
     }
     return suppressed, generalized, name
-
-
-def _every_option(entity: str, levels: Sequence[int], options: Set[int], covers: Dict[Tuple[str, int], bool]) -> bool:
-    """Whether ``levels`` holds every level of ``entity`` the model has a variable for (``options``): breaking the
-    combination is then "not kept" (suppressed or generalized at any level). ``covers``: the answers so far, by the
-    list's identity (the generalizer's record shares one list of levels per entity across its combinations)."""
-    if not options:
-        return True
-    key = (entity, id(levels))
-    if key not in covers:
-        covers[key] = options.issubset(levels)
-    return covers[key]
 
 
 def _ban(options: Sequence[Tuple[str, int]], negated, keep, suppressed_anyway: Set[str]):

@@ -183,14 +183,21 @@ def population_risky_all(
     if independent is None:
         return [population_risky(c, count, k, phrases) for c in combinations]
     n_docs, share_of = independent
-    share = {e: share_of(p) for e, p in phrases.items()}
-    out: List[bool] = []
-    for c in combinations:
+    code = {e: n for n, e in enumerate(phrases)}
+    shares = np.array([share_of(p) for p in phrases.values()] + [np.nan], dtype=np.float64)  # last: no phrase
+    missing = len(phrases)
+    pairs = [n for n, c in enumerate(combinations) if len(c) == 2]
+    first = np.array([code.get(combinations[n][0], missing) for n in pairs], dtype=np.int64)
+    second = np.array([code.get(combinations[n][1], missing) for n in pairs], dtype=np.int64)
+    # int(n_docs * (a * b)) < k, every pair at once (the same float products; NaN, an entity without a phrase: False)
+    with np.errstate(invalid="ignore"):
+        risky = np.floor(n_docs * (shares[first] * shares[second])) < k
+    out: List[bool] = [False] * len(combinations)
+    for n, value in zip(pairs, risky.tolist()):
+        out[n] = value
+    for n, c in enumerate(combinations):
         if len(c) != 2:
-            out.append(population_risky(c, count, k, phrases))
-            continue
-        a, b = share.get(c[0]), share.get(c[1])
-        out.append(a is not None and b is not None and int(n_docs * (a * b)) < k)
+            out[n] = population_risky(c, count, k, phrases)
     return out
 
 
