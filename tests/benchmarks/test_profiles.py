@@ -3,6 +3,7 @@
 from textanon_lab.benchmarks.profile_rows import (
     DATES_AND_NUMBERS,
     PRIOR_GRIDS,
+    PRIOR_RULES,
     README_END,
     README_START,
     SEARCH_GRID,
@@ -12,6 +13,7 @@ from textanon_lab.benchmarks.profile_rows import (
     search_config,
     search_label,
     select,
+    select_round6,
     select_search,
     update_readme,
 )
@@ -31,6 +33,19 @@ def test_the_rule_keeps_the_most_useful_setting_under_both_bars_else_the_most_pr
     assert label({"n_docs": 3000, "generalize": True}) == "n_docs=3e+03, generalize"
     assert label({"n_docs": 3000, "generalize": DATES_AND_NUMBERS}) == "n_docs=3e+03, generalize dates and numbers"
     assert [len(PRIOR_GRIDS[n]) for n in (1, 2, 3, 4)] == [8, 8, 6, 4]
+
+
+def test_round_six_keeps_the_most_useful_generalizing_setting_under_its_three_bars_else_the_shipped_one():
+    """Round 6 (the generalizing fast profile): dev BM25 <= 46 %, MiniLM <= 30 % and SmolLM2 TPI >= 0.48, then the
+    highest TPI; when none passes, the shipped population (2e4) stays, however private another setting is."""
+    grid = PRIOR_GRIDS[6]
+    assert [s["n_docs"] for s in grid] == [5_000, 10_000, 20_000] and all(s["generalize"] is True for s in grid)
+    assert PRIOR_RULES[6] is select_round6
+    rows = [row("5e3", 40, 20, 0.50, grid[0]), row("1e4", 44, 22, 0.52, grid[1]), row("2e4", 48, 22, 0.55, grid[2])]
+    assert select_round6(rows)["system"] == "1e4"  # 2e4 over the BM25 bar; of the two under it, the more useful
+    rows = [row("5e3", 40, 20, 0.47, grid[0]), row("1e4", 44, 32, 0.52, grid[1]), row("2e4", 48, 22, 0.55, grid[2])]
+    chosen = select_round6(rows)  # 5e3 under the TPI bar, 1e4 over the MiniLM bar, 2e4 over the BM25 bar
+    assert chosen["system"] == "2e4" and "shipped population stays" in chosen["rule"]
 
 
 def search_row(system, bm25, dense, tpi, masked):

@@ -69,9 +69,14 @@ PRIOR_GRID_5: Tuple[Dict[str, object], ...] = (
     {"n_docs": 10_000, "generalize": False, "verbs_apart": True},
     {"n_docs": 20_000, "generalize": False, "verbs_apart": True},
 )
+#: a sixth look (2026-11-30): the fast profile *generalizing* (``--replacement generalize``, the "fast, generalize"
+#: row, and the default once it is fast enough: decision 4) at the shipped population and two smaller ones; it runs
+#: the package's n_docs (2e4, decision 5), which no round examined with generalization (round 3 chose 1e4 for it
+#: before the verbs were put apart). Rule: :func:`select_round6`
+PRIOR_GRID_6: Tuple[Dict[str, object], ...] = tuple({"n_docs": n, "generalize": True} for n in (5_000, 10_000, 20_000))
 #: the grids by their round (``lab select-prior --grid N``; round 2 chose the shipped population, round 5 the
 #: phrase candidates' verbs apart)
-PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3, 4: PRIOR_GRID_4, 5: PRIOR_GRID_5}
+PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3, 4: PRIOR_GRID_4, 5: PRIOR_GRID_5, 6: PRIOR_GRID_6}
 
 
 def prior_pipeline(
@@ -94,9 +99,9 @@ def prior_pipeline(
     return load(FAST, model, config=config, replacement=GENERALIZE if generalize else None)
 
 
-def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None) -> dict:
+def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None, rule=None) -> dict:
     """Every setting of ``grid`` on the development file ``dev``: rows with both judges, TPI (SmolLM2 and word
-    frequencies), masked share and seconds; the selection rule applied (:func:`select`)."""
+    frequencies), masked share and seconds; the selection rule applied (``rule``, by default :func:`select`)."""
     records = load_records(dev, limit)
 
     def pipeline(setting):
@@ -109,7 +114,8 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
         )
 
     rows, judges = dev_rows(records, [(label(s), s, pipeline(s)) for s in grid])
-    return {"dev": str(dev), "documents": len(records), "rows": rows, "judges": judges, "selected": select(rows)}
+    chosen = (rule or select)(rows)
+    return {"dev": str(dev), "documents": len(records), "rows": rows, "judges": judges, "selected": chosen}
 
 
 def dev_rows(records, runs: Sequence[Tuple[str, Dict[str, object], Callable[[], object]]]) -> Tuple[List[dict], dict]:
@@ -143,6 +149,39 @@ def label(setting: Dict[str, object]) -> str:
 #: the selection rule, fixed before the sweep: the highest SmolLM2 TPI among the settings whose dev re-identification
 #: is at most these rates (below the evaluation targets of 70 % / 40 %, for the difference between dev and eval)
 MAX_BM25, MAX_DENSE = 60.0, 30.0
+
+
+#: round 6's rule, fixed before its run (docs/profiles.md): the bars of rounds 2-5 left no margin on the evaluated
+#: abstracts — the generalizing fast profile gave 48 % (BM25) on dev and 72 % on the evaluated abstracts (runs 219, 222:
+#: a gap of 24 points, read on evaluation output and disclosed) — so the dev BM25 bar is the issue's 70 % less that
+#: gap; the TPI bar is the issue's 0.45 plus the dev-to-evaluation drop of that profile's SmolLM2 TPI (0.546 -> 0.518)
+ROUND6_BM25, ROUND6_DENSE, ROUND6_TPI = 46.0, 30.0, 0.48
+#: round 6's shipped setting: what stays when no setting passes
+ROUND6_SHIPPED = 20_000
+
+
+def select_round6(rows: List[dict]) -> dict:
+    """Round 6's rule: among the settings with dev BM25 <= :data:`ROUND6_BM25` %, MiniLM <= :data:`ROUND6_DENSE` %
+    and SmolLM2 TPI >= :data:`ROUND6_TPI`, the highest SmolLM2 TPI; when none passes, the shipped population stays."""
+    ok = [
+        r
+        for r in rows
+        if r["bm25_reid"] <= ROUND6_BM25 and r["dense_reid"] <= ROUND6_DENSE and r["tpi_lm"] >= ROUND6_TPI
+    ]
+    if ok:
+        chosen = max(ok, key=lambda r: (r["tpi_lm"], -r["bm25_reid"]))
+        why = (
+            f"highest SmolLM2 TPI with BM25 <= {ROUND6_BM25} %, MiniLM <= {ROUND6_DENSE} % and SmolLM2 TPI >= "
+            f"{ROUND6_TPI} on dev"
+        )
+    else:
+        chosen = next(r for r in rows if r["setting"]["n_docs"] == ROUND6_SHIPPED)
+        why = "no setting met the rule: the shipped population stays"
+    return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
+#: the rule of each round whose rule is not :func:`select`'s
+PRIOR_RULES = {6: select_round6}
 
 
 def select(rows: List[dict]) -> dict:

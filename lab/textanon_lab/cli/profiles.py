@@ -10,6 +10,7 @@ from wasabi import msg
 from textanon.cli.common import check_distinct, parse_seeds
 from textanon_lab.benchmarks.profile_rows import (
     PRIOR_GRIDS,
+    PRIOR_RULES,
     SEARCH_GRIDS,
     prior_markdown,
     prior_sweep,
@@ -30,14 +31,16 @@ def select_prior_cli(
     output: Path = typer.Option(Path("metrics/prior_selection.json"), help="JSON results; a .md table beside it"),
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
     grid: int = typer.Option(
-        2, help="Which round's grid (docs/profiles.md): 1, 2 (chose the shipped setting), 3, 4 or 5"
+        2,
+        help="Which round's grid and rule (docs/profiles.md): 1, 2 (chose the shipped setting), 3, 4, 5 or 6 (the "
+        "generalizing fast profile, with round 6's rule)",
     ),
 ) -> None:
     """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     if grid not in PRIOR_GRIDS:
         msg.fail(f"--grid must be one of {', '.join(map(str, PRIOR_GRIDS))}", exits=2)
-    result = prior_sweep(dev, model, grid=PRIOR_GRIDS[grid], limit=limit)
+    result = prior_sweep(dev, model, grid=PRIOR_GRIDS[grid], limit=limit, rule=PRIOR_RULES.get(grid))
     table = prior_markdown(result)
     write(output, result, table)
     msg.good(f"Wrote {output}")
