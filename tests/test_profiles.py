@@ -11,7 +11,14 @@ from core_fixtures import FIXTURES, SAMPLE
 
 import textanon
 from textanon.labels import TAB_LABELS
-from textanon.profiles import DISABLED, PROFILES, ProfileError, profile, supports_profiles
+from textanon.profiles import (
+    DISABLED,
+    GENERALIZING_PRIOR_N_DOCS,
+    PROFILES,
+    ProfileError,
+    profile,
+    supports_profiles,
+)
 from textanon.risk.search.base import IndexUnavailable
 from textanon.risk.search.builder import build_index
 
@@ -37,6 +44,10 @@ def test_profile_overrides_and_errors(index_path, tmp_path):
     assert generalizing["components.textanon_optimizer.replacement"] == "generalize"
     assert generalizing["nlp.disabled"] == [c for c in DISABLED["fast"] if c != "textanon_generalizer"]
     assert profile("fast", replacement="label")["nlp.disabled"] == DISABLED["fast"]
+    # generalizing, the fast profile's prior has its own population (decision 11); suppressing, the factory's
+    assert generalizing["components.textanon_search_risk.index.n_docs"] == GENERALIZING_PRIOR_N_DOCS == 5_000
+    assert not any(key.endswith(".n_docs") for key in profile("fast"))
+    assert not any(key.endswith(".n_docs") for key in profile("search", index_path))
     # the generalizer runs exactly when the optimizer generalizes (the search profile's own style)
     assert profile("search", index_path)["nlp.disabled"] == DISABLED["search"]
     assert profile("search", index_path, replacement="suppression")["nlp.disabled"] == [
@@ -59,6 +70,10 @@ def test_the_package_has_profiles_and_the_default_is_fast():
     assert "textanon_search_risk" in nlp.pipe_names and "textanon_lm_risk" not in nlp.pipe_names
     lm = textanon.load("lm")
     assert "textanon_lm_risk" in lm.pipe_names and "textanon_search_risk" not in lm.pipe_names
+    # the prior's population as loaded: the factory's suppressing, decision 11's generalizing
+    assert nlp.get_pipe("textanon_search_risk").index.settings()["n_docs"] == 20_000
+    generalizing = textanon.load("fast", replacement="generalize")
+    assert generalizing.get_pipe("textanon_search_risk").index.settings()["n_docs"] == GENERALIZING_PRIOR_N_DOCS
 
 
 def test_the_strict_profile_masks_every_detected_span():

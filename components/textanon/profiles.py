@@ -19,8 +19,9 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
     nlp = spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))  # --replacement
 
 A ``replacement`` (``--replacement``) replaces the profile's; ``"generalize"`` also runs the generalizer: the fast
-profile then generalizes truthfully over its word-frequency prior (more private and more useful than suppression on
-the development data, and slower: the README's profile table, docs/profiles.md).
+profile then generalizes truthfully over its word-frequency prior, with the prior's population chosen for it
+(:data:`GENERALIZING_PRIOR_N_DOCS`; more private and more useful than suppression on the development data, and
+slower: the README's profile table, docs/profiles.md).
 
 The measured numbers of each profile are the README's profile table (``spacy project run profiles``).
 """
@@ -55,6 +56,10 @@ GENERALIZE = "generalize"
 REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: GENERALIZE, STRICT: "suppression"}
 #: the labels whose every mention the optimizer masks, per profile (``mask_labels``; the others: none, risk decides)
 MASK_LABELS: Dict[str, List[str]] = {STRICT: list(TAB_LABELS)}
+#: the word-frequency prior's population (``textanon.FrequencyPrior.v1``'s ``n_docs``) when the fast profile
+#: generalizes (``--replacement generalize``): chosen on development data for the generalizing profile
+#: (docs/profiles.md, round 6, decision 11); suppressing, the fast profile runs the factory's (20,000: decision 5)
+GENERALIZING_PRIOR_N_DOCS = 5_000
 
 
 class ProfileError(ValueError):
@@ -84,6 +89,8 @@ def profile(
         "components.textanon_optimizer.replacement": style,
         "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
+    if name == FAST and style == GENERALIZE:
+        overrides[f"components.{SEARCH_RISK}.index.n_docs"] = GENERALIZING_PRIOR_N_DOCS
     if name == SEARCH:
         open_index(index)  # a missing or incompatible index: IndexUnavailable before any document is read
         overrides[f"components.{SEARCH_RISK}.index"] = {"@misc": "textanon.LocalIndex.v1", "path": str(index)}
