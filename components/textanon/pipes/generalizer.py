@@ -180,11 +180,11 @@ class Generalizer(SettingsRecord):
         levels = {eid: list(range(1, len(found) + 1)) for eid, found in candidates.items()}
         combos = [list(c) for c in doc._.risky_combinations or []]
         breaks = []
-        pairs_only = search.max_combination_size > 2  # read once: a court case has ~10,000 combinations
+        larger = search.max_combination_size > 2  # read once: a court case has ~10,000 combinations
         for c, population in zip(combos, population_risky_all(combos, count, search.k, phrases)):
-            if population:  # generalizations are checked in pairs only: larger combinations are suppressed
-                found = None if pairs_only else {e: levels[e] for e in c if e in levels}
-            elif all(targeted_only(entities.get(e, [])) for e in c):
+            if larger and population:
+                found = None  # generalizations are checked in pairs only: larger combinations are suppressed
+            elif population or all(targeted_only(entities.get(e, [])) for e in c):
                 found = {e: levels[e] for e in c if e in levels}  # targeted: the optimizer checks the attacker
             else:
                 found = None  # the query bound: suppression only

@@ -186,18 +186,22 @@ def population_risky_all(
     code = {e: n for n, e in enumerate(phrases)}
     shares = np.array([share_of(p) for p in phrases.values()] + [np.nan], dtype=np.float64)  # last: no phrase
     missing = len(phrases)
-    pairs = [n for n, c in enumerate(combinations) if len(c) == 2]
-    first = np.array([code.get(combinations[n][0], missing) for n in pairs], dtype=np.int64)
-    second = np.array([code.get(combinations[n][1], missing) for n in pairs], dtype=np.int64)
+    out: List[bool] = [False] * len(combinations)
+    pairs, first, second = [], [], []
+    for n, c in enumerate(combinations):
+        if len(c) == 2:
+            pairs.append(n)
+            first.append(code.get(c[0], missing))
+            second.append(code.get(c[1], missing))
+        else:
+            out[n] = population_risky(c, count, k, phrases)
     # int(n_docs * (a * b)) < k, every pair at once (the same float products; NaN, an entity without a phrase: False)
     with np.errstate(invalid="ignore"):
-        risky = np.floor(n_docs * (shares[first] * shares[second])) < k
-    out: List[bool] = [False] * len(combinations)
+        risky = (
+            np.floor(n_docs * (shares[np.array(first, dtype=np.int64)] * shares[np.array(second, dtype=np.int64)])) < k
+        )
     for n, value in zip(pairs, risky.tolist()):
         out[n] = value
-    for n, c in enumerate(combinations):
-        if len(c) != 2:
-            out[n] = population_risky(c, count, k, phrases)
     return out
 
 
