@@ -48,3 +48,31 @@ def test_the_fast_reader_reads_the_synsets_nltks_stream_reads():
         for pos in ("n", "v", "a", "r"):
             assert [_described(s) for s in fast.synsets(word, pos)] == [_described(s) for s in plain.synsets(word, pos)]
     assert fast.get_version() == plain.get_version()
+
+
+def test_the_fast_reader_reads_the_counts_nltks_stream_reads():
+    """The SemCor counts file, read as bytes: nltk's binary search (``Lemma.count()``) finds the same counts, and the
+    generalizer's table read line by line (``hypernyms.lemma_count``) holds nltk's stream's lines."""
+    import warnings
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.data import FileSystemPathPointer
+
+    from textanon.detect.gazetteer.wordnet_data import _DataFile, load_wordnet
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = WordNetCorpusReader(FileSystemPathPointer(str(Path(NLTK_DATA) / "corpora" / "wordnet")), None)
+    fast = load_wordnet(NLTK_DATA)
+    with fast.open("cntlist.rev") as counts:
+        assert isinstance(counts, _DataFile)
+        fast_lines = [line.rstrip("\n") for line in counts]
+    with plain.open("cntlist.rev") as counts:
+        assert fast_lines == [line.rstrip("\n") for line in counts]
+    assert len(fast_lines) > 30_000
+    words = ["actor", "doctor", "city", "film", "award", "run", "blue", "quickly", "café", "zymurgy"]
+    lemmas = [(s.name(), lemma.name()) for w in words for s in plain.synsets(w) for lemma in s.lemmas()]
+    assert [fast.lemma(f"{s}.{name}").count() for s, name in lemmas] == [
+        plain.lemma(f"{s}.{name}").count() for s, name in lemmas
+    ]
+    assert any(plain.lemma(f"{s}.{name}").count() > 0 for s, name in lemmas)

@@ -158,13 +158,16 @@ def prepare_wordnet_data(dest: Union[str, Path], source: Union[str, Path] = DEBI
 
 #: the files nltk's reader reads only sequentially, at construction
 _POS_FILES = ("adj", "adv", "noun", "verb")
+#: the SemCor counts (``Lemma.count()``): searched by nltk, read whole by the generalizer's table of counts
+_COUNTS_FILE = "cntlist.rev"
 _SEQUENTIAL_FILES = frozenset(["lexnames"] + [f"index.{p}" for p in _POS_FILES] + [f"{p}.exc" for p in _POS_FILES])
 
 
 class _DataFile:
-    """A WordNet data file as nltk's reader uses it (``seek`` to a synset's byte offset, ``readline``), over a binary
-    file: each line decoded from UTF-8, as nltk's seekable stream decodes it, without its per-character
-    bookkeeping (a third of reading a synset)."""
+    """A WordNet data file as nltk's reader uses it (``seek`` to a synset's byte offset, ``readline``; the counts file
+    also ``discard_line``, nltk's binary search, and line by line, :func:`textanon.decide.generalization.hypernyms.
+    lemma_count`'s table), over a binary file: each line decoded from UTF-8, as nltk's seekable stream decodes it,
+    without its per-character bookkeeping (a third of reading a synset; two thirds of reading the 37,000 counts)."""
 
     def __init__(self, path: Path):
         self._file = open(path, "rb")  # noqa: SIM115 — kept open for the reader's life, as nltk keeps its own
@@ -178,6 +181,9 @@ class _DataFile:
     def readline(self) -> str:
         return self._file.readline().decode("utf8")
 
+    def discard_line(self) -> None:
+        self._file.readline()
+
     def __iter__(self):
         return (line.decode("utf8") for line in self._file)
 
@@ -186,6 +192,12 @@ class _DataFile:
 
     def close(self) -> None:
         self._file.close()
+
+    def __enter__(self) -> "_DataFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
@@ -225,10 +237,11 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
             def open(self, fileid):
                 """The index and exception files, read line by line once at construction, as plain text files
                 (nltk's seekable stream reads them several times slower); the data files, in which the reader
-                seeks by byte offset and reads one line (a synset), as :class:`_DataFile` (the same lines)."""
+                seeks by byte offset and reads one line (a synset), and the counts file (searched, or read whole),
+                as :class:`_DataFile` (the same lines)."""
                 if fileid in _SEQUENTIAL_FILES:
                     return open(corpus / fileid, encoding="utf8")
-                if fileid.startswith("data."):
+                if fileid.startswith("data.") or fileid == _COUNTS_FILE:
                     return _DataFile(corpus / fileid)
                 return super().open(fileid)
 
