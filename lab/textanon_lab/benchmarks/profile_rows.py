@@ -163,13 +163,10 @@ ROUND6_SHIPPED = 20_000
 def select_round6(rows: List[dict]) -> dict:
     """Round 6's rule: among the settings with dev BM25 <= :data:`ROUND6_BM25` %, MiniLM <= :data:`ROUND6_DENSE` %
     and SmolLM2 TPI >= :data:`ROUND6_TPI`, the highest SmolLM2 TPI; when none passes, the shipped population stays."""
-    ok = [
-        r
-        for r in rows
-        if r["bm25_reid"] <= ROUND6_BM25 and r["dense_reid"] <= ROUND6_DENSE and r["tpi_lm"] >= ROUND6_TPI
-    ]
-    if ok:
-        chosen = max(ok, key=lambda r: (r["tpi_lm"], -r["bm25_reid"]))
+    chosen = _highest_tpi(
+        rows, lambda r: r["bm25_reid"] <= ROUND6_BM25 and r["dense_reid"] <= ROUND6_DENSE and r["tpi_lm"] >= ROUND6_TPI
+    )
+    if chosen is not None:
         why = (
             f"highest SmolLM2 TPI with BM25 <= {ROUND6_BM25} %, MiniLM <= {ROUND6_DENSE} % and SmolLM2 TPI >= "
             f"{ROUND6_TPI} on dev"
@@ -180,15 +177,21 @@ def select_round6(rows: List[dict]) -> dict:
     return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
 
 
+def _highest_tpi(rows: List[dict], passes) -> Optional[dict]:
+    """The rows' highest SmolLM2 TPI (then the lower BM25 judge) among those that ``passes`` its bars; None if none
+    does (each round's rule says what then)."""
+    ok = [r for r in rows if passes(r)]
+    return max(ok, key=lambda r: (r["tpi_lm"], -r["bm25_reid"])) if ok else None
+
+
 #: the rule of each round whose rule is not :func:`select`'s
 PRIOR_RULES = {6: select_round6}
 
 
 def select(rows: List[dict]) -> dict:
     """The row chosen by the rule (:data:`MAX_BM25`, :data:`MAX_DENSE`, then TPI); the most private if none passes."""
-    ok = [r for r in rows if r["bm25_reid"] <= MAX_BM25 and r["dense_reid"] <= MAX_DENSE]
-    if ok:
-        chosen = max(ok, key=lambda r: (r["tpi_lm"], -r["bm25_reid"]))
+    chosen = _highest_tpi(rows, lambda r: r["bm25_reid"] <= MAX_BM25 and r["dense_reid"] <= MAX_DENSE)
+    if chosen is not None:
         why = f"highest SmolLM2 TPI with BM25 <= {MAX_BM25} % and MiniLM <= {MAX_DENSE} % on dev"
     else:
         chosen = min(rows, key=lambda r: (max(r["bm25_reid"], r["dense_reid"]), -r["tpi_lm"]))
