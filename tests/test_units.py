@@ -266,3 +266,29 @@ def test_a_detected_span_that_stops_inside_a_bracket_takes_the_bracket_that_clos
     # a span with its brackets balanced, or with no closing bracket right after it, is left as it is
     assert ("Crump (1897–1992)", SPAN) in units_of("the son of Crump (1897–1992).", [("Crump (1897–1992)", "P1")])
     assert ("Bay (1940", SPAN) in units_of("the Bay (1940 and 1941)", [("Bay (1940", "O1")])
+
+
+def test_a_unit_that_holds_one_quotation_mark_takes_the_whole_quoted_stretch():
+    # a span (as a noun chunk would) that ends inside a quoted title: masked, it would leave the closing mark alone
+    text = 'She starred in the 1929 Warner Brothers showcase movie "Show of Shows", but never sang.'
+    units = units_of(text, [('Warner Brothers showcase movie "Show', "MISC_1")])
+    assert ('Warner Brothers showcase movie "Show of Shows"', SPAN) in units
+    assert ("Show of Shows", TITLE) in units  # a quoted title is the text between its quotes, as before
+    start = text.index("Warner")
+    masks, _ = cover_units(
+        [(start, start + 6, "***")], whole_units(text, 'Warner Brothers showcase movie "Show'), {"***"}
+    )
+    assert apply(text, masks) == "She starred in the 1929 ***, but never sang."
+    # a unit that holds both marks, or none, is left as it was
+    both = units_of('Danny "Danno" Williams left.')
+    assert ('Danny "Danno" Williams', NAME) in both
+
+
+def whole_units(text, sub):
+    """The units of a blank doc whose pii group holds the span ``sub``."""
+    doc = spacy.blank("en")(text)
+    start = text.index(sub)
+    span = doc.char_span(start, start + len(sub), label="MISC")
+    span._.entity_id = "MISC_1"
+    doc.spans["pii"] = [span]
+    return doc_units(doc, "pii")

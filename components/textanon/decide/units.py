@@ -26,6 +26,9 @@ spans ``(start, end, kind)``:
 * ``glued``: tokens written as one word, a letter or digit on each side of every joint ("6m", "10am", "cannot",
   "won't" as "wo" + "n't"): a mask on one token would leave "***m" or "***n't".
 
+A unit that holds one quotation mark of a quoted stretch and not the other takes in the whole stretch
+(:func:`whole_quotes`: a noun chunk that ends inside a quoted title).
+
 Leading determiners and numbers carry their own meaning and start no name or chunk unit ("four Drama Desk Awards":
 the unit is "Drama Desk Awards"; a quoted title is the text between its quotes); a number word written with a capital
 inside a sentence is a name's own word ("her sitcom The Seven Roses": "The Seven Roses", never "The *** Roses").
@@ -81,7 +84,29 @@ def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[
     units.update(_glued(doc))
     if doc.has_annotation("DEP"):
         units.update(_chunks(doc))
-    return sorted(units)
+    return sorted(whole_quotes(text, units))
+
+
+def whole_quotes(text: str, units: Iterable[Unit]) -> Set[Unit]:
+    """``units`` where a unit that holds one quotation mark of a quoted stretch (:data:`QUOTED`) and not the other takes
+    in the whole stretch: a noun chunk "the Warner Brothers showcase movie "Show" ends inside the quoted title "Show of
+    Shows", and a mask on both would leave the closing mark alone ("a star in the ***", but"). Privacy first: the unit
+    grows, never shrinks."""
+    quoted = [(m.start(), m.end()) for m in QUOTED.finditer(text)]
+    if not quoted:
+        return set(units)
+    starts = [q[0] for q in quoted]
+    out: Set[Unit] = set()
+    for start, end, kind in units:
+        # the stretches that start before the unit ends (sorted, apart): those overlapping it are at the end of them
+        n = bisect.bisect_left(starts, end)
+        while n > 0 and quoted[n - 1][1] > start:
+            n -= 1
+            first, last = quoted[n]  # the marks at ``first`` and ``last - 1``
+            if (start <= first < end) != (start <= last - 1 < end):
+                start, end = min(start, first), max(end, last)
+        out.add((start, end, kind))
+    return out
 
 
 #: brackets a span may open and leave open: its closing one
