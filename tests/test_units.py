@@ -292,3 +292,29 @@ def whole_units(text, sub):
     span._.entity_id = "MISC_1"
     doc.spans["pii"] = [span]
     return doc_units(doc, "pii")
+
+
+def test_a_list_of_names_written_another_person_reads_as_how_many_other_people():
+    from textanon.render.masking import join_people
+
+    text = (
+        "She co-starred with Ann Lee, Bob Ray, Cy Dee, and Di Fox in 1990, with Ed Ko and Flo Mo's film, "
+        "then Gus Hu & Hal Ng. Ian Po,\nJo Wu."
+    )
+    names = ["Ann Lee", "Bob Ray", "Cy Dee", "Di Fox", "Ed Ko", "Flo Mo's", "Gus Hu", "Hal Ng", "Ian Po", "Jo Wu"]
+    masks = []
+    for name in names:
+        start = text.index(name)
+        masks.append((start, start + len(name), "another person's" if name.endswith("'s") else "another person"))
+    masks.append((text.index("1990"), text.index("1990") + 4, "the 1990s"))
+    joined, lists = join_people(text, masks)
+    assert apply(text, joined) == (
+        "She co-starred with four other people in the 1990s, with another person and another person's film, "
+        "then two other people. another person,\nanother person."  # a possessive ends no list; a line break
+    )
+    assert lists == 2
+    # the same characters masked: every name and the separators between those joined
+    assert sum(e - s for s, e, _ in joined) >= sum(e - s for s, e, _ in masks)
+    ten = ", ".join(f"N{i} X" for i in range(12))
+    masks = [(ten.index(f"N{i} X"), ten.index(f"N{i} X") + len(f"N{i} X"), "another person") for i in range(12)]
+    assert apply(ten, join_people(ten, masks)[0]) == "12 other people"

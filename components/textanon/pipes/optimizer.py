@@ -41,6 +41,8 @@ also holds a suppressed mention is suppressed (privacy first); two placeholder m
 only spaces between them become one; a name written "another person" takes in the given names and initials of its
 name unit right before it ("Matilda another person" is written "another person":
 :func:`textanon.decide.units.cover_names`). ``doc._.whole_units`` counts what was extended, suppressed and joined.
+Generalizing, names written "another person" in a list ("with A, B and C") are written as how many they are ("with
+three other people": :func:`textanon.render.masking.join_people`).
 """
 
 import bisect
@@ -80,6 +82,7 @@ from textanon.render.masking import (
     containment_test,
     covered,
     join_adjacent,
+    join_people,
     merge,
     overlap_test,
     propagate,
@@ -670,6 +673,8 @@ class MaskingOptimizer(SettingsRecord):
         general = {text for _, text in generalized.values()}
         if general:  # "the eccentric person another person" -> "the eccentric person"
             masks, _ = absorb_named(doc_text, masks, general)
+            if OTHER_PERSON[0] in general:  # "with another person, another person and another person"
+                masks, _ = join_people(doc_text, masks)  # -> "with three other people"
             general |= {text + "'s" for text in general}  # "director Ann Lee's" -> "person's"
         if generalized or role or written:  # "an American" -> "a North American", not "an North American"
             fitted = general | ({role} if role else set()) | written

@@ -257,6 +257,48 @@ def absorb_named(text: str, masks: Iterable[Sequence], generalized: Iterable[str
     return out, taken
 
 
+#: the separators of a list between two names: "A, B", "A and B", "A, and B", "A & B"
+LIST_SEPARATORS = frozenset({",", "and", ", and", "&", ", &"})
+#: how many other people a list of names written "another person" each is, in words
+NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def join_people(text: str, masks: Iterable[Sequence]) -> Tuple[List[Mask], int]:
+    """Masks (merged, sorted) where two or more masks written "another person" in a row, only a list's separators
+    between them (:data:`LIST_SEPARATORS`, spaces; no line break), become one mask written "two other people", "three
+    other people" ...: "She co-starred with another person, another person and another person" reads "She
+    co-starred with three other people". A possessive ("another person's film") ends no list and joins none. The
+    same characters are masked (and the separators between them); only the writing changes. Returns (the masks, how
+    many lists were joined)."""
+    out: List[Mask] = []
+    runs: List[int] = []  # for each mask of ``out``: how many names it stands for (0: no "another person")
+    joined = 0
+    for start, end, *rest in merge(masks):
+        rep = rest[0] if rest else None
+        if out and rep == OTHER_PERSON[0] and runs[-1]:
+            if _list_gap(text[out[-1][1] : start]):
+                runs[-1] += 1
+                out[-1] = (out[-1][0], end, _other_people(runs[-1]))
+                if runs[-1] == 2:
+                    joined += 1
+                continue
+        out.append((start, end, rep))
+        runs.append(1 if rep == OTHER_PERSON[0] else 0)
+    return out, joined
+
+
+def _list_gap(gap: str) -> bool:
+    """Whether ``gap`` is one of :data:`LIST_SEPARATORS` with spaces or tabs around it ("," needs none before it)."""
+    if "\n" in gap or "\r" in gap:
+        return False
+    return " ".join(gap.replace(",", " , ").split()).replace(" ,", ",") in LIST_SEPARATORS
+
+
+def _other_people(n: int) -> str:
+    """ "two other people" ... "ten other people", then "11 other people"."""
+    return f"{NUMBER_WORDS[n - 2] if n - 2 < len(NUMBER_WORDS) else n} other people"
+
+
 def _blank(gap: str) -> bool:
     """Only spaces and tabs (or nothing)."""
     return not gap.strip() and "\n" not in gap and "\r" not in gap
