@@ -318,3 +318,17 @@ def test_a_list_of_names_written_another_person_reads_as_how_many_other_people()
     ten = ", ".join(f"N{i} X" for i in range(12))
     masks = [(ten.index(f"N{i} X"), ten.index(f"N{i} X") + len(f"N{i} X"), "another person") for i in range(12)]
     assert apply(ten, join_people(ten, masks)[0]) == "12 other people"
+
+
+def test_how_many_other_people_opens_a_sentence_with_a_capital_and_takes_no_article():
+    from textanon.decide.generalization.base import fit_articles
+    from textanon.render.masking import join_people
+
+    text = "The film was a hit. Meryl Streep and Tom Hanks starred, with a Meg Ryan and Tom Cruise cameo."
+    masks = []
+    for name in ("Meryl Streep", "Tom Hanks", "Meg Ryan", "Tom Cruise"):
+        start = text.index(name)
+        masks.append((start, start + len(name), "another person"))
+    joined, _ = join_people(text, masks)
+    fitted = fit_articles(text, joined, {"another person", "two other people"})
+    assert apply(text, fitted) == "The film was a hit. Two other people starred, with two other people cameo."

@@ -294,9 +294,19 @@ def _list_gap(gap: str) -> bool:
     return " ".join(gap.replace(",", " , ").split()).replace(" ,", ",") in LIST_SEPARATORS
 
 
+#: how :func:`join_people` ends what it writes ("two other people")
+OTHER_PEOPLE = " other people"
+
+
 def _other_people(n: int) -> str:
     """ "two other people" ... "ten other people", then "11 other people"."""
-    return f"{NUMBER_WORDS[n - 2] if n - 2 < len(NUMBER_WORDS) else n} other people"
+    return f"{NUMBER_WORDS[n - 2] if n - 2 < len(NUMBER_WORDS) else n}{OTHER_PEOPLE}"
+
+
+def is_other_people(replacement: Optional[str]) -> bool:
+    """Whether ``replacement`` names people by the generalizer's words: "another person" ("another person's") or
+    :func:`join_people`'s "two other people": no article of its own, none taken from the text before it."""
+    return bool(replacement) and (replacement.lower().startswith("another ") or replacement.endswith(OTHER_PEOPLE))
 
 
 def _blank(gap: str) -> bool:

@@ -11,7 +11,7 @@ from wordfreq import zipf_frequency
 
 from textanon.decide.generalization.hypernyms import has_sense, wordnet
 from textanon.detect.gazetteer.wordnet import pluralize
-from textanon.render.masking import OTHER_PERSON
+from textanon.render.masking import OTHER_PERSON, is_other_people
 
 #: determiners after which a replacement noun phrase is written without its own article ("the theatre")
 DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those"}
@@ -133,7 +133,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     m = _ARTICLE_BEFORE.search(before)
     if m and bare:
         start -= len(m.group(0))
-        if bare.lower().startswith("another "):
+        if is_other_people(bare):  # "a another person", "a two other people": the article goes
             replacement = bare
         else:
             replacement = article(bare)
@@ -143,9 +143,7 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
     w = _WORD_BEFORE.search(before)
     indefinite = bool(own) and own.group(0).strip().lower() in ("a", "an")  # a generalizer's, not the role's "the"
     # the text's possessive, even inside the previous mask ("of [Ian Hay's] 1936 comedy" -> "of *** 1930s comedy")
-    possessive = bool(POSSESSIVE_BEFORE.search(text[max(0, start - 12) : start])) and not bare.lower().startswith(
-        "another "
-    )
+    possessive = bool(POSSESSIVE_BEFORE.search(text[max(0, start - 12) : start])) and not is_other_people(bare)
     if (
         own
         and bare
