@@ -79,30 +79,31 @@ def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[
             if len(s) >= 2
         )
     units.update(_name_runs(doc, owners))
-    units.update(_titles(text))
+    quoted = list(QUOTED.finditer(text))  # read once: the titles and the quoted stretches units take in whole
+    units.update(_titles(quoted))
     units.update(released_works(text))
     units.update(_glued(doc))
     if doc.has_annotation("DEP"):
         units.update(_chunks(doc))
-    return sorted(whole_quotes(text, units))
+    return sorted(whole_quotes(quoted, units))
 
 
-def whole_quotes(text: str, units: Iterable[Unit]) -> Set[Unit]:
-    """``units`` where a unit that holds one quotation mark of a quoted stretch (:data:`QUOTED`) and not the other takes
-    in the whole stretch: a noun chunk "the Warner Brothers showcase movie "Show" ends inside the quoted title "Show of
-    Shows", and a mask on both would leave the closing mark alone ("a star in the ***", but"). Privacy first: the unit
-    grows, never shrinks."""
-    quoted = [(m.start(), m.end()) for m in QUOTED.finditer(text)]
+def whole_quotes(quoted: Sequence["re.Match[str]"], units: Iterable[Unit]) -> Set[Unit]:
+    """``units`` where a unit that holds one quotation mark of a quoted stretch (``quoted``: the text's matches of
+    :data:`QUOTED`, in order) and not the other takes in the whole stretch: a noun chunk "the Warner Brothers
+    showcase movie "Show" ends inside the quoted title "Show of Shows", and a mask on both would leave the closing mark
+    alone ("a star in the ***", but"). Privacy first: the unit grows, never shrinks."""
     if not quoted:
         return set(units)
-    starts = [q[0] for q in quoted]
+    stretches = [(m.start(), m.end()) for m in quoted]
+    starts = [q[0] for q in stretches]
     out: Set[Unit] = set()
     for start, end, kind in units:
         # the stretches that start before the unit ends (sorted, apart): those overlapping it are at the end of them
         n = bisect.bisect_left(starts, end)
-        while n > 0 and quoted[n - 1][1] > start:
+        while n > 0 and stretches[n - 1][1] > start:
             n -= 1
-            first, last = quoted[n]  # the marks at ``first`` and ``last - 1``
+            first, last = stretches[n]  # the marks at ``first`` and ``last - 1``
             if (start <= first < end) != (start <= last - 1 < end):
                 start, end = min(start, first), max(end, last)
         out.add((start, end, kind))
@@ -281,10 +282,11 @@ def _sentence_start(texts: List[str], i: int) -> bool:
     return i < 0 or texts[i] in SENTENCE_END or (not texts[i].strip() and "\n" in texts[i])
 
 
-def _titles(text: str) -> List[Unit]:
-    """Quoted titles: 1-12 words, at least one capitalized, every word that is no stop word capitalized."""
+def _titles(quoted: Sequence["re.Match[str]"]) -> List[Unit]:
+    """Quoted titles (of ``quoted``, the text's matches of :data:`QUOTED`): 1-12 words, at least one capitalized,
+    every word that is no stop word capitalized."""
     out = []
-    for m in QUOTED.finditer(text):
+    for m in quoted:
         inner = m.group(1).strip()
         words = re.findall(r"\w[\w'’.-]*", inner)
         if not words or len(inner.split()) > MAX_TITLE_WORDS:
