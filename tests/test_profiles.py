@@ -38,7 +38,7 @@ def test_profile_overrides_and_errors(index_path, tmp_path):
     assert profile("fast")["components.textanon_optimizer.mask_labels"] == []
     assert profile("lm")["nlp.disabled"] == DISABLED["lm"]
     search = profile("search", index_path)
-    assert search["components.textanon_search_risk.index"]["path"] == str(index_path)
+    assert search["components.textanon_search_risk.index_path"] == str(index_path)
     assert search["components.textanon_optimizer.replacement"] == "generalize"
     generalizing = profile("fast", replacement="generalize")
     assert generalizing["components.textanon_optimizer.replacement"] == "generalize"

@@ -313,3 +313,21 @@ def test_what_is_a_piece_of_a_contraction(text, word, piece):
 
     start = text.lower().rindex(word)
     assert is_clitic_piece(text, start, start + len(word)) is piece
+
+
+def test_index_path_replaces_the_configured_prior_and_survives_a_round_trip(index_path, tmp_path):
+    """A config that keeps the package's prior block and sets ``index_path`` (what the search profile's override does:
+    one value, which every confection version sets) decides over the index folder, and says so when saved."""
+    from textanon.risk.search.prior import PriorSource
+
+    nlp = spacy.blank("en")
+    prior = {"@misc": "textanon.FrequencyPrior.v1", "n_docs": 20000}
+    risk = nlp.add_pipe("textanon_search_risk", config={"index": prior, "index_path": str(index_path)})
+    assert isinstance(risk.index, LocalIndex) and risk.index.path == str(index_path)
+    nlp.to_disk(tmp_path / "pipe")
+    loaded = spacy.load(tmp_path / "pipe")
+    assert loaded.get_pipe("textanon_search_risk").index.path == str(index_path)
+    assert loaded.get_pipe("textanon_search_risk")(make_doc())._.reid_rank is not None
+    # without it, the prior decides
+    bare = spacy.blank("en").add_pipe("textanon_search_risk", config={"index": prior})
+    assert isinstance(bare.index, PriorSource) and bare.index_path is None

@@ -93,7 +93,7 @@ def profile(
         overrides[f"components.{SEARCH_RISK}.index.n_docs"] = GENERALIZING_PRIOR_N_DOCS
     if name == SEARCH:
         open_index(index)  # a missing or incompatible index: IndexUnavailable before any document is read
-        overrides[f"components.{SEARCH_RISK}.index"] = {"@misc": "textanon.LocalIndex.v1", "path": str(index)}
+        overrides[f"components.{SEARCH_RISK}.index_path"] = str(index)  # replaces the prior (search_risk docstring)
     return overrides
 
 

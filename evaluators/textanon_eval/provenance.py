@@ -2,12 +2,14 @@
 
 Every writer of ``metrics/*.json`` goes through :func:`write_metrics`, which adds a ``"provenance"`` block
 recorded by the code (never typed by hand): the command line, the machine (CPU model, cores, GPU or none,
-torch version, platform, Python), the textanon version, the UTC time and the code (:func:`code_state`: the git
-commit of the checkout and whether its code differs from it). ``tests/evaluation/test_provenance.py``
-checks that every committed metrics JSON carries it and is an output of a ``project.yml`` command. Each run that
-writes into ``metrics/`` is also logged, with why it was made (:mod:`textanon_eval.run_log`).
+torch, spaCy and thinc versions, platform, Python), the textanon version, the UTC time and the code
+(:func:`code_state`: the git commit of the checkout and whether its code differs from it).
+``tests/evaluation/test_provenance.py`` checks that every committed metrics JSON carries it and is an output of a
+``project.yml`` command. Each run that writes into ``metrics/`` is also logged, with why it was made
+(:mod:`textanon_eval.run_log`).
 """
 
+import importlib.metadata
 import json
 import os
 import platform
@@ -36,7 +38,9 @@ def cpu_model() -> str:
 
 
 def machine() -> dict:
-    """CPU model, cores, GPU name (``None`` without CUDA), torch version, platform and Python version."""
+    """CPU model, cores, GPU name (``None`` without CUDA), the torch, spaCy and thinc versions (their builds decide much
+    of a speed measure: spaCy's 3.8.8-3.8.18 wheels run the NER 2-2.5x slower than 3.8.7's, docs/speed.md), platform
+    and Python version."""
     gpu, torch_version = None, None
     try:
         import torch
@@ -51,9 +55,19 @@ def machine() -> dict:
         "cores": os.cpu_count(),
         "gpu": gpu,
         "torch": torch_version,
+        "spacy": _version("spacy"),
+        "thinc": _version("thinc"),
         "platform": platform.platform(),
         "python": platform.python_version(),
     }
+
+
+def _version(distribution: str) -> Optional[str]:
+    """The installed version of ``distribution``, None when it is not installed."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def command(argv: Optional[Sequence[str]] = None) -> str:

@@ -80,6 +80,12 @@ def test_write_metrics_records_command_and_machine(tmp_path):
     assert data["provenance"]["command"] == "python -m textanon lab benchmark 'data file.json' --output m.json"
     assert MACHINE_KEYS <= set(data["provenance"]["machine"])
     assert data["provenance"]["machine"]["cores"] >= 1
+    import spacy
+    import thinc
+
+    # the library builds that decide a speed measure (docs/speed.md: spaCy's wheels)
+    assert data["provenance"]["machine"]["spacy"] == spacy.__version__
+    assert data["provenance"]["machine"]["thinc"] == thinc.__version__
     assert not list(tmp_path.glob("sub/.*.tmp"))
     with pytest.raises(TypeError):
         provenance.write_metrics(tmp_path / "x.json", [1, 2])

@@ -25,6 +25,12 @@ Fail closed: when the index is missing, incompatible or fails while a document i
 candidate is proposed unfiltered, every entity is a risk on its own and a warning says so (a failure half
 way first undoes what the failed pass wrote, so the document fails closed as it came in). The component
 keeps the index *source* (its path), never the index: ``to_disk`` writes only settings.
+
+The index is the config's ``index`` block (a registered source: ``textanon.FrequencyPrior.v1``, the package's, or
+``textanon.LocalIndex.v1``), or the folder ``index_path`` when it is set, which then replaces that block: one value,
+which the search profile and ``--index`` set (``textanon.profiles``). A config override cannot swap a registered block
+for another in every confection version (confection 0.1, which spaCy 3.8.7 installs, merges the new block's settings
+into the old one's, and the prior's do not fit an index folder), so the index folder is its own setting.
 """
 
 import logging
@@ -45,7 +51,7 @@ from textanon.risk.search.base import IndexUnavailable, SearchIndex, memo_count
 from textanon.risk.search.candidates import Candidate, informative, propose
 from textanon.risk.search.information import bm25_idf, index_ic
 from textanon.risk.search.population import PopulationRisk, population_risk
-from textanon.risk.search.source import IndexSource
+from textanon.risk.search.source import IndexSource, LocalIndex
 from textanon.risk.search.targeted import Contributions, target_rank, unlink
 from textanon.risk.search.terms import is_clitic_piece, query_word_spans
 from textanon.settings.serialization import SettingsRecord
@@ -73,6 +79,7 @@ class SearchRisk(SettingsRecord):
         "assume_unindexed",
         "population_risk",
         "targeted_risk",
+        "index_path",
     )
 
     def __init__(
@@ -94,12 +101,16 @@ class SearchRisk(SettingsRecord):
         assume_unindexed: float = 0.1,
         population_risk: bool = True,
         targeted_risk: bool = True,
+        index_path: Optional[str] = None,
     ):
         register_extensions()
         if k < 1 or k_rank < 1 or max_combination_size < 1:
             raise ValueError("k, k_rank and max_combination_size must be >= 1")
         if assume_unindexed < 0:
             raise ValueError("assume_unindexed must be >= 0")
+        self.index_path = None if index_path is None else str(index_path)
+        if self.index_path is not None:
+            index = LocalIndex(self.index_path)  # the index folder replaces the ``index`` block (module docstring)
         self.index, self.name, self.spans_key = index, name, spans_key
         self.k, self.max_combination_size, self.max_queries, self.k_rank = k, max_combination_size, max_queries, k_rank
         self.candidates, self.candidate_max_df, self.candidate_rare_df = candidates, candidate_max_df, candidate_rare_df
@@ -458,15 +469,15 @@ def use_index(nlp: Language, path: Union[str, Path]) -> str:
     ``textanon_optimizer``."""
     index = open_index(path)
     n_docs = index.n_docs
-    source = {"@misc": "textanon.LocalIndex.v1", "path": str(path)}
     if COMPONENT in nlp.pipe_names:
-        configure(nlp, {"index": source})
+        configure(nlp, {"index_path": str(path)})
         return f"search risk over {path} ({n_docs} documents)"
     if "textanon_optimizer" not in nlp.pipe_names:
         raise ValueError("the pipeline has no textanon_optimizer: the search risk's decisions would not be applied")
     replaced = "textanon_lm_risk" in nlp.pipe_names
     if replaced:
         nlp.remove_pipe("textanon_lm_risk")
+    source = {"@misc": "textanon.LocalIndex.v1", "path": str(path)}
     nlp.add_pipe(COMPONENT, before="textanon_optimizer", config={"index": source})
     how = "in place of the language-model risk" if replaced else "added before the optimizer"
     return f"search risk over {path} ({n_docs} documents) {how}"
