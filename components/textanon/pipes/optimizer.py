@@ -74,7 +74,6 @@ from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, r
 from textanon.labels import CODE, DATETIME, PERSON
 from textanon.pipes.search_risk import SearchRisk
 from textanon.render.masking import (
-    OTHER_PEOPLE,
     OTHER_PERSON,
     REPLACEMENT_STYLES,
     Mask,
@@ -82,6 +81,7 @@ from textanon.render.masking import (
     apply,
     containment_test,
     covered,
+    is_other_people,
     join_adjacent,
     join_people,
     merge,
@@ -676,7 +676,7 @@ class MaskingOptimizer(SettingsRecord):
             masks, _ = absorb_named(doc_text, masks, general)
             if OTHER_PERSON[0] in general:  # "with another person, another person and another person"
                 masks, _ = join_people(doc_text, masks)  # -> "with three other people"
-                general |= {rep for _, _, rep in masks if rep is not None and rep.endswith(OTHER_PEOPLE)}
+                general |= {rep for _, _, rep in masks if is_other_people(rep)}
             general |= {text + "'s" for text in general}  # "director Ann Lee's" -> "person's"
         if generalized or role or written:  # "an American" -> "a North American", not "an North American"
             fitted = general | ({role} if role else set()) | written
