@@ -224,6 +224,64 @@ def test_house_numbers_and_streets_without_the_common_street_words_are_addresses
     assert any(m == address and label == "LOC" and is_code("LOC", f"rule:{name}") for m, label, name in found), found
 
 
+@pytest.mark.parametrize(
+    "text,address",
+    [
+        # the house number after the street, the postcode and town taken in when written
+        ("resides at ul. Długa 5, 00-238 Warszawa; tel.", "ul. Długa 5, 00-238 Warszawa"),
+        ("lives at ul. 3 Maja 15, Kraków", "ul. 3 Maja 15"),
+        ("ul. Marszałkowska 10/12 m. 5", "ul. Marszałkowska 10/12"),
+        ("lives at Hauptstraße 12, 10115 Berlin since", "Hauptstraße 12, 10115 Berlin"),
+        ("Keizersgracht 123, 1015 CJ Amsterdam", "Keizersgracht 123, 1015 CJ Amsterdam"),
+        ("moved to Kungsgatan 4 in Stockholm", "Kungsgatan 4"),
+        ("moved to Via Roma 10 in Turin", "Via Roma 10"),
+        ("in calle Mayor 3, 28013 Madrid", "calle Mayor 3, 28013 Madrid"),
+        ("at Rua Augusta 100, Lisboa", "Rua Augusta 100"),
+        ("at rue d’Alésia 3", "rue d’Alésia 3"),
+        ("Váci utca 5, Budapest", "Váci utca 5"),
+        ("Atatürk Caddesi No: 12, Ankara", "Atatürk Caddesi No: 12"),
+        # the French order: the number first
+        ("at 25 rue de Rivoli, 75001 Paris.", "25 rue de Rivoli, 75001 Paris"),
+        ("12, avenue des Champs-Élysées", "12, avenue des Champs-Élysées"),
+        ("5 place de l'Opéra, Paris", "5 place de l'Opéra"),
+        # a Polish postcode and town after a comma or on a line of its own
+        ("Jan Kowalski, 00-238 Warszawa", "00-238 Warszawa"),
+    ],
+)
+def test_continental_addresses_are_direct_identifiers(text, address):
+    """Street, house number (and postcode and town) in the orders of continental Europe: one LOC span that the
+    optimizer always masks, as the English "12 Baker Street"."""
+    from textanon.pipes.optimizer import is_code
+
+    found = named_matches(text)
+    assert any(m == address and label == "LOC" and is_code("LOC", f"rule:{name}") for m, label, name in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "travelled via Rome 12 times",
+        "in 1995 Berlin joined",
+        "a recurring role on Melrose Place in 1994 as",
+        "Martine Avenue Productions MAPI 8486",
+        "the Roaring 20s, starring",
+        "During 1959, he played",
+        "in Spring 2020. Speight",
+        "scored 10-120 Points",
+        "the 5th Brigade 12 miles",
+    ],
+)
+def test_street_like_phrases_with_a_number_are_no_continental_address(text):
+    continental = {
+        "street_type_then_number",
+        "street_compound_then_number",
+        "street_then_type_then_number",
+        "number_then_street_type",
+        "postcode_pl_town",
+    }
+    assert not [m for m, _, name in named_matches(text) if name in continental]
+
+
 @pytest.mark.parametrize("text", ["the 5 Supreme Court judges", "in 1995 Norway joined", "its 3 Hyde Park concerts"])
 def test_court_park_or_a_country_after_a_number_is_no_address(text):
     found = [name for _, _, name in named_matches(text)]

@@ -8,7 +8,8 @@ named ``span`` yields that group only (the rest is context, e.g. the "née" befo
 CODE rules are direct identifiers (the optimizer always masks them): application, case and file
 references, emails, URLs, IBANs, card and phone numbers, IPv4/IPv6 addresses, UK postcodes (an
 outward code alone only in an address context), national-insurance numbers, vehicle number plates,
-house/flat numbers in addresses, and any code after "no."/"number"/"passport"/"ID"... A number after
+house/flat numbers in addresses, continental street addresses (the house number after the street, "ul. Długa 5",
+"Hauptstraße 12", or the French "25 rue de Rivoli"; a postcode and town written after them taken in), and any code after "no."/"number"/"passport"/"ID"... A number after
 "no." is dropped only when the word before is a legal text ("Law no. 123", "Protocol No. 11"):
 :data:`LEGAL_TEXT_WORDS`; "Article 6 § 1" is no code at all. PERSON rules: a name after a title
 ("Ms Hope Summers", "Mr Will Power": capitalized words, whatever they mean) and a maiden name after
@@ -72,6 +73,45 @@ STREET_WORDS = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
     r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Rise|Vale|Wharf|Quay|Yard|Highway|Hwy|"
     r"Strasse|Straße|Rue|Via|Calle|Strada|Str)"
+)
+#: continental street types written before the street's name, in either case ("ul. Długa 5", "rue de Rivoli 25",
+#: "calle Mayor 3", "Rua Augusta 100"; Polish, French, Spanish, Catalan, Portuguese, Italian, Romanian, Czech,
+#: Russian/Ukrainian transliterated); the ones that are also English words ("via", "corso", "largo", "strada") only
+#: capitalized (:data:`STREET_TYPES_CAPITALIZED`); "Place", "Avenue" and "Plaza" not at all before a name ("Melrose
+#: Place", "Avenue Productions"): French writes the number first (``number_then_street_type``)
+STREET_TYPES_BEFORE = (
+    r"(?:[Uu]l\.|[Uu]lica|[Aa]l\.|[Aa]leja|[Pp]l\.|[Pp]lac|[Oo]s\.|[Oo]siedle|[Rr]ue|[Bb]oulevard|[Bb]d\.|[Bb]vd\.?|"
+    r"[Cc]hemin|[Qq]uai|[Aa]llée|[Ii]mpasse|[Vv]iale|[Pp]iazza|[Pp]iazzale|[Vv]icolo|[Cc]alle|[Cc]/|[Aa]venida|"
+    r"[Aa]vda\.|[Pp]aseo|[Cc]arrer|[Rr]ua|[Tt]ravessa|[Pp]raça|[Uu]litsa|[Pp]rospekt|[Pp]rovulok|[Vv]ulytsia|"
+    r"[Bb]ulevardul|[Ss]tr\.|[Cc]alea|[Ss]oseaua|[Uu]lice|[Nn]áměstí|[Tt]řída|[Bb]ulevar)"
+)
+STREET_TYPES_CAPITALIZED = r"(?:Via|Corso|Largo|Strada)"
+#: street names ending in their type, written as one word ("Hauptstraße", "Kungsgatan", "Vesterbrogade",
+#: "Keizersgracht", "Váci utca" is two words: :data:`STREET_TYPES_AFTER`)
+STREET_COMPOUND = (
+    rf"[{UPPER}][\w'’-]*?(?:straße|strasse|str\.|gasse|weg|allee|platz|damm|ufer|gatan|vägen|gata|väg|veien|"
+    r"vej|straat|laan|gracht|plein)"
+)
+#: street types written after the name as a word of their own ("Váci utca 5", "Atatürk Caddesi 12", "Bağdat Cad. 4")
+STREET_TYPES_AFTER = r"(?:utca|út|útja|tér|körút|sokak|sokağı|Sokak|Sokağı|[Cc]addesi|[Cc]ad\.|[Ss]ok\.|[Bb]ulvarı)"
+#: a word of a street's name after its type: capitalized, or a particle ("rue de la Paix", "Rua dos Douradores")
+STREET_NAME_WORD = (
+    rf"(?:[{UPPER}][\w'’.-]*|\d{{1,2}}(?:-?(?:go|ego|th|st|nd|rd|er|e))?(?=\s+[{UPPER}])|(?:de|del|della|delle|dei|degli|di|"
+    rf"da|do|dos|das|du|des|la|le|les|el|los|las|sur|der|den)\b|[ld]['’][{UPPER}][\w'’.-]*)"
+)
+#: a house number of a continental address (and flat: "5/12", "12a", "14-16", "7 bis"): at most three digits, so never a
+#: year ("Melrose Place in 1994") or a catalogue number ("Avenue Productions MAPI 8486")
+HOUSE_NUMBER = r"\d{1,3}[A-Za-z]?(?:\s?(?:bis|ter))?(?:\s?[/-]\s?\d{1,4}[A-Za-z]?)?"
+#: a continental postcode and its town after an address (", 00-238 Warszawa", ", 75008 Paris", ", D-10115 Berlin",
+#: ", 1012 AB Amsterdam", ", 1010 Wien"), taken into the address's span
+POSTCODE_TOWN = (
+    rf"(?:,?\s+(?:[A-Z]{{1,2}}-)?(?:\d{{2}}-\d{{3}}|\d{{4}}(?:\s?[A-Z]{{2}}\b)?|\d{{5}}|\d{{3}}\s\d{{2}})\s+"
+    rf"[{UPPER}][\w'’-]*(?:[ -][{UPPER}][\w'’-]*)?)?"
+)
+#: what a number after a street-like phrase is when it is no house number ("via Rome 12 times", "Place 2 votes")
+NOT_A_HOUSE = (
+    r"(?!\s*(?:%|per\b|percent|times|years?|months?|weeks?|days?|hours?|minutes?|km|kilomet|miles?|metres?|meters?|"
+    r"kg|votes?|people|persons?|points?|goals?|[AaPp]\.?[Mm]\.?\b))"
 )
 #: labels after which an alphanumeric run is an identifier ("passport no. 123456789", "ID No 123")
 ID_LABELS = (
@@ -207,7 +247,29 @@ ADDRESS_PATTERNS = {
     "house_after_flat": (
         r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite)\s+\d+[A-Za-z]?,\s+"
         r"(?P<span>\d{1,4}[A-Za-z]?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})"
+    ),  # continental addresses, the house number after the street (and the postcode and town after it, when written):
+    # "ul. Długa 5, 00-238 Warszawa", "rue de Rivoli 25", "Via Roma 10", "calle Mayor 3, 28013 Madrid"
+    "street_type_then_number": (
+        rf"(?<![\w.])(?:{STREET_TYPES_BEFORE}|\b{STREET_TYPES_CAPITALIZED}\b)\s*{STREET_NAME_WORD}"
+        rf"(?:\s+{STREET_NAME_WORD}){{0,4}},?\s+{HOUSE_NUMBER}\b{NOT_A_HOUSE}{POSTCODE_TOWN}"
     ),
+    # "Hauptstraße 12", "Kungsgatan 4", "Keizersgracht 123, 1015 CJ Amsterdam"
+    "street_compound_then_number": (
+        rf"\b{STREET_COMPOUND}(?:\s+{STREET_NAME_WORD}){{0,2}},?\s+{HOUSE_NUMBER}\b{NOT_A_HOUSE}{POSTCODE_TOWN}"
+    ),
+    # "Váci utca 5", "Atatürk Caddesi 12", "Bağdat Cad. No: 4"
+    "street_then_type_then_number": (
+        rf"\b[{UPPER}][\w'’-]*(?:\s+[{UPPER}][\w'’-]*){{0,2}}\s+{STREET_TYPES_AFTER}(?:\s+[Nn]o\.?:?)?,?\s+"
+        rf"{HOUSE_NUMBER}\b{POSTCODE_TOWN}"
+    ),
+    # the French and Belgian order, the number first: "25 rue de Rivoli", "12, avenue des Champs-Élysées"
+    "number_then_street_type": (
+        rf"\b{HOUSE_NUMBER},?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Bb]d|[Pp]lace|[Qq]uai|[Aa]llée|[Ii]mpasse|[Cc]hemin|"
+        rf"[Rr]oute|[Cc]ours|[Ss]quare)\s+{STREET_NAME_WORD}(?:\s+{STREET_NAME_WORD}){{0,4}}{POSTCODE_TOWN}"
+    ),
+    # a Polish postcode and its town on a line of its own or after a comma ("Jan Kowalski, 00-238 Warszawa"): two
+    # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
+    "postcode_pl_town": rf"(?:(?<=, )|(?<=\n)|(?<=^))\d{{2}}-\d{{3}}\s+[{UPPER}][\w'’-]+",
 }
 #: PERSON rules: a name after a title, a maiden name after "née"
 #: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")

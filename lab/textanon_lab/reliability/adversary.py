@@ -77,12 +77,18 @@ IDENTIFIER_FORMATS = [
     ("mrn_label", "48213", "Her MRN 48213 was printed on the wristband."),
     ("uuid", "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "The app logged device 3f2504e0-4f89-11d3-9a0c-0305e82c3301."),
     ("us_zip", "20500", "He gave his address as Washington, DC 20500 at the hearing."),
+    # continental addresses: the house number after the street, or (French) before the street's type
+    ("street_pl", "Długa 5", "The applicant lived at ul. Długa 5, 00-238 Warszawa, until 2008."),
+    ("street_de", "Hauptstraße 12", "The company's office was at Hauptstraße 12, 10115 Berlin."),
+    ("street_fr", "25 rue de Rivoli", "The letter was sent to 25 rue de Rivoli, 75001 Paris, in May."),
+    ("street_it", "Via Roma 10", "He rented a flat in Via Roma 10 in Turin."),
+    ("street_tr", "Atatürk Caddesi No: 12", "The shop at Atatürk Caddesi No: 12 was searched."),
 ]
 
 
 def identifier_formats(folder: Path, seed: int) -> CaseInput:
     """Lower-case UK codes, MAC addresses in three forms, a handle, a bare domain, a Bech32 address, obfuscated
-    e-mails and phone numbers written tightly (:data:`IDENTIFIER_FORMATS`)."""
+    e-mails, phone numbers written tightly and continental street addresses (:data:`IDENTIFIER_FORMATS`)."""
     rng = random.Random(seed)
     records = []
     for kind, value, sentence in IDENTIFIER_FORMATS:
