@@ -28,6 +28,11 @@ FOUND = [
     ("on March 21, 2005 he", "March 21, 2005", "DATETIME"),
     ("born in 1970 in", "1970", "DATETIME"),
     ("on 03.04.2001 at", "03.04.2001", "DATETIME"),
+    ("Seen on 2024-02-03 at", "2024-02-03", "DATETIME"),
+    # phone numbers that look like dates are still phone numbers (no valid month, or a fourth group)
+    ("call 020 7946 0958 now", "020 7946 0958", "CODE"),
+    ("tel.020 7946 0958", "020 7946 0958", "CODE"),
+    ("ring 12-34-5678 today", "12-34-5678", "CODE"),
     ("fined EUR 5,000 for", "EUR 5,000", "QUANTITY"),
     ("paid 7,000 US dollars to", "7,000 US dollars", "QUANTITY"),
     ("fined MDL 20,000 for", "MDL 20,000", "QUANTITY"),
@@ -132,6 +137,12 @@ NO_CODE = [
     "Reports of Judgments and Decisions 1997-I, no. 30).",
     "(bekendtgørelse nr. 224), as",
     "(Ustawa nr 17 of 2004)",
+    # a date written with one separator twice is no phone number, nor is a timestamp an identifier
+    "Seen on 2024-02-03 at the clinic",
+    "on 03.04.2001 at",
+    "DOB 03-14-1962.",
+    "logged 2024-02-03 12:30 by",
+    "logged 2024-02-03T12:30 by",
 ]
 
 #: texts in which no rule may find a date

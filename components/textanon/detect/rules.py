@@ -113,6 +113,16 @@ NOT_A_HOUSE = (
     r"(?!\s*(?:%|per\b|percent|times|years?|months?|weeks?|days?|hours?|minutes?|km|kilomet|miles?|metres?|meters?|"
     r"kg|votes?|people|persons?|points?|goals?|[AaPp]\.?[Mm]\.?\b))"
 )
+#: a whole number that is a valid date written with one separator twice: ISO "2024-02-03", day first "03.04.2001"
+#: or "14-09-09", month first "03-14-1962" (days 1-31, months 1-12), nothing numeric after it but a time of day
+#: ("2024-02-03 12:30")
+_DAY, _MONTH = r"(?:0?[1-9]|[12]\d|3[01])", r"(?:0?[1-9]|1[0-2])"
+NUMERIC_DATE_WHOLE = (
+    rf"(?:(?:1[6-9]|20)\d{{2}}(?P<iso>[-./]){_MONTH}(?P=iso){_DAY}"
+    rf"|{_DAY}(?P<dmy>[-.]){_MONTH}(?P=dmy)(?:(?:1[6-9]|20)\d{{2}}|\d{{2}})"
+    rf"|{_MONTH}(?P<mdy>[-.]){_DAY}(?P=mdy)(?:(?:1[6-9]|20)\d{{2}}|\d{{2}}))"
+    r"(?:(?![ .-]?\d)|(?=[ T]\d{1,2}:\d{2}\b))"
+)
 #: labels after which an alphanumeric run is an identifier ("passport no. 123456789", "ID No 123")
 ID_LABELS = (
     r"(?:[Pp]assport|[Ii]dentity [Cc]ard|ID [Cc]ard|ID|I\.D\.|[Ll]icen[cs]e|[Aa]ccount|[Rr]ef(?:erence)?|"
@@ -175,11 +185,17 @@ CODE_PATTERNS = {
     "email": r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
     "url": r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]",
     "iban": r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b",
-    "phone": r"(?<![\w/])\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)",
+    # not a date written with one separator twice ("2024-02-03", "03.04.2001", "14-09-09": DATETIME_PATTERNS'
+    # numeric_date), which is no direct identifier
+    "phone": r"(?<![\w/])(?<!\d[-.])(?!"
+    + NUMERIC_DATE_WHOLE
+    + r")\+?\(?\d{2,4}\)?[ .-]\d{2,4}[ .-]\d{2,6}(?:[ .-]\d{2,4})?\b(?!/)",
     # letters and at least three digits, e.g. passport "AB1234567" (not "COVID-19")
     # not a month and year in capitals ("MAY-2021": a date, :data:`DATETIME_PATTERNS`)
     "id_number": (
         r"\b(?!(?:" + "|".join(m.upper() for m in _MONTH_NAMES) + r")-\d{2}(?:\d{2})?\b)"
+        # not an ISO date and hour ("2024-02-03T12:30"), nor its end
+        r"(?<!\d-)(?!(?:1[6-9]|20)\d{2}-\d{2}-\d{2}T\d{2}\b)"
         r"(?=(?:[A-Z-]*\d){3})(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b"
     ),
     "case_reference": (
