@@ -5,15 +5,14 @@ Patterns are applied to the raw text and snapped outwards to token boundaries (a
 run of characters starts only where the run starts, so that hostile input stays linear); a pattern with a group
 named ``span`` yields that group only (the rest is context, e.g. the "née" before a maiden name).
 
-CODE rules are direct identifiers (the optimizer always masks them): application, case and file
-references, emails, URLs, IBANs, card and phone numbers, IPv4/IPv6 addresses, UK postcodes (an
-outward code alone only in an address context), national-insurance numbers, vehicle number plates,
-house/flat numbers in addresses, continental street addresses (the house number after the street, "ul. Długa 5",
-"Hauptstraße 12", or the French "25 rue de Rivoli"; a postcode and town written after them taken in), and any
-code after "no."/"number"/"passport"/"ID"... A number after "no." is dropped only when the word before is a legal text ("Law no. 123", "Protocol No. 11"):
-:data:`LEGAL_TEXT_WORDS`; "Article 6 § 1" is no code at all. PERSON rules: a name after a title
-("Ms Hope Summers", "Mr Will Power": capitalized words, whatever they mean) and a maiden name after
-"née".
+CODE rules are direct identifiers (the optimizer always masks them): application, case and file references, emails,
+URLs, IBANs, card and phone numbers, IPv4/IPv6 addresses, UK postcodes (an outward code alone only in an address
+context), national-insurance numbers, vehicle number plates, house/flat numbers in addresses, continental street
+addresses (the house number after the street, "ul. Długa 5", "Hauptstraße 12", or the French "25 rue de Rivoli"; a
+postcode and town written after them taken in), and any code after "no."/"number"/"passport"/"ID"... A number after
+"no." is dropped only when the word before is a legal text ("Law no. 123", "Protocol No. 11"):
+:data:`LEGAL_TEXT_WORDS`; "Article 6 § 1" is no code at all. PERSON rules: a name after a title ("Ms Hope Summers",
+"Mr Will Power": capitalized words, whatever they mean) and a maiden name after "née".
 """
 
 import re
