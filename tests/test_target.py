@@ -178,3 +178,27 @@ def test_the_dotted_initials_of_the_whole_name_are_a_mention():
     text = "A.J. (as friends call Angelina) met Pitt. A. J. smiled; A.J.R. and the U.S. did not, nor a.j. or AJ."
     found = [text[s:e] for s, e in name_occurrences(text, "Angelina Jolie")]
     assert found == ["A.J.", "Angelina", "A. J."]
+
+
+def test_a_name_with_an_apostrophe_is_found_in_lower_case():
+    """The "o" of "o'reilly" is no lower-case initial (which would reject the match as "Petrescu, a teacher")."""
+    text = "patient john o'reilly, 47, complains of chest pain. mr o'reilly smokes."
+    found = [text[s:e] for s, e in name_occurrences(text, "John O'Reilly")]
+    assert found == ["john o'reilly", "o'reilly"]
+    other = "Petrescu, a teacher"
+    assert [other[s:e] for s, e in find_target_mentions(other, "Ana Petrescu")] == ["Petrescu"]
+
+
+@pytest.mark.parametrize(
+    "text,name,nickname,count",
+    [
+        ("Robert 'Bobby' Fenwick, known as Bobby, coached. Fenwick retired.", "Robert Fenwick", "Bobby", 2),
+        ('Earvin "Magic" Johnson played; Magic retired. It was magic.', "Earvin Johnson", "Magic", 2),
+        ("Joseph (Joe) Biden ran; Joe won.", "Joseph Biden", "Joe", 2),
+        ("Danny “Danno” Williams left; Danno stayed.", "Daniel Williams", "Danno", 0),  # not the name's words
+    ],
+)
+def test_a_nickname_written_inside_the_name_names_the_person_everywhere(text, name, nickname, count):
+    found = [text[s:e] for s, e in name_occurrences(text, name)]
+    assert found.count(nickname) == count, found
+    assert "magic" not in found

@@ -396,8 +396,9 @@ def _search(pattern, folded: str, regions: Optional[List[Span]]):
 
 def _initials_ok(text: str, start: int, end: int) -> bool:
     """A one-letter word of a matched multi-word variant is an initial only if it is upper case or followed by a
-    full stop: "Petrescu, A." and "PETRESCU A" are the person, "Petrescu, a teacher" is not."""
-    for m in re.finditer(r"(?<!\w)\w(?!\w)", text[start:end]):
+    full stop: "Petrescu, A." and "PETRESCU A" are the person, "Petrescu, a teacher" is not. A letter joined to the
+    rest of a word by an apostrophe is no word of its own ("o'reilly", "d'arcy")."""
+    for m in re.finditer(r"(?<![\w'’])\w(?![\w'’])", text[start:end]):  # "o'reilly": no initial "o"
         letter, after = m.group(0), text[start + m.end() : start + m.end() + 1]
         if letter.isalpha() and not letter.isupper() and after != ".":
             return False
@@ -449,7 +450,7 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     occurrences = find_target_mentions(text, name)
     words = name_words(name)
     spoken = _pronunciations_after(text, occurrences)
-    extra = spoken + _dotted_initials(text, words)
+    extra = spoken + _dotted_initials(text, words) + _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
         view = normalized(text)
@@ -461,6 +462,41 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     found = [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
     kept = set(found)  # a pronunciation merged into a longer occurrence is no longer one of its own
     return found, [p for p in spoken if p in kept]
+
+
+#: a nickname written inside a name, in quotes or brackets: Robert "Bobby" Fenwick, Danny ‘Danno’ Williams, Earvin
+#: (Magic) Johnson; one or two words
+_QUOTED_NICKNAME = re.compile(
+    r"(?P<first>[^\W\d_][\w'’.-]*)[ \t]+[\"“‘'(](?P<nick>[^\W\d_][\w'’.-]*(?:[ \t][^\W\d_][\w'’.-]*)?)[\"”’')]"
+    r"[ \t]+(?P<last>[^\W\d_][\w'’-]*)"
+)
+
+
+def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
+    """Every occurrence of a nickname that the text writes inside the person's name ("Robert 'Bobby' Fenwick": then
+    "known as Bobby" names the person too): between one of the name's words and its last word, in quotes or brackets.
+    An occurrence counts when it is capitalized or written as in the name ("It was magic" is not "Magic" Johnson)."""
+    if len(words) < 2 or not any(q in text for q in "\"“‘'("):
+        return []
+    given, last = {fold(w) for w in words[:-1]}, fold(words[-1])
+    view = normalized(text)
+    nicknames = {
+        m.group("nick")
+        for m in _QUOTED_NICKNAME.finditer(view.text)
+        if fold(m.group("first")) in given and fold(m.group("last")) == last
+    }
+    if not nicknames:
+        return []
+    folded = fold(view.text)
+    spans: List[Span] = []
+    for nick in sorted(nicknames):
+        pattern = re.compile(r"(?<!\w)" + re.escape(fold(nick)) + r"(?!\w)")
+        spans += [
+            m.span()
+            for m in pattern.finditer(folded)
+            if view.text[m.start()].isupper() or view.text[m.start() : m.end()] == nick
+        ]
+    return view.spans_to_original(spans)
 
 
 def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
