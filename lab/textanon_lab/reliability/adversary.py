@@ -27,7 +27,7 @@ def _record(rid: str, text: str, target: str, pii: List[Dict[str, str]]) -> PiiR
 
 def text_forms(folder: Path, seed: int) -> CaseInput:
     """The protected surname with a soft hyphen, hyphenated at a line end, split by OCR, letter-spaced, inflected
-    and with a NUL inside; an e-mail address with a zero-width space."""
+    and with a NUL inside, and with an apostrophe in a lower-case note; an e-mail address with a zero-width space."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -44,6 +44,14 @@ def text_forms(folder: Path, seed: int) -> CaseInput:
     for kind, form in forms.items():
         text = f"The applicant, Mr {full}, was arrested in 2009. According to the report, {form} refused to sign it."
         records.append(_record(f"form-{kind}", text, full, [{"kind": "surname", "text": form}]))
+    # a surname with an apostrophe, the whole name in lower case (as in a clinician's note)
+    apostrophe = f"O'{last}"
+    text = f"patient {first.lower()} {apostrophe.lower()}, 47, seen today. mr {apostrophe.lower()} smokes."
+    records.append(
+        _record(
+            "form-lower_apostrophe", text, f"{first} {apostrophe}", [{"kind": "surname", "text": apostrophe.lower()}]
+        )
+    )
     local = f"{first[0].lower()}.{last.lower()}"
     email = f"{local}{ZERO_WIDTH_SPACE}@example.org"
     text = f"The applicant, Mr {full}, wrote from {email} to the registry on 3 May 2010."
@@ -99,8 +107,9 @@ def identifier_formats(folder: Path, seed: int) -> CaseInput:
 
 
 def names_outside_prose(folder: Path, seed: int) -> CaseInput:
-    """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, a form's
-    field naming another person surname first ("Witness: Novak, Julia") and the user names of a chat transcript."""
+    """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, a nickname
+    written inside the name (Julia 'Sonny' Novak, then "Sonny" alone), a form's field naming another person surname
+    first ("Witness: Novak, Julia") and the user names of a chat transcript."""
     rng = random.Random(seed)
     (first, last), (other_first, other_last) = _person(rng), _person(rng)
     full, other = f"{first} {last}", f"{other_first} {other_last}"
@@ -110,6 +119,8 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
         f"Dear {other_first},\nI attach the statement for Monday.\n\nBest,\n{first}"
     )
     first_alone = f"Mr {full} was a teacher in the town. In 2005 {first} moved abroad with his family."
+    nickname = rng.choice(["Bobby", "Danno", "Sonny", "Chip"])
+    nicknamed = f"{first} '{nickname}' {last} coached the team for ten years; everyone in town knew {nickname}."
     records = [
         _record(
             "prose-email_header",
@@ -124,6 +135,7 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
             ],
         ),
         _record("prose-first_name_alone", first_alone, full, [{"kind": "first_name", "text": first}]),
+        _record("prose-nickname_inside_the_name", nicknamed, full, [{"kind": "name", "text": nickname}]),
         _record(
             "prose-form_field_surname_first",
             f"Mr {full} was questioned on 3 May 2010.\nWitness: {other_last}, {other_first}\n",
