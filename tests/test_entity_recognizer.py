@@ -211,6 +211,17 @@ def test_a_generic_person_entity_running_into_lower_case_words_keeps_its_name():
     assert [(t, label) for t, label, _ in found] == [("Ivo Dane", "PERSON")]
 
 
+def test_a_name_cut_at_its_particles_is_one_person():
+    text = "Maria met Ludwig van der Berg and Pedro de Souza; Ion and Ana left."
+    found = _with_ents(
+        text,
+        [("Maria", "PERSON"), ("Ludwig", "PERSON"), ("Berg", "PERSON"), ("Pedro", "PERSON"), ("Souza", "PERSON")]
+        + [("Ion", "PERSON"), ("Ana", "PERSON")],
+    )
+    people = [t for t, label, _ in found if label == "PERSON"]
+    assert people == ["Maria", "Ludwig van der Berg", "Pedro de Souza", "Ion", "Ana"]  # "and" is no particle
+
+
 def test_names_found_by_rules_are_found_again_elsewhere_in_the_document():
     text = "Mrs Anne-Lise Okafor was heard. Anne-Lise Okafor stated that Okafor and “Q” met. Q’s letter came."
     found = _with_ents(text, [("Anne-Lise Okafor stated", "ORG")])

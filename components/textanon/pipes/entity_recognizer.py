@@ -297,7 +297,8 @@ class EntityRecognizer(SettingsRecord):
             candidates.extend(_name_mentions(doc, candidates))
             candidates.extend(_first_name_mentions(doc, candidates))
         kept = _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))
-        spans = [self._make_span(doc, *c) for c in _places_and_things_read_as_persons(doc, kept)]
+        kept = _names_joined_by_particles(doc, _places_and_things_read_as_persons(doc, kept))
+        spans = [self._make_span(doc, *c) for c in kept]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
 
@@ -493,6 +494,27 @@ def _designated_initials(doc: Doc) -> List[tuple]:
             continue
         found.append((t.i, t.i + 1, PERSON, "rule:designated_initials"))
     return found
+
+
+#: the most name particles between two parts of one name ("de los", "van der", "van den")
+MAX_PARTICLES = 3
+
+
+def _names_joined_by_particles(doc: Doc, kept):
+    """Two PERSON candidates that only lower-case name particles separate (:data:`textanon.detect.target.PARTICLES`:
+    "Ludwig" + "van der" + "Berg", "Maria" + "de" + "Souza") are one name: one PERSON span over both halves and the
+    particles, with the first half's source. A recognizer that cuts a name at its particles gave two entities, masked
+    as "*** van der ***"; "Ion and Maria" (no particle) stay two. ``kept``: sorted, non-overlapping candidates."""
+    out: List[tuple] = []
+    for c in kept:
+        if out and c[2] == PERSON and out[-1][2] == PERSON and 0 < c[0] - out[-1][1] <= MAX_PARTICLES:
+            between = doc[out[-1][1] : c[0]]
+            joined = doc[out[-1][0] : c[1]].text
+            if "\n" not in joined and all(t.is_lower and t.lower_ in PARTICLES for t in between):
+                out[-1] = (out[-1][0], c[1], PERSON, out[-1][3])
+                continue
+        out.append(c)
+    return out
 
 
 def _places_and_things_read_as_persons(doc: Doc, kept):
