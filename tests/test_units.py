@@ -177,6 +177,20 @@ def test_adjacent_equal_placeholders_join_and_words_do_not():
     assert n == 0 and len(numbered) == 2  # two different entities, told apart by their numbers
 
 
+def test_a_placeholder_whose_parenthesis_holds_only_the_same_placeholder_takes_it_in():
+    text = "She starred in Gone Fast (2000), Big Win (2003) and in Paris (France) (2001)."
+
+    def at(sub, rep="***"):
+        return (text.index(sub), text.index(sub) + len(sub), rep)
+
+    masks = [at("Gone Fast"), at("2000"), at("Big Win"), at("2003", "[DATE]"), at("Paris"), at("2001")]
+    joined, count = join_adjacent(text, masks, {"***", "[DATE]"})
+    # a title and its year both suppressed: one placeholder; another placeholder, a word or a kept parenthesis
+    # between them: apart
+    assert apply(text, joined) == "She starred in ***, *** ([DATE]) and in *** (France) (***)."
+    assert count == 1
+
+
 def test_a_title_before_its_release_year_is_one_unit_however_its_words_read():
     # far into a long text (the title is read back from the year within a window of the text)
     lead = "She was raised in Los Angeles by her mother, who gave up her own ambitions of acting. " * 3

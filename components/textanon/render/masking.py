@@ -215,17 +215,27 @@ def _plain_chars(chars: Iterable[str]) -> bool:
 def join_adjacent(text: str, masks: Iterable[Sequence], placeholders: Iterable[str]) -> Tuple[List[Mask], int]:
     """Masks (merged, sorted) where two placeholder masks in a row with the same replacement (one of
     ``placeholders``: ``***``, ``[ORG]``; never a pseudonym or a generalization, which are words) and only spaces
-    or tabs between them become one mask covering both: "*** ***" is written "***". A line break keeps them apart
+    or tabs between them become one mask covering both: "*** ***" is written "***". So does a placeholder whose
+    parenthesis holds nothing but the same placeholder, the brackets with it: a title and its year both suppressed,
+    "*** (***)", is written "***" (the year's brackets tell only that a year was there). A line break keeps them apart
     (the layout stays). Returns (the masks, how many were joined to the one before)."""
     placeholders = set(placeholders)
+    masks = merge(masks)
+    starts = {m[0] for m in masks}
     out: List[Mask] = []
     joined = 0
-    for start, end, *rest in merge(masks):
+    for start, end, *rest in masks:
         rep = rest[0] if rest else None
-        if out and rep in placeholders and out[-1][2] == rep and _blank(text[out[-1][1] : start]):
-            out[-1] = (out[-1][0], end, rep)
-            joined += 1
-            continue
+        if out and rep in placeholders and out[-1][2] == rep:
+            gap = text[out[-1][1] : start]
+            if _blank(gap):
+                out[-1] = (out[-1][0], end, rep)
+                joined += 1
+                continue
+            if gap.endswith("(") and _blank(gap[:-1]) and text[end : end + 1] == ")" and end not in starts:
+                out[-1] = (out[-1][0], end + 1, rep)  # "*** (***)" -> "***"
+                joined += 1
+                continue
         out.append((start, end, rep))
     return out, joined
 
