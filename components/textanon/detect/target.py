@@ -464,39 +464,39 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     return found, [p for p in spoken if p in kept]
 
 
-#: a nickname written inside a name, in quotes or brackets: Robert "Bobby" Fenwick, Danny ‘Danno’ Williams, Earvin
-#: (Magic) Johnson; one or two words
+#: a nickname in quotes or brackets after a space, and the word after it: the inside of Robert "Bobby" Fenwick, Danny
+#: ‘Danno’ Williams, Earvin (Magic) Johnson; one or two words (the word before it is checked apart: a pattern that
+#: starts at a quotation mark is tried at few places of a text)
 _QUOTED_NICKNAME = re.compile(
-    r"(?P<first>[^\W\d_][\w'’.-]*)[ \t]+[\"“‘'(](?P<nick>[^\W\d_][\w'’.-]*(?:[ \t][^\W\d_][\w'’.-]*)?)[\"”’')]"
-    r"[ \t]+(?P<last>[^\W\d_][\w'’-]*)"
+    r"[ \t][\"“‘'(](?P<nick>[^\W\d_][\w'’.-]*(?:[ \t][^\W\d_][\w'’.-]*)?)[\"”’')][ \t]+(?P<last>[^\W\d_][\w'’-]*)"
 )
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w'’.-]*)$")
 
 
 def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
     """Every occurrence of a nickname that the text writes inside the person's name ("Robert 'Bobby' Fenwick": then
     "known as Bobby" names the person too): between one of the name's words and its last word, in quotes or brackets.
     An occurrence counts when it is capitalized or written as in the name ("It was magic" is not "Magic" Johnson)."""
-    if len(words) < 2 or not any(q in text for q in "\"“‘'("):
+    if len(words) < 2:
         return []
     given, last = {fold(w) for w in words[:-1]}, fold(words[-1])
-    view = normalized(text)
-    nicknames = {
-        m.group("nick")
-        for m in _QUOTED_NICKNAME.finditer(view.text)
-        if fold(m.group("first")) in given and fold(m.group("last")) == last
-    }
+    nicknames = set()
+    for m in _QUOTED_NICKNAME.finditer(text):  # the text as written (a nickname is no hidden form of the name)
+        if fold(m.group("last")) != last:
+            continue
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        if before is not None and fold(before.group(1)) in given:
+            nicknames.add(m.group("nick"))
     if not nicknames:
         return []
-    folded = fold(view.text)
+    folded = fold(text)
     spans: List[Span] = []
     for nick in sorted(nicknames):
         pattern = re.compile(r"(?<!\w)" + re.escape(fold(nick)) + r"(?!\w)")
         spans += [
-            m.span()
-            for m in pattern.finditer(folded)
-            if view.text[m.start()].isupper() or view.text[m.start() : m.end()] == nick
+            m.span() for m in pattern.finditer(folded) if text[m.start()].isupper() or text[m.start() : m.end()] == nick
         ]
-    return view.spans_to_original(spans)
+    return spans
 
 
 def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
