@@ -172,6 +172,13 @@ def test_every_form_of_one_entity_follows_its_surrogate():
     assert unnamed("PERSON", "Galip", entity="Mr Galip Yalman") == first
 
 
+@pytest.mark.parametrize("name,nickname", [("Robert 'Bobby' Fenwick", "Bobby"), ("Earvin (Magic) Johnson", "Magic")])
+def test_a_nickname_in_quotes_or_brackets_inside_a_name_gets_a_surrogate_too(name, nickname):
+    out = _keyed(names=())("PERSON", name)
+    assert nickname not in out and not set(name.split()) & set(out.split()), out
+    assert out.split()[1][0] == name.split()[1][0] and out.split()[1][-1] == name.split()[1][-1]  # the marks stay
+
+
 def test_the_optimizer_gives_every_mention_of_a_linked_entity_one_surrogate(key_file):
     text = "Mr Lewis Hopkins sued. HOPKINS's claim failed; L. Hopkins appealed. The Harrogate court heard Hopkins."
     nlp = spacy.blank("en")

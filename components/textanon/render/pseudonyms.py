@@ -157,7 +157,8 @@ def read_key(source: Optional[str] = None) -> Optional[str]:
             lines = Path(source).read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError, ValueError):
             raise ValueError(
-                "pseudonym_key: not a readable key file (the setting names a key file or $VARIABLE, never the key)"
+                "pseudonym_key: not a readable key file: a UTF-8 text file whose first line is the secret "
+                "(`textanon mapping-key -o FILE` writes one); the setting names a key file or $VARIABLE, never the key"
             ) from None
         key, where = (lines[0].strip() if lines else ""), "the pseudonym key file"
     if key is not None and len(key) < _min_key_chars():
@@ -316,6 +317,14 @@ class Pseudonymizer:
     # -- persons ------------------------------------------------------------------------------
     def _person(self, text: str) -> Optional[str]:
         pieces = re.split(r"(\s+|,)", text)
+        # a word in quotes or brackets (a nickname: Robert 'Bobby' Fenwick, Earvin (Magic) Johnson) is a name word
+        # inside its marks, which stay: never left as written because of them
+        wrapped: Dict[int, Tuple[str, str]] = {}
+        for i, piece in enumerate(pieces):
+            marks = _WRAPPED.fullmatch(piece)
+            if marks and (marks.group(1) or marks.group(3)) and marks.group(2):
+                wrapped[i] = (marks.group(1), marks.group(3))
+                pieces[i] = marks.group(2)
         words = [i for i, p in enumerate(pieces) if p and not p.isspace() and p != ","]
         titles = [fold(pieces[i].rstrip(".")) for i in words if not self._is_name(pieces[i])]
         gender = "female" if FEMALE_TITLES & set(titles) else "male" if MALE_TITLES & set(titles) else None
@@ -334,6 +343,8 @@ class Pseudonymizer:
             else:
                 lists = {"female": "given_female", "male": "given_male"}.get(gender, "given_any")
                 pieces[i] = _case_like(bare, self._pick("given", bare, lists)) + rest
+        for i, (opening, closing) in wrapped.items():
+            pieces[i] = opening + pieces[i] + closing
         return "".join(pieces)
 
     @staticmethod
@@ -514,6 +525,10 @@ def _same_part(label: str, text: str, canonical: str, whole: str) -> Optional[st
 def _taken(table: Dict[str, str]) -> Set[str]:
     """The folded surrogates and the originals of a surrogate table: never another original's surrogate."""
     return {fold(v) for v in table.values()} | set(table)
+
+
+#: quotation marks or brackets around a word: (opening, the word, closing)
+_WRAPPED = re.compile(r"([\"“”‘’'(\[]*)(.*?)([\"“”‘’')\]]*)")
 
 
 def _bare(word: str) -> str:
