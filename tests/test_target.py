@@ -202,3 +202,13 @@ def test_a_nickname_written_inside_the_name_names_the_person_everywhere(text, na
     found = [text[s:e] for s, e in name_occurrences(text, name)]
     assert found.count(nickname) == count, found
     assert "magic" not in found
+
+
+def test_the_name_written_in_another_script_is_found():
+    """Transliterated (anyascii), capitalized: Cyrillic and Greek writings of the name's words; a lower-case word and
+    another romanization ("Γιώργος" is Giorgos, the target Georgios) are not."""
+    text = "The applicant, Иван Петров, was detained. Петров complained; иван is lower."
+    assert [text[s:e] for s, e in name_occurrences(text, "Ivan Petrov")] == ["Иван", "Петров", "Петров"]
+    greek = "Ο Γιώργος Παπαδόπουλος is a fisherman."
+    assert [greek[s:e] for s, e in name_occurrences(greek, "Georgios Papadopoulos")] == ["Παπαδόπουλος"]
+    assert name_occurrences("Ivan met Petra.", "Ivan Petrov") == [(0, 4)]  # ASCII texts: nothing read twice

@@ -229,6 +229,7 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
                 continue
             spans.append((m.start(), m.end()))
     spans += _text_forms(text, folded, name_words(name), regions is not None)
+    spans += _other_script_forms(text, name_words(name))
     return [(s, e) for s, e, _ in merge(view.spans_to_original(spans), adjacent=True)]
 
 
@@ -244,6 +245,33 @@ _LETTER = r"[^\W\d_]"
 _SPACED_RUN = re.compile(
     rf"(?<!{_LETTER}){_LETTER}(?!{_LETTER})(?:(?:[ \t]|[.\-\u00b7\u2010][ \t]?){_LETTER}(?!{_LETTER})){{3,}}"
 )
+
+
+#: a word with a letter of another script than Latin (Greek, Cyrillic, Armenian, Hebrew, Arabic... from U+0370)
+_OTHER_SCRIPT_WORD = re.compile(r"[^\W\d_]*[^\W\d_\u0000-\u036f][^\W\d_]*")
+
+
+def _other_script_forms(text: str, words: Sequence[str]) -> List[Span]:
+    """A name word written in another script: a word whose transliteration (``anyascii``, folded; Greek "ου" read
+    "ou" as well as anyascii's "oy") is one of the name's words of three letters or more, capitalized where the script
+    has capitals: "Иван Петров" for Ivan Petrov, "Παπαδόπουλος" for Papadopoulos. Romanizations that differ from
+    anyascii's ("Γιώργος" is Giorgos, not Georgios) are not found. Offsets of ``text``."""
+    if text.isascii():
+        return []
+    forms = {fold(w) for w in words if len(w) >= 3 and w.isalpha()}
+    if not forms:
+        return []
+    from anyascii import anyascii
+
+    spans: List[Span] = []
+    for m in _OTHER_SCRIPT_WORD.finditer(text):
+        word = m.group()
+        if word[0].islower():  # a script with capitals writes a name with one
+            continue
+        latin = fold(anyascii(word))
+        if latin in forms or latin.replace("oy", "ou") in forms:
+            spans.append(m.span())
+    return spans
 
 
 def _text_forms(text: str, folded: str, words: Sequence[str], long_text: bool) -> List[Span]:

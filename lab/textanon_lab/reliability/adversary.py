@@ -27,7 +27,8 @@ def _record(rid: str, text: str, target: str, pii: List[Dict[str, str]]) -> PiiR
 
 def text_forms(folder: Path, seed: int) -> CaseInput:
     """The protected surname with a soft hyphen, hyphenated at a line end, split by OCR, letter-spaced, inflected
-    and with a NUL inside, and with an apostrophe in a lower-case note; an e-mail address with a zero-width space."""
+    and with a NUL inside, with an apostrophe in a lower-case note, and in Cyrillic; an e-mail address with a zero-width
+    space."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -52,6 +53,9 @@ def text_forms(folder: Path, seed: int) -> CaseInput:
             "form-lower_apostrophe", text, f"{first} {apostrophe}", [{"kind": "surname", "text": apostrophe.lower()}]
         )
     )
+    # the name written in another script (a fixed Russian name: the lists hold Latin-script names)
+    text = "The applicant, Mr Ivan Petrov, was arrested in 2009. According to the report, Петров refused to sign it."
+    records.append(_record("form-other_script", text, "Ivan Petrov", [{"kind": "surname", "text": "Петров"}]))
     local = f"{first[0].lower()}.{last.lower()}"
     email = f"{local}{ZERO_WIDTH_SPACE}@example.org"
     text = f"The applicant, Mr {full}, wrote from {email} to the registry on 3 May 2010."
