@@ -371,3 +371,12 @@ def test_the_pseudonym_operator_is_keyed_too(key_file, monkeypatch):
     monkeypatch.setenv("TEXTANON_MAPPING_KEY", "short")
     with pytest.raises(OperatorError, match="too short"):
         _nlp()
+
+
+def test_the_digits_of_an_address_are_drawn_one_by_one():
+    """A house number and a postcode keep their shape, each digit drawn (it was one draw repeated: "88888"), no
+    leading zero."""
+    out = _keyed()("LOC", "Hauptstraße 12, 10115 Berlin")
+    groups = re.findall(r"\d+", out)
+    assert [len(g) for g in groups] == [2, 5] and groups != ["12", "10115"], out
+    assert all(g[0] != "0" for g in groups) and len(set(groups[1])) > 1, out

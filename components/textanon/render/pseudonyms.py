@@ -379,8 +379,9 @@ class Pseudonymizer:
             bare = _bare(word).strip(".,;:()")
             after_saint = previous in SAINT_WORDS
             previous = fold(bare)
-            if re.search(r"\d", bare):  # a house number, "Building 7"
-                pieces[i] = "".join(_same_class(c, self._rng("number", word), False) for c in word)
+            if re.search(r"\d", bare):  # a house number, "Building 7", a postcode: digits drawn one by one
+                rng = self._rng("number", word)
+                pieces[i] = "".join(_same_class(c, rng, False, _leading(word, k)) for k, c in enumerate(word))
                 changed = changed or pieces[i] != word
                 continue
             if not bare or not bare[:1].isalpha() or fold(bare) in GENERIC_WORDS or not bare[:1].isupper():
