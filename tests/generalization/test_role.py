@@ -108,6 +108,9 @@ def test_without_tags_only_a_person_noun_after_a_boundary_is_a_title(text, expec
     [
         ("Mr Smith appealed.", "Smith", "The person appealed."),
         ("The court heard Dr. Smith on Monday.", "Smith", "The court heard the person on Monday."),
+        # foreign titles too: never "Frau the person"
+        ("Frau Anna Schmidt wohnt in Berlin.", "Anna Schmidt", "The person wohnt in Berlin."),
+        ("We met Sra. Pérez there.", "Pérez", "We met the person there."),
         ("Dear Jane Smith, we write", "Jane Smith", "Dear person, we write"),
         ("the Jane Smith who won", "Jane Smith", "the person who won"),
         # seen on the development output: "it was announced that Smith was cast" -> "that person was cast"; "that"

@@ -43,7 +43,7 @@ from textanon.decide.generalization.base import (
     sentence_start,
 )
 from textanon.decide.generalization.hypernyms import person_noun, wordnet
-from textanon.detect.target import COURTESY_TITLES
+from textanon.detect.target import TITLES
 from textanon.render.masking import overlap_test
 
 #: tags of the words that may premodify a name ("American/JJ film/NN director/NN Jane Smith")
@@ -166,10 +166,16 @@ def _split_role(role: str) -> Tuple[str, str]:
     return "", role
 
 
+#: titles a role covers when they stand right before the name: the courtesy titles and foreign ones ("Frau Schmidt",
+#: "Sra. Pérez": "the person", never "Frau the person"); not "St" (a saint's or a street's, before a place's name)
+ROLE_TITLES = TITLES - {"st"}
+
+
 def _before_title(text: str, start: int) -> int:
-    """``start`` moved back over a courtesy title right before it ("Mr Smith", "Dr. Smith"), covered by the role."""
+    """``start`` moved back over a title right before it ("Mr Smith", "Dr. Smith", "Frau Schmidt"), covered by the
+    role (:data:`ROLE_TITLES`)."""
     m = re.search(r"(?<![\w.])(\w+)\.?\s+$", text[max(0, start - 14) : start])
-    if m and m.group(1).lower() in COURTESY_TITLES and m.group(1)[:1].isupper():
+    if m and m.group(1).lower() in ROLE_TITLES and m.group(1)[:1].isupper():
         return start - (len(text[max(0, start - 14) : start]) - m.start())
     return start
 
