@@ -247,31 +247,35 @@ _SPACED_RUN = re.compile(
 )
 
 
-#: a word with a letter of another script than Latin (Greek, Cyrillic, Armenian, Hebrew, Arabic... from U+0370)
-_OTHER_SCRIPT_WORD = re.compile(r"[^\W\d_]*[^\W\d_\u0000-\u036f][^\W\d_]*")
-
-
 def _other_script_forms(text: str, words: Sequence[str]) -> List[Span]:
     """A name word written in another script: a word whose transliteration (``anyascii``, folded; Greek "ου" read
     "ou" as well as anyascii's "oy") is one of the name's words of three letters or more, capitalized where the script
     has capitals: "Иван Петров" for Ivan Petrov, "Παπαδόπουλος" for Papadopoulos. Romanizations that differ from
     anyascii's ("Γιώργος" is Giorgos, not Georgios) are not found. Offsets of ``text``."""
-    if text.isascii():
-        return []
     forms = {fold(w) for w in words if len(w) >= 3 and w.isalpha()}
-    if not forms:
+    if not forms or text.isascii():
         return []
+    return [span for span, latin in _other_script_words(text) if latin in forms or latin.replace("oy", "ou") in forms]
+
+
+#: a letter of another script than Latin (from U+0370: Greek, Cyrillic, Armenian, Hebrew, Arabic...), Latin Extended
+#: Additional (U+1E00-U+1EFF: Vietnamese) aside
+_OTHER_SCRIPT_LETTER = re.compile(r"[^\W\d_\u0000-\u036f\u1e00-\u1eff]")
+
+
+@lru_cache(maxsize=64)
+def _other_script_words(text: str) -> Tuple[Tuple[Span, str], ...]:
+    """``(span, folded transliteration)`` of every capitalized word of ``text`` with a letter of another script, read
+    once per text (one scan when it has none, as most texts)."""
+    if _OTHER_SCRIPT_LETTER.search(text) is None:
+        return ()
     from anyascii import anyascii
 
-    spans: List[Span] = []
-    for m in _OTHER_SCRIPT_WORD.finditer(text):
-        word = m.group()
-        if word[0].islower():  # a script with capitals writes a name with one
-            continue
-        latin = fold(anyascii(word))
-        if latin in forms or latin.replace("oy", "ou") in forms:
-            spans.append(m.span())
-    return spans
+    return tuple(
+        (m.span(), fold(anyascii(m.group())))
+        for m in re.finditer(r"[^\W\d_]+", text)
+        if m.group()[0].isupper() and _OTHER_SCRIPT_LETTER.search(m.group())
+    )
 
 
 def _text_forms(text: str, folded: str, words: Sequence[str], long_text: bool) -> List[Span]:
@@ -508,13 +512,7 @@ def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
     if len(words) < 2:
         return []
     given, last = {fold(w) for w in words[:-1]}, fold(words[-1])
-    nicknames = set()
-    for m in _QUOTED_NICKNAME.finditer(text):  # the text as written (a nickname is no hidden form of the name)
-        if fold(m.group("last")) != last:
-            continue
-        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
-        if before is not None and fold(before.group(1)) in given:
-            nicknames.add(m.group("nick"))
+    nicknames = {nick for before, nick, after in _quoted_nicknames(text) if after == last and before in given}
     if not nicknames:
         return []
     folded = fold(text)
@@ -525,6 +523,18 @@ def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
             m.span() for m in pattern.finditer(folded) if text[m.start()].isupper() or text[m.start() : m.end()] == nick
         ]
     return spans
+
+
+@lru_cache(maxsize=64)
+def _quoted_nicknames(text: str) -> Tuple[Tuple[str, str, str], ...]:
+    """``(word before, nickname, word after)`` of every word in quotes or brackets between two words of ``text`` (the
+    words around it folded), read once per text: a court case without a target asks for every full name in it."""
+    found = []
+    for m in _QUOTED_NICKNAME.finditer(text):  # the text as written (a nickname is no hidden form of the name)
+        before = _WORD_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        if before is not None:
+            found.append((fold(before.group(1)), m.group("nick"), fold(m.group("last"))))
+    return tuple(found)
 
 
 def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
