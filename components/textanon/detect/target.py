@@ -26,6 +26,7 @@ from array import array
 from functools import lru_cache
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from anyascii import anyascii
 from spacy.lang.en.stop_words import STOP_WORDS
 from wordfreq import zipf_frequency
 
@@ -269,8 +270,6 @@ def _other_script_words(text: str) -> Tuple[Tuple[Span, str], ...]:
     once per text (one scan when it has none, as most texts)."""
     if _OTHER_SCRIPT_LETTER.search(text) is None:
         return ()
-    from anyascii import anyascii
-
     return tuple(
         (m.span(), fold(anyascii(m.group())))
         for m in re.finditer(r"[^\W\d_]+", text)
