@@ -92,7 +92,7 @@ STREET_COMPOUND = (
     r"vej|straat|laan|gracht|plein)"
 )
 #: street types written after the name as a word of their own ("Váci utca 5", "Atatürk Caddesi 12", "Bağdat Cad. 4")
-STREET_TYPES_AFTER = r"(?:utca|út|útja|tér|körút|sokak|sokağı|Sokak|Sokağı|[Cc]addesi|[Cc]ad\.|[Ss]ok\.|[Bb]ulvarı)"
+STREET_TYPES_AFTER = r"(?:utca|út|útja|tér|körút|[Ss]okak|[Ss]okağı|[Cc]addesi|[Cc]ad\.|[Ss]ok\.|[Bb]ulvarı)"
 #: a word of a street's name after its type: capitalized, or a particle ("rue de la Paix", "Rua dos Douradores")
 STREET_NAME_WORD = (
     rf"(?:[{UPPER}][\w'’.-]*|\d{{1,2}}(?:-?(?:go|ego|th|st|nd|rd|er|e))?(?=\s+[{UPPER}])|(?:de|del|della|delle|dei|degli|di|"
@@ -262,7 +262,8 @@ ADDRESS_PATTERNS = {
     "house_after_flat": (
         r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite)\s+\d+[A-Za-z]?,\s+"
         r"(?P<span>\d{1,4}[A-Za-z]?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})"
-    ),  # continental addresses, the house number after the street (and the postcode and town after it, when written):
+    ),
+    # continental addresses, the house number after the street (and the postcode and town after it, when written):
     # "ul. Długa 5, 00-238 Warszawa", "rue de Rivoli 25", "Via Roma 10", "calle Mayor 3, 28013 Madrid"
     "street_type_then_number": (
         rf"(?<![\w.])(?:{STREET_TYPES_BEFORE}|\b{STREET_TYPES_CAPITALIZED}\b)\s*{STREET_NAME_WORD}"

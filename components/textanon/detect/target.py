@@ -229,8 +229,9 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
             if not single and not _initials_ok(text, m.start(), m.end()):
                 continue
             spans.append((m.start(), m.end()))
-    spans += _text_forms(text, folded, name_words(name), regions is not None)
-    spans += _other_script_forms(text, name_words(name))
+    words = name_words(name)
+    spans += _text_forms(text, folded, words, regions is not None)
+    spans += _other_script_forms(text, words)
     return [(s, e) for s, e, _ in merge(view.spans_to_original(spans), adjacent=True)]
 
 
@@ -483,7 +484,7 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     spoken = _pronunciations_after(text, occurrences)
     extra = spoken + _dotted_initials(text, words) + _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
-        pattern = re.compile(r"(?<!\w)" + re.escape(fold(words[-1])) + r"(?!\w)")
+        pattern = _whole_word(words[-1])
         view = normalized(text)
         folded = fold(view.text)
         occurrences += view.spans_to_original(
@@ -517,11 +518,18 @@ def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
     folded = fold(text)
     spans: List[Span] = []
     for nick in sorted(nicknames):
-        pattern = re.compile(r"(?<!\w)" + re.escape(fold(nick)) + r"(?!\w)")
         spans += [
-            m.span() for m in pattern.finditer(folded) if text[m.start()].isupper() or text[m.start() : m.end()] == nick
+            m.span()
+            for m in _whole_word(nick).finditer(folded)
+            if text[m.start()].isupper() or text[m.start() : m.end()] == nick
         ]
     return spans
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(word: str) -> "re.Pattern[str]":
+    """``word`` folded, as a whole word of a folded text (the surname in lower case, a nickname), compiled once."""
+    return re.compile(r"(?<!\w)" + re.escape(fold(word)) + r"(?!\w)")
 
 
 @lru_cache(maxsize=64)
