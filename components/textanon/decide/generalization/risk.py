@@ -75,11 +75,12 @@ def index_forbidden(
     (a 100,000-character document: millions); a level whose pairs would pass the bound is forbidden outright
     instead (fail closed: the entity is suppressed or takes a level checked before), in the order of ``chosen``,
     and appended to ``unchecked`` when given."""
+    kept = set(entities)
     options = {  # a generalization covers the original too: its documents count as the generalization's
         e: [([phrases[e]], ())] + [(list(w), tuple(m) + (phrases[e],)) for w, m in candidates.get(e, [])]
         for e in phrases
+        if e in kept
     }
-    options = {e: o for e, o in options.items() if e in set(entities)}
     # each option's group once (None: every document), as the sorted tuple count_any's memo keys it by
     groups = {e: [_key(_group(o)) for o in opts] for e, opts in options.items()}
     flat = [(f, other, g) for f, others in groups.items() for other, g in enumerate(others)]
