@@ -15,6 +15,7 @@ from textanon.profiles import (
     DISABLED,
     GENERALIZING_PRIOR_N_DOCS,
     PROFILES,
+    SUPPRESSING_PRIOR_N_DOCS,
     ProfileError,
     profile,
     supports_profiles,
@@ -40,13 +41,19 @@ def test_profile_overrides_and_errors(index_path, tmp_path):
     search = profile("search", index_path)
     assert search["components.textanon_search_risk.index_path"] == str(index_path)
     assert search["components.textanon_optimizer.replacement"] == "generalize"
-    generalizing = profile("fast", replacement="generalize")
+    # the default generalizes (decision 12); any other replacement leaves the generalizer out
+    assert profile("fast") == profile("fast", replacement="generalize")
+    generalizing = profile("fast")
     assert generalizing["components.textanon_optimizer.replacement"] == "generalize"
-    assert generalizing["nlp.disabled"] == [c for c in DISABLED["fast"] if c != "textanon_generalizer"]
-    assert profile("fast", replacement="label")["nlp.disabled"] == DISABLED["fast"]
-    # generalizing, the fast profile's prior has its own population (decision 11); suppressing, the factory's
+    assert generalizing["nlp.disabled"] == DISABLED["fast"] and "textanon_generalizer" not in DISABLED["fast"]
+    suppressing = profile("fast", replacement="suppression")
+    assert suppressing["nlp.disabled"] == [*DISABLED["fast"], "textanon_generalizer"]
+    assert profile("fast", replacement="label")["nlp.disabled"] == suppressing["nlp.disabled"]
+    # each replacement style runs the population chosen for it: generalizing decision 11's, else decision 5's
     assert generalizing["components.textanon_search_risk.index.n_docs"] == GENERALIZING_PRIOR_N_DOCS == 5_000
-    assert not any(key.endswith(".n_docs") for key in profile("fast"))
+    for style in ("suppression", "label", "pseudonym"):
+        n_docs = profile("fast", replacement=style)["components.textanon_search_risk.index.n_docs"]
+        assert n_docs == SUPPRESSING_PRIOR_N_DOCS == 20_000
     assert not any(key.endswith(".n_docs") for key in profile("search", index_path))
     # the generalizer runs exactly when the optimizer generalizes (the search profile's own style)
     assert profile("search", index_path)["nlp.disabled"] == DISABLED["search"]
@@ -70,10 +77,13 @@ def test_the_package_has_profiles_and_the_default_is_fast():
     assert "textanon_search_risk" in nlp.pipe_names and "textanon_lm_risk" not in nlp.pipe_names
     lm = textanon.load("lm")
     assert "textanon_lm_risk" in lm.pipe_names and "textanon_search_risk" not in lm.pipe_names
-    # the prior's population as loaded: the factory's suppressing, decision 11's generalizing
-    assert nlp.get_pipe("textanon_search_risk").index.settings()["n_docs"] == 20_000
-    generalizing = textanon.load("fast", replacement="generalize")
-    assert generalizing.get_pipe("textanon_search_risk").index.settings()["n_docs"] == GENERALIZING_PRIOR_N_DOCS
+    # the default generalizes over the population chosen for it (decisions 11 and 12); suppressing, decision 5's
+    assert "textanon_generalizer" in nlp.pipe_names
+    assert nlp.get_pipe("textanon_optimizer").replacement == "generalize"
+    assert nlp.get_pipe("textanon_search_risk").index.settings()["n_docs"] == GENERALIZING_PRIOR_N_DOCS
+    suppressing = textanon.load("fast", replacement="suppression")
+    assert "textanon_generalizer" not in suppressing.pipe_names
+    assert suppressing.get_pipe("textanon_search_risk").index.settings()["n_docs"] == SUPPRESSING_PRIOR_N_DOCS
 
 
 def test_the_strict_profile_masks_every_detected_span():
@@ -137,24 +147,30 @@ def test_profile_errors_on_the_command_line(index_path, tmp_path, options, messa
     assert result.exit_code == 2 and message in result.output
 
 
-def test_the_fast_profile_generalizing_is_the_same_in_python_and_on_the_command_line(tmp_path):
-    """``--replacement generalize`` on the default profile runs the generalizer over the word-frequency prior, as
-    ``textanon.profile("fast", replacement="generalize")`` does: the same records."""
+def test_the_fast_profile_is_the_same_in_python_and_on_the_command_line(tmp_path):
+    """The default profile generalizes over the word-frequency prior, and ``--replacement suppression`` masks
+    instead, as ``spacy.load("en_textanon")`` and ``textanon.profile("fast", replacement="suppression")`` do: the same
+    records."""
     name = "Ion Rusu"
     text = f"{name} was born in Balti on 14 September 1961 and taught chemistry in Orhei from 1985 to 1999."
     source = tmp_path / "in.jsonl"
     source.write_text(json.dumps({"id": "a", "text": text, "target": name}) + "\n")
-    out = tmp_path / "out.jsonl"
-    result = invoke("-q", "anonymize", source, "-o", out, "--replacement", "generalize")
-    assert result.exit_code == 0, result.output
-    nlp = spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))
-    assert "textanon_generalizer" in nlp.pipe_names
-    doc = nlp.make_doc(text)
-    doc._.target = name
-    doc = nlp(doc)
-    assert json.loads(out.read_text())["anonymized_text"] == doc._.anonymized_text
-    assert any(s._.generalizations for s in doc.spans["pii"])  # the prior's generalizer proposed candidates
-    assert name not in doc._.anonymized_text and "Rusu" not in doc._.anonymized_text
+    for options, config in (
+        ([], {}),
+        (["--replacement", "suppression"], textanon.profile("fast", replacement="suppression")),
+    ):
+        out = tmp_path / f"out{len(options)}.jsonl"
+        result = invoke("-q", "anonymize", source, "-o", out, *options)
+        assert result.exit_code == 0, result.output
+        nlp = spacy.load("en_textanon", config=config)
+        assert ("textanon_generalizer" in nlp.pipe_names) == (not options)
+        doc = nlp.make_doc(text)
+        doc._.target = name
+        doc = nlp(doc)
+        assert json.loads(out.read_text())["anonymized_text"] == doc._.anonymized_text
+        # generalizing, the prior's generalizer proposed candidates
+        assert any(s._.generalizations for s in doc.spans["pii"]) == (not options)
+        assert name not in doc._.anonymized_text and "Rusu" not in doc._.anonymized_text
 
 
 def test_the_search_profile_suppressing_runs_no_generalizer(index_path):

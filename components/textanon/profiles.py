@@ -3,7 +3,8 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
 ``spacy.load`` config overrides (which components run, the search risk's index, the optimizer's replacement):
 
 * ``fast`` (the default, the package's own config): the recognizer, the search risk over a word-frequency prior
-  (no index, :mod:`textanon.risk.search.prior`), CP-SAT; no language model, no parser;
+  (no index, :mod:`textanon.risk.search.prior`), truthful generalization, CP-SAT; no language model, no parser
+  (``--replacement suppression`` masks instead of generalizing: faster, less private, less useful);
 * ``lm``: the language-model risk (SmolLM2 surprisal of entity combinations) in place of the prior — the
   profile for a GPU (on 2 CPU cores it is several times slower than Presidio);
 * ``search``: the search risk over a public-knowledge index (``index build``), with the fast profile's tagger-less
@@ -16,12 +17,12 @@ command line (``textanon anonymize --profile NAME``). One package holds every co
     nlp = spacy.load("en_textanon", config=textanon.profile("lm"))                   # lm
     nlp = spacy.load("en_textanon", config=textanon.profile("search", index="corpus/index_bk25"))
     nlp = spacy.load("en_textanon", config=textanon.profile("strict"))                # strict
-    nlp = spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))  # --replacement
+    nlp = spacy.load("en_textanon", config=textanon.profile("fast", replacement="suppression"))  # --replacement
 
-A ``replacement`` (``--replacement``) replaces the profile's; ``"generalize"`` also runs the generalizer: the fast
-profile then generalizes truthfully over its word-frequency prior, with the prior's population chosen for it
-(:data:`GENERALIZING_PRIOR_N_DOCS`; more private and more useful than suppression on the development data, and
-slower: the README's profile table, docs/profiles.md).
+A ``replacement`` (``--replacement``) replaces the profile's; ``"generalize"`` runs the generalizer, any other style
+leaves it out. The fast profile's prior has a population chosen for each: :data:`GENERALIZING_PRIOR_N_DOCS` when it
+generalizes (its default since decision 12: more private and more useful than suppression, at Presidio's speed),
+:data:`SUPPRESSING_PRIOR_N_DOCS` otherwise (the README's profile table, docs/profiles.md).
 
 The measured numbers of each profile are the README's profile table (``spacy project run profiles``).
 """
@@ -45,7 +46,7 @@ PARSER = ["tok2vec", "tagger", "parser", "attribute_ruler"]
 LM_RISK, SEARCH_RISK, GENERALIZER = "textanon_lm_risk", "textanon_search_risk", "textanon_generalizer"
 #: the components each profile leaves disabled (every other component of the package runs)
 DISABLED: Dict[str, List[str]] = {
-    FAST: [*PARSER, LM_RISK, GENERALIZER],
+    FAST: [*PARSER, LM_RISK],
     LM: [*PARSER, SEARCH_RISK, GENERALIZER],
     SEARCH: [*PARSER, LM_RISK],
     STRICT: [*PARSER, LM_RISK, SEARCH_RISK, GENERALIZER],
@@ -53,13 +54,16 @@ DISABLED: Dict[str, List[str]] = {
 #: the replacement style that runs the generalizer (``textanon_optimizer``'s ``replacement``)
 GENERALIZE = "generalize"
 #: the optimizer's replacement style per profile
-REPLACEMENT = {FAST: "suppression", LM: "suppression", SEARCH: GENERALIZE, STRICT: "suppression"}
+REPLACEMENT = {FAST: GENERALIZE, LM: "suppression", SEARCH: GENERALIZE, STRICT: "suppression"}
 #: the labels whose every mention the optimizer masks, per profile (``mask_labels``; the others: none, risk decides)
 MASK_LABELS: Dict[str, List[str]] = {STRICT: list(TAB_LABELS)}
 #: the word-frequency prior's population (``textanon.FrequencyPrior.v1``'s ``n_docs``) when the fast profile
-#: generalizes (``--replacement generalize``): chosen on development data for the generalizing profile
-#: (docs/profiles.md, round 6, decision 11); suppressing, the fast profile runs the factory's (20,000: decision 5)
+#: generalizes (its default, the package's config): chosen on development data for the generalizing profile
+#: (docs/profiles.md, round 6, decision 11)
 GENERALIZING_PRIOR_N_DOCS = 5_000
+#: ... and when it does not (``--replacement suppression``, ``label``, ``pseudonym``): the factory's, chosen on
+#: development data for the suppressing profile (docs/profiles.md, round 5, decision 5)
+SUPPRESSING_PRIOR_N_DOCS = 20_000
 
 
 class ProfileError(ValueError):
@@ -89,8 +93,10 @@ def profile(
         "components.textanon_optimizer.replacement": style,
         "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
     }
-    if name == FAST and style == GENERALIZE:
-        overrides[f"components.{SEARCH_RISK}.index.n_docs"] = GENERALIZING_PRIOR_N_DOCS
+    if name == FAST:  # the population chosen for the replacement style (decisions 5 and 11)
+        overrides[f"components.{SEARCH_RISK}.index.n_docs"] = (
+            GENERALIZING_PRIOR_N_DOCS if style == GENERALIZE else SUPPRESSING_PRIOR_N_DOCS
+        )
     if name == SEARCH:
         open_index(index)  # a missing or incompatible index: IndexUnavailable before any document is read
         overrides[f"components.{SEARCH_RISK}.index_path"] = str(index)  # replaces the prior (search_risk docstring)

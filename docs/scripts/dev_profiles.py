@@ -1,4 +1,4 @@
-"""The development rows of the fast, generalizing fast and search profiles, as users load them
+"""The development rows of the fast (generalizing), suppressing fast and search profiles, as users load them
 (``textanon.profiles.load``), on the 50 dev pseudo-abstracts (``index dev-set``, seed 0) and their index: BM25 and
 MiniLM judges over the remaining bodies, TPI (SmolLM2, word frequencies), masked share, fragment rate, adjacent
 placeholders. Ad hoc (the before/after dev numbers of a readability rule, docs/generalization.md); first build the
@@ -17,8 +17,8 @@ INDEX = "build/generalization_dev/index"
 if __name__ == "__main__":
     records = load_records(Path("build/generalization_dev/dev.json"), None)
     runs = [
-        ("fast", {}, lambda: load("fast")),
-        ("fast, generalize", {}, lambda: load("fast", replacement="generalize")),
+        ("fast (default, generalizing)", {}, lambda: load("fast")),
+        ("fast, suppression", {}, lambda: load("fast", replacement="suppression")),
         ("search", {}, lambda: load("search", "en_textanon", INDEX)),
     ]
     rows, _ = dev_rows(records, runs)

@@ -42,7 +42,7 @@ def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, 
     assert len(labels) == 7 and labels[-1].startswith("Presidio")  # no index given: no search row
     assert [c[0] for c in calls[:7]] == ["textanon_timed"] * 6 + ["presidio"]
     assert calls[1][1]["profile"] == "fast" and calls[1][1]["n_process"] == 2
-    assert calls[2][1] == {"model": "m", "profile": "fast", "replacement": "generalize"}
+    assert calls[2][1] == {"model": "m", "profile": "fast", "replacement": "suppression"}
     assert calls[3][1]["profile"] == "lm" and calls[4][1]["profile"] == "strict"
     assert calls[7][0] == "textanon_timed" and calls[12][0] == "presidio"  # the order rotates
     one = results["configurations"][labels[0]]["echr_dev_27"]
@@ -54,12 +54,12 @@ def test_configurations_are_interleaved_and_compared_with_presidio(monkeypatch, 
     assert results["startup"]["pipelines"] == startup and "| m | 1.5 | 2.5 | 4.0 |" in table
 
 
-def test_the_default_generalizing_is_timed_in_one_process_beside_the_default():
+def test_the_default_suppressing_is_timed_in_one_process_beside_the_default():
     configs = speed.configurations("m")
     labels = list(configs)
-    assert labels.index(speed.FAST_GENERALIZE) == 2  # after the default in 1 and 2 processes
-    system, settings = configs[speed.FAST_GENERALIZE]
-    assert system == "textanon_timed" and settings == {"model": "m", "profile": "fast", "replacement": "generalize"}
+    assert labels.index(speed.FAST_SUPPRESSION) == 2  # after the default in 1 and 2 processes
+    system, settings = configs[speed.FAST_SUPPRESSION]
+    assert system == "textanon_timed" and settings == {"model": "m", "profile": "fast", "replacement": "suppression"}
     fast = [s for _, s in configs.values() if s.get("profile") == "fast" and "replacement" not in s]
     assert [s["n_process"] for s in fast] == [1, 2]
 

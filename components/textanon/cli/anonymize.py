@@ -44,7 +44,8 @@ OPERATOR_HELP = (
     "other label. NAME: " + ", ".join(OPERATORS) + " (or a registered function's full name). Examples: "
     "PERSON=pseudonym, CODE=mask:chars_to_mask=12, ORG=replace:new_value=<ORG>, DEM=redact, "
     "LOC=hash:length=12 (keyed: --key-file), DATETIME=encrypt (reversed by deanonymize --key-file), "
-    "LOC=generalize (with --replacement generalize), MISC=keep (never for the protected person or a code). "
+    "LOC=generalize (where the profile generalizes: fast, search), "
+    "MISC=keep (never for the protected person or a code). "
     "See the operator table in the README."
 )
 
@@ -92,7 +93,8 @@ def anonymize(
         "--replacement",
         help="How every masked entity is written: *** (suppression), [PERSON] (label), [PERSON_1] (numbered), a "
         "realistic surrogate (pseudonym), or a true, less specific phrase where the risk allows it (generalize: "
-        "adds the generalizer; else ***). Default: the pipeline's (suppression)",
+        "runs the generalizer; else ***). Default: the profile's (generalize for fast and search, suppression for lm "
+        "and strict)",
     ),
     operator: List[str] = typer.Option([], "--operator", help=OPERATOR_HELP, metavar="LABEL=NAME[:ARG=VALUE...]"),
     pseudonym_seed: Optional[int] = typer.Option(

@@ -96,7 +96,7 @@ def prior_pipeline(
         config["components.textanon_search_risk.candidate_verbs_apart"] = verbs_apart
     if generalize == DATES_AND_NUMBERS:
         config["components.textanon_generalizer.generalized_labels"] = [DATETIME, QUANTITY]
-    return load(FAST, model, config=config, replacement=GENERALIZE if generalize else None)
+    return load(FAST, model, config=config, replacement=GENERALIZE if generalize else "suppression")
 
 
 def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: Optional[int] = None, rule=None) -> dict:
@@ -329,12 +329,12 @@ def run_profile_docs(docs, profile: str, model: str, index: Optional[str], repla
 
 
 #: the profile table's rows (label, profile, needs the index, replacement or None for the profile's) — every
-#: profile of textanon.profiles, and the fast profile generalizing over its prior (``--replacement generalize``:
-#: more private and more useful on dev, slower; docs/profiles.md, round 3)
-FAST_GENERALIZE = "fast, generalize"
+#: profile of textanon.profiles, and the fast profile masking instead of generalizing over its prior
+#: (``--replacement suppression``: the default until decision 12, faster, less private and less useful)
+FAST_SUPPRESSION = "fast, suppression"
 PROFILE_ROWS = (
     ("fast (default)", "fast", False, None),
-    (FAST_GENERALIZE, "fast", False, GENERALIZE),
+    (FAST_SUPPRESSION, "fast", False, "suppression"),
     ("lm", "lm", False, None),
     ("search", "search", True, None),
     ("strict", "strict", False, None),
@@ -434,8 +434,8 @@ def profiles_markdown(result: dict) -> str:
     """The README's profile table: how to get each profile, both judges, TRIR, TPI, masked share, speed, memory."""
     how = {
         "fast (default)": '`spacy.load("en_textanon")`, `textanon anonymize IN -o OUT`',
-        FAST_GENERALIZE: '`spacy.load("en_textanon", config=textanon.profile("fast", replacement="generalize"))`, '
-        "`--replacement generalize`",
+        FAST_SUPPRESSION: '`spacy.load("en_textanon", config=textanon.profile("fast", replacement="suppression"))`, '
+        "`--replacement suppression`",
         "lm": '`spacy.load("en_textanon", config=textanon.profile("lm"))`, `--profile lm`',
         "search": '`spacy.load("en_textanon", config=textanon.profile("search", index=DIR))`, `--index DIR`',
         "strict": '`spacy.load("en_textanon", config=textanon.profile("strict"))`, `--profile strict`',

@@ -46,26 +46,26 @@ def load_echr(path: Path) -> Docs:
 #: the search profile's trained models alone: the floor under its time (the court NER and en_core_web_sm's tok2vec,
 #: tagger, parser, attribute_ruler and ner; Presidio runs en_core_web_sm's models too)
 MODELS_ONLY = "search profile's models alone (court NER + en_core_web_sm; no textanon decision)"
-#: the default profile generalizing instead of masking (``--replacement generalize``): the privacy of the profiles
-#: table's "fast, generalize" row, whose speed decides whether it can be the default (docs/profiles.md, decision 4)
-FAST_GENERALIZE = "fast profile, generalize (--replacement generalize), 1 process"
+#: the default profile masking instead of generalizing (``--replacement suppression``): the profiles table's
+#: "fast, suppression" row (the default until decision 12, docs/profiles.md)
+FAST_SUPPRESSION = "fast profile, suppression (--replacement suppression), 1 process"
 
 
 def configurations(
     model: str, index: Optional[str] = None, n_process: Sequence[int] = (1, 2)
 ) -> Dict[str, Tuple[str, dict]]:
-    """``{label: (system name, settings)}``: the default (fast) profile in each of ``n_process``, the default
-    generalizing (:data:`FAST_GENERALIZE`), the language-model and strict profiles, the recognizer alone, the search
-    profile when ``index`` exists (as shipped, generalizing, and with ``--replacement suppression``: the search risk
-    without the generalizer; and its trained models alone, :data:`MODELS_ONLY`), and Presidio (textanon.profiles):
-    every profile, each with its seconds per component."""
+    """``{label: (system name, settings)}``: the default (fast, generalizing) profile in each of ``n_process``, the
+    default suppressing (:data:`FAST_SUPPRESSION`), the language-model and strict profiles, the recognizer alone, the
+    search profile when ``index`` exists (as shipped, generalizing, and with ``--replacement suppression``: the search
+    risk without the generalizer; and its trained models alone, :data:`MODELS_ONLY`), and Presidio
+    (textanon.profiles): every profile, each with its seconds per component."""
     configs: Dict[str, Tuple[str, dict]] = {}
     for n in n_process:
         configs[f"fast profile (default), {n} process{'es' if n > 1 else ''}"] = (
             "textanon_timed",
             {"model": model, "profile": "fast", "n_process": n},
         )
-    configs[FAST_GENERALIZE] = ("textanon_timed", {"model": model, "profile": "fast", "replacement": "generalize"})
+    configs[FAST_SUPPRESSION] = ("textanon_timed", {"model": model, "profile": "fast", "replacement": "suppression"})
     configs["lm profile (LM risk), 1 process"] = ("textanon_timed", {"model": model, "profile": "lm"})
     configs["strict profile (every detected span), 1 process"] = (
         "textanon_timed",
