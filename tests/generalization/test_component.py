@@ -231,3 +231,35 @@ def test_without_a_search_risk_a_title_and_its_name_get_no_generalization():
     assert found["stockbroker"] is None and found["Chris Gardner"] is None
     assert found["1961"]  # the others as before
     assert "another person" not in doc._.anonymized_text
+
+
+@needs_wordnet
+def test_a_saved_pipeline_ships_its_wordnet_and_reads_it_without_nltk_data(tmp_path):
+    # the package a user installs from its wheel generalizes without NLTK_DATA (the default profile generalizes)
+    import os
+    import subprocess
+    import sys
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_generalizer")
+    nlp.to_disk(tmp_path / "nlp")
+    corpus = tmp_path / "nlp" / "textanon_generalizer" / "wordnet" / "corpora" / "wordnet"
+    for name in ("data.noun", "index.noun", "noun.exc", "lexnames", "cntlist.rev"):
+        assert (corpus / name).is_file() and (corpus / name).stat().st_nlink == 1  # copies: nltk refuses links
+    code = (
+        "import sys, spacy, textanon; "
+        "from textanon.decide.generalization.hypernyms import wordnet, wordnet_folder; "
+        "from textanon.decide.generalization.propose import propose; "
+        "spacy.load(sys.argv[1]); print(wordnet_folder()); "
+        "print([g.text for g in propose('DEM', 'veterinary surgeon', common_noun=True)][:1])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NLTK_DATA"}
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "nlp")], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    folder, first = out.stdout.strip().splitlines()
+    assert folder == str(tmp_path / "nlp" / "textanon_generalizer" / "wordnet") and first == "['a doctor']"
+    nlp.to_disk(tmp_path / "lean", exclude=["textanon_generalizer"])  # spaCy's own exclusion still works
+    nlp.get_pipe("textanon_generalizer").to_disk(tmp_path / "settings_only", exclude=["wordnet"])
+    assert not (tmp_path / "settings_only" / "wordnet").exists()

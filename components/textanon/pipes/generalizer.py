@@ -22,7 +22,8 @@ The protected person's name is never generalized (the optimizer masks it whateve
 """
 
 import logging
-from typing import Dict, List, Optional, Set, Tuple
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Set, Tuple, Union
 
 import numpy as np
 from spacy.language import Language
@@ -36,9 +37,10 @@ from textanon.decide.generalization.candidate_ic import (
     lm_candidate_ic,
     wordfreq_candidate_ic,
 )
-from textanon.decide.generalization.hypernyms import person_title_word
+from textanon.decide.generalization.hypernyms import person_title_word, use_pipeline_wordnet, wordnet_folder
 from textanon.decide.generalization.propose import propose_for_mentions
 from textanon.decide.generalization.risk import index_forbidden, population_risky_all
+from textanon.detect.gazetteer.wordnet_data import copy_wordnet_corpus
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import DEM, PERSON, TAB_LABELS
 from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
@@ -48,6 +50,8 @@ from textanon.settings.serialization import SettingsRecord
 
 logger = logging.getLogger(__name__)
 IC_SOURCES = ("auto", "lm", "index", "wordfreq")
+#: the component folder's copy of WordNet (an NLTK data folder: ``wordnet/corpora/wordnet/...``)
+WORDNET_DIR = "wordnet"
 
 
 class Generalizer(SettingsRecord):
@@ -98,6 +102,27 @@ class Generalizer(SettingsRecord):
         """Generalize each doc in turn."""
         for doc in docs:
             yield self(doc)
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        """The settings (``cfg.json``) and the WordNet database the generalizers read (``wordnet/``, an NLTK data
+        folder, about 33 MB; ``exclude=["wordnet"]`` leaves it out): a pipeline package then generalizes wherever it
+        is installed, without ``NLTK_DATA``. Without WordNet at hand nothing is saved for it (a warning): the
+        loaded pipeline reads ``NLTK_DATA`` then, and fails closed (suppression) without."""
+        super().to_disk(path, exclude=exclude)
+        if WORDNET_DIR in exclude:
+            return
+        source = wordnet_folder()
+        if source is None:
+            logger.warning("%s: no WordNet to save with the pipeline (NLTK_DATA); it will need one", self.name)
+            return
+        copy_wordnet_corpus(source, Path(path) / WORDNET_DIR)
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Generalizer":
+        """Read WordNet from the copy saved with the pipeline, where there is one (:func:`use_pipeline_wordnet`)."""
+        folder = Path(path) / WORDNET_DIR
+        if WORDNET_DIR not in exclude and (folder / "corpora" / "wordnet" / "lexnames").is_file():
+            use_pipeline_wordnet(folder)
+        return self
 
     def risk_components(self) -> Tuple[object, object]:
         """The pipeline's enabled (language-model risk, search risk) components, None where absent or disabled: a

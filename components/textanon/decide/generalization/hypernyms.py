@@ -47,19 +47,36 @@ MAX_LEVELS = 4
 PERSON = "person.n.01"
 #: where ``make`` prepares WordNet in the project (relative to the working folder)
 PROJECT_NLTK_DATA = Path("assets") / "nltk_data"
+#: the WordNet databases that loaded pipelines ship (``textanon_generalizer`` saves the one it was built with:
+#: :func:`use_pipeline_wordnet`), read before any other
+_PIPELINE_NLTK_DATA: List[Path] = []
+
+
+def use_pipeline_wordnet(nltk_data: Path) -> None:
+    """Read WordNet from ``nltk_data`` (an NLTK data folder that a pipeline ships), before ``NLTK_DATA`` and the
+    project's copy: a pipeline installed from its wheel generalizes with the database it was built and measured
+    with, wherever it is installed. The reader already loaded in this process stays (the same WordNet 3.0)."""
+    if nltk_data not in _PIPELINE_NLTK_DATA:
+        _PIPELINE_NLTK_DATA.append(Path(nltk_data))
+
+
+def wordnet_folder() -> Optional[Path]:
+    """The NLTK data folder :func:`wordnet` reads: a loaded pipeline's own, else the first ``NLTK_DATA`` folder
+    holding WordNet, else the project's ``assets/nltk_data`` when run from the project folder (``spacy project run``
+    does not export the Makefile's ``NLTK_DATA``); None: nltk's default places."""
+    environment = [Path(f) for f in os.environ.get("NLTK_DATA", "").split(os.pathsep) if f]
+    for folder in [*_PIPELINE_NLTK_DATA, *environment, PROJECT_NLTK_DATA]:
+        if (folder / "corpora" / "wordnet" / "lexnames").is_file():
+            return folder
+    return None
 
 
 @lru_cache(maxsize=1)
 def wordnet():
-    """The offline WordNet reader (loaded once), read directly from the first ``NLTK_DATA`` folder holding it (much
-    faster than nltk's lazy corpus loader), else from the project's ``assets/nltk_data`` when run from the project
-    folder (``spacy project run`` does not export the Makefile's ``NLTK_DATA``), else from nltk's default places."""
-
-    folders = [f for f in os.environ.get("NLTK_DATA", "").split(os.pathsep) if f] + [str(PROJECT_NLTK_DATA)]
-    for folder in folders:
-        if (Path(folder) / "corpora" / "wordnet" / "lexnames").is_file():
-            return load_wordnet(folder)
-    return load_wordnet()
+    """The offline WordNet reader (loaded once), read directly from :func:`wordnet_folder` (much faster than nltk's
+    lazy corpus loader), else from nltk's default places."""
+    folder = wordnet_folder()
+    return load_wordnet(folder) if folder is not None else load_wordnet()
 
 
 def has_sense(word: str, pos: str) -> bool:

@@ -46,6 +46,9 @@ WORDNET_FILES = (
 )
 #: Shipped when present, not required by nltk.
 OPTIONAL_FILES = ("cntlist", "frames.vrb", "sentidx.vrb", "sents.vrb")
+#: WordNet's license (Debian's copy of it), kept beside every copy of the database as the license asks
+DEBIAN_WORDNET_LICENSE = Path("/usr/share/doc/wordnet-base/copyright")
+LICENSE_FILE = "LICENSE"
 
 #: The 45 WordNet 3.0 lexicographer files (lexnames(5WN)): number, name, syntactic category
 #: (1 noun, 2 verb, 3 adjective, 4 adverb). Written to ``lexnames`` as tab separated lines.
@@ -147,12 +150,33 @@ def prepare_wordnet_data(dest: Union[str, Path], source: Union[str, Path] = DEBI
         src, dst = (source / name).resolve(), corpus / name
         if not _up_to_date(src, dst):
             _install(src, dst)
+    if DEBIAN_WORDNET_LICENSE.is_file() and not _up_to_date(DEBIAN_WORDNET_LICENSE, corpus / LICENSE_FILE):
+        _install(DEBIAN_WORDNET_LICENSE.resolve(), corpus / LICENSE_FILE)
     lexnames = corpus / "lexnames"
     text = lexnames_text()
     if lexnames.is_symlink() or not lexnames.is_file() or lexnames.read_text(encoding="utf8") != text:
         if lexnames.is_symlink():
             lexnames.unlink()
         lexnames.write_text(text, encoding="utf8")
+    return corpus
+
+
+def copy_wordnet_corpus(source: Union[str, Path], dest: Union[str, Path]) -> Path:
+    """Copy the WordNet database that nltk's reader opens (:data:`WORDNET_FILES`, ``lexnames`` and the license
+    where present) from the NLTK data folder ``source`` to ``dest/corpora/wordnet``; return that corpus folder. Plain
+    copies, never links (nltk >= 3.9 refuses multiply-linked files). Raises :class:`WordNetDataError` when ``source``
+    holds no WordNet."""
+    src, corpus = Path(source) / "corpora" / "wordnet", Path(dest) / "corpora" / "wordnet"
+    names = list(WORDNET_FILES) + ["lexnames"]
+    missing = [n for n in names if not (src / n).is_file()]
+    if missing:
+        raise WordNetDataError(f"No WordNet corpus in {src} (missing {', '.join(missing)})")
+    corpus.mkdir(parents=True, exist_ok=True)
+    for name in names + ([LICENSE_FILE] if (src / LICENSE_FILE).is_file() else []):
+        target = corpus / name
+        if target.exists() and target.stat().st_size == (src / name).stat().st_size:
+            continue  # saved before (a pipeline saved again into the same folder)
+        shutil.copyfile(src / name, target)
     return corpus
 
 
