@@ -194,25 +194,36 @@ class _DataFile:
     without its per-character bookkeeping (a third of reading a synset; two thirds of reading the 37,000 counts)."""
 
     def __init__(self, path: Path):
+        self._path = path
         self._file = open(path, "rb")  # noqa: SIM115 — kept open for the reader's life, as nltk keeps its own
+        self._pid = os.getpid()
+
+    def _handle(self):
+        """The open file, opened again in a forked worker (``--n-process``): a file inherited from the parent shares
+        its position with it and with every other worker, so one worker's ``seek`` moved another's ``readline`` (nltk
+        then found no synset at the offset it asked for, and the generalizer failed on some documents)."""
+        if self._pid != os.getpid():
+            self._file = open(self._path, "rb")  # noqa: SIM115 — this process's own, kept open as above
+            self._pid = os.getpid()
+        return self._file
 
     def seek(self, offset: int, whence: int = 0) -> int:
-        return self._file.seek(offset, whence)
+        return self._handle().seek(offset, whence)
 
     def tell(self) -> int:
-        return self._file.tell()
+        return self._handle().tell()
 
     def readline(self) -> str:
-        return self._file.readline().decode("utf8")
+        return self._handle().readline().decode("utf8")
 
     def discard_line(self) -> None:
-        self._file.readline()
+        self._handle().readline()
 
     def __iter__(self):
-        return (line.decode("utf8") for line in self._file)
+        return (line.decode("utf8") for line in self._handle())
 
     def read(self, size: int = -1) -> str:
-        return self._file.read(size).decode("utf8")
+        return self._handle().read(size).decode("utf8")
 
     def close(self) -> None:
         self._file.close()
