@@ -76,3 +76,31 @@ def test_the_fast_reader_reads_the_counts_nltks_stream_reads():
         plain.lemma(f"{s}.{name}").count() for s, name in lemmas
     ]
     assert any(plain.lemma(f"{s}.{name}").count() > 0 for s, name in lemmas)
+
+
+def test_the_fast_reader_builds_nltks_index_with_the_collector_left_as_it_was():
+    """Every lemma's synset offsets by part of speech, the adjective satellites among them, and the satellite offsets:
+    nltk's own loader's, read with one split per line and the collector paused (restored after)."""
+    import gc
+    import warnings
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.data import FileSystemPathPointer
+
+    from textanon.detect.gazetteer.wordnet_data import load_wordnet
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = WordNetCorpusReader(FileSystemPathPointer(str(Path(NLTK_DATA) / "corpora" / "wordnet")), None)
+    assert gc.isenabled()
+    fast = load_wordnet(NLTK_DATA)
+    assert gc.isenabled()
+    assert fast.satellite_offsets == plain.satellite_offsets and len(fast.satellite_offsets) > 10_000
+    assert dict(fast._lemma_pos_offset_map) == dict(plain._lemma_pos_offset_map)
+    assert len(fast._lemma_pos_offset_map) > 140_000
+    gc.disable()
+    try:
+        load_wordnet(NLTK_DATA)
+        assert not gc.isenabled()  # an application that turned it off keeps it off
+    finally:
+        gc.enable()
