@@ -24,7 +24,14 @@ from textanon_lab.architecture import (
 
 ROOT = Path(__file__).resolve().parents[1]
 #: shared constants and small helpers at the bottom of the house: they import nothing from textanon
-BOTTOM = ("textanon.costs", "textanon.regions", "textanon.labels", "textanon.about", "textanon.render.user_key")
+BOTTOM = (
+    "textanon.costs",
+    "textanon.regions",
+    "textanon.labels",
+    "textanon.about",
+    "textanon.loading",
+    "textanon.render.user_key",
+)
 
 
 @pytest.fixture(scope="module")

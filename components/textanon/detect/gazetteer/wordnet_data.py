@@ -15,14 +15,14 @@ Makefile does: ``NLTK_DATA=assets/nltk_data``). No network access is needed or a
 """
 
 import argparse
-import gc
 import os
 import shutil
 import sys
 import warnings
-from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional, Sequence, Union
+
+from textanon.loading import collector_paused
 
 #: Where Debian's ``wordnet-base`` / ``wordnet-sense-index`` install the database.
 DEBIAN_WORDNET_DIR = Path("/usr/share/wordnet")
@@ -237,21 +237,6 @@ class _DataFile:
         self.close()
 
 
-@contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off while the reader builds its index (147,306 lemmas, about half a million
-    objects, none of them garbage), then as it was: with it on, collections that walk the growing index again and again
-    took about 0.6 of the reader's 0.9-1.0 s (one first use per process: the command line on one document, the first
-    record of an application)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
     """Return an nltk WordNet reader, offline.
 
@@ -336,7 +321,7 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
                     return _DataFile(corpus / fileid)
                 return super().open(fileid)
 
-        with warnings.catch_warnings(), _collector_paused():  # "multilingual functions are not available"
+        with warnings.catch_warnings(), collector_paused():  # "multilingual functions are not available"
             warnings.simplefilter("ignore")
             return EnglishWordNet(FileSystemPathPointer(str(corpus)), None)
     from nltk.corpus import wordnet
