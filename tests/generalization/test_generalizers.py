@@ -51,6 +51,11 @@ def test_places_from_the_offline_gazetteer():
     assert texts(generalize_place("Birmingham")) == ["a city"]  # two Birminghams of comparable size
     assert generalize_place("Xqzzy") == []
     assert "Tiraspol" in generalize_place("Chisinau")[0].members  # a Moldovan city counts for "a city in Moldova"
+    # GeoNames writes "The Netherlands": "a city in the Netherlands", never "in the The Netherlands"
+    assert texts(generalize_place("Utrecht"))[0] == "a city in the Netherlands"
+    assert texts(generalize_place("Honiara"))[0] == "a city in the Solomon Islands"
+    assert texts(generalize_place("Male"))[0] == "a city in the Maldives"
+    assert texts(generalize_place("Paris"))[0] == "a city in France"
 
 
 def test_persons_only_where_a_role_word_says_the_name_is_a_persons():

@@ -34,8 +34,22 @@ COUNTRY_ALIASES = {
     "soviet union": None,
     "ussr": None,
 }
-#: country names written with "the" in running text
-WITH_THE = ("United", "Republic", "Kingdom", "Netherlands", "Philippines", "Bahamas", "Gambia", "Emirates")
+#: country names written with "the" in running text (and every name GeoNames itself writes with "The": "The
+#: Netherlands"), archipelagos named for their islands included ("the Cayman Islands", "the Maldives")
+WITH_THE = (
+    "United",
+    "Republic",
+    "Kingdom",
+    "Netherlands",
+    "Philippines",
+    "Bahamas",
+    "Gambia",
+    "Emirates",
+    "Islands",
+    "Maldives",
+    "Comoros",
+    "Seychelles",
+)
 #: a second city of the same name with at least this share of the largest one's population makes a name ambiguous
 AMBIGUOUS_SHARE = 0.1
 
@@ -50,8 +64,11 @@ class Country:
 
     @property
     def phrase(self) -> str:
-        """The name as written in running text ("the United States", "France")."""
-        return f"the {self.name}" if any(w in self.name for w in WITH_THE) else self.name
+        """The name as written in running text ("the United States", "the Netherlands", "France"): GeoNames' own
+        capital "The" is lower case there ("a city in the Netherlands", never "in the The Netherlands")."""
+        name = self.name[4:] if self.name.startswith("The ") else self.name
+        the = name != self.name or (any(w in name for w in WITH_THE) and " and the " not in name)
+        return f"the {name}" if the else name
 
 
 @dataclass(frozen=True)
