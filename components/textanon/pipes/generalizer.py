@@ -119,9 +119,8 @@ class Generalizer(SettingsRecord):
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Generalizer":
         """Read WordNet from the copy saved with the pipeline, where there is one (:func:`use_pipeline_wordnet`)."""
-        folder = Path(path) / WORDNET_DIR
-        if WORDNET_DIR not in exclude and (folder / "corpora" / "wordnet" / "lexnames").is_file():
-            use_pipeline_wordnet(folder)
+        if WORDNET_DIR not in exclude:
+            use_pipeline_wordnet(Path(path) / WORDNET_DIR)
         return self
 
     def risk_components(self) -> Tuple[object, object]:

@@ -55,9 +55,11 @@ _PIPELINE_NLTK_DATA: List[Path] = []
 def use_pipeline_wordnet(nltk_data: Path) -> None:
     """Read WordNet from ``nltk_data`` (an NLTK data folder that a pipeline ships), before ``NLTK_DATA`` and the
     project's copy: a pipeline installed from its wheel generalizes with the database it was built and measured
-    with, wherever it is installed. The reader already loaded in this process stays (the same WordNet 3.0)."""
-    if nltk_data not in _PIPELINE_NLTK_DATA:
-        _PIPELINE_NLTK_DATA.append(Path(nltk_data))
+    with, wherever it is installed. The reader already loaded in this process stays (the same WordNet 3.0); a
+    folder without WordNet is passed over (:func:`wordnet_folder`)."""
+    folder = Path(nltk_data)
+    if folder not in _PIPELINE_NLTK_DATA:
+        _PIPELINE_NLTK_DATA.append(folder)
 
 
 def wordnet_folder() -> Optional[Path]:

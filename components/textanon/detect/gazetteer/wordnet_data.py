@@ -175,10 +175,8 @@ def copy_wordnet_corpus(source: Union[str, Path], dest: Union[str, Path]) -> Pat
         raise WordNetDataError(f"No WordNet corpus in {src} (missing {', '.join(missing)})")
     corpus.mkdir(parents=True, exist_ok=True)
     for name in names + ([LICENSE_FILE] if (src / LICENSE_FILE).is_file() else []):
-        target = corpus / name
-        if target.exists() and target.stat().st_size == (src / name).stat().st_size:
-            continue  # saved before (a pipeline saved again into the same folder)
-        shutil.copyfile(src / name, target)
+        if not _up_to_date(src / name, corpus / name):  # kept when saved before (a pipeline saved into its folder)
+            _install(src / name, corpus / name)
     return corpus
 
 

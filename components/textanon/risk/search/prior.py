@@ -24,9 +24,6 @@ from wordfreq import tokenize, word_frequency
 
 from textanon.risk.search.base import Hit
 
-#: the most groups whose shares a prior keeps (then it starts again: a long-running service stays bounded)
-_MAX_GROUPS_KEPT = 100_000
-
 
 class FrequencyPrior:
     """The :class:`~textanon.risk.search.base.SearchIndex` protocol over word frequencies (module docstring)."""
@@ -44,7 +41,9 @@ class FrequencyPrior:
         self._n_docs, self.doc_tokens = int(n_docs), int(doc_tokens)
         self.phrase_penalty, self.unseen_frequency, self.language = phrase_penalty, unseen_frequency, language
         self.share = lru_cache(maxsize=200_000)(self._share)
-        self._group_shares: Dict[tuple, float] = {}
+        # a group asked as a tuple is kept, as a phrase's share is (the generalizer asks for the same hyponym lists,
+        # "a film" and its members, document after document)
+        self._kept_group_share = lru_cache(maxsize=100_000)(self._group_share)
 
     @property
     def n_docs(self) -> int:
@@ -105,16 +104,8 @@ class FrequencyPrior:
 
     def group_share(self, group: Sequence[str]) -> float:
         """The share of documents that contain one phrase of ``group`` (the sum of the phrases' shares, in their order,
-        at most 1). A group given as a tuple is kept (the generalizer asks for the same hyponym lists, "a film" and
-        its members, in document after document)."""
-        if type(group) is tuple:
-            value = self._group_shares.get(group)
-            if value is None:
-                if len(self._group_shares) >= _MAX_GROUPS_KEPT:
-                    self._group_shares.clear()
-                value = self._group_shares[group] = self._group_share(group)
-            return value
-        return self._group_share(group)
+        at most 1); a tuple's is kept."""
+        return self._kept_group_share(group) if type(group) is tuple else self._group_share(group)
 
     def _group_share(self, group: Sequence[str]) -> float:
         return min(1.0, sum(self.share(" ".join(p.split()).lower()) for p in group))
