@@ -63,3 +63,13 @@ def test_name_suffix_is_not_the_surname():
     text = "Martin Luther King Jr. met Sammy Davis Jr.; later King spoke."
     ids = linked(text, [("Martin Luther King Jr.", "PERSON"), ("Sammy Davis Jr.", "PERSON"), ("King", "PERSON")])
     assert ids[("King", text.index("King spoke"))] == ids[("Martin Luther King Jr.", 0)]
+
+
+def test_a_person_span_without_a_word_is_left_alone():
+    """The recognizer once labelled "🇹", half of the flag 🇵🇹, a PERSON: the linker raised IndexError and the
+    whole document became an error record. Such a span has no name to link by; it keeps an id of its own."""
+    text = "Landed with Julia Novak 💕 and Novak stayed."
+    ids = linked(text, [("Julia Novak", "PERSON"), ("💕", "PERSON"), ("Novak", "PERSON")])
+    novak = ids[("Julia Novak", text.index("Julia"))]
+    assert ids[("Novak", text.rindex("Novak"))] == novak
+    assert ids[("💕", text.index("💕"))] != novak

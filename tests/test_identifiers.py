@@ -90,6 +90,13 @@ IDENTIFIERS = [
     ("device ID 3f2504e0-4f89-11d3-9a0c-0305e82c3301 was logged", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"),
     ("GUID {3F2504E0-4F89-11D3-9A0C-0305E82C3301} was", "3F2504E0-4F89-11D3-9A0C-0305E82C3301"),
     ("the key a94a8fe5ccb19ba61c4c0873d391e987982fbbd3 leaked", "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"),
+    # a point on the map: decimal degrees (signed, with hemispheres, in a geo URI), degrees and minutes, what3words;
+    # the longitude of "38.7139, -9.1394" survived before (the latitude was read as a quantity)
+    ("GPS for the afterparty: 38.7139, -9.1394.", "38.7139, -9.1394"),
+    ("The photo was taken at 38.7139° N 9.1394° W.", "38.7139° N 9.1394° W"),
+    ("pinned geo:51.5007,-0.1246 in the chat", "51.5007,-0.1246"),
+    ("The house is at 38°42'50.0\"N 9°08'21.8\"W, by the river.", "38°42'50.0\"N 9°08'21.8\"W"),
+    ("Meet me at ///filled.count.soap after work.", "///filled.count.soap"),
 ]
 
 
@@ -125,6 +132,9 @@ ORDINARY = [
     "Hey There, It's Yogi Bear! (1964) was a film; Dear Diary was a song.",
     "He joined Microsoft in 2005 and left for Apple Inc. in 2010; i.e. five years later.",
     "The state spent 1 234 567 890 euros; scores were 10 20 30 40 50 on 2011-05-03 and 03.04.2001.",
+    # no coordinates: two decimals, a latitude over 90, one hemisphere letter alone, minutes of 60 or more
+    "Scores of 1.5, 2.5 and 12.25, 13.75 were given; the values 95.1234, 10.1234 are out of range.",
+    "The ratio fell from 38.7139 to 9.1394 N units; at 38°75' 9°08' nothing was found.",
 ]
 
 

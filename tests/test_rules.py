@@ -108,6 +108,11 @@ FOUND = [
     ("zip code 90210 on file", "90210", "CODE"),
     # other years than a statute's are dates
     ("in 1996 the Act was passed", "1996", "DATETIME"),
+    # a hashtag's words are a quasi-identifier of their own ("#lisbonart" named the city the text generalized)
+    ("my show! #lisbonart #art2024 — dm me", "lisbonart", "MISC"),
+    ("my show! #lisbonart #art2024 — dm me", "art2024", "MISC"),
+    # a country's flag
+    ("just landed 🇵🇹 for my show", "🇵🇹", "LOC"),
 ]
 
 
@@ -225,6 +230,9 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
         ("lived at 12 Church Walk until", "12 Church Walk"),
         ("moved to 140 Kingsway in", "140 Kingsway"),
         ("Flat 2, 45 Mill Lane", "45 Mill Lane"),
+        # a US street's direction after the number: the number alone was read as the year 1847 ("the 19th century")
+        ("a call at 1847 W. Maple Ave, Apt 3B, Springfield", "1847 W. Maple Ave"),
+        ("moved to 350 NE Oak Street in", "350 NE Oak Street"),
     ],
 )
 def test_house_numbers_and_streets_without_the_common_street_words_are_addresses(text, address):
@@ -291,6 +299,11 @@ def test_street_like_phrases_with_a_number_are_no_continental_address(text):
         "postcode_pl_town",
     }
     assert not [m for m, _, name in named_matches(text) if name in continental]
+
+
+def test_no_hashtag_inside_a_word_a_url_or_a_number():
+    for text in ("issue C#12 and a&#39;b", "see https://example.com/page#section today", "room #12 and item # 5"):
+        assert not [m for m, label in matches(text) if label == "MISC"], text
 
 
 @pytest.mark.parametrize("text", ["the 5 Supreme Court judges", "in 1995 Norway joined", "its 3 Hyde Park concerts"])

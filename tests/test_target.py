@@ -5,7 +5,14 @@ import json
 import pytest
 from core_fixtures import FIXTURES
 
-from textanon.detect.target import find_target_mentions, name_occurrences, name_words, pronunciations, target_variants
+from textanon.detect.target import (
+    find_target_mentions,
+    name_occurrences,
+    name_occurrences_and_pronunciations,
+    name_words,
+    pronunciations,
+    target_variants,
+)
 
 
 def _found(text, name):
@@ -212,3 +219,25 @@ def test_the_name_written_in_another_script_is_found():
     greek = "Ο Γιώργος Παπαδόπουλος is a fisherman."
     assert [greek[s:e] for s, e in name_occurrences(greek, "Georgios Papadopoulos")] == ["Παπαδόπουλος"]
     assert name_occurrences("Ivan met Petra.", "Ivan Petrov") == [(0, 4)]  # ASCII texts: nothing read twice
+
+
+@pytest.mark.parametrize(
+    "text, glued",
+    [
+        # seen on a user's post: the handle was masked (a CODE), the hashtag holding the name survived
+        ("Landed in Lisbon! #priyanairart #art", "priyanairart"),
+        ("Write to priya_nair88 or see PriyaNairCV.pdf", "priya_nair88"),
+        ("Write to priya_nair88 or see PriyaNairCV.pdf", "PriyaNairCV"),
+        ("The site nair-priya.com is down", "nair-priya"),
+    ],
+)
+def test_a_word_holding_two_of_the_names_words_glued_is_a_mention_masked_without_the_role_word(text, glued):
+    found, unspoken = name_occurrences_and_pronunciations(text, "Priya Nair")
+    assert glued in [text[s:e] for s, e in found]
+    assert glued in [text[s:e] for s, e in unspoken]  # masked: never "#the person"
+
+
+def test_short_or_single_name_words_glued_to_others_are_no_mention():
+    text = "We ate annlees pies; Lee came."
+    assert [text[s:e] for s, e in name_occurrences(text, "Ann Lee")] == ["Lee"]  # "ann" + "lee": under 7 letters
+    assert name_occurrences("The priyankas office", "Priya Nair") == []  # one name word inside another word

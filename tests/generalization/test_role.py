@@ -112,6 +112,9 @@ def test_without_tags_only_a_person_noun_after_a_boundary_is_a_title(text, expec
         ("Frau Anna Schmidt wohnt in Berlin.", "Anna Schmidt", "The person wohnt in Berlin."),
         ("We met Sra. Pérez there.", "Pérez", "We met the person there."),
         ("Dear Jane Smith, we write", "Jane Smith", "Dear person, we write"),
+        # a greeting in an e-mail: never "Hi the person,"
+        ("Hi Jane Smith,\nthe panel met.", "Jane Smith", "Hi person,\nthe panel met."),
+        ("Hello Jane Smith, thanks.", "Jane Smith", "Hello person, thanks."),
         ("the Jane Smith who won", "Jane Smith", "the person who won"),
         # seen on the development output: "it was announced that Smith was cast" -> "that person was cast"; "that"
         # right before the name is a conjunction; before a title it is the title's determiner

@@ -191,6 +191,17 @@ PATTERNS = {
     # digits in three or more groups joined by one hyphen, dot or space, nine digits or more in all ("07700-900-123",
     # "4047 8470 8724 90"): a number no other rule validates (:func:`_digit_groups`); dates have fewer digits
     "digit_groups": re.compile(r"(?<![\w.,/:+-])(?<!\d[ .-])\d{2,6}(?:[ .-]\d{2,6}){2,5}(?![\w/-]|[.,:]\d)"),
+    # a point on the map, as phones and cameras write it: decimal degrees with three decimals or more (about 100 m),
+    # signed or with hemispheres ("38.7139, -9.1394", "38.7139° N 9.1394° W", "geo:38.7139,-9.1394"), or degrees and
+    # minutes ("38°42'50.0\"N 9°08'21.8\"W"); in range (:func:`_coordinates`)
+    "coordinates": re.compile(
+        r"(?<![\w.,-])(?P<lat>[-+−]?\d{1,2}(?:\.\d{3,12}[ \t]?°?|[ \t]?°[ \t]?\d{1,2}(?:\.\d+)?[ \t]?['′’]"
+        r"(?:[ \t]?\d{1,2}(?:\.\d+)?[ \t]?(?:[\"″”]|''))?)[ \t]?(?P<ns>[NSns])?)[ \t]*[,;/]?[ \t]*"
+        r"(?P<lon>[-+−]?\d{1,3}(?:\.\d{3,12}[ \t]?°?|[ \t]?°[ \t]?\d{1,2}(?:\.\d+)?[ \t]?['′’]"
+        r"(?:[ \t]?\d{1,2}(?:\.\d+)?[ \t]?(?:[\"″”]|''))?)[ \t]?(?P<ew>[EWew])?)(?!\w|[.,]\d)"
+    ),
+    # a what3words address: three words after three slashes ("///filled.count.soap"), a 3 m square
+    "what3words": re.compile(r"(?<![\w/])///[^\W\d_]{1,20}\.[^\W\d_]{1,20}\.[^\W\d_]{1,20}\b"),
     "isbn": re.compile(
         r"(?i)\bISBN(?:-1[03])?[ \t]*:?[ \t]*(?P<span>(?:97[89][ \t-]?)?\d[\d \t-]{7,14}[\dX])\b"
         r"|(?<![\w-])(?P<bare>97[89]-\d{1,5}-\d{1,7}-\d{1,7}-\d)\b"
@@ -344,6 +355,20 @@ def _longest_valid_group(text, m, group, is_valid):
     return [(start, end)]  # "ISBN" said so: privacy first
 
 
+def _coordinates(text, m):
+    """A latitude of at most 90 and a longitude of at most 180 degrees, minutes under 60, a hemisphere's letter on
+    both or neither ("12.345, 67.891": a pair of measures written with three decimals is masked too, privacy first)."""
+    if (m.group("ns") is None) != (m.group("ew") is None):
+        return []
+    degrees = []
+    for part in (m.group("lat"), m.group("lon")):
+        numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", part)]
+        if len(numbers) > 1 and any(n >= 60 for n in numbers[1:]):
+            return []
+        degrees.append(numbers[0])
+    return [m.span()] if degrees[0] <= 90 and degrees[1] <= 180 else []
+
+
 def _labelled_ssn(text, m):
     return [m.span("span")]
 
@@ -358,6 +383,7 @@ def _digit_groups(text, m):
 
 
 CHECKS: dict = {
+    "coordinates": _coordinates,
     "digit_groups": _digit_groups,
     "uk_postcode_any_case": _postcode,
     "plate_uk_any_case": _plate,

@@ -251,7 +251,12 @@ CODE_PATTERNS = {
 #: addresses: a direct identifier (found by a CODE rule, always masked) labelled LOC as a whole, the house number
 #: and the street ("12 Baker Street"), as TAB's annotators mark them
 ADDRESS_PATTERNS = {
-    "house_number": r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:[A-Z][\w'’-]+\s+){1,3}" + STREET_WORDS + r"\b",
+    # a US street's direction after the number: "1847 W. Maple Ave", "350 NE Oak Street"
+    "house_number": (
+        r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?(?:[A-Z][\w'’-]+\s+){1,3}"
+        + STREET_WORDS
+        + r"\b"
+    ),
     # one-word street names ("10 Kingsway", "5 Broadway"; not "1995 Norway": a closed list, no suffix rule); "Court",
     # "Park", "Hill" and the like are no street words (court texts: "5 Supreme Court judges"), only after a flat
     "house_number_compound": (
@@ -319,6 +324,8 @@ DEM_PATTERNS = {
 }
 #: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
 LOC_PATTERNS = {
+    # a country's flag, two regional-indicator letters ("🇵🇹"): where someone is, was born or comes from
+    "flag": "[\U0001f1e6-\U0001f1ff]{2}",
     "residence": (
         r"\b(?:lives?|lived|living|resides?|resided|residing|born)\s+in\s+(?P<span>"
         + NAME_WORD
@@ -352,6 +359,11 @@ QUANTITY_PATTERNS = {
     "money_symbol": rf"[$€£¥]\s?(?:{NUMBER})(?:\s(?:million|billion))?",
     "percent": rf"(?<![\d.,])(?:{NUMBER})\s?(?:%|per cent|percent)",
 }
+#: MISC rules: a hashtag's words (after the "#"), a quasi-identifier whose risk is scored as any other's: a rare tag
+#: ("#lisbonart", a place and a trade glued together) is masked, a common one ("#love", "#tbt") may stay
+MISC_PATTERNS = {
+    "hashtag": r"(?<![\w#&/])#(?P<span>(?=\w*[^\W\d_])\w{2,60})\b",
+}
 #: every rule as ``(label, name, pattern)``, CODE (and address) first
 RULES: List[Tuple[str, str, str]] = [
     (label, name, pattern)
@@ -363,6 +375,7 @@ RULES: List[Tuple[str, str, str]] = [
         ("LOC", LOC_PATTERNS),
         ("DATETIME", DATETIME_PATTERNS),
         ("QUANTITY", QUANTITY_PATTERNS),
+        ("MISC", MISC_PATTERNS),
     )
     for name, pattern in patterns.items()
 ]

@@ -482,7 +482,8 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     occurrences = find_target_mentions(text, name)
     words = name_words(name)
     spoken = _pronunciations_after(text, occurrences)
-    extra = spoken + _dotted_initials(text, words) + _nickname_occurrences(text, words)
+    glued = _glued_forms(text, words)
+    extra = spoken + glued + _dotted_initials(text, words) + _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = _whole_word(words[-1])
         view = normalized(text)
@@ -493,7 +494,47 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
     found = [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
     kept = set(found)  # a pronunciation merged into a longer occurrence is no longer one of its own
-    return found, [p for p in spoken if p in kept]
+    return found, [p for p in spoken + glued if p in kept]
+
+
+#: the shortest pair of name words, glued, that :func:`_glued_forms` looks for ("annlee", not "alee")
+GLUED_MIN_CHARS = 7
+
+
+def _glued_forms(text: str, words: Sequence[str]) -> List[Span]:
+    """Every word of ``text`` that holds two of the name's words glued together, in either order, with nothing, an
+    underscore, a full stop or a hyphen between them, in any case: a hashtag ("#priyanairart"), a user name
+    ("priya_nair88"), a file or domain name ("PriyaNairCV.pdf", "priyanair.com"). The span is the whole word (the
+    "#" or "@" before it aside): what is left of it would name the person. Such a form is no reference to write as the
+    person's role word ("#the person"); :func:`name_occurrences_and_pronunciations` returns it with the
+    pronunciations, which the optimizer masks. Pairs of :data:`GLUED_MIN_CHARS` letters or more, so that two short
+    given names do not make an ordinary word."""
+    parts = [fold(w) for w in words if w.isalpha()]
+    pairs = {
+        (a, b)
+        for i, a in enumerate(parts)
+        for j, b in enumerate(parts)
+        if i != j and len(a) >= 2 and len(b) >= 2 and len(a) + len(b) >= GLUED_MIN_CHARS
+    }
+    if not pairs:
+        return []
+    view = normalized(text)
+    folded = fold(view.text)
+    pairs = sorted(pair for pair in pairs if pair[0] in folded and pair[1] in folded)
+    if not pairs:
+        return []
+    glued = "|".join(rf"{re.escape(a)}[_.-]?{re.escape(b)}" for a, b in pairs)
+    spans: List[Span] = []
+    for m in re.finditer(glued, folded):  # then out to the word's ends: linear on a long run of letters too
+        if spans and m.start() < spans[-1][1]:
+            continue
+        start, end = m.span()
+        while start > 0 and (folded[start - 1].isalnum() or folded[start - 1] == "_"):
+            start -= 1
+        while end < len(folded) and (folded[end].isalnum() or folded[end] in "_-"):
+            end += 1
+        spans.append((start, end))
+    return view.spans_to_original(spans)
 
 
 #: a nickname in quotes or brackets after a space, and the word after it: the inside of Robert "Bobby" Fenwick, Danny

@@ -111,7 +111,8 @@ class EntityLinker(SettingsRecord):
 
     @staticmethod
     def _link_person_variants(spans: List[Span], uf: _UnionFind) -> None:
-        persons = [(i, name_parts(s.text)) for i, s in enumerate(spans) if s.label_ == PERSON]
+        # a PERSON span without a word character (the recognizer's "🇹", half of a flag) has no name to link by
+        persons = [(i, parts) for i, s in enumerate(spans) if s.label_ == PERSON and (parts := name_parts(s.text))]
         full = [(i, p) for i, p in persons if len(p) >= 2 and all(len(w) > 1 for w in p)]
         full_ids = {i for i, _ in full}
         for i, parts in persons:

@@ -95,6 +95,11 @@ IDENTIFIER_FORMATS = [
     ("street_fr", "25 rue de Rivoli", "The letter was sent to 25 rue de Rivoli, 75001 Paris, in May."),
     ("street_it", "Via Roma 10", "He rented a flat in Via Roma 10 in Turin."),
     ("street_tr", "Atatürk Caddesi No: 12", "The shop at Atatürk Caddesi No: 12 was searched."),
+    # a US street with a direction (the number alone was read as a year: "the 19th century"), points on a map
+    ("street_us", "1847 W. Maple Ave", "Officers were called to 1847 W. Maple Ave, Apt 3B, that night."),
+    ("coordinates_decimal", "38.7139, -9.1394", "The photos were geotagged 38.7139, -9.1394 at midnight."),
+    ("coordinates_dms", "38°42'50.0\"N 9°08'21.8\"W", "His phone placed him at 38°42'50.0\"N 9°08'21.8\"W."),
+    ("what3words", "///filled.count.soap", "She shared ///filled.count.soap with the driver."),
 ]
 
 
@@ -113,7 +118,7 @@ def identifier_formats(folder: Path, seed: int) -> CaseInput:
 def names_outside_prose(folder: Path, seed: int) -> CaseInput:
     """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, a nickname
     written inside the name (Julia 'Sonny' Novak, then "Sonny" alone), a form's field naming another person surname
-    first ("Witness: Novak, Julia") and the user names of a chat transcript."""
+    first ("Witness: Novak, Julia"), the user names of a chat transcript and a hashtag gluing the name together."""
     rng = random.Random(seed)
     (first, last), (other_first, other_last) = _person(rng), _person(rng)
     full, other = f"{first} {last}", f"{other_first} {other_last}"
@@ -123,6 +128,7 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
         f"Dear {other_first},\nI attach the statement for Monday.\n\nBest,\n{first}"
     )
     first_alone = f"Mr {full} was a teacher in the town. In 2005 {first} moved abroad with his family."
+    hashtag = f"{first.lower()}{last.lower()}art"
     nickname = rng.choice(["Bobby", "Danno", "Sonny", "Chip"])
     nicknamed = f"{first} '{nickname}' {last} coached the team for ten years; everyone in town knew {nickname}."
     records = [
@@ -154,6 +160,12 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
                 {"kind": "user_name", "text": f"{first.lower()}_{last[0].lower()}"},
                 {"kind": "user_name", "text": f"{other_first.lower()}.k"},
             ],
+        ),
+        _record(
+            "prose-hashtag_with_the_name",
+            f"{full} opened a show in Lisbon. so proud!! #{hashtag} #art",
+            full,
+            [{"kind": "hashtag", "text": hashtag}],
         ),
     ]
     return write_records(folder / "names_outside_prose.jsonl", records)

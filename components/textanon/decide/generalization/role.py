@@ -50,8 +50,9 @@ from textanon.render.masking import overlap_test
 PREMODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "HYPH", "AFX"})
 #: tags of a noun: a premodifier run that ends with one is a title the role's article can take ("the actress")
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
-#: words before a vocative name, after which the role takes no article ("Dear Mr Smith" -> "Dear person")
-VOCATIVES = frozenset({"dear"})
+#: words before a vocative name, after which the role takes no article ("Dear Mr Smith" -> "Dear person", "Hi Tomasz,"
+#: -> "Hi person,", never "Hi the person,")
+VOCATIVES = frozenset({"dear", "hi", "hello", "hey", "hiya", "thanks"})
 
 #: characters before a name read for its premodifiers
 _WINDOW = 80
