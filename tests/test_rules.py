@@ -113,6 +113,12 @@ FOUND = [
     ("my show! #lisbonart #art2024 — dm me", "art2024", "MISC"),
     # a country's flag
     ("just landed 🇵🇹 for my show", "🇵🇹", "LOC"),
+    # a month and a year cut to two digits
+    ("She moved to the UK in March '15 and", "March '15", "DATETIME"),
+    # a relative named after the kinship word (the NER missed "Tunde")
+    ("Her brother Tunde was treated at the same hospital.", "Tunde", "PERSON"),
+    ("with his wife, Anna Lee, in Leeds", "Anna Lee", "PERSON"),
+    ("her mother O'Brien's house", "O'Brien", "PERSON"),
 ]
 
 
@@ -299,6 +305,11 @@ def test_street_like_phrases_with_a_number_are_no_continental_address(text):
         "postcode_pl_town",
     }
     assert not [m for m, _, name in named_matches(text) if name in continental]
+
+
+def test_no_kin_name_from_a_title_or_a_function_word():
+    for text in ("her brother The Rock starred", "his son Mr Smith", "my sister In 2005 moved", "the son Anna"):
+        assert not [n for _, _, n in named_matches(text) if n == "kin_name"], text
 
 
 def test_no_hashtag_inside_a_word_a_url_or_a_number():

@@ -11,6 +11,7 @@ from textanon.decide.generalization.numbers import generalize_number
 from textanon.decide.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun, reads_as_name
 from textanon.decide.generalization.persons import generalize_person
 from textanon.decide.generalization.places import generalize_place, place_context
+from textanon.decide.generalization.propose import propose
 from textanon.decide.generalization.works import generalize_title
 
 
@@ -32,6 +33,32 @@ def test_dates_climb_from_the_day_to_the_century_and_cover_their_years():
 @pytest.mark.parametrize("text", ["1999 and 2004", "2004–1999", "May", "a decade later", "the 1900s"])
 def test_dates_without_one_year_or_with_an_ambiguous_century_are_not_generalized(text):
     assert generalize_date(text) == []
+
+
+@pytest.mark.parametrize(
+    "context, mention",
+    [
+        # seen on a user's document: the Hijri year 1445 became "the 15th century" (it is 2023)
+        ("was fined on 14 Jumada al-Awwal 1445 (28 November 2023).", "1445"),
+        ("He died on 12 Ramadan 1444 in Dubai.", "12 Ramadan 1444"),
+        ("The deed is dated 1402 SH in Tehran.", "1402"),
+        ("born on 3 Rabi ul Awwal 1390,", "1390"),
+        ("a temple built in 2566 BE in Chiang Mai", "2566"),
+        # a year cut to two digits: its century is not written ("March '15" became "March between '10 and '20")
+        ("She moved to the UK in March '15 and stayed.", "March '15"),
+        ("the class of ’98 met again", "’98"),
+    ],
+)
+def test_a_year_of_another_calendar_or_without_its_century_is_not_generalized(context, mention):
+    assert propose("DATETIME", mention, context, context.index(mention)) == []
+
+
+def test_a_gregorian_year_beside_another_calendars_date_is_still_generalized():
+    context = "was fined on 14 Jumada al-Awwal 1445 (28 November 2023)."
+    assert texts(propose("DATETIME", "28 November 2023", context, context.index("28 November")))[:2] == [
+        "November 2023",
+        "2023",
+    ]
 
 
 def test_numbers_become_a_range_then_an_order_of_magnitude_holding_the_value():
@@ -103,6 +130,11 @@ def test_nouns_take_their_wordnet_hypernyms_with_the_right_article_and_number():
     ]
     assert texts(generalize_noun("singers", "two singers", 4))[0] == "musicians"
     assert generalize_noun("weights", "lifting weights", 8) == []  # not a person noun nor a disease
+    # after a hyphenated compound, no article: "this Nigerian-born a person" was written
+    context = "seeing this 32 y.o. Nigerian-born software engineer, a practising Muslim"
+    assert texts(generalize_noun("software engineer", context, context.index("software")))[-1] == "person"
+    context = "the highest-paid actress over 40"
+    assert texts(generalize_noun("actress", context, context.index("actress")))[0] == "actor"
 
 
 @needs_wordnet

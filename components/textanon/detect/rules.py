@@ -305,6 +305,17 @@ PERSON_PATTERNS = {
     # a judge's surname before a judicial post-nominal ("Auld LJ", "Smith QC")
     "postnominal_name": r"\b" + NAME_WORD + r"\s+(?:LJ|LJJ|QC|KC)\b",
     "maiden_name": r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")",
+    # a relative named after the kinship word ("her brother Tunde", "his son Khalid, 12", "my wife, Anna"): the
+    # generic NER misses a given name it does not know; one or two capitalized words, no title or function word
+    "kin_name": (
+        r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+(?:(?:elder|older|younger|little|big|late|eldest|"
+        r"youngest|twin|step|half)[ -]?)?(?:brother|sister|son|daughter|wife|husband|partner|mother|father|mum|mom|"
+        r"dad|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|"
+        r"fianc[ée]e?|boyfriend|girlfriend|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
+        rf"(?!(?:{NAME_TITLES}|The|A|An|And|But|Or|In|On|At|Of|For|To|With|From|Who|Was|Is|Has|Had|He|She|It|They|"
+        r"We|I|His|Her|Their)\b)"
+        rf"(?P<span>[{UPPER}](?:\w|['’](?!s\b))*(?:-[{UPPER}]\w*)?(?:[ \t]+[{UPPER}](?:\w|['’](?!s\b))*)?)"
+    ),
     # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"
     "designated_letter": r"(?:(?<=[“\"‘])[B-HJ-Z](?=[”\"’])|(?<=\[)[B-HJ-Z](?=\]))",
 }
@@ -337,7 +348,7 @@ LOC_PATTERNS = {
 DATETIME_PATTERNS = {
     "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
-    "month_year": rf"\b{MONTHS}{DATE_SEP}\d{{4}}\b",
+    "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
     # a period as one span, so that it is generalized as a whole ("2010–present", "1999–2004", "2003–04", "from 1999
     # to 2004", "between 1965 and 1967"): longer than the years inside it, it wins over them

@@ -273,9 +273,14 @@ PREPOSITIONS = frozenset(
 )
 
 
+#: the first word of a hyphenated number ("twenty-five"): a quantifier, no premodifier
+_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
+
+
 def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     """Whether the word right before ``start`` modifies the noun there, so that no article may come between them
-    ("the late father", "executive producer", "American actress", "co-star", "type 2 diabetes"): a hyphen, a word
+    ("the late father", "executive producer", "American actress", "co-star", "type 2 diabetes", "Nigerian-born
+    engineer"): a hyphen or a hyphenated compound, a word
     that is no stop word and its number, or a word that is no stop
     word (spaCy's) and that WordNet knows as an adjective or a noun, capitalized ("American", "Oscar") or not; a
     participle WordNet knows as a verb ("named director", "starring actor") is none; nor is anything before a
@@ -287,6 +292,9 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     before = text[max(floor, start - 40) : start]
     if re.search(r"\w-$", before):
         return True
+    compound = re.search(r"([^\W\d_]+)-[^\W\d_]+\s+$", before)
+    if compound and compound.group(1).lower() not in _TENS:
+        return True  # a hyphenated compound modifies the noun ("Nigerian-born engineer"); a number ("Twenty-five") no
     numbered = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+\d[\w.]*\s+$", before)
     if numbered and numbered.group(1).lower() not in STOP_WORDS:
         return True  # a word and its number modify the noun: "type 2 diabetes", "stage 4 cancer"

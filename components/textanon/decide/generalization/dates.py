@@ -57,9 +57,45 @@ def generalize_date(text: str, preceding: str = "") -> List[Generalization]:
     return _generalize_date(text)
 
 
+#: a month of the Islamic (Hijri) or the Persian (Solar Hijri) calendar, as English texts transliterate them: a year
+#: after one is no Gregorian year ("14 Jumada al-Awwal 1445" is November 2023, not "the 15th century")
+_OTHER_CALENDAR_MONTH = (
+    r"(?:Muharram|Safar|Rabi(?:[ '‘’-]?(?:al|ul|ol|el)[ -]?|\s+)(?:Awwal|Awal|Thani|Thaani|Akhir|Akhar|Sani|I{1,2})|"
+    r"Jumad[ae](?:[ '‘’-]?(?:al|ul|ol|el)[ -]?|\s+)(?:Awwal|Awal|Ula|Oula|Thani|Thaani|Akhira|Akhirah|Akhir|I{1,2})|"
+    r"Rajab|Sha['‘’]?b[aā]n|Rama[dz][aā]n|Ramzan|Shawwal|Dh?[uo]l?[ -]?(?:al[ -])?Qa['‘’]?d(?:ah|a)?|"
+    r"Dh?[uo]l?[ -]?(?:al[ -])?Hij(?:j)?(?:ah|a)?|Zul[ -]?(?:Qa['‘’]?dah|Hijjah)|"
+    r"Farvardin|Ordibehesht|Khordad|Tir|Mordad|Shahrivar|Mehr|Aban|Azar|Dey|Bahman|Esfand)"
+)
+_OTHER_CALENDAR_BEFORE = re.compile(_OTHER_CALENDAR_MONTH + r",?\s*$", re.IGNORECASE)
+_OTHER_CALENDAR_INSIDE = re.compile(r"\b" + _OTHER_CALENDAR_MONTH + r"\b", re.IGNORECASE)
+#: an era after a year: the Hijri and Solar Hijri years ("1445 AH", "1402 SH"), the Buddhist era ("2566 BE")
+_OTHER_ERA_AFTER = re.compile(r"^\s*(?:A\.?\s?H\.?|S\.?\s?H\.?|H\.?\s?S\.?|B\.?\s?E\.?|AP)(?![\w])")
+
+
+def other_calendar(preceding: str, text: str, following: str = "") -> bool:
+    """Whether the year of ``text`` is counted in another calendar than the Gregorian: a Hijri or Persian month
+    right before it or inside the span, or an era after it ("1445 AH"). Its decade and century would be false."""
+    return bool(
+        _OTHER_CALENDAR_BEFORE.search(preceding)
+        or _OTHER_CALENDAR_INSIDE.search(text)
+        or _OTHER_ERA_AFTER.match(following)
+        or re.search(r"\d\s*(?:A\.?H\.?|S\.?H\.?)\s*$", text)
+    )
+
+
 def mentions_year(text: str) -> bool:
-    """Whether ``text`` holds a four-digit year (or a decade: "1990s")."""
-    return _YEAR_OR_DECADE.search(text) is not None
+    """Whether ``text`` holds a four-digit year (or a decade: "1990s"), a month's name or a year cut to two digits
+    after an apostrophe ("March '15", "the class of ’98"): a date, never a number between two bounds ("March between
+    '10 and '20")."""
+    return (
+        _YEAR_OR_DECADE.search(text) is not None
+        or _MONTH.search(text) is not None
+        or _SHORT_YEAR.search(text) is not None
+    )
+
+
+#: a year cut to two digits after an apostrophe ("'15", "’98"): its century is not written, so it is not generalized
+_SHORT_YEAR = re.compile(r"(?<!\w)['‘’]\d{2}(?!\d)")
 
 
 def _generalize_date(text: str) -> List[Generalization]:

@@ -13,7 +13,7 @@ from textanon.decide.generalization.base import (
 )
 from textanon.decide.generalization.context import inside_longer_name
 from textanon.decide.generalization.dates import BOUNDS as DATE_BOUNDS
-from textanon.decide.generalization.dates import generalize_date, generalize_period, mentions_year
+from textanon.decide.generalization.dates import generalize_date, generalize_period, mentions_year, other_calendar
 from textanon.decide.generalization.known import generalize_known
 from textanon.decide.generalization.nationalities import generalize_nationality
 from textanon.decide.generalization.nouns import generalize_noun
@@ -70,7 +70,9 @@ def propose(
     preceding = doc_text[max(0, start - CONTEXT_BEFORE) : start] if doc_text else ""
     end = start + len(text) if doc_text[start : start + len(text)] == text else _end(doc_text, start, text)
     following = doc_text[end : end + CONTEXT_AFTER] if doc_text else ""
-    if label == DATETIME and date_bound_before(preceding) and not generalize_period(text, preceding):
+    if label == DATETIME and other_calendar(preceding, text, following):
+        found = []  # "14 Jumada al-Awwal [1445]": a Hijri year, no Gregorian decade or century
+    elif label == DATETIME and date_bound_before(preceding) and not generalize_period(text, preceding):
         # "before [1995]": "before the 1990s" would be false (1995 is not before the 1990s); a period reads it itself
         found = []
     elif label == DATETIME:
