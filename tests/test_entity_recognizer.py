@@ -109,6 +109,25 @@ def test_a_ner_entity_that_is_a_form_field_label_is_dropped():
     assert "NHS Trust" in texts  # an organization's name is no field label
 
 
+def test_a_letters_greeting_or_closing_read_as_an_entity_is_dropped():
+    # seen on a user's letter: the NER read "Dear" as MISC, and a masked greeting wrote "*** person,"
+    nlp = blank_with_recognizer(use_ner=True)
+    doc = nlp.make_doc("Dear Ms Okafor,\nwe write.\nYours faithfully,\nDear John Ltd")
+    doc.ents = [
+        doc.char_span(0, 4, label="MISC"),
+        doc.char_span(doc.text.index("Yours"), doc.text.index("Yours") + 16, label="ORG"),
+        doc.char_span(doc.text.rindex("Dear"), len(doc.text), label="ORG"),
+    ]
+    texts = [t for t, _, _ in spans(nlp.get_pipe("textanon_entity_recognizer")(doc))]
+    assert "Dear" not in texts and "Yours faithfully" not in texts
+    assert "Dear John Ltd" in texts  # a name that starts with the word is kept
+    # the NER's "Dear Ms Okafor" (WORK_OF_ART) around the salutation rule's name: no "Dear" piece is left over
+    doc = nlp.make_doc("Dear Ms Okafor,\nwe write.")
+    doc.ents = [doc.char_span(0, 14, label="WORK_OF_ART")]
+    texts = [t for t, _, _ in spans(nlp.get_pipe("textanon_entity_recognizer")(doc))]
+    assert texts == ["Ms Okafor"]
+
+
 def test_codes_are_never_absorbed_into_a_longer_span():
     nlp = blank_with_recognizer()
     nlp.get_pipe("textanon_entity_recognizer").set_gazetteer(

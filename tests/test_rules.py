@@ -190,6 +190,10 @@ PERSONS = [
     # a match never eats the next title ("Xx Xxxx and Xx Xxxx")
     ("heard Mr Ovid and Mr Tarn today", {"Mr Ovid", "Mr Tarn"}),
     ("Mr A. Brill, Mr B. Colt and Mr C. Dunne (Rule 4)", {"Mr A. Brill", "Mr B. Colt", "Mr C. Dunne"}),
+    # a middle initial is inside the name (was cut at "Judge Lorna G.", the surname a second person), a sentence's
+    # full stop is not
+    ("Judge Lorna G. Schofield sentenced him", {"Judge Lorna G. Schofield"}),
+    ("they met Mr Smith. The court then", {"Mr Smith"}),
     # hyphenated and double initials ("Xx X.-X. Xxxx", "Xx X.X. Xxxx")
     ("and Mrs J.-A. Quill, Adviser", {"Mrs J.-A. Quill"}),
     ("and Mrs H.S. Vane and", {"Mrs H.S. Vane"}),

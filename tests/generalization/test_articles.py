@@ -329,3 +329,18 @@ def test_no_replacement_of_several_words_inside_a_hyphenated_compound(label, men
         start, end = mentions[0][1], mentions[0][1] + len(mention)
         if text[end : end + 1] == "-" or text[start - 1 : start] == "-":
             assert " " not in g.text
+
+
+def test_a_case_title_on_its_own_line_keeps_the_replacements_article():
+    # seen on a user's US judgment: the last word of the line before and the "v." after it made "country in North
+    # America v. ***" (no article); neither modifies the replaced name
+    from textanon.decide.generalization.base import fit_article, modifies_noun_after
+
+    text = "SOUTHERN DISTRICT OF NEW YORK\nUNITED STATES v. JONATHAN A. REYES"
+    start = text.index("UNITED")
+    assert fit_article(text, start, "a country in North America", start - 1, start + 13)[1] == (
+        "A country in North America"
+    )
+    assert not modifies_noun_after("UNITED STATES v. REYES", 13)
+    award = "received Academy Award nominations."
+    assert modifies_noun_after(award, award.index(" nominations"))  # a noun at a sentence's end still counts

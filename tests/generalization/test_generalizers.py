@@ -83,6 +83,9 @@ def test_places_from_the_offline_gazetteer():
     assert texts(generalize_place("Honiara"))[0] == "a city in the Solomon Islands"
     assert texts(generalize_place("Male"))[0] == "a city in the Maldives"
     assert texts(generalize_place("Paris"))[0] == "a city in France"
+    # the last word of the line before modifies nothing: "country in North America v." was written
+    heading = "SOUTHERN DISTRICT OF NEW YORK\nUNITED STATES v. JONATHAN A. REYES"
+    assert texts(propose("LOC", "UNITED STATES", heading, heading.index("UNITED")))[0] == "a country in North America"
 
 
 def test_persons_only_where_a_role_word_says_the_name_is_a_persons():

@@ -295,10 +295,11 @@ ADDRESS_PATTERNS = {
 #: PERSON rules: a name after a title, a maiden name after "née"
 #: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
 PERSON_PATTERNS = {
-    # the words are a lookahead, so that "Mr Crow and Mr Singh" yields both names (a match never eats the next title)
+    # the words are a lookahead, so that "Mr Crow and Mr Singh" yields both names (a match never eats the next title);
+    # a middle initial between them ("Judge Lorna G. Schofield") is inside the name
     "titled_name": (
         rf"\b(?P<title>{NAME_TITLES})\.?(?={NAME_GAP}{INITIALS}"
-        rf"(?P<words>{ANY_WORD}(?:{NAME_GAP}{ANY_WORD}){{0,2}}))"
+        rf"(?P<words>{ANY_WORD}(?:(?:{NAME_GAP}[A-Z]\.)?{NAME_GAP}{ANY_WORD}){{0,2}}))"
     ),
     # a police or military rank before a surname, the rank included ("Detective Constable Wilson", "Sergeant Gamble")
     "ranked_name": rf"\b(?:(?:Detective|Chief|Police|Deputy)\s+)*{RANKS}\.?\s+{NAME_WORD}(?:[ \t]+{NAME_WORD})?\b",

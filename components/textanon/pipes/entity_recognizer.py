@@ -77,6 +77,24 @@ NER_STOP_TEXTS = frozenset(
         "union",
         "parliament",
         "rules of court",
+        # a letter's greeting and closing words, which the generic NER sometimes labels ("Dear" as MISC: a masked
+        # greeting wrote "*** person,")
+        "dear",
+        "hi",
+        "hello",
+        "hey",
+        "yours",
+        "yours sincerely",
+        "yours faithfully",
+        "yours truly",
+        "sincerely",
+        "faithfully",
+        "regards",
+        "kind regards",
+        "best regards",
+        "best wishes",
+        "many thanks",
+        "cheers",
     }
 )
 #: a number right after one of these is a reference into a legal text, not a meaningful quantity
@@ -761,6 +779,8 @@ def _pieces_outside(doc: Doc, candidate, blocked):
         attached = run and (run[0] - 1 in blocked or run[-1] + 1 in blocked)
         if label == PERSON and not attached:  # "Mr M. Eliasson, Lawyer": "Lawyer" is no name
             run = []
+        if run and doc[run[0] : run[-1] + 1].text.lower() in NER_STOP_TEXTS:
+            run = []  # "[Dear] Ms Okafor": the greeting left of a longer entity around a name is no entity
         if run and any(doc[t].is_digit or doc[t].text[:1].isupper() for t in run):  # not "and", "the"
             pieces.append((run[0], run[-1] + 1, label, source))
         run = []

@@ -225,6 +225,8 @@ def modifies_noun_after(text: str, end: int) -> bool:
     if not m:
         return False
     word = m.group(1)
+    if len(word) <= 2 and text[end + m.end() : end + m.end() + 1] == ".":
+        return False  # an abbreviation: "UNITED STATES v. Reyes" ("v" is no noun it modifies)
     if word in STOP_WORDS or word in DETERMINERS:
         return False
     wn = wordnet()
@@ -290,6 +292,8 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     if text[start : start + 1].isupper():
         return False  # a name after a noun is its apposition ("the film Hackers"), not a modified noun
     before = text[max(floor, start - 40) : start]
+    if "\n" in before[len(before.rstrip()) :]:
+        return False  # a line's first word: the last word of the line before modifies nothing here ("NEW YORK\nSTATES")
     if re.search(r"\w-$", before):
         return True
     compound = re.search(r"([^\W\d_]+)-[^\W\d_]+\s+$", before)
