@@ -115,6 +115,10 @@ FOUND = [
     ("just landed 🇵🇹 for my show", "🇵🇹", "LOC"),
     # a month and a year cut to two digits
     ("She moved to the UK in March '15 and", "March '15", "DATETIME"),
+    # a town named after its river, as one name (the NER cut it: "a city upon ***" was written)
+    ("Heard at: Newcastle upon Tyne    On: 14 June", "Newcastle upon Tyne", "LOC"),
+    ("born in Stoke-on-Trent in 1950", "Stoke-on-Trent", "LOC"),
+    ("moved from Frankfurt am Main", "Frankfurt am Main", "LOC"),
     # a relative named after the kinship word (the NER missed "Tunde")
     ("Her brother Tunde was treated at the same hospital.", "Tunde", "PERSON"),
     ("with his wife, Anna Lee, in Leeds", "Anna Lee", "PERSON"),

@@ -336,6 +336,13 @@ DEM_PATTERNS = {
 }
 #: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
 LOC_PATTERNS = {
+    # a town named after its river or another place, as one name (the NER cut "Newcastle upon Tyne" into "Newcastle"
+    # and "Tyne", and the generalization wrote "a city upon ***"): "Kingston upon Thames", "Stoke-on-Trent",
+    # "Stratford-upon-Avon", "Southend-on-Sea", "Frankfurt am Main", "Halle an der Saale", "Boulogne-sur-Mer"
+    "place_upon": (
+        rf"\b[{UPPER}][a-zà-ÿ]+(?:[ -]upon[ -]|-(?:on|under|in|le|sur|sous|en|by)-(?:the-|la-|le-|de-)?|"
+        rf" am | an der | ob der )[{UPPER}][a-zà-ÿ]+\b"
+    ),
     # a country's flag, two regional-indicator letters ("🇵🇹"): where someone is, was born or comes from
     "flag": "[\U0001f1e6-\U0001f1ff]{2}",
     "residence": (
