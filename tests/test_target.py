@@ -75,6 +75,9 @@ def test_uncommon_surname_found_in_lower_case():
 def test_particles_belong_to_the_surname():
     variants = target_variants("Robert De Niro")
     assert "De Niro" in variants and "Niro" in variants and "R. De Niro" in variants
+    # Irish particles too: an interview's speaker label "Ó BRIAIN:" was written "Ó the person:"
+    assert "Ó Briain" in target_variants("Seán Ó Briain") and "Ní Bhriain" in target_variants("Máire Ní Bhriain")
+    assert _found("Ó BRIAIN: I was born in Dingle.", "Seán Ó Briain") == ["Ó BRIAIN"]
 
 
 def test_single_word_name():

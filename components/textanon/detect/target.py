@@ -73,6 +73,14 @@ PARTICLES = frozenset(
         "y",
         "af",
         "zu",
+        # Irish and Scottish Gaelic, folded ("Seán Ó Briain", "Máire Ní Bhriain", "Eoin Mac Giolla"): the surname
+        # begins at them, so "Ó BRIAIN:" is the name, never "Ó the person:"
+        "o",
+        "ni",
+        "nic",
+        "ui",
+        "ua",
+        "mac",
     }
 )
 # Ordinary lower-case English words that are also first names or surnames. A single-word name variant
