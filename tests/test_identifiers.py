@@ -97,6 +97,10 @@ IDENTIFIERS = [
     ("pinned geo:51.5007,-0.1246 in the chat", "51.5007,-0.1246"),
     ("The house is at 38°42'50.0\"N 9°08'21.8\"W, by the river.", "38°42'50.0\"N 9°08'21.8\"W"),
     ("Meet me at ///filled.count.soap after work.", "///filled.count.soap"),
+    # a device's network name carries its owner's: "John-Doe" survived a login log
+    ("WARN user=jdoe failed device=iPhone-of-John-Doe", "iPhone-of-John-Doe"),
+    ("DHCPACK on 10.0.0.4 to Johns-iPhone via eth0", "Johns-iPhone"),
+    ("host John-Does-MacBook-Pro.local joined", "John-Does-MacBook-Pro"),
 ]
 
 
@@ -135,6 +139,7 @@ ORDINARY = [
     # no coordinates: two decimals, a latitude over 90, one hemisphere letter alone, minutes of 60 or more
     "Scores of 1.5, 2.5 and 12.25, 13.75 were given; the values 95.1234, 10.1234 are out of range.",
     "The ratio fell from 38.7139 to 9.1394 N units; at 38°75' 9°08' nothing was found.",
+    "A well-known pc maker and a state-of-the-art laptop-free zone; the mid-range Pixel 7 phone.",
 ]
 
 

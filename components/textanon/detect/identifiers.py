@@ -200,6 +200,13 @@ PATTERNS = {
         r"(?P<lon>[-+−]?\d{1,3}(?:\.\d{3,12}[ \t]?°?|[ \t]?°[ \t]?\d{1,2}(?:\.\d+)?[ \t]?['′’]"
         r"(?:[ \t]?\d{1,2}(?:\.\d+)?[ \t]?(?:[\"″”]|''))?)[ \t]?(?P<ew>[EWew])?)(?!\w|[.,]\d)"
     ),
+    # a device's network name, which carries its owner's name ("Johns-iPhone", "John-Does-MacBook-Pro",
+    # "iPhone-of-John-Doe", "iPhone-de-Juan"): in DHCP, MDM and login logs
+    "device_name": re.compile(
+        r"(?i)(?<![\w.-])(?:(?:[a-z]+-){1,3}(?:iphone|ipad|ipod|macbook(?:-pro|-air)?|imac|mac-mini|galaxy(?:-[a-z0-9]+)?|"
+        r"pixel(?:-\d+[a-z]?)?|android|laptop|desktop|pc)(?:-\d+)?|(?:iphone|ipad|ipod|macbook(?:-pro|-air)?|imac|"
+        r"galaxy|pixel|android|laptop|pc)-(?:of|de|di|da|do|du|von|van)-[a-z]+(?:-[a-z]+){0,2})(?![\w-])"
+    ),
     # a what3words address: three words after three slashes ("///filled.count.soap"), a 3 m square
     "what3words": re.compile(r"(?<![\w/])///[^\W\d_]{1,20}\.[^\W\d_]{1,20}\.[^\W\d_]{1,20}\b"),
     "isbn": re.compile(
