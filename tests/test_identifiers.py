@@ -101,6 +101,8 @@ IDENTIFIERS = [
     ("WARN user=jdoe failed device=iPhone-of-John-Doe", "iPhone-of-John-Doe"),
     ("DHCPACK on 10.0.0.4 to Johns-iPhone via eth0", "Johns-iPhone"),
     ("host John-Does-MacBook-Pro.local joined", "John-Does-MacBook-Pro"),
+    # a phone number written with HTML's non-breaking spaces (copied from a web page) survived
+    ("or call <span>+1&nbsp;415&nbsp;555&nbsp;0132</span> now", "+1&nbsp;415&nbsp;555&nbsp;0132"),
 ]
 
 

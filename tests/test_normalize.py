@@ -44,12 +44,21 @@ def test_a_text_that_needs_nothing_is_its_own_view():
         ("\u0420\u0435trescu", "Petrescu"),  # Cyrillic Er and Ie inside a Latin word
         ("\u0421\u041e\u0420", "COP"),  # a word of look-alikes only
         ("\u0399GOR", "IGOR"),  # Greek capital Iota reads as I (its prototype is "l")
+        # HTML character references, as a browser shows them (a phone number written with &nbsp; survived)
+        ("+1&nbsp;415&nbsp;555&nbsp;0132", "+1 415 555 0132"),
+        ("Jos&eacute; Garc&#237;a &#x41;B", "José García AB"),
+        ("jane&#64;example.com &amp; Petr&#8203;escu", "jane@example.com & Petrescu"),  # a zero-width space goes
     ],
 )
 def test_each_normalization(text, expected):
     view = normalized(text)
     assert view.text == expected
     assert view.to_original(0, len(view.text)) == (0, len(text))  # the whole view covers the whole original
+
+
+def test_an_unknown_or_unfinished_character_reference_stays_as_written():
+    for text in ("AT&T and R&D", "&bogus; and &amp", "Q&A: &#xZZ;"):
+        assert normalized(text).text == text
 
 
 def test_a_word_of_another_script_is_left_alone():

