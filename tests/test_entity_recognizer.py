@@ -404,3 +404,13 @@ def test_the_models_entities_lose_their_dangling_brackets():
     ]
     assert er.without_dangling_brackets(doc, 0, 1) == (0, 1)
     assert er.without_dangling_brackets(doc, 4, 5) is None  # "(" alone
+
+
+def test_a_text_with_markup_gets_a_warning_and_plain_text_none():
+    from textanon.pipes.entity_recognizer import MARKUP_WARNING
+
+    nlp = blank_with_recognizer()
+    html = nlp("<html><body><h1>Profile: <b>Jane</b> Doe</h1><p>She lives in Leeds.</p></body></html>")
+    assert MARKUP_WARNING in html._.anonymization_warnings
+    for text in ("If a < b and c > d, then x <= y.", "Mr Smith <smith@example.com> wrote: <3"):
+        assert MARKUP_WARNING not in (nlp(text)._.anonymization_warnings or [])

@@ -49,7 +49,7 @@ from textanon.detect.rules import (
     find_rule_matches,
 )
 from textanon.detect.target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold
-from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
+from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
 
@@ -96,6 +96,15 @@ NER_STOP_TEXTS = frozenset(
         "many thanks",
         "cheers",
     }
+)
+#: an HTML or XML tag; a text holding :data:`MARKUP_MIN_TAGS` of them in its first :data:`MARKUP_READ_CHARS`
+#: characters gets :data:`MARKUP_WARNING` (textanon reads plain text: a tag next to a masked name is masked with it)
+_MARKUP_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]{0,20}(?:\s[^<>\n]{0,200})?/?>")
+MARKUP_MIN_TAGS = 3
+MARKUP_READ_CHARS = 20_000
+MARKUP_WARNING = (
+    "textanon_entity_recognizer: the text holds HTML or XML markup; it is read as plain text, so tags next to a "
+    "masked span may be masked or broken: convert the markup to text first"
 )
 #: a number right after one of these is a reference into a legal text, not a meaningful quantity
 NUMBER_REFERENCE_WORDS = frozenset(
@@ -314,6 +323,8 @@ class EntityRecognizer(SettingsRecord):
             candidates.extend(_designated_initials(doc))
             candidates.extend(_name_mentions(doc, candidates))
             candidates.extend(_first_name_mentions(doc, candidates))
+        if "<" in doc.text and len(_MARKUP_TAG.findall(doc.text, 0, MARKUP_READ_CHARS)) >= MARKUP_MIN_TAGS:
+            add_warning(doc, MARKUP_WARNING)
         kept = _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))
         kept = _names_joined_by_particles(doc, _places_and_things_read_as_persons(doc, kept))
         spans = [self._make_span(doc, *c) for c in kept]
