@@ -221,6 +221,27 @@ def test_an_introduced_name_is_person(text, name):
 
 
 @pytest.mark.parametrize(
+    "text,name",
+    [
+        # seen on a user's post: "huge thanks to my manager jess" kept the manager's name
+        ("huge thanks to my manager jess (@jessk_mgmt) and my mum", "jess"),
+        ("my sister sam and her husband came", "sam"),
+        ("lol my ex carlos texted again", "carlos"),
+    ],
+)
+def test_a_lower_case_given_name_after_a_relation_is_person(text, name):
+    assert (name, "PERSON") in found(text), found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my friend will help", "my teacher training ends", "my neighbour the doctor", "my boss Dave said so"],
+)
+def test_no_relation_name_from_an_ordinary_word_or_a_capitalized_name(text):
+    assert not [n for *_, n in find_identifiers(text) if n == "relation_name"]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "my name is not important",

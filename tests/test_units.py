@@ -234,7 +234,7 @@ def test_a_generalized_title_before_another_persons_name_takes_the_name_in():
 
 def test_a_name_written_another_person_takes_in_its_given_names():
     # seen on the development output: "His widow, Matilda another person," and "directed by Cecil another person."
-    from textanon.decide.generalization.persons import given_name
+    from textanon.detect.given_names import given_name
 
     def written(text, name, rep="another person", extra=()):
         doc = spacy.blank("en")(text)

@@ -39,7 +39,9 @@ from stdnum.gb import nhs
 from stdnum.us import itin, ssn
 
 from textanon.detect.field_labels import is_field_label
+from textanon.detect.given_names import given_name
 from textanon.detect.normalize import normalized
+from textanon.detect.target import is_common_word
 
 Match = Tuple[int, int, str, str]
 
@@ -217,7 +219,25 @@ PATTERNS = {
 #: the PERSON rules of this module (names outside prose); the names of all but an initial alone are looked for again
 #: in the whole document (:func:`textanon.pipes.entity_recognizer._name_mentions`)
 LETTER_NAME_RULES = frozenset(
-    {"header_name", "salutation_name", "signature_name", "signature_initial", "introduced_name", "chat_speaker"}
+    {
+        "header_name",
+        "salutation_name",
+        "signature_name",
+        "signature_initial",
+        "introduced_name",
+        "chat_speaker",
+        "relation_name",
+    }
+)
+#: a person's relative, friend or colleague, then a given name in lower case ("my manager jess", "my sister sam"), the
+#: way chats and posts write them: the generic NER misses it (a capitalized name is the NER's and ``kin_name``'s); not
+#: an ordinary word that is also a name ("my friend will help")
+RELATION_NAME = re.compile(
+    r"(?i)\b(?:my|his|her|their|our|your)[ \t]+(?:(?:elder|older|younger|little|big|late|twin|step|half|best|"
+    r"old|ex)[ -]?)?(?:brother|sister|son|daughter|wife|husband|partner|mother|father|mum|mom|dad|uncle|aunt|auntie|"
+    r"cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|nan|fianc[ée]e?|boyfriend|"
+    r"girlfriend|friend|mate|bestie|bff|boss|manager|colleague|co-?worker|neighbou?r|roommate|flatmate|housemate|"
+    r"teacher|coach|tutor|therapist|landlord|landlady|carer|caregiver|ex)s?,?[ \t]+(?P<name>[^\W\d_][\w'’-]{1,24})\b"
 )
 #: the rules of this module whose spans are direct identifiers (always masked), whatever their label: the CODE
 #: rules, and the names of the correspondents in headers, salutations and signatures
@@ -480,6 +500,10 @@ def find_letter_names(text: str) -> Iterator[Match]:
             span = _leading_name(part)
             if span is not None:
                 yield at + offset + span[0], at + offset + span[1], PERSON, "introduced_name"
+    for m in RELATION_NAME.finditer(text):
+        name = m.group("name")
+        if name.islower() and given_name(name) and not is_common_word(name) and name not in STOP_WORDS:
+            yield m.start("name"), m.end("name"), PERSON, "relation_name"
     for m in CHAT_SPEAKER.finditer(text):
         group = next(g for g in ("timed", "handle", "nick") if m.group(g))
         name = m.group(group)

@@ -58,10 +58,10 @@ from spacy.tokens import Doc, Span, SpanGroup
 from textanon.costs import DEFAULT_IC, IC_SCALE, mask_cost  # noqa: F401  (DEFAULT_IC, IC_SCALE: re-exported)
 from textanon.decide.generalization.base import fit_articles
 from textanon.decide.generalization.choice import breaks, candidates_of, choose, forbidden
-from textanon.decide.generalization.persons import given_name
 from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
 from textanon.decide.units import Unit, cover_names, cover_units, doc_units, overlapping_units
+from textanon.detect.given_names import given_name
 from textanon.detect.rules import CODE_RULE_NAMES
 from textanon.detect.target import (
     COURTESY_TITLES,

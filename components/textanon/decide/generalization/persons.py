@@ -26,7 +26,7 @@ from textanon.decide.generalization.base import POSSESSIVE_BEFORE, POSSESSIVE_EN
 from textanon.decide.generalization.context import SENTENCE_BREAKS, opens_sentence
 from textanon.decide.generalization.hypernyms import person_noun, plural_bases, wordnet
 from textanon.decide.generalization.works import followed_by_release
-from textanon.loading import collector_paused
+from textanon.detect.given_names import given_name
 
 WINDOW = 3
 #: words that say the next name is a person's (roles, relatives, professions, titles, "married")
@@ -69,14 +69,6 @@ _WORD = re.compile(r"^(?:[A-Z][a-z]{0,2}'?(?=[A-Z]))?[A-Z][a-z]+(?:[-'][A-Z]?[a-
 _INITIAL = re.compile(r"^[A-Z]\.$")
 
 
-@lru_cache(maxsize=1)
-def _given_names():
-    import gender_guesser.detector as gender
-
-    with collector_paused():  # ~48,000 names parsed into dicts: 0.5 -> 0.12 s (textanon.loading)
-        return gender.Detector(case_sensitive=False)
-
-
 @lru_cache(maxsize=20000)
 def everyday_word(word: str) -> bool:
     """An everyday English word, inflected or not (a WordNet lemma written in lower case: "will", "grace", "rose",
@@ -111,11 +103,6 @@ def is_personal_name(text: str) -> bool:
 def _plural_noun(word: str) -> bool:
     """An everyday noun in the plural ("Falls", "Springs", "Heights")."""
     return any(everyday_word(base) for base in plural_bases(word))
-
-
-def given_name(word: str) -> bool:
-    """Whether ``word`` is a given name of the name dictionary (gender_guesser's, any case)."""
-    return _given_names().get_gender(word) != "unknown"
 
 
 def _surname_of_a_name(word: str, doc_text: str) -> bool:
