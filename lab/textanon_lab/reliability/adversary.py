@@ -171,8 +171,66 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
     return write_records(folder / "names_outside_prose.jsonl", records)
 
 
+def _lower_case_given_names() -> List[str]:
+    """The given names of :mod:`.pii` that the relation-name rule reads in lower case: in the name dictionary and no
+    ordinary word ("my friend will help" is no name; "hope" and "grace" are not looked for in lower case)."""
+    from textanon.detect.given_names import given_name
+    from textanon.detect.target import is_common_word
+
+    return [f for f in FIRST if given_name(f.lower()) and not is_common_word(f.lower())]
+
+
+def user_documents(folder: Path, seed: int) -> CaseInput:
+    """Documents as users bring them, each holding what survived before session 66 (2026-11-30): a post with a
+    hashtag gluing the protected name, GPS coordinates and a friend's name in lower case; a login log naming the
+    owner's device; a page copied from the web with a phone number written with ``&nbsp;``; a police report with a
+    US street address with a direction. (A relative named in prose, "her brother Tunde", is now found, but as a
+    quasi-identifier whose risk is scored, not a direct identifier: it is no case here.)"""
+    rng = random.Random(seed)
+    first, last = _person(rng)
+    full = f"{first} {last}"
+    friend = rng.choice(_lower_case_given_names()).lower()
+    hashtag = f"{first.lower()}{last.lower()}studio"
+    device = f"iPhone-of-{first}-{last}"
+    phone = "+1&nbsp;415&nbsp;555&nbsp;0132"
+    records = [
+        _record(
+            "user-post",
+            f"just landed in Lisbon for the opening!! huge thanks to my manager {friend} 💕 #{hashtag} #art "
+            f"GPS for the afterparty: 38.7139, -9.1394",
+            full,
+            [
+                {"kind": "hashtag", "text": hashtag},
+                {"kind": "coordinates", "text": "-9.1394"},
+                {"kind": "first_name", "text": friend},
+            ],
+        ),
+        _record(
+            "user-login_log",
+            f"2024-03-01 12:03:44 WARN user={first[0].lower()}{last.lower()} failed password device={device}",
+            full,
+            [{"kind": "device", "text": device}],
+        ),
+        _record(
+            "user-web_page",
+            f"Contact {full}: call <span>{phone}</span> after six.",
+            full,
+            [{"kind": "phone", "text": phone}, {"kind": "name", "text": full}],
+        ),
+        _record(
+            "user-police_report",
+            f"At 23:40 I responded to a call at 1847 W. Maple Ave, Apt 3B. The complainant, {full}, stated his car "
+            f"was damaged.",
+            full,
+            [{"kind": "street", "text": "1847 W. Maple Ave"}],
+        ),
+    ]
+    return write_records(folder / "user_documents.jsonl", records)
+
+
 ADVERSARY_CASES = {
     "text_forms": text_forms,
     "identifier_formats": identifier_formats,
     "names_outside_prose": names_outside_prose,
+    "user_documents": user_documents,
 }
