@@ -404,6 +404,11 @@ def test_the_models_entities_lose_their_dangling_brackets():
     ]
     assert er.without_dangling_brackets(doc, 0, 1) == (0, 1)
     assert er.without_dangling_brackets(doc, 4, 5) is None  # "(" alone
+    # nor the sign of the next hashtag: the NER's "#julianovakstudio #" wrote "***art" for "... #art"
+    post = nlp.make_doc("so proud #julianovakstudio #art")
+    assert post[er.without_dangling_brackets(post, 2, 5)[0] : er.without_dangling_brackets(post, 2, 5)[1]].text == (
+        "#julianovakstudio"
+    )
 
 
 def test_a_text_with_markup_gets_a_warning_and_plain_text_none():

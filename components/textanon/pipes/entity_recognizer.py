@@ -378,11 +378,15 @@ def without_dangling_brackets(doc: Doc, start: int, end: int) -> Optional[Tuple[
     Monterey (" before "1957)", "Running Man ("): a mask that swallows it leaves "***the 1950s)" in the output
     (issue 32); a bracket is never part of a name. An entity that stops inside a bracket ("12 Years a Slave (2013"
     before ")", labelled a date) is left as it is: closing it would make a title a date to generalize."""
-    while end > start and doc[end - 1].text in OPENING:
-        end -= 1
+    while end > start and (doc[end - 1].text in OPENING or doc[end - 1].text in _SIGILS):
+        end -= 1  # nor the "#" or "@" of the next hashtag or handle ("#julianovakstudio #" before "art")
     while end > start and doc[start].text in CLOSING:
         start += 1
     return (start, end) if end > start else None
+
+
+#: the sign that opens a hashtag or a handle, a token of its own
+_SIGILS = frozenset({"#", "@"})
 
 
 def _capitalized_office(span: Span) -> bool:
