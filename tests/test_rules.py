@@ -115,6 +115,10 @@ FOUND = [
     ("just landed 🇵🇹 for my show", "🇵🇹", "LOC"),
     # a month and a year cut to two digits
     ("She moved to the UK in March '15 and", "March '15", "DATETIME"),
+    # a statement written in capitals: the address and the age survived
+    ("STATEMENT OF MAREK NOWAK, AGED 34, OF 12 LIPOWA STREET, GDANSK.", "12 LIPOWA STREET", "LOC"),
+    ("STATEMENT OF MAREK NOWAK, AGED 34, OF 12 LIPOWA STREET, GDANSK.", "AGED 34", "DEM"),
+    ("FLAT 3, 12 HIGH ROAD", "3", "CODE"),
     # a town named after its river, as one name (the NER cut it: "a city upon ***" was written)
     ("Heard at: Newcastle upon Tyne    On: 14 June", "Newcastle upon Tyne", "LOC"),
     ("born in Stoke-on-Trent in 1950", "Stoke-on-Trent", "LOC"),

@@ -244,7 +244,8 @@ CODE_PATTERNS = {
     "plate_nl": r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,3}-[A-Z0-9]{2,3}-[A-Z0-9]{1,3}\b",
     # house and flat numbers: "Flat 3", "Apartment 12B", "12 Baker Street" (the number)
     "flat_number": (
-        r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor)\s+"
+        r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite|[Hh]ouse|[Bb]lock|[Ff]loor|FLAT|APARTMENT|APT\.?|UNIT|"
+        r"SUITE|HOUSE|BLOCK|FLOOR)\s+"
         r"(?P<span>\d+[A-Za-z]?)\b"
     ),
 }
@@ -254,7 +255,7 @@ ADDRESS_PATTERNS = {
     # a US street's direction after the number: "1847 W. Maple Ave", "350 NE Oak Street"
     "house_number": (
         r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?(?:[A-Z][\w'’-]+\s+){1,3}"
-        + STREET_WORDS
+        + f"(?:{STREET_WORDS}|{STREET_WORDS.upper()})"  # a statement in capitals: "12 LIPOWA STREET"
         + r"\b"
     ),
     # one-word street names ("10 Kingsway", "5 Broadway"; not "1995 Norway": a closed list, no suffix rule); "Court",
@@ -328,10 +329,12 @@ NUMBER_WORD = (
 DEM_PATTERNS = {
     # a country of several words before "national(s)" (one-word nationalities are in the gazetteer: "Polish national")
     "nationality": r"\b(?:United Kingdom|United States|[A-Z][a-z]+ [A-Z][a-z]+)\s+nationals?\b",
+    # in any case ("AGED 34" in a statement written in capitals)
     "age": (
-        rf"\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|{NUMBER_WORD}-year-old)\b"
+        rf"(?i:\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|"
+        rf"{NUMBER_WORD}-year-old)\b"
         # the clinical short forms: "45 y/o", "45yo", "45 y.o.", "45 yrs old"
-        rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?)"
+        rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?))"
     ),
 }
 #: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
