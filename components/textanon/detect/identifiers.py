@@ -210,7 +210,7 @@ PATTERNS = {
         r"galaxy|pixel|android|laptop|pc)-(?:of|de|di|da|do|du|von|van)-[a-z]+(?:-[a-z]+){0,2})(?![\w-])"
     ),
     # a what3words address: three words after three slashes ("///filled.count.soap"), a 3 m square
-    "what3words": re.compile(r"(?<![\w/])///[^\W\d_]{1,20}\.[^\W\d_]{1,20}\.[^\W\d_]{1,20}\b"),
+    "what3words": re.compile(r"///[^\W\d_]{1,20}\.[^\W\d_]{1,20}\.[^\W\d_]{1,20}\b"),
     "isbn": re.compile(
         r"(?i)\bISBN(?:-1[03])?[ \t]*:?[ \t]*(?P<span>(?:97[89][ \t-]?)?\d[\d \t-]{7,14}[\dX])\b"
         r"|(?<![\w-])(?P<bare>97[89]-\d{1,5}-\d{1,7}-\d{1,7}-\d)\b"
@@ -267,9 +267,35 @@ def find_identifiers(text: str) -> List[Match]:
 
 
 # -- CODE -------------------------------------------------------------------------------------------------------
+#: patterns searched only in a text holding one of these strings in lower case (a device's name: a few substring
+#: tests on the lower-cased text, not a case-insensitive match tried at every word)
+_NEEDS = {
+    "device_name": (
+        "iphone",
+        "ipad",
+        "ipod",
+        "macbook",
+        "imac",
+        "mac-mini",
+        "galaxy",
+        "pixel",
+        "android",
+        "laptop",
+        "desktop",
+        "pc",
+    )
+}
+
+
 def find_codes(text: str) -> Iterator[Match]:
     """The CODE identifiers of ``text`` (see the module docstring)."""
+    lower = None
     for name, regex in PATTERNS.items():
+        needs = _NEEDS.get(name)
+        if needs is not None:
+            lower = text.lower() if lower is None else lower
+            if not any(word in lower for word in needs):
+                continue
         check = CHECKS.get(name)
         for m in regex.finditer(text):
             if check is None:
@@ -396,6 +422,12 @@ def _coordinates(text, m):
     return [m.span()] if degrees[0] <= 90 and degrees[1] <= 180 else []
 
 
+def _what3words(text, m):
+    """Three slashes that open no longer run of slashes nor follow a word ("http:///a.b.c" is no address)."""
+    before = text[m.start() - 1] if m.start() else " "
+    return [] if before == "/" or before.isalnum() or before == "_" else [m.span()]
+
+
 def _labelled_ssn(text, m):
     return [m.span("span")]
 
@@ -411,6 +443,7 @@ def _digit_groups(text, m):
 
 CHECKS: dict = {
     "coordinates": _coordinates,
+    "what3words": _what3words,
     "digit_groups": _digit_groups,
     "uk_postcode_any_case": _postcode,
     "plate_uk_any_case": _plate,
@@ -502,7 +535,8 @@ def find_letter_names(text: str) -> Iterator[Match]:
                 yield at + offset + span[0], at + offset + span[1], PERSON, "introduced_name"
     for m in RELATION_NAME.finditer(text):
         name = m.group("name")
-        if name.islower() and given_name(name) and not is_common_word(name) and name not in STOP_WORDS:
+        # the cheap tests first: the name dictionary loads (0.1 s) only for a lower-case word that may be a name
+        if name.islower() and name not in STOP_WORDS and not is_common_word(name) and given_name(name):
             yield m.start("name"), m.end("name"), PERSON, "relation_name"
     for m in CHAT_SPEAKER.finditer(text):
         group = next(g for g in ("timed", "handle", "nick") if m.group(g))

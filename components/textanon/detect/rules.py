@@ -326,15 +326,21 @@ PERSON_PATTERNS = {
 NUMBER_WORD = (
     r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-[a-z]+)?|[a-z]+teen|ten|eleven|twelve)"
 )
+NUMBER_WORD_CAPITALS = (
+    r"(?:\d{1,3}|(?:TWENTY|THIRTY|FORTY|FIFTY|SIXTY|SEVENTY|EIGHTY|NINETY)(?:-[A-Z]+)?|[A-Z]+TEEN|TEN|ELEVEN|TWELVE)"
+)
 DEM_PATTERNS = {
     # a country of several words before "national(s)" (one-word nationalities are in the gazetteer: "Polish national")
     "nationality": r"\b(?:United Kingdom|United States|[A-Z][a-z]+ [A-Z][a-z]+)\s+nationals?\b",
-    # in any case ("AGED 34" in a statement written in capitals)
     "age": (
-        rf"(?i:\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|"
-        rf"{NUMBER_WORD}-year-old)\b"
+        rf"\b(?:aged\s+{NUMBER_WORD}(?:\s+years?)?|{NUMBER_WORD}\s+years?\s+(?:of\s+age|old)|{NUMBER_WORD}-year-old)\b"
         # the clinical short forms: "45 y/o", "45yo", "45 y.o.", "45 yrs old"
-        rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?))"
+        rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?)"
+    ),
+    # the same in a statement written in capitals ("AGED 34", "34 YEARS OLD")
+    "age_capitals": (
+        rf"\b(?=AGED|Aged|\d|[A-Z]{{3}})(?:(?:AGED|Aged)\s+{NUMBER_WORD_CAPITALS}(?:\s+YEARS?)?|{NUMBER_WORD_CAPITALS}\s+YEARS?\s+(?:OF\s+AGE|OLD)|"
+        rf"{NUMBER_WORD_CAPITALS}-YEAR-OLD)\b"
     ),
 }
 #: LOC rules: the place where someone lives or was born ("lives in Kent": the generic NER reads it as a person)
