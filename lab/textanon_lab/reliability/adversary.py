@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Dict, List
 
+from textanon.detect.given_names import given_name
+from textanon.detect.target import is_common_word
 from textanon_lab.reliability.inputs import CaseInput, write_records
 from textanon_lab.reliability.pii import FIRST, LAST, PiiRecord
 
@@ -174,9 +176,6 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
 def _lower_case_given_names() -> List[str]:
     """The given names of :mod:`.pii` that the relation-name rule reads in lower case: in the name dictionary and no
     ordinary word ("my friend will help" is no name; "hope" and "grace" are not looked for in lower case)."""
-    from textanon.detect.given_names import given_name
-    from textanon.detect.target import is_common_word
-
     return [f for f in FIRST if given_name(f.lower()) and not is_common_word(f.lower())]
 
 
