@@ -229,15 +229,20 @@ LETTER_NAME_RULES = frozenset(
         "relation_name",
     }
 )
+#: the words for a relative, one alternation (no group), read by this module's relation names and by the rules'
+#: ``kin_name`` (:mod:`textanon.detect.rules`), each with the words of its own around it
+KIN_WORDS = (
+    r"brother|sister|son|daughter|wife|husband|partner|mother|father|mum|mom|dad|uncle|aunt|cousin|nephew|niece|"
+    r"grandson|granddaughter|grandmother|grandfather|grandma|grandpa|fianc[ée]e?|boyfriend|girlfriend"
+)
 #: a person's relative, friend or colleague, then a given name in lower case ("my manager jess", "my sister sam"), the
 #: way chats and posts write them: the generic NER misses it (a capitalized name is the NER's and ``kin_name``'s); not
 #: an ordinary word that is also a name ("my friend will help")
 RELATION_NAME = re.compile(
     r"(?i)\b(?:my|his|her|their|our|your)[ \t]+(?:(?:elder|older|younger|little|big|late|twin|step|half|best|"
-    r"old|ex)[ -]?)?(?:brother|sister|son|daughter|wife|husband|partner|mother|father|mum|mom|dad|uncle|aunt|auntie|"
-    r"cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|nan|fianc[ée]e?|boyfriend|"
-    r"girlfriend|friend|mate|bestie|bff|boss|manager|colleague|co-?worker|neighbou?r|roommate|flatmate|housemate|"
-    r"teacher|coach|tutor|therapist|landlord|landlady|carer|caregiver|ex)s?,?[ \t]+(?P<name>[^\W\d_][\w'’-]{1,24})\b"
+    rf"old|ex)[ -]?)?(?:{KIN_WORDS}|auntie|nan|friend|mate|bestie|bff|boss|manager|colleague|co-?worker|neighbou?r|"
+    r"roommate|flatmate|housemate|teacher|coach|tutor|therapist|landlord|landlady|carer|caregiver|ex)s?,?[ \t]+"
+    r"(?P<name>[^\W\d_][\w'’-]{1,24})\b"
 )
 #: the rules of this module whose spans are direct identifiers (always masked), whatever their label: the CODE
 #: rules, and the names of the correspondents in headers, salutations and signatures

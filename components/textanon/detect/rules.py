@@ -20,7 +20,7 @@ from typing import Iterator, List, Optional, Pattern, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES
+from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES, KIN_WORDS
 from textanon.detect.normalize import normalized
 from textanon.detect.target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
@@ -311,9 +311,7 @@ PERSON_PATTERNS = {
     # generic NER misses a given name it does not know; one or two capitalized words, no title or function word
     "kin_name": (
         r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+(?:(?:elder|older|younger|little|big|late|eldest|"
-        r"youngest|twin|step|half)[ -]?)?(?:brother|sister|son|daughter|wife|husband|partner|mother|father|mum|mom|"
-        r"dad|uncle|aunt|cousin|nephew|niece|grandson|granddaughter|grandmother|grandfather|grandma|grandpa|"
-        r"fianc[ée]e?|boyfriend|girlfriend|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
+        rf"youngest|twin|step|half)[ -]?)?(?:{KIN_WORDS}|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
         rf"(?!(?:{NAME_TITLES}|The|A|An|And|But|Or|In|On|At|Of|For|To|With|From|Who|Was|Is|Has|Had|He|She|It|They|"
         r"We|I|His|Her|Their)\b)"
         rf"(?P<span>[{UPPER}](?:\w|['’](?!s\b))*(?:-[{UPPER}]\w*)?(?:[ \t]+[{UPPER}](?:\w|['’](?!s\b))*)?)"

@@ -30,7 +30,7 @@ from anyascii import anyascii
 from spacy.lang.en.stop_words import STOP_WORDS
 from wordfreq import zipf_frequency
 
-from textanon.detect.normalize import normalized
+from textanon.detect.normalize import NormalizedView, normalized
 from textanon.regions import merge
 
 #: Courtesy and professional titles before a person's name, lower case without the full stop: the recognizer
@@ -209,7 +209,7 @@ def _variant_pattern(variant: str) -> str:
     return r"[\s,]*".join(r"\s*".join(word(p) for p in pieces) for pieces in parts if pieces)
 
 
-def find_target_mentions(text: str, name: str) -> List[Span]:
+def find_target_mentions(text: str, name: str, view: Optional[NormalizedView] = None) -> List[Span]:
     """Character spans of every occurrence of a variant of ``name`` in ``text`` (sorted, non-overlapping).
 
     A possessive "'s" stays outside the span; a span never starts or ends inside a word. The search reads the
@@ -217,12 +217,12 @@ def find_target_mentions(text: str, name: str) -> List[Span]:
     inside
     the name, end-of-line hyphenation, look-alike Cyrillic letters); a span covers every original character of the
     occurrence, invisible ones included. The name's words also match written apart, letter-spaced or inflected
-    (:func:`_text_forms`).
+    (:func:`_text_forms`). ``view``: the text's normalized view, when the caller has it already.
     """
     variants = target_variants(name)
     if not variants or not text:
         return []
-    view = normalized(text)
+    view = view if view is not None else normalized(text)
     text = view.text
     folded = fold(text)
     regions = _regions(folded, variants) if len(text) >= _LONG_TEXT else None
@@ -487,14 +487,14 @@ _OCCURRENCES: Dict[Tuple[str, str], Tuple[Tuple[Span, ...], Tuple[Span, ...]]] =
 
 
 def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
-    occurrences = find_target_mentions(text, name)
+    view = normalized(text)  # once for every search below (a text under _LONG_TEXT is not remembered)
+    occurrences = find_target_mentions(text, name, view)
     words = name_words(name)
     spoken = _pronunciations_after(text, occurrences)
-    glued = _glued_forms(text, words)
+    glued = _glued_forms(view, words)
     extra = spoken + glued + _dotted_initials(text, words) + _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = _whole_word(words[-1])
-        view = normalized(text)
         folded = fold(view.text)
         occurrences += view.spans_to_original(
             [m.span() for m in pattern.finditer(folded) if view.text[m.start() : m.end()].islower()]
@@ -509,14 +509,14 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
 GLUED_MIN_CHARS = 7
 
 
-def _glued_forms(text: str, words: Sequence[str]) -> List[Span]:
-    """Every word of ``text`` that holds two of the name's words glued together, in either order, with nothing, an
-    underscore, a full stop or a hyphen between them, in any case: a hashtag ("#priyanairart"), a user name
-    ("priya_nair88"), a file or domain name ("PriyaNairCV.pdf", "priyanair.com"). The span is the whole word (the
-    "#" or "@" before it aside): what is left of it would name the person. Such a form is no reference to write as the
-    person's role word ("#the person"); :func:`name_occurrences_and_pronunciations` returns it with the
-    pronunciations, which the optimizer masks. Pairs of :data:`GLUED_MIN_CHARS` letters or more, so that two short
-    given names do not make an ordinary word."""
+def _glued_forms(view: NormalizedView, words: Sequence[str]) -> List[Span]:
+    """Every word of the text (``view``: its normalized view; offsets of the original) that holds two of the name's
+    words glued together, in either order, with nothing, an underscore, a full stop or a hyphen between them, in any
+    case: a hashtag ("#priyanairart"), a user name ("priya_nair88"), a file or domain name ("PriyaNairCV.pdf",
+    "priyanair.com"). The span is the whole word (the "#" or "@" before it aside): what is left of it would name the
+    person. Such a form is no reference to write as the person's role word ("#the person");
+    :func:`name_occurrences_and_pronunciations` returns it with the pronunciations, which the optimizer masks. Pairs
+    of :data:`GLUED_MIN_CHARS` letters or more, so that two short given names do not make an ordinary word."""
     parts = [fold(w) for w in words if w.isalpha()]
     pairs = {
         (a, b)
@@ -526,7 +526,6 @@ def _glued_forms(text: str, words: Sequence[str]) -> List[Span]:
     }
     if not pairs:
         return []
-    view = normalized(text)
     folded = fold(view.text)
     pairs = sorted(pair for pair in pairs if pair[0] in folded and pair[1] in folded)
     if not pairs:
