@@ -127,6 +127,11 @@ FOUND = [
     ("Her brother Tunde was treated at the same hospital.", "Tunde", "PERSON"),
     ("with his wife, Anna Lee, in Leeds", "Anna Lee", "PERSON"),
     ("her mother O'Brien's house", "O'Brien", "PERSON"),
+    # an identity document's series is part of its number (the series survived, masked or not by the risk)
+    ("Passport series AB no. 482913, issued in 2015.", "AB no. 482913", "CODE"),
+    ("Her ID card (series 4508, No 123456) expired.", "4508, No 123456", "CODE"),
+    ("His passport of series II-ME № 654321 was lost.", "II-ME № 654321", "CODE"),
+    ("PASSPORT SERIES: KM NUMBER: 1234567.", "KM NUMBER: 1234567", "CODE"),
 ]
 
 
@@ -156,6 +161,8 @@ NO_CODE = [
     "Reports of Judgments and Decisions 1997-I, no. 30).",
     "(bekendtgørelse nr. 224), as",
     "(Ustawa nr 17 of 2004)",
+    # the Court's former law reports
+    "Airey v. Ireland, 9 October 1979, Series A no. 32, and",
     # a date written with one separator twice is no phone number, nor is a timestamp an identifier
     "Seen on 2024-02-03 at the clinic",
     "on 03.04.2001 at",

@@ -177,6 +177,8 @@ EU_LEGAL_ACT = re.compile(r"\d{2,4}/\d{1,4}/(?:EEC|EC|EU|CE|EG|EWG|Euratom)\b")
 #: a numbered case title "X v. Y (no. 2)" or a volume of the Court's Reports ("Reports 1997-I, no. 30")
 CASE_TITLE_NUMBER = re.compile(r"\(\s*[Nn]o\.\s*\d{1,2}\s*\)")
 REPORTS_VOLUME = re.compile(r"\b\d{4}-[IVX]+\b")
+#: the Court's former law reports, cited "Series A no. 94": a reference, not an identifier
+REPORTS_SERIES = re.compile(r"\bSeries [AB],?\s*$")
 
 #: CODE rules (identifiers), name -> pattern
 CODE_PATTERNS = {
@@ -214,6 +216,14 @@ CODE_PATTERNS = {
     "labelled_identifier": (
         r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
         r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
+    ),
+    # an identity document's series and number, one identifier: "passport series FE no. 482913", "ID card (series
+    # 4508, No 123456)"; only after a document word, so a law report's "Series A no. 94" stays a reference
+    "document_series": (
+        r"\b(?:[Pp]assport|PASSPORT|[Ii]dentity [Cc]ard|ID(?: [Cc]ard)?|[Cc]ertificate|[Ll]icen[cs]e|[Pp]ermit|"
+        r"[Vv]isa|[Dd]ocument)\b[^.\n]{0,40}?\b(?:[Ss]eries|SERIES|[Ss]er\.)\s*:?\s*"
+        r"(?P<span>(?:[A-Z]{1,4}|\d{2} ?\d{2}|[IVXLC]{1,4}-[A-Z]{2})(?:\s*,)?\s*"
+        r"(?:(?:[Nn]o\.?|NO\.?|[Nn]umber|NUMBER|[Nn]r\.?|№|#)\s*:?\s*)?\d(?:[\d ]{2,12}\d))"
     ),
     "card_number": r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b",
     "ipv4": r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b",
@@ -452,6 +462,7 @@ def _legal_reference(text: str, name: str, m, start: int, end: int) -> bool:
             _after_legal_text(text, m.start())
             or bool(CASE_TITLE_NUMBER.match(text, max(0, m.start() - 1)))
             or bool(REPORTS_VOLUME.search(text[max(0, m.start() - 14) : m.start()]))
+            or bool(REPORTS_SERIES.search(text[max(0, m.start() - 12) : m.start()]))
         )
     return name == "id_number" and bool(REPORTS_VOLUME.fullmatch(text, start, end))
 
