@@ -73,3 +73,44 @@ def test_a_person_span_without_a_word_is_left_alone():
     novak = ids[("Julia Novak", text.index("Julia"))]
     assert ids[("Novak", text.rindex("Novak"))] == novak
     assert ids[("💕", text.index("💕"))] != novak
+
+
+def test_a_name_with_a_nickname_is_the_name_and_the_nickname_alone_is_that_person():
+    text = 'Robert "Bob" Hartley left. Bob moved; Robert Hartley met Margaret Hartley.'
+    ids = linked(
+        text,
+        [
+            ('Robert "Bob" Hartley', "PERSON"),
+            ("Bob", "PERSON"),
+            ("Robert Hartley", "PERSON"),
+            ("Margaret Hartley", "PERSON"),
+        ],
+    )
+    robert = ids[('Robert "Bob" Hartley', 0)]
+    assert ids[("Bob", text.index("Bob moved"))] == ids[("Robert Hartley", text.index("Robert Hartley"))] == robert
+    assert ids[("Margaret Hartley", text.index("Margaret"))] != robert
+
+
+def test_a_nickname_of_two_people_stays_on_its_own():
+    text = 'Robert "Bob" Hartley and Roberta "Bob" Lane came. Bob spoke.'
+    ids = linked(text, [('Robert "Bob" Hartley', "PERSON"), ('Roberta "Bob" Lane', "PERSON"), ("Bob", "PERSON")])
+    assert len(set(ids.values())) == 3
+
+
+def test_a_name_and_its_form_in_its_own_script_are_one_entity():
+    text = "Ms Chen Wei-Ling (陈伟玲) met Ivan Petrov (Иван Петров) in Kyiv (Київ)."
+    ids = linked(
+        text,
+        [
+            ("Ms Chen Wei-Ling", "PERSON"),
+            ("陈伟玲", "PERSON"),
+            ("Ivan Petrov", "PERSON"),
+            ("Иван Петров", "PERSON"),
+            ("Kyiv", "LOC"),
+            ("Київ", "LOC"),
+        ],
+    )
+    assert ids[("Ms Chen Wei-Ling", 0)] == ids[("陈伟玲", text.index("陈"))]
+    assert ids[("Ivan Petrov", text.index("Ivan"))] == ids[("Иван Петров", text.index("Иван"))]
+    assert ids[("Kyiv", text.index("Kyiv"))] == ids[("Київ", text.index("Київ"))]
+    assert len(set(ids.values())) == 3

@@ -128,6 +128,20 @@ def test_a_letters_greeting_or_closing_read_as_an_entity_is_dropped():
     assert texts == ["Ms Okafor"]
 
 
+def test_a_name_in_its_own_script_in_parentheses_after_it_is_a_mention_with_its_label():
+    # seen on a referral letter: "Ms. Chen Wei-Ling (陈伟玲)" was masked, the name in Chinese survived
+    nlp = blank_with_recognizer(use_ner=True)
+    doc = nlp.make_doc("The patient, Ms. Chen Wei-Ling (陈伟玲), lives in Kyiv (Київ). Mr Smith (dentist) came.")
+    doc.ents = [
+        doc.char_span(doc.text.index("Chen"), doc.text.index(" ("), label="PERSON"),
+        doc.char_span(doc.text.index("Kyiv"), doc.text.index("Kyiv") + 4, label="GPE"),
+    ]
+    found = spans(nlp.get_pipe("textanon_entity_recognizer")(doc))
+    assert ("陈伟玲", "PERSON", "rule:native_script") in found
+    assert ("Київ", "LOC", "rule:native_script") in found
+    assert not [t for t, _, _ in found if "dentist" in t]  # Latin words in parentheses are no name's own script
+
+
 def test_codes_are_never_absorbed_into_a_longer_span():
     nlp = blank_with_recognizer()
     nlp.get_pipe("textanon_entity_recognizer").set_gazetteer(

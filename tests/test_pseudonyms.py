@@ -380,3 +380,25 @@ def test_the_digits_of_an_address_are_drawn_one_by_one():
     groups = re.findall(r"\d+", out)
     assert [len(g) for g in groups] == [2, 5] and groups != ["12", "10115"], out
     assert all(g[0] != "0" for g in groups) and len(set(groups[1])) > 1, out
+
+
+def test_a_nickname_alone_and_the_name_in_its_own_script_follow_the_persons_surrogate():
+    text = 'Robert "Bob" Hartley met Chen Wei-Ling (陈伟玲). Bob left.'
+    p = _keyed(text=text, names=['Robert "Bob" Hartley', "Chen Wei-Ling"])
+    full = p("PERSON", 'Robert "Bob" Hartley', entity='Robert "Bob" Hartley')
+    nickname = re.search(r'"(.+)"', full).group(1)
+    assert p("PERSON", "Bob", entity='Robert "Bob" Hartley') == nickname  # a given name, the quoted one's
+    chen = p("PERSON", "Chen Wei-Ling", entity="Chen Wei-Ling")
+    assert p("PERSON", "陈伟玲", entity="Chen Wei-Ling") == chen  # never a surrogate of its own ("(Kent)")
+
+
+def test_a_surrogate_given_name_has_the_gender_of_the_original():
+    """Without a title, the gender_guesser dictionary's gender of the first given name ("his wife Margaret" stays a
+    woman); a given name alone that is no surname of the document is a given name ("called him Bobby")."""
+    text = "Robert Hartley met his wife Margaret Hartley; friends called him Bobby."
+    p = _keyed(text=text, names=["Robert Hartley", "Margaret Hartley", "Bobby"])
+    pools = _faker_pools()
+    assert p("PERSON", "Robert Hartley").split()[0] in pools["given_male"]
+    assert p("PERSON", "Margaret Hartley").split()[0] in pools["given_female"]
+    assert p("PERSON", "Bobby") in pools["given_male"]
+    assert p("PERSON", "Hartley") == p("PERSON", "Robert Hartley").split()[1]  # a surname of the document

@@ -224,6 +224,17 @@ def test_the_name_written_in_another_script_is_found():
     assert name_occurrences("Ivan met Petra.", "Ivan Petrov") == [(0, 4)]  # ASCII texts: nothing read twice
 
 
+def test_the_name_written_in_chinese_characters_is_found():
+    """A run of Chinese characters whose pinyin is the name's words run together (surname first or last) or a word of
+    the name: "陈伟玲" and "伟玲" for Chen Wei-Ling; one character alone, or another name, is not."""
+    text = "The patient, Ms. Chen Wei-Ling (陈伟玲), was referred. 伟玲 reported pain; 陈 and 王小明 did not."
+    found = [text[s:e] for s, e in name_occurrences(text, "Chen Wei-Ling")]
+    assert "陈伟玲" in found and "伟玲" in found
+    assert "陈" not in found and "王小明" not in found
+    assert "李娜" in [t[s:e] for t in ["Li Na (李娜) won."] for s, e in name_occurrences(t, "Li Na")]
+    assert "陈伟玲" in [t[s:e] for t in ["Wei-Ling Chen (陈伟玲)"] for s, e in name_occurrences(t, "Wei-Ling Chen")]
+
+
 @pytest.mark.parametrize(
     "text, glued",
     [

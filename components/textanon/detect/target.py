@@ -260,17 +260,45 @@ _SPACED_RUN = re.compile(
 def _other_script_forms(text: str, words: Sequence[str]) -> List[Span]:
     """A name word written in another script: a word whose transliteration (``anyascii``, folded; Greek "ου" read
     "ou" as well as anyascii's "oy") is one of the name's words of three letters or more, capitalized where the script
-    has capitals: "Иван Петров" for Ivan Petrov, "Παπαδόπουλος" for Papadopoulos. Romanizations that differ from
-    anyascii's ("Γιώργος" is Giorgos, not Georgios) are not found. Offsets of ``text``."""
-    forms = {fold(w) for w in words if len(w) >= 3 and w.isalpha()}
-    if not forms or text.isascii():
+    has capitals: "Иван Петров" for Ivan Petrov, "Παπαδόπουλος" for Papadopoulos. A run of Chinese characters
+    (:data:`HAN_MIN_CHARS` or more; written without spaces) whose pinyin is the name's words run together, surname
+    first or last, or one of its words of two syllables or more: "陈伟玲" or "伟玲" for Chen Wei-Ling. Romanizations
+    that differ from anyascii's ("Γιώργος" is Giorgos, not Georgios; Korean "김" is "Gim", not "Kim") are not found.
+    Offsets of ``text``."""
+    if text.isascii():
         return []
-    return [span for span, latin in _other_script_words(text) if latin in forms or latin.replace("oy", "ou") in forms]
+    forms = {fold(w) for w in words if len(w) >= 3 and w.isalpha()}
+    found = [span for span, latin in _other_script_words(text) if latin in forms or latin.replace("oy", "ou") in forms]
+    han = _han_runs(text) if words else ()
+    if han:
+        joined = [re.sub(r"[^a-z]", "", fold(w)) for w in words]
+        runs = {"".join(joined), "".join(joined[-1:] + joined[:-1])} | {w for w in joined if len(w) >= 4}
+        found += [span for span, latin in han if latin in runs]
+    return sorted(found)
 
 
 #: a letter of another script than Latin (from U+0370: Greek, Cyrillic, Armenian, Hebrew, Arabic...), Latin Extended
 #: Additional (U+1E00-U+1EFF: Vietnamese) aside
 _OTHER_SCRIPT_LETTER = re.compile(r"[^\W\d_\u0000-\u036f\u1e00-\u1eff]")
+_OTHER_SCRIPT_ONLY = re.compile(r"(?=.*[^\W\d_\u0000-\u036f\u1e00-\u1eff])[^a-zA-Z\u00c0-\u036f\u1e00-\u1eff]+", re.S)
+
+
+def in_other_script(text: str) -> bool:
+    """Letters of another script than Latin (:data:`_OTHER_SCRIPT_LETTER`) and no Latin letter: a name written in its
+    own script ("陈伟玲", "Иван Петров")."""
+    return _OTHER_SCRIPT_ONLY.fullmatch(text) is not None
+
+
+#: the fewest Chinese characters read as a name (:func:`_other_script_forms`): one character is one syllable, too
+#: short to tell a name
+HAN_MIN_CHARS = 2
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{%d,}" % HAN_MIN_CHARS)
+
+
+@lru_cache(maxsize=64)
+def _han_runs(text: str) -> Tuple[Tuple[Span, str], ...]:
+    """``(span, pinyin folded, letters only)`` of every run of Chinese characters in ``text``."""
+    return tuple((m.span(), re.sub(r"[^a-z]", "", fold(anyascii(m.group())))) for m in _HAN_RUN.finditer(text))
 
 
 @lru_cache(maxsize=64)

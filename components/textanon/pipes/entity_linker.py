@@ -1,12 +1,16 @@
 """``textanon_entity_linker``: groups mentions of one entity under ``span._.entity_id``.
 
 Links (union-find over the spans of ``doc.spans[spans_key]``):
-* equal normalized strings (case, punctuation, titles and leading determiners ignored);
+* equal normalized strings (case, punctuation, titles and leading determiners ignored); a person's name with a
+  nickname inside is the name without it, and the nickname alone is that person ('Robert "Bob" Hartley' / "Robert
+  Hartley" / "Bob");
 * person-name variants: "Mr Galip Yalman" / "Yalman" / "G. Yalman" (surname match with compatible
   initials), and, when no surname fits, the first name alone or the initials written with periods ("Julia Novak" /
   "Julia" / "J." / "J.N."); a short form that fits several full names stays on its own;
 * acronyms and their expansion: "European Court of Human Rights" / "ECHR";
-* amounts of money given in two currencies side by side: "EUR 5,000 (7,000 US dollars)".
+* amounts of money given in two currencies side by side: "EUR 5,000 (7,000 US dollars)";
+* a name and its form in another script in parentheses right after it, with the same label: "Chen Wei-Ling (陈伟玲)",
+  "Kyiv (Київ)" (always: the two are one name).
 Entity ids are ``<LABEL>_<n>`` numbered in order of first mention, so masking tags can reuse them.
 """
 
@@ -16,12 +20,14 @@ from typing import Dict, List
 
 from spacy.tokens import Doc, Span
 
-from textanon.detect.target import COURTESY_TITLES, name_parts
+from textanon.detect.target import COURTESY_TITLES, in_other_script, name_parts
 from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
 from textanon.labels import PERSON, QUANTITY
 from textanon.settings.serialization import SettingsRecord
 
 DETERMINERS = {"the", "a", "an"}
+#: a nickname inside a person's name: 'Robert "Bob" Hartley', "Earvin (Magic) Johnson" (the word inside its marks)
+NICKNAME = re.compile(r"(?<=\s)[\"“‘'(]([^\W\d_][\w'’.-]*)[\"”’')](?=\s)")
 ACRONYM_STOPWORDS = {"of", "the", "for", "and", "on", "in", "de", "du", "des", "la", "le", "&"}
 CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|lir[ae]s?|roubles?|rubles?)\b", re.I)
 
@@ -99,15 +105,28 @@ class EntityLinker(SettingsRecord):
             self._link_acronyms(spans, uf)
         if self.link_currencies:
             self._link_currencies(doc, spans, uf)
+        self._link_native_forms(doc, spans, uf)
         return [uf.find(i) for i in range(len(spans))]
 
     @staticmethod
     def _link_equal(spans: List[Span], uf: _UnionFind) -> None:
         first: Dict[str, int] = {}
+        nicknames: Dict[str, List[int]] = {}
         for i, span in enumerate(spans):
             key = normalize(span.text)
             if key:
                 uf.union(first.setdefault(key, i), i)
+            if span.label_ == PERSON and (quoted := NICKNAME.findall(span.text)):
+                # 'Robert "Bob" Hartley' is Robert Hartley, and "Bob" alone is him
+                key = normalize(NICKNAME.sub(" ", span.text))
+                if key:
+                    uf.union(first.setdefault(key, i), i)
+                for nickname in quoted:
+                    nicknames.setdefault(normalize(nickname), []).append(i)
+        for i, span in enumerate(spans):
+            owners = {uf.find(j) for j in nicknames.get(normalize(span.text), ())} if span.label_ == PERSON else ()
+            if len(owners) == 1:  # one person's nickname (two people's stays on its own)
+                uf.union(owners.pop(), i)
 
     @staticmethod
     def _link_person_variants(spans: List[Span], uf: _UnionFind) -> None:
@@ -153,6 +172,20 @@ class EntityLinker(SettingsRecord):
                     and re.fullmatch(r"[\s(]*(?:approximately|about|around|i\.e\.|or|some|circa)?[\s(]*", between)
                 ):
                     uf.union(i, i + 1)
+
+    @staticmethod
+    def _link_native_forms(doc: Doc, spans: List[Span], uf: _UnionFind) -> None:
+        for i in range(len(spans) - 1):
+            a, b = spans[i], spans[i + 1]
+            if (
+                a.label_ == b.label_
+                and b.start == a.end + 1
+                and doc[a.end].text == "("
+                and b.end < len(doc)
+                and doc[b.end].text == ")"
+                and in_other_script(b.text) != in_other_script(a.text)
+            ):
+                uf.union(i, i + 1)
 
 
 def _given_name_fits(parts: List[str], full: List[str], dotted: bool) -> bool:

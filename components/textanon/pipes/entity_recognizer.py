@@ -48,7 +48,7 @@ from textanon.detect.rules import (
     compile_rules,
     find_rule_matches,
 )
-from textanon.detect.target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold
+from textanon.detect.target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold, in_other_script
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
@@ -325,7 +325,7 @@ class EntityRecognizer(SettingsRecord):
             candidates.extend(_first_name_mentions(doc, candidates))
         if "<" in doc.text and len(_MARKUP_TAG.findall(doc.text, 0, MARKUP_READ_CHARS)) >= MARKUP_MIN_TAGS:
             add_warning(doc, MARKUP_WARNING)
-        kept = _translations_as_preceding(doc, _resolve_overlaps(doc, candidates))
+        kept = _native_forms(doc, _translations_as_preceding(doc, _resolve_overlaps(doc, candidates)))
         kept = _names_joined_by_particles(doc, _places_and_things_read_as_persons(doc, kept))
         spans = [self._make_span(doc, *c) for c in kept]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
@@ -730,6 +730,35 @@ def _translations_as_preceding(doc: Doc, kept):
         ):
             out[i] = (start, end, prev[2], source)
     return out
+
+
+#: the source of a name's form in its own script, in parentheses after it (:func:`_native_forms`)
+NATIVE_SOURCE = "rule:native_script"
+
+
+def _native_forms(doc: Doc, kept):
+    """Words of another script in parentheses right after a person, place or organization are its name in that
+    script ("Chen Wei-Ling (陈伟玲)", "Kyiv (Київ)"): a mention with the label of the name before it
+    (:data:`NATIVE_SOURCE`; the entity linker joins it to that name's entity), so that the name does not survive in
+    its own script when the name is masked. A detector's span of exactly those words is left as the detector gave
+    it (the linker joins it when its label is the name's)."""
+    out, starts = [], {c[0]: i for i, c in enumerate(kept)}
+    for i, (start, end, label, source) in enumerate(kept):
+        out.append((start, end, label, source))
+        if label not in (PERSON, LOC, ORG) or end >= len(doc) or doc[end].text != "(":
+            continue
+        close = end + 1
+        while close < len(doc) and close - end <= 6 and doc[close].is_alpha and in_other_script(doc[close].text):
+            close += 1
+        if close == end + 1 or close >= len(doc) or doc[close].text != ")":
+            continue
+        j = starts.get(end + 1)
+        if j is not None and kept[j][1] == close:
+            continue  # a detector's span: _translations_as_preceding and the linker read it
+        if any(c[0] < close and end + 1 < c[1] for c in kept):
+            continue
+        out.append((end + 1, close, label, NATIVE_SOURCE))
+    return sorted(out, key=lambda c: (c[0], c[1]))
 
 
 def _resolve_overlaps(doc: Doc, candidates):

@@ -59,7 +59,8 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from faker import Faker
 
-from textanon.detect.target import PARTICLES, SUFFIXES, TITLES, fold
+from textanon.detect.given_names import gender_of, given_name
+from textanon.detect.target import PARTICLES, SUFFIXES, TITLES, fold, in_other_script
 from textanon.labels import CODE, DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from textanon.render.user_key import KEY_ENV, MIN_KEY_CHARS, derive
 
@@ -197,7 +198,7 @@ class Pseudonymizer:
         self.random_key = key is None
         self._key = _derive(key if key is not None else os.urandom(32).hex())
         self.table: Dict[str, Dict[str, str]] = {k: dict(v) for k, v in (table or {}).items()}
-        self._salt, self._words, self._given = "", set(), set()
+        self._salt, self._words, self._given, self._surnames = "", set(), set(), set()
         self._doc_words: Set[str] = set()
         #: folded words of every original seen (corpus scope: every document's; a saved table's keys)
         self._originals: Set[str] = set()
@@ -230,9 +231,12 @@ class Pseudonymizer:
             self._taken_cache = {}
         self._given = set()
         self._local = {}
+        self._surnames = set()
         for name in person_names:
             words = self._name_words(name)
             self._given.update(fold(_bare(w)) for w in words[:-1] if len(w.rstrip(".")) > 1)
+            if len(words) > 1:
+                self._surnames.add(fold(_bare(words[-1])))
         self._doc_words = set(re.findall(r"\w+", fold(text)))
         if self.scope == "document":
             self._salt = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -265,6 +269,12 @@ class Pseudonymizer:
                 self._entity_words = {w for w in names[:-1] if len(w) > 1}
             whole = self._one(label, canonical, None)  # the entity's parts first: the mention's words follow them
             part = _same_part(label, text, canonical, whole)
+            if in_other_script(text) and not in_other_script(canonical) and whole:
+                # the name in its own script ("陈伟玲" of "Ms. Chen Wei-Ling"): the entity's surrogate, its name words
+                out = " ".join(self._name_words(whole)) if label == PERSON else whole
+                self.drawn += 1
+                self.written.add(out)
+                return out
             if part is not None and fold(part) != fold(text):  # "12345/06" of "no. 12345/06": the same digits
                 self._doc_table.setdefault("text", {}).setdefault(fold(text), part)
         out = self._one(label, text, fallback)
@@ -332,13 +342,17 @@ class Pseudonymizer:
         if not names:
             return None
         last = names[-1]
+        if gender is None:  # no title says it: the first given name's, so that "his wife Margaret" stays a woman
+            given = [_bare(pieces[i]) for i in names if len(_bare(pieces[i])) > 1]
+            if given and (len(names) > 1 or self._given_alone(given[0], False)):
+                gender = gender_of(given[0])
         for i in names:
             word = pieces[i]
             bare = _bare(word)
             rest = word[len(bare) :]  # "." of an initial, "'s" of a possessive
             if len(bare) == 1:  # an initial: the initial of the surrogate of a given name with that letter
                 pieces[i] = self._initial(bare) + rest
-            elif i == last and not (len(names) == 1 and fold(bare) in self._given | self._entity_words):
+            elif i == last and not (len(names) == 1 and self._given_alone(bare, bool(titles))):
                 pieces[i] = _case_like(bare, self._pick("surname", bare, "surnames")) + rest
             else:
                 lists = {"female": "given_female", "male": "given_male"}.get(gender, "given_any")
@@ -346,6 +360,16 @@ class Pseudonymizer:
         for i, (opening, closing) in wrapped.items():
             pieces[i] = opening + pieces[i] + closing
         return "".join(pieces)
+
+    def _given_alone(self, word: str, titled: bool) -> bool:
+        """A name word written alone is a given name: one of the document's person names' given names, or of the
+        mention's entity's ("Galip" of "Galip Yalman"), or, without a title before it ("Dr Morgan" is a surname), a
+        given name of the name dictionary that is no surname of the document ("called him Bobby"); else it is taken
+        for a surname."""
+        folded = fold(word)
+        if folded in self._given or folded in self._entity_words:
+            return True
+        return not titled and folded not in self._surnames and given_name(word)
 
     @staticmethod
     def _is_name(word: str) -> bool:
@@ -356,7 +380,9 @@ class Pseudonymizer:
         return len(bare) == 1 or bare not in TITLES | SUFFIXES | PARTICLES
 
     def _name_words(self, name: str) -> List[str]:
-        return [w for w in " ".join(name.split()).split(" ") if self._is_name(w)]
+        """The name words of ``name``, a nickname's without its marks ('Robert "Bob" Hartley': Robert, Bob, Hartley)."""
+        words = [_WRAPPED.fullmatch(w).group(2) for w in " ".join(name.split()).split(" ")]
+        return [w for w in words if self._is_name(w)]
 
     def _initial(self, letter: str) -> str:
         table = {**self._doc_table.get("given", {}), **self._local.get("given", {})}
