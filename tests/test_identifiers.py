@@ -103,6 +103,10 @@ IDENTIFIERS = [
     ("host John-Does-MacBook-Pro.local joined", "John-Does-MacBook-Pro"),
     # a phone number written with HTML's non-breaking spaces (copied from a web page) survived
     ("or call <span>+1&nbsp;415&nbsp;555&nbsp;0132</span> now", "+1&nbsp;415&nbsp;555&nbsp;0132"),
+    # national numbers as forms write them: "1 *** 084 36" and "12 *** M 123" were left of them
+    ("numéro de sécurité sociale 1 85 05 78 006 084 36, né le", "1 85 05 78 006 084 36"),
+    ("NIR 2 90 12 2A 004 123 on file", "2 90 12 2A 004 123"),
+    ("Sozialversicherungsnummer 12 090785 M 123, wohnhaft", "12 090785 M 123"),
 ]
 
 

@@ -185,6 +185,17 @@ def test_dates_of_birth_are_direct_identifiers():
     assert masked_ids(doc) == {"T1", "T3"}
 
 
+@pytest.mark.parametrize(
+    "cue",
+    ["Fecha de nacimiento:", "né le", "geboren am", "Geb.", "data di nascita", "nata il", "data urodzenia", "født"],
+)
+def test_a_date_of_birth_labelled_in_another_language_is_a_direct_identifier(cue):
+    # seen on a user's form: "Fecha de nacimiento: 09/07/1985" was generalized ("the 1980s"), not masked
+    text = f"Patient Ana, {cue} 09/07/1985, came on 03/04/2024."
+    mentions = [("09/07/1985", "DATETIME", "T1"), ("03/04/2024", "DATETIME", "T2")]
+    assert masked_ids(make_doc(text, mentions, [])) == {"T1"}
+
+
 def test_mask_labels_masks_every_mention_of_those_labels_whatever_the_risk():
     text = "A surgeon in Balti since 1961, paid 5 dollars."
     mentions = [

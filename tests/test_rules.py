@@ -132,6 +132,17 @@ FOUND = [
     ("Her ID card (series 4508, No 123456) expired.", "4508, No 123456", "CODE"),
     ("His passport of series II-ME № 654321 was lost.", "II-ME № 654321", "CODE"),
     ("PASSPORT SERIES: KM NUMBER: 1234567.", "KM NUMBER: 1234567", "CODE"),
+    ("CI seria RX nr. 123456, domiciliat", "RX nr. 123456", "CODE"),
+    ("паспорт серия 45 08 № 123456", "45 08 № 123456", "CODE"),
+    # a number plate after its label, letters first ("KA" and "BC" were masked apart, "1234" read as a year)
+    ("Driver's licence plate KA 1234 BC, VIN", "KA 1234 BC", "CODE"),
+    # Nordic streets
+    ("Mette Nielsen, Nørregade 10, 2. tv", "Nørregade 10", "LOC"),
+    ("bor i Karl Johans gate 22, 0162 Oslo.", "Karl Johans gate 22, 0162 Oslo", "LOC"),
+    # a date in the language of a form: the day and month survived beside a generalized year
+    ("né le 9 juillet 1985 à Lyon", "9 juillet 1985", "DATETIME"),
+    ("nacido el 9 de julio de 1985 en Sevilla", "9 de julio de 1985", "DATETIME"),
+    ("geboren am 9. Juli 1985 in Köln", "9. Juli 1985", "DATETIME"),
 ]
 
 
@@ -163,6 +174,7 @@ NO_CODE = [
     "(Ustawa nr 17 of 2004)",
     # the Court's former law reports
     "Airey v. Ireland, 9 October 1979, Series A no. 32, and",
+    "the plate was broken 3 times",
     # a date written with one separator twice is no phone number, nor is a timestamp an identifier
     "Seen on 2024-02-03 at the clinic",
     "on 03.04.2001 at",

@@ -13,7 +13,8 @@ recognizer records ``rule:<name>`` in ``span._.source``. Label CODE (always mask
 * phone numbers (``phonenumbers.PhoneNumberMatcher``, leniency VALID, regions GB and US; numbers with ``+country``
   in any region), also glued to a label (``tel:4155550132``, ``Phone:+44 20 7946 0958``, ``mob07700900150``);
 * checksummed identifiers (python-stdnum): IBAN, payment cards (Luhn), NHS numbers, US SSN/ITIN, EU/UK VAT numbers,
-  ISBN.
+  ISBN; in their written format: French social security numbers (NIR, ``1 85 05 78 006 084 36``) and German social
+  insurance numbers (``12 090785 M 123``).
 
 Label PERSON: names outside prose, in an e-mail header (``From: Julia Novak <julia.novak@example.com>``, ``To:``,
 ``Cc:``), a salutation (``Dear Julia,``) or a signature (``Best, Julia``, ``Regards,\\nJulia Novak``,
@@ -177,6 +178,17 @@ PATTERNS = {
     "us_ssn_labelled": re.compile(
         r"(?i)\b(?:SSN|ITIN|social security(?: number| no\.?)?|tax(?:payer)? id(?:entification)?(?: number)?)"
         r"[ \t]*(?:no\.?|number|#)?[ \t]*:?[ \t]*(?P<span>\d{9})\b"
+    ),
+    # a French social security number (NIR): sex, year, month, department, commune, order, key, as it is written in
+    # groups ("1 85 05 78 006 084 36"; a key that does not check is a typo of one: masked too)
+    "fr_nir": re.compile(
+        r"(?<![\w.,/-])[1-478][ .]?\d{2}[ .]?(?:0[1-9]|1[0-2]|[2-9]\d)[ .]?(?:\d{2}|2[AaBb])[ .]?\d{3}[ .]?\d{3}"
+        r"(?:[ .]?\d{2})?(?![\w/-]|[.,]\d)"
+    ),
+    # a German social insurance number: area, date of birth (day, month, year), the surname's initial, serial and
+    # check digit ("12 090785 M 123")
+    "de_social_insurance": re.compile(
+        r"(?<![\w-])\d{2}[ \t]?(?:0[1-9]|[12]\d|3[01]|[4-8]\d)(?:0[1-9]|1[0-2])\d{2}[ \t]?[A-Z][ \t]?\d{3}(?![\w-])"
     ),
     "vat_number": re.compile(
         r"(?i)(?<![\w-])(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)"

@@ -24,6 +24,16 @@ from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES, KIN_WORDS
 from textanon.detect.normalize import normalized
 from textanon.detect.target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
+#: month names of French, Spanish, Italian, German, Portuguese and Dutch dates (English-like ones, "april", "august",
+#: "september", and the English names the other rules read aside: whole dates only, with their year)
+OTHER_LANGUAGE_MONTHS = (
+    r"(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|"
+    r"enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|"
+    r"gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|"
+    r"januar|jänner|februar|märz|juni|juli|oktober|dezember|"
+    r"janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro|"
+    r"januari|februari|maart|mei|augustus|oktober)"
+)
 _MONTH_NAMES = (
     "January February March April May June July August September October November December "
     "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec"
@@ -89,10 +99,12 @@ STREET_TYPES_CAPITALIZED = r"(?:Via|Corso|Largo|Strada)"
 #: "Keizersgracht", "Váci utca" is two words: :data:`STREET_TYPES_AFTER`)
 STREET_COMPOUND = (
     rf"[{UPPER}][\w'’-]*?(?:straße|strasse|str\.|gasse|weg|allee|platz|damm|ufer|gatan|vägen|gata|väg|veien|"
-    r"vej|straat|laan|gracht|plein)"
+    r"vej|gade|stræde|torv|plads|straat|laan|gracht|plein|kade|singel)"
 )
 #: street types written after the name as a word of their own ("Váci utca 5", "Atatürk Caddesi 12", "Bağdat Cad. 4")
-STREET_TYPES_AFTER = r"(?:utca|út|útja|tér|körút|[Ss]okak|[Ss]okağı|[Cc]addesi|[Cc]ad\.|[Ss]ok\.|[Bb]ulvarı)"
+STREET_TYPES_AFTER = (
+    r"(?:utca|út|útja|tér|körút|[Ss]okak|[Ss]okağı|[Cc]addesi|[Cc]ad\.|[Ss]ok\.|[Bb]ulvarı|gate|gata|gade|vei|vej)"
+)
 #: a word of a street's name after its type: capitalized, or a particle ("rue de la Paix", "Rua dos Douradores")
 STREET_NAME_WORD = (
     rf"(?:[{UPPER}][\w'’.-]*|\d{{1,2}}(?:-?(?:go|ego|th|st|nd|rd|er|e))?(?=\s+[{UPPER}])|(?:de|del|della|delle|dei|degli|di|"
@@ -220,10 +232,16 @@ CODE_PATTERNS = {
     # an identity document's series and number, one identifier: "passport series FE no. 482913", "ID card (series
     # 4508, No 123456)"; only after a document word, so a law report's "Series A no. 94" stays a reference
     "document_series": (
-        r"\b(?:[Pp]assport|PASSPORT|[Ii]dentity [Cc]ard|ID(?: [Cc]ard)?|[Cc]ertificate|[Ll]icen[cs]e|[Pp]ermit|"
-        r"[Vv]isa|[Dd]ocument)\b[^.\n]{0,40}?\b(?:[Ss]eries|SERIES|[Ss]er\.)\s*:?\s*"
+        r"(?:\b(?:[Pp]assport|PASSPORT|[Ii]dentity [Cc]ard|ID(?: [Cc]ard)?|[Cc]ertificate|[Ll]icen[cs]e|[Pp]ermit|"
+        r"[Vv]isa|[Dd]ocument|CI|BI)\b[^.\n]{0,40}?\b(?:[Ss]eries|SERIES|[Ss]er\.)|\b(?:[Ss]eria|SERIA|[Ss]erie|SERIE|"
+        r"[Сс]ерия|СЕРИЯ))\s*:?\s*"
         r"(?P<span>(?:[A-Z]{1,4}|\d{2} ?\d{2}|[IVXLC]{1,4}-[A-Z]{2})(?:\s*,)?\s*"
         r"(?:(?:[Nn]o\.?|NO\.?|[Nn]umber|NUMBER|[Nn]r\.?|№|#)\s*:?\s*)?\d(?:[\d ]{2,12}\d))"
+    ),
+    # a number plate after its label, groups of letters and digits apart ("licence plate KA 1234 BC")
+    "plate_labelled": (
+        r"\b[Pp]late(?:\s+(?:[Nn]o\.?|[Nn]umber))?\s*:?\s*"
+        r"(?P<span>(?=[A-Z0-9 -]{0,6}\d)[A-Z0-9]{1,4}(?:[ -][A-Z0-9]{1,4}){1,3})\b"
     ),
     "card_number": r"\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b",
     "ipv4": r"\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b",
@@ -375,6 +393,11 @@ DATETIME_PATTERNS = {
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
+    # a date written in the language of a form or a letter a user brings, day first, with its year ("né le 9 juillet
+    # 1985", "9 de julio de 1985", "9. Juli 1985", "9 luglio 1985", "9 de julho de 1985", "9 juli 1985"): one DATETIME
+    "day_month_year_other_language": (
+        rf"(?i:\b\d{{1,2}}(?:er|\.|º)?\s+(?:de\s+)?{OTHER_LANGUAGE_MONTHS}\s+(?:de\s+)?(?:1[6-9]|20)\d{{2}}\b)"
+    ),
     # a period as one span, so that it is generalized as a whole ("2010–present", "1999–2004", "2003–04", "from 1999
     # to 2004", "between 1965 and 1967"): longer than the years inside it, it wins over them
     "year_range": (

@@ -103,7 +103,7 @@ def role_masks(
     determined = before is not None and (  # "announced that Smith was": "that" a conjunction right before the name
         determines(before, name_follows=not words) or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
     )
-    after_blocked = _after_hidden_premodifier(text, first, tokens, blocked)
+    after_blocked = _after_hidden_premodifier(text, first, tokens, blocked, bool(words))
     owner = ANY_ARTICLE_BEFORE.search(text[max(0, first - 6) : first]) if not words and not possessive else None
     lead = "" if determined or after_blocked else article
     if owner and noun and modifies_noun_after(text, end):  # "the Smith persona" -> "the person's persona"
@@ -145,16 +145,21 @@ class HiddenSpans:
         return self.ends[at - 1] if at and self.ends[at - 1] >= low else None
 
 
-def _after_hidden_premodifier(text: str, first: int, tokens, blocked: HiddenSpans) -> bool:
+def _after_hidden_premodifier(text: str, first: int, tokens, blocked: HiddenSpans, title: bool = False) -> bool:
     """Whether a hidden span (``blocked``) ends right before ``first`` with a word the tagger calls an adjective or
     a noun ("American" of "American actress"): a premodifier whose mask writes it, after which the role takes no
-    article. Not a number or a verb ("In 1953 Smith", "the campaign saw Smith"), nor anything without tags."""
+    article. Not a number or a verb ("In 1953 Smith", "the campaign saw Smith"). Without tags, only before a
+    ``title`` (premodifier words between it and the name) and when it ends with a capitalized word ("Danish resident
+    Mette Nielsen" -> "European resident", never "European the resident")."""
     gap = first  # where the whitespace before ``first`` begins: a span ending from there on ends "right before" it
     while gap > 0 and text[gap - 1].isspace():
         gap -= 1
     end = blocked.last_end(gap, first)
-    if end is None or not tokens:
+    if end is None:
         return False
+    if not tokens:
+        word = re.search(r"[^\W\d_]+$", text[max(0, end - 40) : end])
+        return title and gap == end and word is not None and word.group()[:1].isupper()
     last = bisect.bisect_left(tokens, end, key=lambda t: t[0]) - 1
     return last >= 0 and tokens[last][2] in PREMODIFIER_TAGS - {"HYPH", "AFX"}
 
