@@ -102,6 +102,12 @@ IDENTIFIER_FORMATS = [
     ("coordinates_decimal", "38.7139, -9.1394", "The photos were geotagged 38.7139, -9.1394 at midnight."),
     ("coordinates_dms", "38°42'50.0\"N 9°08'21.8\"W", "His phone placed him at 38°42'50.0\"N 9°08'21.8\"W."),
     ("what3words", "///filled.count.soap", "She shared ///filled.count.soap with the driver."),
+    # national numbers as forms write them, a document's series, a plate after its label, a Nordic street
+    ("fr_nir", "1 85 05 78 006 084 36", "His social security number, 1 85 05 78 006 084 36, was on the form."),
+    ("de_social_insurance", "12 090785 M 123", "Her Sozialversicherungsnummer 12 090785 M 123 was checked."),
+    ("passport_series", "AB no. 482913", "He showed passport series AB no. 482913 at the border."),
+    ("plate_letters_first", "KA 1234 BC", "The car with licence plate KA 1234 BC was stopped."),
+    ("street_dk", "Nørregade 10", "She lived at Nørregade 10, 1165 København K, until 2019."),
 ]
 
 
@@ -120,7 +126,8 @@ def identifier_formats(folder: Path, seed: int) -> CaseInput:
 def names_outside_prose(folder: Path, seed: int) -> CaseInput:
     """Names in an e-mail header, a salutation and a signature, a first name alone after the full name, a nickname
     written inside the name (Julia 'Sonny' Novak, then "Sonny" alone), a form's field naming another person surname
-    first ("Witness: Novak, Julia"), the user names of a chat transcript and a hashtag gluing the name together."""
+    first ("Witness: Novak, Julia"), the user names of a chat transcript, a hashtag gluing the name together and the
+    name written in Chinese characters after it ("Chen Wei-Ling (陈伟玲)")."""
     rng = random.Random(seed)
     (first, last), (other_first, other_last) = _person(rng), _person(rng)
     full, other = f"{first} {last}", f"{other_first} {other_last}"
@@ -168,6 +175,13 @@ def names_outside_prose(folder: Path, seed: int) -> CaseInput:
             f"{full} opened a show in Lisbon. so proud!! #{hashtag} #art",
             full,
             [{"kind": "hashtag", "text": hashtag}],
+        ),
+        # the name in its own script after it, for the protected person and for another (no target)
+        _record(
+            "prose-name_in_its_own_script",
+            "The patient, Ms. Chen Wei-Ling (陈伟玲), was referred by Dr. Ivan Petrov (Иван Петров). 伟玲 agreed.",
+            "Chen Wei-Ling",
+            [{"kind": "name", "text": "陈伟玲"}, {"kind": "first_name", "text": "伟玲"}],
         ),
     ]
     return write_records(folder / "names_outside_prose.jsonl", records)
