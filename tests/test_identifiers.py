@@ -107,6 +107,13 @@ IDENTIFIERS = [
     ("numéro de sécurité sociale 1 85 05 78 006 084 36, né le", "1 85 05 78 006 084 36"),
     ("NIR 2 90 12 2A 004 123 on file", "2 90 12 2A 004 123"),
     ("Sozialversicherungsnummer 12 090785 M 123, wohnhaft", "12 090785 M 123"),
+    # a number shown in part: the visible digits survived ("SSN xxx-xx-4821")
+    ("Plaintiff (SSN xxx-xx-4821) v. Westfield", "xxx-xx-4821"),
+    ("paid with card **** **** **** 1234 on", "**** **** **** 1234"),
+    ("account XXXX-XXXX-4421 was closed", "XXXX-XXXX-4421"),
+    # a user name after a platform's label ("Snapchat: lenav99" survived)
+    ("Follow her: Snapchat: lenav99, TikTok: lena_vogel", "lenav99"),
+    ("username = jdoe_77 failed to log in", "jdoe_77"),
 ]
 
 
@@ -146,6 +153,8 @@ ORDINARY = [
     "Scores of 1.5, 2.5 and 12.25, 13.75 were given; the values 95.1234, 10.1234 are out of range.",
     "The ratio fell from 38.7139 to 9.1394 N units; at 38°75' 9°08' nothing was found.",
     "A well-known pc maker and a state-of-the-art laptop-free zone; the mid-range Pixel 7 phone.",
+    # no partial number without three masking characters, no user name without a platform's label and a colon
+    "The x2 model and the xx 12 series; a 4x4 car. Follow us on Instagram today; the ratio was 3:2 at 10:30.",
 ]
 
 

@@ -143,6 +143,9 @@ FOUND = [
     ("né le 9 juillet 1985 à Lyon", "9 juillet 1985", "DATETIME"),
     ("nacido el 9 de julio de 1985 en Sevilla", "9 de julio de 1985", "DATETIME"),
     ("geboren am 9. Juli 1985 in Köln", "9. Juli 1985", "DATETIME"),
+    # a clinical note's age and sex ("Pt is a 58M" survived)
+    ("Pt is a 58M with hx of CAD.", "58M", "DEM"),
+    ("Age/sex: 71 F.", "71 F", "DEM"),
 ]
 
 
@@ -198,6 +201,10 @@ NO_DATE = [
 @pytest.mark.parametrize("text,label", [(t, "CODE") for t in NO_CODE] + [(t, "DATETIME") for t in NO_DATE])
 def test_no_rule_finds(text, label):
     assert not {m for m, found in matches(text) if found == label}
+
+
+def test_an_amount_in_millions_is_no_age_and_sex():
+    assert not {m for m, label in matches("The firm earned 58M in revenue, and 5 M euros.") if label == "DEM"}
 
 
 def test_invalid_rule_names_itself():

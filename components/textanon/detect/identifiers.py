@@ -12,6 +12,8 @@ recognizer records ``rule:<name>`` in ``span._.source``. Label CODE (always mask
 * obfuscated e-mails (``jane[at]example[dot]com``, ``bob at gmail dot com``, ``jane (at) example (dot) com``);
 * phone numbers (``phonenumbers.PhoneNumberMatcher``, leniency VALID, regions GB and US; numbers with ``+country``
   in any region), also glued to a label (``tel:4155550132``, ``Phone:+44 20 7946 0958``, ``mob07700900150``);
+* numbers shown in part (``xxx-xx-4821``, ``**** 1234``) and user names after a platform's label (``Snapchat:
+  lenav99``);
 * checksummed identifiers (python-stdnum): IBAN, payment cards (Luhn), NHS numbers, US SSN/ITIN, EU/UK VAT numbers,
   ISBN; in their written format: French social security numbers (NIR, ``1 85 05 78 006 084 36``) and German social
   insurance numbers (``12 090785 M 123``).
@@ -190,6 +192,15 @@ PATTERNS = {
     "de_social_insurance": re.compile(
         r"(?<![\w-])\d{2}[ \t]?(?:0[1-9]|[12]\d|3[01]|[4-8]\d)(?:0[1-9]|1[0-2])\d{2}[ \t]?[A-Z][ \t]?\d{3}(?![\w-])"
     ),
+    # a number shown in part, the rest masked by its writer ("SSN xxx-xx-4821", "card **** **** **** 1234"): its
+    # visible digits still identify (the last four of an SSN or a card are asked to verify a person)
+    "partial_number": re.compile(r"(?i)(?<![\w*•#])(?=(?:[x*•#][ .-]?){3})(?:[x*•#]{1,6}[ .-]?){1,5}\d{2,6}(?![\w-])"),
+    # a user name after a platform's or an account's label and a colon ("Snapchat: lenav99", "username = jdoe_77")
+    "labelled_user_name": re.compile(
+        r"(?i)\b(?:snapchat|snap|instagram|insta|ig|tiktok|twitter|telegram|discord|skype|wechat|kik|reddit|github|"
+        r"gitlab|signal|threads|bluesky|mastodon|facebook|fb|youtube|twitch|steam|xbox|psn|user[ _-]?name|"
+        r"screen[ _-]?name|handle|login|user[ _-]?id)[ \t]*[:=][ \t]*(?P<span>@?[^\W_][\w.\-]{1,40}[^\W_])"
+    ),
     "vat_number": re.compile(
         r"(?i)(?<![\w-])(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)"
         r"[ \t-]?(?=[0-9A-Z]*\d)[0-9A-Z]{2,14}(?:[ \t.-][0-9A-Z]{1,7}){0,4}(?!\w)"
@@ -300,7 +311,9 @@ _NEEDS = {
         "laptop",
         "desktop",
         "pc",
-    )
+    ),
+    "partial_number": ("xx", "**", "••", "##", "x-", "x ", "*-", "* "),
+    "labelled_user_name": (":", "="),
 }
 
 
@@ -449,6 +462,11 @@ def _labelled_ssn(text, m):
     return [m.span("span")]
 
 
+def _partial_number(text, m):
+    """Three or more masking characters: "xxx-xx-4821", "****1234" (not "x2" or "xx 12")."""
+    return [m.span()] if sum(c in "xX*•#" for c in m.group()) >= 3 else []
+
+
 def _digit_groups(text, m):
     """A run of digit groups with nine digits or more, one separator throughout, one group of three digits or more."""
     groups = re.split(r"[ .-]", m.group())
@@ -472,6 +490,8 @@ CHECKS: dict = {
     "nhs_number": _nhs,
     "us_ssn": _ssn,
     "us_ssn_labelled": _labelled_ssn,
+    "labelled_user_name": _labelled_ssn,
+    "partial_number": _partial_number,
     "vat_number": _vat,
     "isbn": _isbn,
 }

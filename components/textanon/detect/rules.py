@@ -363,6 +363,12 @@ DEM_PATTERNS = {
         # the clinical short forms: "45 y/o", "45yo", "45 y.o.", "45 yrs old"
         rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?)"
     ),
+    # a clinical note's age and sex ("Pt is a 58M with", "a 34 F presenting", "Age/sex: 71M"): after an article, a
+    # patient or an age/sex label only, so that "58M in revenue" stays an amount
+    "age_sex": (
+        r"(?:\b(?:[Ii]s|[Ww]as|[Aa]n?|[Pp]t\.?|[Pp]atient|[Aa]ge/[Ss]ex:?|[Aa]ge/[Gg]ender:?)[ \t]+)"
+        r"(?P<span>\d{1,3}[ \t]?(?:y/?o[ \t]?)?[MF])(?=[ \t,.;:)]|$)"
+    ),
     # the same in a statement written in capitals ("AGED 34", "34 YEARS OLD")
     "age_capitals": (
         rf"\b(?=AGED|Aged|\d|[A-Z]{{3}})(?:(?:AGED|Aged)\s+{NUMBER_WORD_CAPITALS}(?:\s+YEARS?)?|{NUMBER_WORD_CAPITALS}\s+YEARS?\s+(?:OF\s+AGE|OLD)|"
