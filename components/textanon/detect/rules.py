@@ -230,11 +230,10 @@ CODE_PATTERNS = {
         r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
     ),
     # an identity document's series and number, one identifier: "passport series FE no. 482913", "ID card (series
-    # 4508, No 123456)"; only after a document word, so a law report's "Series A no. 94" stays a reference
+    # 4508, No 123456)", "CI seria RX nr. 123456"; the English word only after a document's (:func:`_out_of_context`),
+    # so a law report's "Series A no. 94" stays a reference
     "document_series": (
-        r"(?:\b(?:[Pp]assport|PASSPORT|[Ii]dentity [Cc]ard|ID(?: [Cc]ard)?|[Cc]ertificate|[Ll]icen[cs]e|[Pp]ermit|"
-        r"[Vv]isa|[Dd]ocument|CI|BI)\b[^.\n]{0,40}?\b(?:[Ss]eries|SERIES|[Ss]er\.)|\b(?:[Ss]eria|SERIA|[Ss]erie|SERIE|"
-        r"[Сс]ерия|СЕРИЯ))\s*:?\s*"
+        r"\b(?P<keyword>[Ss]eries|SERIES|[Ss]er\.|[Ss]eria|SERIA|[Ss]erie|SERIE|[Сс]ерия|СЕРИЯ)\s*:?\s*"
         r"(?P<span>(?:[A-Z]{1,4}|\d{2} ?\d{2}|[IVXLC]{1,4}-[A-Z]{2})(?:\s*,)?\s*"
         r"(?:(?:[Nn]o\.?|NO\.?|[Nn]umber|NUMBER|[Nn]r\.?|№|#)\s*:?\s*)?\d(?:[\d ]{2,12}\d))"
     ),
@@ -364,11 +363,8 @@ DEM_PATTERNS = {
         rf"|\b{NUMBER_WORD}[ \t]?(?:y/o|y\.o\.|yo\b|yrs?\.?(?:[ \t]+old\b)?)"
     ),
     # a clinical note's age and sex ("Pt is a 58M with", "a 34 F presenting", "Age/sex: 71M"): after an article, a
-    # patient or an age/sex label only, so that "58M in revenue" stays an amount
-    "age_sex": (
-        r"(?:\b(?:[Ii]s|[Ww]as|[Aa]n?|[Pp]t\.?|[Pp]atient|[Aa]ge/[Ss]ex:?|[Aa]ge/[Gg]ender:?)[ \t]+)"
-        r"(?P<span>\d{1,3}[ \t]?(?:y/?o[ \t]?)?[MF])(?=[ \t,.;:)]|$)"
-    ),
+    # patient or an age/sex label only (:func:`_out_of_context`), so that "58M in revenue" stays an amount
+    "age_sex": r"(?<![\w$£€.,])\d{1,3}[ \t]?(?:y/?o[ \t]?)?[MF](?=[ \t,.;:)]|$)",
     # the same in a statement written in capitals ("AGED 34", "34 YEARS OLD")
     "age_capitals": (
         rf"\b(?=AGED|Aged|\d|[A-Z]{{3}})(?:(?:AGED|Aged)\s+{NUMBER_WORD_CAPITALS}(?:\s+YEARS?)?|{NUMBER_WORD_CAPITALS}\s+YEARS?\s+(?:OF\s+AGE|OLD)|"
@@ -476,9 +472,29 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
             start, end = m.span("span") if "span" in regex.groupindex else m.span()
             if name == "titled_name":
                 start, end = _titled_name(text, m)
-            if end <= start or _legal_reference(text, name, m, start, end):
+            if end <= start or _legal_reference(text, name, m, start, end) or _out_of_context(text, name, m):
                 continue
             yield (*view.to_original(start, end), label, name)
+
+
+#: what must come right before a match of these rules (read in the characters before it, :func:`_out_of_context`)
+_AGE_SEX_BEFORE = re.compile(
+    r"\b(?:[Ii]s|[Ww]as|[Aa]n?|[Pp]t\.?|[Pp]atient|[Aa]ge/[Ss]ex:?|[Aa]ge/[Gg]ender:?)[ \t]+\Z"
+)
+_DOCUMENT_BEFORE = re.compile(
+    r"\b(?:[Pp]assport|PASSPORT|[Ii]dentity [Cc]ard|ID(?: [Cc]ard)?|[Cc]ertificate|[Ll]icen[cs]e|[Pp]ermit|[Vv]isa|"
+    r"[Dd]ocument|CI|BI)\b[^.\n]{0,40}\Z"
+)
+
+
+def _out_of_context(text: str, name: str, m) -> bool:
+    """A match whose rule needs words before it that are not there: an age and sex after an article, a patient or an
+    age/sex label; an English "series" after a document's word (a law report's "Series A no. 94" is no passport's)."""
+    if name == "age_sex":
+        return _AGE_SEX_BEFORE.search(text, max(0, m.start() - 16), m.start()) is None
+    if name == "document_series" and m.group("keyword").lower() in ("series", "ser."):
+        return _DOCUMENT_BEFORE.search(text, max(0, m.start() - 60), m.start()) is None
+    return False
 
 
 def _legal_reference(text: str, name: str, m, start: int, end: int) -> bool:
