@@ -200,6 +200,29 @@ def test_the_optimizer_gives_every_mention_of_a_linked_entity_one_surrogate(key_
     assert "Hopkins" not in doc._.anonymized_text and "HOPKINS" not in doc._.anonymized_text
 
 
+def test_a_handle_linked_to_a_person_keeps_a_code_surrogate_and_never_a_piece_of_the_name(key_file):
+    # seen on a user's post: "@lena.vogel" became "@wqca.vogel" (".vogel" kept as a top-level domain) and, the handle
+    # being the entity's longest mention, "Lena Vogel" became letters of a code's shape ("Mthv Secvw")
+    text = "Follow Lena Vogel on @lena.vogel or mail lena.vogel@gmail.com today."
+    nlp = spacy.blank("en")
+    nlp.add_pipe("test_every_entity_risky")
+    nlp.add_pipe("textanon_optimizer", config={"replacement": "pseudonym", "pseudonym_key": str(key_file)})
+    doc = nlp.make_doc(text)
+    spans = spans_at(doc, [("Lena Vogel", "PERSON"), ("@lena.vogel", "CODE"), ("lena.vogel@gmail.com", "CODE")])
+    for span in spans[:2]:
+        span._.entity_id = "PERSON_1"
+    spans[2]._.entity_id = "CODE_1"
+    doc.spans["pii"] = spans
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    reps = _surrogates(doc)
+    given, surname = reps["Lena Vogel"].split()
+    assert given in _faker_pools()["given_female"] + _faker_pools()["given_any"] and surname.isalpha()
+    assert reps["@lena.vogel"].startswith("@") and re.fullmatch(r"@[a-z]{4}\.[a-z]{5}", reps["@lena.vogel"])
+    assert reps["lena.vogel@gmail.com"].endswith(".com")  # a real top-level domain is kept
+    assert "vogel" not in doc._.anonymized_text.lower() and "lena" not in doc._.anonymized_text.lower()
+
+
 # -- 3. dates: ranges, weekdays, times ---------------------------------------------------------------------------
 def _day(text, fmt):
     return datetime.strptime(text, fmt).date()

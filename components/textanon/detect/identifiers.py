@@ -352,7 +352,7 @@ def _tld_extractor():
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-def _public_suffix(host: str) -> bool:
+def public_suffix(host: str) -> bool:
     """``host`` ends with a public suffix and has a registrable name before it ("microsoft.com", "bbc.co.uk")."""
     result = _tld_extractor()(host.lower())
     return bool(result.suffix and result.domain and any(c.isalpha() for c in result.domain))
@@ -364,7 +364,7 @@ def _domain(text, m):
         return []
     if not path and tld.lower() in _FILE_SUFFIXES and host.count(".") == 1:
         return []
-    return [m.span()] if _public_suffix(host) else []
+    return [m.span()] if public_suffix(host) else []
 
 
 def _base58(text, m):
@@ -382,7 +382,7 @@ def _obfuscated_email(text, m):
     if not marked:  # "bob@gmail.com" is the email rule's, "met at microsoft.com" is no address
         return []
     host = re.sub(r"(?i)[ \t]*[\[({<]?[ \t]*\bdot\b[ \t]*[\])}>]?[ \t]*", ".", domain)
-    return [m.span()] if _public_suffix(host) else []
+    return [m.span()] if public_suffix(host) else []
 
 
 def _longest_valid(text, m, is_valid):

@@ -651,7 +651,10 @@ class MaskingOptimizer(SettingsRecord):
                     add(*mask, Generalize.name if renderer else None)
         for eid in sorted(masked):
             mentions = entities.get(eid, [])
-            longest = max(mentions, key=lambda m: len(m.text), default=None)
+            # the entity's form: its longest mention that is no code (a handle "@lena.vogel" linked to "Lena Vogel"
+            # is not her name's form); a code mention keeps a code's surrogate, its own shape
+            codes = {id(m) for m in mentions if is_code(m.label_, m._.source)}
+            longest = max(mentions, key=lambda m: (id(m) not in codes, len(m.text)), default=None)
             canonical, kind = (longest.text, longest.label_) if longest is not None else ("", "")
             for span in mentions:
                 start, end = span.start_char, span.end_char
@@ -661,7 +664,9 @@ class MaskingOptimizer(SettingsRecord):
                             add(first, last, rep, Generalize.name if renderer else None)
                     continue
                 protected = eid in self._protected
-                add(start, end, *render(span.text, span.label_, eid, start, end, canonical, protected, kind))
+                own = id(span) in codes and len(codes) < len(mentions)
+                form, form_kind = (span.text, span.label_) if own else (canonical, kind)
+                add(start, end, *render(span.text, span.label_, eid, start, end, form, protected, form_kind))
         for start, end in [] if role else occurrences:
             add_target(start, end)
         if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:

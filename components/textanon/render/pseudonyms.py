@@ -60,6 +60,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 from faker import Faker
 
 from textanon.detect.given_names import gender_of, given_name
+from textanon.detect.identifiers import public_suffix
 from textanon.detect.target import PARTICLES, SUFFIXES, TITLES, fold, in_other_script
 from textanon.labels import CODE, DATETIME, DEM, LOC, MISC, ORG, PERSON, QUANTITY
 from textanon.render.user_key import KEY_ENV, MIN_KEY_CHARS, derive
@@ -595,7 +596,7 @@ def _same_class(c: str, rng: random.Random, letters: bool, leading: bool = False
 def _kept_parts(text: str) -> Set[int]:
     """Positions of a code kept as they are: the words around the identifier (``case no.``: a word with no digit,
     written in lower or title case, when another word has a digit), the scheme and ``www.`` of a URL, the top-level
-    domain of an e-mail address or URL."""
+    domain of an e-mail address or URL (a public suffix: a handle's "@lena.vogel" keeps nothing of "vogel")."""
     keep: Set[int] = set()
     tokens = list(re.finditer(r"\S+", text))
     identifier = [bool(re.search(r"\d|@|://|^www\.", t.group(0), re.I)) for t in tokens]
@@ -604,11 +605,13 @@ def _kept_parts(text: str) -> Set[int]:
             letters = re.sub(r"[^A-Za-z]", "", token.group(0))
             if not is_id and not (letters.isupper() and len(letters) > 1):  # "case", "no.", "Application"; not "GB"
                 keep.update(range(token.start(), token.end()))
-    if "@" in text or "://" in text or text.lower().startswith("www."):
+    if re.search(r"\w@", text) or "://" in text or text.lower().startswith("www."):
         m = re.search(r"(?i)(?:https?://)?(?:www\.)?", text)
         keep.update(range(m.start(), m.end()))
         for tld in re.finditer(r"\.[A-Za-z]{2,6}(?=/|$|\s)", text):
-            keep.update(range(tld.start(), tld.end()))
+            host = re.findall(r"[\w-]+(?:\.[\w-]+)*$", text[: tld.end()])
+            if host and public_suffix(host[-1]):  # a real top-level domain: ".com", never a handle's ".vogel"
+                keep.update(range(tld.start(), tld.end()))
     return keep
 
 
