@@ -142,6 +142,14 @@ def test_a_name_in_its_own_script_in_parentheses_after_it_is_a_mention_with_its_
     assert not [t for t, _, _ in found if "dentist" in t]  # Latin words in parentheses are no name's own script
 
 
+def test_a_relative_named_after_the_kinship_word_is_a_person_whatever_the_ner_said():
+    nlp = blank_with_recognizer(use_ner=True)
+    doc = nlp.make_doc("NOK: daughter Tanya, tel 07700 900123.")
+    doc.ents = [doc.char_span(doc.text.index("Tanya"), doc.text.index("Tanya") + 5, label="GPE")]
+    found = spans(nlp.get_pipe("textanon_entity_recognizer")(doc))
+    assert ("Tanya", "PERSON", "rule:kin_name") in found and not [f for f in found if f[1] == "LOC"]
+
+
 def test_codes_are_never_absorbed_into_a_longer_span():
     nlp = blank_with_recognizer()
     nlp.get_pipe("textanon_entity_recognizer").set_gazetteer(

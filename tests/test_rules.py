@@ -127,6 +127,11 @@ FOUND = [
     ("Her brother Tunde was treated at the same hospital.", "Tunde", "PERSON"),
     ("with his wife, Anna Lee, in Leeds", "Anna Lee", "PERSON"),
     ("her mother O'Brien's house", "O'Brien", "PERSON"),
+    # a relative opening a form's field (the NER read "Tanya" as a place: a town became her surrogate)
+    ("NOK: daughter Tanya (555) 201-7788.", "Tanya", "PERSON"),
+    ("Contacts (wife Helen Ng) and", "Helen Ng", "PERSON"),
+    # an abbreviated street type ("44 Elm Ct" was read as a date)
+    ("lives alone at 44 Elm Ct, Apt 2.", "44 Elm Ct", "LOC"),
     # an identity document's series is part of its number (the series survived, masked or not by the risk)
     ("Passport series AB no. 482913, issued in 2015.", "AB no. 482913", "CODE"),
     ("Her ID card (series 4508, No 123456) expired.", "4508, No 123456", "CODE"),

@@ -3,6 +3,7 @@
 import pytest
 
 from textanon.render.operators import Mention, OperatorError, build, decrypt_text
+from textanon.render.operators.base import untyped
 from textanon.render.operators.encrypt import Encrypt
 from textanon.render.operators.hash import Hash
 from textanon.render.operators.mask import Mask
@@ -115,3 +116,14 @@ def test_pseudonym_and_generalize():
     assert surrogate.startswith("Mr ") and "Petrescu" not in surrogate
     assert build("generalize")(mention("Bucharest", "LOC", generalization="a city")) == "a city"
     assert build("generalize")(mention("Bucharest", "LOC")) == "***"
+
+
+def test_a_phrase_of_ordinary_words_is_untyped_unless_a_capital_inside_a_sentence_makes_it_name_like():
+    """Pseudonyms suppress a risky phrase of ordinary words (no surrogate of its kind exists); a capital that only
+    opens a sentence or a field makes no name of it ("Pt is a 58M", "Witness statement of" became town names)."""
+    text = "Pt is a 58M.\nWitness statement of X. NOK: daughter Tanya. We met Golden Globe winners."
+    assert untyped("Pt", True, text, 0)
+    assert untyped("Witness statement", True, text, text.index("Witness"))
+    assert untyped("NOK", True, text, text.index("NOK"))  # after a full stop
+    assert not untyped("Golden Globe", True, text, text.index("Golden"))  # capitals inside a sentence: name-like
+    assert not untyped("statement", False, text, text.index("statement"))  # a typed mention (not plain words)

@@ -80,7 +80,7 @@ HEX4 = r"[0-9A-Fa-f]{1,4}"
 #: street-type words after which a preceding number is a house number ("12 Baker Street")
 STREET_WORDS = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Close|Place|Square|Sq|Terrace|Way|Crescent|"
-    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Rise|Vale|Wharf|Quay|Yard|Highway|Hwy|"
+    r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Rise|Vale|Wharf|Quay|Yard|Highway|Hwy|Ct|Cir|Pkwy|"
     r"Strasse|Straße|Rue|Via|Calle|Strada|Str)"
 )
 #: continental street types written before the street's name, in either case ("ul. Długa 5", "rue de Rivoli 25",
@@ -337,7 +337,9 @@ PERSON_PATTERNS = {
     # a relative named after the kinship word ("her brother Tunde", "his son Khalid, 12", "my wife, Anna"): the
     # generic NER misses a given name it does not know; one or two capitalized words, no title or function word
     "kin_name": (
-        r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+(?:(?:elder|older|younger|little|big|late|eldest|"
+        # after a possessive, or opening a form's field ("NOK: daughter Tanya", "(wife Helen)")
+        r"(?:\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+|(?:(?<=:)|(?<=\()|(?<=\n)|^)[ \t]*)"
+        r"(?:(?:elder|older|younger|little|big|late|eldest|"
         rf"youngest|twin|step|half)[ -]?)?(?:{KIN_WORDS}|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
         rf"(?!(?:{NAME_TITLES}|The|A|An|And|But|Or|In|On|At|Of|For|To|With|From|Who|Was|Is|Has|Had|He|She|It|They|"
         r"We|I|His|Her|Their)\b)"

@@ -145,7 +145,15 @@ REFERENCE_CHAIN_WORDS = frozenset({",", "and", "or", "to", "-", "–", "(", ")",
 #: (not a first name alone, "rule:first_name_mention": a longer span around it wins, "Rocky II", "Terminator 2")
 PERSON_FIRST_RULES = (
     frozenset(
-        {"titled_name", "ranked_name", "postnominal_name", "designated_letter", "designated_initials", "name_mention"}
+        {
+            "titled_name",
+            "ranked_name",
+            "postnominal_name",
+            "designated_letter",
+            "designated_initials",
+            "name_mention",
+            "kin_name",  # "daughter Tanya": a person, whatever label the NER gave the name (LOC)
+        }
     )
     | LETTER_NAME_RULES
 )

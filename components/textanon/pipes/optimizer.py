@@ -598,7 +598,10 @@ class MaskingOptimizer(SettingsRecord):
             style = (PSEUDONYM if self.replacement == PSEUDONYM else "replace") if renderer else None
             entity = (canonical, kind or label)  # a pseudonym follows its entity's surrogate and type
             rep, operator = renderer.render(
-                mention, lambda: self._replacement(label, eid, text, entity, eid in plain_words), warnings, style
+                mention,
+                lambda: self._replacement(label, eid, text, entity, eid in plain_words, (doc_text, start)),
+                warnings,
+                style,
             )
             if rep is not None and (
                 operator in PLACEHOLDER_OPERATORS or (operator is None and self.replacement != PSEUDONYM)
@@ -745,11 +748,13 @@ class MaskingOptimizer(SettingsRecord):
         text: str,
         entity: Tuple[Optional[str], Optional[str]] = (None, None),
         plain_words: bool = False,
+        where: Tuple[str, int] = ("", 0),
     ) -> str:
         """What replaces a masked mention: a surrogate of ``text`` (``pseudonym``) that follows ``entity`` (its
         entity's canonical form and label), else the style's string. ``plain_words``: a phrase of ordinary words the
-        search risk proposed: under pseudonyms the suppression string, unless capitalized (a name-like phrase)."""
-        if self.replacement == PSEUDONYM and untyped(text, plain_words):
+        search risk proposed: under pseudonyms the suppression string, unless capitalized (a name-like phrase) other
+        than at a sentence's start (``where``: the document's text and the mention's start)."""
+        if self.replacement == PSEUDONYM and untyped(text, plain_words, *where):
             return self.suppression_string
         if self.replacement == PSEUDONYM and self.pseudonyms is not None:
             canonical, kind = entity

@@ -43,11 +43,25 @@ class Mention:
     suppression: str = "***"
 
 
-def untyped(text: str, plain_words: bool) -> bool:
+def untyped(text: str, plain_words: bool, doc_text: str = "", start: int = 0) -> bool:
     """Whether a mention is a phrase of ordinary words with no type (``plain_words``, not capitalized as a name-like
     phrase is): a surrogate of the same kind cannot exist, so pseudonyms suppress it instead of writing a random
-    term ("the pneumonia" for "lodged")."""
-    return plain_words and not text[:1].isupper()
+    term ("the pneumonia" for "lodged"). A capital that only opens a sentence or a field (``doc_text`` before
+    ``start``: nothing, ".", "!", "?", ":", ";" or a line break) makes no name of it ("Witness statement of", "Pt is
+    a" became town names)."""
+    if not plain_words:
+        return False
+    words = text.split()
+    capitals = [w[:1].isupper() for w in words]
+    if capitals and _opens_sentence(doc_text, start):
+        capitals[0] = False
+    return not any(capitals)
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[max(0, start - 40) : start]
+    stripped = before.rstrip()
+    return not stripped or stripped[-1] in ".!?:;" or "\n" in before[len(stripped) :]
 
 
 class Operator:
