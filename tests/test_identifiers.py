@@ -114,6 +114,8 @@ IDENTIFIERS = [
     # a user name after a platform's label ("Snapchat: lenav99" survived)
     ("Follow her: Snapchat: lenav99, TikTok: lena_vogel", "lenav99"),
     ("username = jdoe_77 failed to log in", "jdoe_77"),
+    # a Canadian postal code ("H2X" survived beside a masked "1Y4")
+    ("of 7 Rue Saint-Honoré, Montréal (Québec) H2X 1Y4, declare", "H2X 1Y4"),
 ]
 
 

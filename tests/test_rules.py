@@ -132,6 +132,9 @@ FOUND = [
     ("Contacts (wife Helen Ng) and", "Helen Ng", "PERSON"),
     # an abbreviated street type ("44 Elm Ct" was read as a date)
     ("lives alone at 44 Elm Ct, Apt 2.", "44 Elm Ct", "LOC"),
+    # a post-office box (its number had been read as a year: "Box the 13th century")
+    ("Address: P.O. Box 1234, Springfield, IL 62704", "P.O. Box 1234", "LOC"),
+    ("write to PO Box 77 or GPO Box 12", "GPO Box 12", "LOC"),
     # an identity document's series is part of its number (the series survived, masked or not by the risk)
     ("Passport series AB no. 482913, issued in 2015.", "AB no. 482913", "CODE"),
     ("Her ID card (series 4508, No 123456) expired.", "4508, No 123456", "CODE"),

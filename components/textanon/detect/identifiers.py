@@ -4,7 +4,8 @@ the regular-expression rules (:mod:`textanon.detect.rules`).
 :func:`find_identifiers` yields ``(start, end, label, name)`` like :func:`textanon.detect.rules.find_rule_matches`; the
 recognizer records ``rule:<name>`` in ``span._.source``. Label CODE (always masked):
 
-* UK formats in any case and spacing: postcodes (``sw1a 1aa``: a known postcode area), national-insurance numbers
+* Canadian postal codes (``H2X 1Y4``); UK formats in any case and spacing: postcodes (``sw1a 1aa``: a known postcode
+  area), national-insurance numbers
   (``qq123456c``), passports (``ab1234567``), driving licences (``MORGA753116SM9IJ``), number plates (``aa02 aaa``);
 * MAC addresses (``00:1a:2b:3c:4d:5e``, ``00-1A-...``, Cisco ``0123.4567.89ab``), ``@handles`` (at a word start),
   domains (``microsoft.com``: a public suffix of tldextract's bundled list, offline) and URLs with any scheme,
@@ -180,6 +181,10 @@ PATTERNS = {
     "us_ssn_labelled": re.compile(
         r"(?i)\b(?:SSN|ITIN|social security(?: number| no\.?)?|tax(?:payer)? id(?:entification)?(?: number)?)"
         r"[ \t]*(?:no\.?|number|#)?[ \t]*:?[ \t]*(?P<span>\d{9})\b"
+    ),
+    # a Canadian postal code ("H2X 1Y4", "K1A0B1"; "H2X" had survived beside a masked "1Y4")
+    "ca_postcode": re.compile(
+        r"(?<![\w-])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w-])"
     ),
     # a French social security number (NIR): sex, year, month, department, commune, order, key, as it is written in
     # groups ("1 85 05 78 006 084 36"; a key that does not check is a typo of one: masked too)

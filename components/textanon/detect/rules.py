@@ -285,6 +285,8 @@ ADDRESS_PATTERNS = {
         + f"(?:{STREET_WORDS}|{STREET_WORDS.upper()})"  # a statement in capitals: "12 LIPOWA STREET"
         + r"\b"
     ),
+    # a post-office box ("P.O. Box 1234", "PO Box 77", "GPO Box 12"): its number had been read as a year
+    "po_box": r"\b(?:G?P\.?[ \t]?O\.?|Post[ \t]+Office|POST[ \t]+OFFICE)[ \t]*(?:Box|BOX|box)[ \t]+\d{1,6}\b",
     # one-word street names ("10 Kingsway", "5 Broadway"; not "1995 Norway": a closed list, no suffix rule); "Court",
     # "Park", "Hill" and the like are no street words (court texts: "5 Supreme Court judges"), only after a flat
     "house_number_compound": (

@@ -24,7 +24,7 @@ import re
 import unicodedata
 from array import array
 from functools import lru_cache
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Collection, Dict, List, Optional, Sequence, Tuple
 
 from anyascii import anyascii
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -529,8 +529,55 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
         )
         occurrences = [(s, e) for s, e, _ in merge(occurrences)]
     found = [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
+    found = _joined_forms(text, found, set(spoken))
     kept = set(found)  # a pronunciation merged into a longer occurrence is no longer one of its own
     return found, [p for p in spoken + glued if p in kept]
+
+
+#: what may stand between two occurrences of the name that are one writing of it ('Robert "Bob" Hartley', "William
+#: (Bill) Hendricks"): spaces, brackets and quotation marks
+_JOINING = re.compile(r"[ \t]*[(\[\"'“”‘’)\]][ \t(\[\"'“”‘’)\]]{0,3}|[ \t]+")
+#: a suffix after a name of two words or more ("William Hendricks Jr.", "John Smith III"), inside its occurrence
+_NAME_SUFFIX = re.compile(r"(?:,?[ \t]+(?:Jr|Sr|Jnr|Snr)\.?|[ \t]+(?:II|III|IV))(?![\w'’])")
+
+
+def _joined_forms(text: str, found: List[Span], apart: Collection[Span] = ()) -> List[Span]:
+    """Occurrences of the name with only spaces, brackets or quotation marks between them joined into one (one
+    writing of the name: "William (Bill) Hendricks" is one occurrence, written once as the role word, never "the
+    person (the person) the person"; "Bonham" and "Carter" of Helena Bonham Carter, "the person"), each with the
+    suffix right after it when it holds two words or more. The occurrences ``apart`` (the name's pronunciation,
+    masked, never written as the role word) are never joined."""
+    out: List[List[int]] = []  # [start, end, joined]
+    last = None
+    for start, end in found:
+        if (
+            out
+            and start >= out[-1][1]
+            and (start, end) not in apart
+            and last not in apart
+            and _JOINING.fullmatch(text, out[-1][1], start)
+        ):
+            out[-1][1], out[-1][2] = end, 1
+        else:
+            out.append([start, end, 0])
+        last = (start, end)
+    for span in out:
+        # a bracket or quotation mark opened between the joined occurrences is closed inside it ("Smith (Smith)")
+        while span[2] and span[1] < len(text) and _unclosed(text[span[0] : span[1]], text[span[1]]):
+            span[1] += 1
+        if len(text[span[0] : span[1]].split()) >= 2:
+            m = _NAME_SUFFIX.match(text, span[1])
+            if m:
+                span[1] = m.end()
+    return [(s, e) for s, e, _ in out]
+
+
+def _unclosed(piece: str, after: str) -> bool:
+    """Whether ``after`` closes a bracket or a quotation that ``piece`` opens and does not close."""
+    pairs = {")": "(", "]": "[", "”": "“", "’": "‘"}
+    if after in pairs:
+        return piece.count(pairs[after]) > piece.count(after)
+    return after in "\"'" and piece.count(after) % 2 == 1
 
 
 #: the shortest pair of name words, glued, that :func:`_glued_forms` looks for ("annlee", not "alee")
@@ -629,13 +676,17 @@ def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
         return []
     if letters[0] + "." not in text:  # most texts: no pattern compiled (each would take a place in re's cache)
         return []
-    return [m.span() for m in _initials_pattern("".join(letters)).finditer(text)]
+    # a hyphenated word's parts each give an initial ("M.D-O." or "M.D.O." for Marguerite Duval-Okafor)
+    groups = "|".join("-".join(p[0] for p in w.split("-") if p[:1].isalpha()) for w in words)
+    return [m.span() for m in _initials_pattern(groups).finditer(text)]
 
 
 @lru_cache(maxsize=4096)
-def _initials_pattern(letters: str) -> "re.Pattern[str]":
-    """The dotted initials ``letters`` ("AJ" -> "A.J.", "A. J."), compiled once per process."""
-    return re.compile(r"(?<![\w.])" + r"\.[ \t]?".join(map(re.escape, letters)) + r"\.(?![ \t]?[^\W\d_]\.)(?!\w)")
+def _initials_pattern(groups: str) -> "re.Pattern[str]":
+    """The dotted initials of ``groups`` (the words' initials, "|" between words, "-" between a hyphenated word's:
+    "A|J" -> "A.J.", "A. J."; "M|D-O" -> "M.D-O.", "M.D.O."), compiled once per process."""
+    words = [r"(?:\.?-|\.[ \t]?)".join(map(re.escape, group.split("-"))) for group in groups.split("|")]
+    return re.compile(r"(?<![\w.])" + r"\.[ \t]?".join(words) + r"\.(?![ \t]?[^\W\d_]\.)(?!\w)")
 
 
 #: how far into a text the opening of a biography ("Name (pronunciation; born ...)") may start
