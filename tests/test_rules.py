@@ -135,6 +135,11 @@ FOUND = [
     # a post-office box (its number had been read as a year: "Box the 13th century")
     ("Address: P.O. Box 1234, Springfield, IL 62704", "P.O. Box 1234", "LOC"),
     ("write to PO Box 77 or GPO Box 12", "GPO Box 12", "LOC"),
+    # a company named with its legal form, which the NER missed in a subject line
+    ("Subject: RE: Claim 2403117/2023 - Okafor v Brightline Ltd", "Brightline Ltd", "ORG"),
+    ("Employer: Acme Widgets Inc.\nOkafor & Partners LLP | DX 12345", "Okafor & Partners LLP", "ORG"),
+    # a profession's title before a name (the NER read "Nurse Agnes Obi" as an organization)
+    ("a colleague, Nurse Agnes Obi, gave evidence", "Nurse Agnes Obi", "PERSON"),
     # an identity document's series is part of its number (the series survived, masked or not by the risk)
     ("Passport series AB no. 482913, issued in 2015.", "AB no. 482913", "CODE"),
     ("Her ID card (series 4508, No 123456) expired.", "4508, No 123456", "CODE"),
@@ -209,6 +214,11 @@ NO_DATE = [
 @pytest.mark.parametrize("text,label", [(t, "CODE") for t in NO_CODE] + [(t, "DATETIME") for t in NO_DATE])
 def test_no_rule_finds(text, label):
     assert not {m for m, found in matches(text) if found == label}
+
+
+def test_a_determiner_before_a_legal_form_is_no_company():
+    found = {m for m, label in matches("The Ltd company and This LLC were formed.") if label == "ORG"}
+    assert not found
 
 
 def test_an_amount_in_millions_is_no_age_and_sex():

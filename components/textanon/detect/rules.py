@@ -426,6 +426,16 @@ QUANTITY_PATTERNS = {
 }
 #: MISC rules: a hashtag's words (after the "#"), a quasi-identifier whose risk is scored as any other's: a rare tag
 #: ("#lisbonart", a place and a trade glued together) is masked, a common one ("#love", "#tbt") may stay
+#: ORG rules: a company named with its legal form ("Brightline Ltd", "Acme Widgets Inc.", "Müller GmbH"), which the
+#: generic NER misses in a subject line or a case name ("Okafor v Brightline Ltd")
+ORG_PATTERNS = {
+    "company_legal_form": (
+        r"\b(?!(?:The|A|An|This|That|These|Those|Our|Their|His|Her|My|Your|Its|Any|Each|Every|No)\b)"
+        rf"[{UPPER}][\w&'’-]*(?:[ \t]+(?:&[ \t]+)?[{UPPER}][\w&'’-]*){{0,3}}[ \t]+"
+        r"(?:Ltd\.?|Limited|LLC|L\.L\.C\.|LLP|Inc\.?|Incorporated|plc|PLC|GmbH|AG|S\.A\.|SARL|S\.r\.l\.|B\.V\.|N\.V\.|"
+        r"Pty(?:[ \t]+Ltd\.?)?|Corp\.?|Corporation)(?![\w])"
+    ),
+}
 MISC_PATTERNS = {
     "hashtag": r"(?<![\w#&/])#(?P<span>(?=\w*[^\W\d_])\w{2,60})\b",
 }
@@ -440,6 +450,7 @@ RULES: List[Tuple[str, str, str]] = [
         ("LOC", LOC_PATTERNS),
         ("DATETIME", DATETIME_PATTERNS),
         ("QUANTITY", QUANTITY_PATTERNS),
+        ("ORG", ORG_PATTERNS),
         ("MISC", MISC_PATTERNS),
     )
     for name, pattern in patterns.items()

@@ -45,7 +45,10 @@ TITLES = COURTESY_TITLES | frozenset(
 )
 #: Titles after which the rules take the next words for a person's name (:data:`textanon.detect.rules.NAME_TITLES`):
 #: not "M" (an initial), nor titles that also begin names of places and works ("St Louis", "Don Jon").
-RULE_TITLES = (COURTESY_TITLES - {"m"}) | frozenset({"mx", "mlle", "madam", "madame", "rev"})
+RULE_TITLES = (COURTESY_TITLES - {"m"}) | frozenset(
+    # and titles of a profession before a name ("Nurse Agnes Obi" was read as an ORG; police ranks: ranked_name)
+    {"mx", "mlle", "madam", "madame", "rev", "nurse", "pastor", "rabbi"}
+)
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "v", "phd", "md", "esq", "qc", "kc", "obe", "mbe", "cbe"})
 PARTICLES = frozenset(
     {
