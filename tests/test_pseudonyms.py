@@ -179,19 +179,25 @@ def test_a_nickname_in_quotes_or_brackets_inside_a_name_gets_a_surrogate_too(nam
     assert out.split()[1][0] == name.split()[1][0] and out.split()[1][-1] == name.split()[1][-1]  # the marks stay
 
 
-def test_the_optimizer_gives_every_mention_of_a_linked_entity_one_surrogate(key_file):
-    text = "Mr Lewis Hopkins sued. HOPKINS's claim failed; L. Hopkins appealed. The Harrogate court heard Hopkins."
+def _decided(key_file, text, mentions, entity_ids):
+    """``text`` with ``mentions`` (linked as ``entity_ids``) every one risky, decided and written as pseudonyms."""
     nlp = spacy.blank("en")
     nlp.add_pipe("test_every_entity_risky")
     nlp.add_pipe("textanon_optimizer", config={"replacement": "pseudonym", "pseudonym_key": str(key_file)})
     doc = nlp.make_doc(text)
-    mentions = [("Mr Lewis Hopkins", "PERSON"), ("HOPKINS's", "ORG"), ("L. Hopkins", "PERSON"), ("Hopkins", "PERSON")]
     spans = spans_at(doc, mentions)
-    for span in spans:
-        span._.entity_id = "PERSON_1"
+    for span, entity_id in zip(spans, entity_ids):
+        span._.entity_id = entity_id
     doc.spans["pii"] = spans
     for _, proc in nlp.pipeline:
         doc = proc(doc)
+    return doc
+
+
+def test_the_optimizer_gives_every_mention_of_a_linked_entity_one_surrogate(key_file):
+    text = "Mr Lewis Hopkins sued. HOPKINS's claim failed; L. Hopkins appealed. The Harrogate court heard Hopkins."
+    mentions = [("Mr Lewis Hopkins", "PERSON"), ("HOPKINS's", "ORG"), ("L. Hopkins", "PERSON"), ("Hopkins", "PERSON")]
+    doc = _decided(key_file, text, mentions, ["PERSON_1"] * 4)
     reps = _surrogates(doc)
     first, surname = reps["Mr Lewis Hopkins"].split()[1:]
     assert reps["HOPKINS's"] == f"{surname.upper()}'s"
@@ -204,17 +210,8 @@ def test_a_handle_linked_to_a_person_keeps_a_code_surrogate_and_never_a_piece_of
     # seen on a user's post: "@lena.vogel" became "@wqca.vogel" (".vogel" kept as a top-level domain) and, the handle
     # being the entity's longest mention, "Lena Vogel" became letters of a code's shape ("Mthv Secvw")
     text = "Follow Lena Vogel on @lena.vogel or mail lena.vogel@gmail.com today."
-    nlp = spacy.blank("en")
-    nlp.add_pipe("test_every_entity_risky")
-    nlp.add_pipe("textanon_optimizer", config={"replacement": "pseudonym", "pseudonym_key": str(key_file)})
-    doc = nlp.make_doc(text)
-    spans = spans_at(doc, [("Lena Vogel", "PERSON"), ("@lena.vogel", "CODE"), ("lena.vogel@gmail.com", "CODE")])
-    for span in spans[:2]:
-        span._.entity_id = "PERSON_1"
-    spans[2]._.entity_id = "CODE_1"
-    doc.spans["pii"] = spans
-    for _, proc in nlp.pipeline:
-        doc = proc(doc)
+    mentions = [("Lena Vogel", "PERSON"), ("@lena.vogel", "CODE"), ("lena.vogel@gmail.com", "CODE")]
+    doc = _decided(key_file, text, mentions, ["PERSON_1", "PERSON_1", "CODE_1"])
     reps = _surrogates(doc)
     given, surname = reps["Lena Vogel"].split()
     assert given in _faker_pools()["given_female"] + _faker_pools()["given_any"] and surname.isalpha()
