@@ -147,7 +147,7 @@ def test_a_relative_named_after_the_kinship_word_is_a_person_whatever_the_ner_sa
     doc = nlp.make_doc("NOK: daughter Tanya, tel 07700 900123.")
     doc.ents = [doc.char_span(doc.text.index("Tanya"), doc.text.index("Tanya") + 5, label="GPE")]
     found = spans(nlp.get_pipe("textanon_entity_recognizer")(doc))
-    assert ("Tanya", "PERSON", "rule:kin_name") in found and not [f for f in found if f[1] == "LOC"]
+    assert ("Tanya", "PERSON", "rule:kin_name_field") in found and not [f for f in found if f[1] == "LOC"]
 
 
 def test_codes_are_never_absorbed_into_a_longer_span():

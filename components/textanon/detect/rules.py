@@ -322,6 +322,15 @@ ADDRESS_PATTERNS = {
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
     "postcode_pl_town": rf"(?:(?<=, )|(?<=\n)|(?<=^))\d{{2}}-\d{{3}}\s+[{UPPER}][\w'’-]+",
 }
+#: a kinship word and the name after it (the rules ``kin_name`` and ``kin_name_field``: "her brother Tunde", "NOK:
+#: daughter Tanya"); not a title or a function word after it ("her son Mr Smith", "my sister In 2005")
+KIN_NAME = (
+    r"(?:(?:elder|older|younger|little|big|late|eldest|"
+    rf"youngest|twin|step|half)[ -]?)?(?:{KIN_WORDS}|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
+    rf"(?!(?:{NAME_TITLES}|The|A|An|And|But|Or|In|On|At|Of|For|To|With|From|Who|Was|Is|Has|Had|He|She|It|They|"
+    r"We|I|His|Her|Their)\b)"
+    rf"(?P<span>[{UPPER}](?:\w|['’](?!s\b))*(?:-[{UPPER}]\w*)?(?:[ \t]+[{UPPER}](?:\w|['’](?!s\b))*)?)"
+)
 #: PERSON rules: a name after a title, a maiden name after "née"
 #: (the words are trimmed by _titled_name: "Mr Igor Munteanu", "Mr igor munteanu", not "Mr Igor was")
 PERSON_PATTERNS = {
@@ -338,15 +347,9 @@ PERSON_PATTERNS = {
     "maiden_name": r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")",
     # a relative named after the kinship word ("her brother Tunde", "his son Khalid, 12", "my wife, Anna"): the
     # generic NER misses a given name it does not know; one or two capitalized words, no title or function word
-    "kin_name": (
-        # after a possessive, or opening a form's field ("NOK: daughter Tanya", "(wife Helen)")
-        r"(?:\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+|(?:(?<=:)|(?<=\()|(?<=\n)|^)[ \t]*)"
-        r"(?:(?:elder|older|younger|little|big|late|eldest|"
-        rf"youngest|twin|step|half)[ -]?)?(?:{KIN_WORDS}|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
-        rf"(?!(?:{NAME_TITLES}|The|A|An|And|But|Or|In|On|At|Of|For|To|With|From|Who|Was|Is|Has|Had|He|She|It|They|"
-        r"We|I|His|Her|Their)\b)"
-        rf"(?P<span>[{UPPER}](?:\w|['’](?!s\b))*(?:-[{UPPER}]\w*)?(?:[ \t]+[{UPPER}](?:\w|['’](?!s\b))*)?)"
-    ),
+    "kin_name": r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+" + KIN_NAME,
+    # the same opening a form's field ("NOK: daughter Tanya", "(wife Helen)", a line "son Tom Ng")
+    "kin_name_field": r"(?:[:(\n]|^)[ \t]*" + KIN_NAME,
     # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"
     "designated_letter": r"(?:(?<=[“\"‘])[B-HJ-Z](?=[”\"’])|(?<=\[)[B-HJ-Z](?=\]))",
 }
@@ -483,6 +486,9 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
     view = normalized(text)
     text = view.text
     for label, name, regex in compiled:
+        needs = RULE_NEEDS.get(name)
+        if needs is not None and not any(word in text for word in needs):
+            continue  # a few substring tests instead of a pattern tried at every word (the word is rare)
         for m in regex.finditer(text):
             start, end = m.span("span") if "span" in regex.groupindex else m.span()
             if name == "titled_name":
@@ -492,6 +498,31 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
             yield (*view.to_original(start, end), label, name)
 
 
+#: rules tried only in a text that holds one of these strings (each match holds one)
+RULE_NEEDS = {
+    "company_legal_form": (
+        "Ltd",
+        "Limited",
+        "LLC",
+        "L.L.C.",
+        "LLP",
+        "Inc",
+        "plc",
+        "PLC",
+        "GmbH",
+        "AG",
+        "S.A.",
+        "SARL",
+        "S.r.l.",
+        "B.V.",
+        "N.V.",
+        "Pty",
+        "Corp",
+    ),
+    "po_box": ("Box", "BOX", "box"),
+    "plate_labelled": ("late",),
+    "document_series": ("eries", "ERIES", "er.", "eria", "ERIA", "erie", "ERIE", "ерия", "ЕРИЯ"),
+}
 #: what must come right before a match of these rules (read in the characters before it, :func:`_out_of_context`)
 _AGE_SEX_BEFORE = re.compile(
     r"\b(?:[Ii]s|[Ww]as|[Aa]n?|[Pp]t\.?|[Pp]atient|[Aa]ge/[Ss]ex:?|[Aa]ge/[Gg]ender:?)[ \t]+\Z"

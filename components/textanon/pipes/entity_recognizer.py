@@ -153,6 +153,7 @@ PERSON_FIRST_RULES = (
             "designated_initials",
             "name_mention",
             "kin_name",  # "daughter Tanya": a person, whatever label the NER gave the name (LOC)
+            "kin_name_field",
         }
     )
     | LETTER_NAME_RULES
