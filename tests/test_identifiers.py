@@ -111,6 +111,7 @@ IDENTIFIERS = [
     ("Plaintiff (SSN xxx-xx-4821) v. Westfield", "xxx-xx-4821"),
     ("paid with card **** **** **** 1234 on", "**** **** **** 1234"),
     ("account XXXX-XXXX-4421 was closed", "XXXX-XXXX-4421"),
+    ("his SSN ###-##-1234 on file", "###-##-1234"),
     # a user name after a platform's label ("Snapchat: lenav99" survived)
     ("Follow her: Snapchat: lenav99, TikTok: lena_vogel", "lenav99"),
     ("username = jdoe_77 failed to log in", "jdoe_77"),
@@ -157,6 +158,7 @@ ORDINARY = [
     "A well-known pc maker and a state-of-the-art laptop-free zone; the mid-range Pixel 7 phone.",
     # no partial number without three masking characters, no user name without a platform's label and a colon
     "The x2 model and the xx 12 series; a 4x4 car. Follow us on Instagram today; the ratio was 3:2 at 10:30.",
+    "### 2021 results\n## 12 items in the list",
 ]
 
 

@@ -199,7 +199,10 @@ PATTERNS = {
     ),
     # a number shown in part, the rest masked by its writer ("SSN xxx-xx-4821", "card **** **** **** 1234"): its
     # visible digits still identify (the last four of an SSN or a card are asked to verify a person)
-    "partial_number": re.compile(r"(?i)(?<![\w*•#])(?=(?:[x*•#][ .-]?){3})(?:[x*•#]{1,6}[ .-]?){1,5}\d{2,6}(?![\w-])"),
+    # ("###-##-1234" with hyphens only: a Markdown heading "### 2021 results" is no number)
+    "partial_number": re.compile(
+        r"(?i)(?<![\w*•#])(?:(?=(?:[x*•][ .-]?){3})(?:[x*•]{1,6}[ .-]?){1,5}|#{2,6}(?:-#{1,6}){1,4}-)\d{2,6}(?![\w-])"
+    ),
     # a user name after a platform's or an account's label and a colon ("Snapchat: lenav99", "username = jdoe_77")
     # (the colon first: a literal is cheap to find; the label before it is read by :func:`_labelled_user_name`)
     "labelled_user_name": re.compile(r"[:=][ \t]*(?P<span>@?[^\W_][\w.\-]{1,40}[^\W_])"),
