@@ -135,6 +135,8 @@ FOUND = [
     # a post-office box (its number had been read as a year: "Box the 13th century")
     ("Address: P.O. Box 1234, Springfield, IL 62704", "P.O. Box 1234", "LOC"),
     ("write to PO Box 77 or GPO Box 12", "GPO Box 12", "LOC"),
+    # a Romanian street named with a lower-case particle (its number became "at least 10")
+    ("lives at str. Ștefan cel Mare 12, ap. 7", "str. Ștefan cel Mare 12", "LOC"),
     # a company named with its legal form, which the NER missed in a subject line
     ("Subject: RE: Claim 2403117/2023 - Okafor v Brightline Ltd", "Brightline Ltd", "ORG"),
     ("Employer: Acme Widgets Inc.\nOkafor & Partners LLP | DX 12345", "Okafor & Partners LLP", "ORG"),

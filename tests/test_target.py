@@ -225,6 +225,18 @@ def test_the_initials_of_a_hyphenated_surname_are_the_name():
     assert found == ["M.D-O.", "M.D.O.", "M. D.-O."]
 
 
+def test_a_name_word_inside_a_compound_a_program_made_is_masked_whole():
+    """A Wi-Fi network, a user name, a login: the name's word opening a CamelCase, underscore or digit compound, or after
+    a part of three letters or more ("KimFamily_5G" survived); not after a particle ("McDonald" for Donald)."""
+    text = "Her network 'KimFamily_5G' and login jkim_1985 and JennyKim; Kimberly and McKim were others."
+    found = [text[s:e] for s, e in name_occurrences(text, "Jennifer Kim")]
+    assert "KimFamily_5G" in found and "JennyKim" in found
+    assert "Kimberly" not in found and "McKim" not in found
+    other = "McDonald and LeBlanc met Donald Blanc; blanc_1985 wrote."
+    found = [other[s:e] for s, e in name_occurrences(other, "Donald Blanc")]
+    assert found == ["Donald Blanc", "blanc_1985"]
+
+
 def test_one_writing_of_the_name_is_one_occurrence():
     """Occurrences with only spaces, brackets or quotation marks between them are one, with a suffix after a full
     name ("the person (the person) the person Jr." was written for "William (Bill) Hendricks Jr."); a pronunciation

@@ -108,7 +108,7 @@ STREET_TYPES_AFTER = (
 #: a word of a street's name after its type: capitalized, or a particle ("rue de la Paix", "Rua dos Douradores")
 STREET_NAME_WORD = (
     rf"(?:[{UPPER}][\w'’.-]*|\d{{1,2}}(?:-?(?:go|ego|th|st|nd|rd|er|e))?(?=\s+[{UPPER}])|(?:de|del|della|delle|dei|degli|di|"
-    rf"da|do|dos|das|du|des|la|le|les|el|los|las|sur|der|den)\b|[ld]['’][{UPPER}][\w'’.-]*)"
+    rf"da|do|dos|das|du|des|la|le|les|el|los|las|sur|der|den|cel|lui)\b|[ld]['’][{UPPER}][\w'’.-]*)"
 )
 #: a house number of a continental address (and flat: "5/12", "12a", "14-16", "7 bis"): at most three digits, so never a
 #: year ("Melrose Place in 1994") or a catalogue number ("Avenue Productions MAPI 8486")

@@ -522,7 +522,7 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     occurrences = find_target_mentions(text, name, view)
     words = name_words(name)
     spoken = _pronunciations_after(text, occurrences)
-    glued = _glued_forms(view, words)
+    glued = _glued_forms(view, words) + _compound_forms(view, words)
     extra = spoken + glued + _dotted_initials(text, words) + _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = _whole_word(words[-1])
@@ -581,6 +581,70 @@ def _unclosed(piece: str, after: str) -> bool:
     if after in pairs:
         return piece.count(pairs[after]) > piece.count(after)
     return after in "\"'" and piece.count(after) % 2 == 1
+
+
+#: where a word is glued from parts as programs name things: CamelCase, an underscore, letters and digits
+#: ("KimFamily_5G", "smith_2"); the word around it is read (:func:`_compounds`)
+_COMPOUND_JOINT = re.compile(r"[a-z][A-Z]|[^\W\d_]_|_[^\W\d_]|[^\W\d_]\d|\d[^\W\d_]")
+
+
+def _compound_parts(word: str) -> List[Tuple[int, int]]:
+    """``(start, end)`` of the parts of ``word`` at its CamelCase, underscore and letter/digit boundaries."""
+    parts, start = [], 0
+    for i in range(1, len(word) + 1):
+        if (
+            i == len(word)
+            or word[i] == "_"
+            or word[i - 1] == "_"
+            or (word[i].isupper() and word[i - 1].islower())
+            or (word[i].isdigit() != word[i - 1].isdigit())
+        ):
+            if word[start:i] != "_":
+                parts.append((start, i))
+            start = i
+    return parts
+
+
+def _compound_forms(view: NormalizedView, words: Sequence[str]) -> List[Span]:
+    """Every word that holds one of the name's words as a part of a compound a program or a person made of it
+    (CamelCase, an underscore, digits: a Wi-Fi network "KimFamily_5G", a user name "smith_1985", "DonaldB"): the
+    whole word, which is no reference to write as the role word. The name's word has three letters or more and is no
+    ordinary English word, and it opens the compound or follows an underscore, digits or a part of three letters or
+    more (not "McDonald" for Donald, "LeBlanc" for Blanc). Offsets of the original text."""
+    names = {fold(w) for w in words if len(w) >= 3 and w.isalpha() and not is_common_word(w)}
+    if not names:
+        return []
+    spans = [(start, end) for start, end, parts in _compounds(view.text) if names & parts]
+    return view.spans_to_original(spans) if spans else []
+
+
+@lru_cache(maxsize=64)
+def _compounds(text: str) -> Tuple[Tuple[int, int, frozenset], ...]:
+    """``(start, end, folded parts that may be a name's word)`` of every compound word of ``text`` (read once per
+    text, whatever the number of names looked for)."""
+    out = []
+    end = 0
+    for joint in _COMPOUND_JOINT.finditer(text):
+        if joint.start() < end:
+            continue  # inside the word just read
+        start, end = joint.start(), joint.end()
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+            end += 1
+        word = text[start:end]
+        if len(word) > 60 or not word[:1].isalpha():
+            continue
+        parts = _compound_parts(word)
+        if len(parts) < 2:
+            continue
+        named = set()
+        for k, (a, b) in enumerate(parts):
+            before = parts[k - 1] if k else None
+            if before is None or word[before[1] : a] == "_" or word[before[0]].isdigit() or before[1] - before[0] >= 3:
+                named.add(fold(word[a:b]))
+        out.append((start, end, frozenset(named)))
+    return tuple(out)
 
 
 #: the shortest pair of name words, glued, that :func:`_glued_forms` looks for ("annlee", not "alee")
