@@ -226,8 +226,8 @@ def test_the_initials_of_a_hyphenated_surname_are_the_name():
 
 
 def test_a_name_word_inside_a_compound_a_program_made_is_masked_whole():
-    """A Wi-Fi network, a user name, a login: the name's word opening a CamelCase, underscore or digit compound, or after
-    a part of three letters or more ("KimFamily_5G" survived); not after a particle ("McDonald" for Donald)."""
+    """A Wi-Fi network, a user name, a login: the name's word opening a CamelCase, underscore or digit compound, or
+    after a part of three letters or more ("KimFamily_5G" survived); not after a particle ("McDonald" for Donald)."""
     text = "Her network 'KimFamily_5G' and login jkim_1985 and JennyKim; Kimberly and McKim were others."
     found = [text[s:e] for s, e in name_occurrences(text, "Jennifer Kim")]
     assert "KimFamily_5G" in found and "JennyKim" in found
