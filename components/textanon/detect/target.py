@@ -695,6 +695,17 @@ _QUOTED_NICKNAME = re.compile(
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w'’.-]*)$")
 
 
+def without_nicknames(name: str) -> Tuple[str, List[str]]:
+    """``name`` without the nicknames written inside it in quotes or brackets (:data:`_QUOTED_NICKNAME`), and those
+    nicknames: ('Robert "Bob" Hartley') -> ("Robert Hartley", ["Bob"]) (the entity linker: the same person)."""
+    pieces, nicknames, at = [], [], 0
+    for m in _QUOTED_NICKNAME.finditer(name):
+        pieces.append(name[at : m.start()] + " ")
+        nicknames.append(m.group("nick"))
+        at = m.start("last")
+    return ("".join(pieces) + name[at:] if nicknames else name), nicknames
+
+
 def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
     """Every occurrence of a nickname that the text writes inside the person's name ("Robert 'Bobby' Fenwick": then
     "known as Bobby" names the person too): between one of the name's words and its last word, in quotes or brackets.

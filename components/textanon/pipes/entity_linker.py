@@ -20,14 +20,12 @@ from typing import Dict, List
 
 from spacy.tokens import Doc, Span
 
-from textanon.detect.target import COURTESY_TITLES, in_other_script, name_parts
+from textanon.detect.target import COURTESY_TITLES, in_other_script, name_parts, without_nicknames
 from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
 from textanon.labels import PERSON, QUANTITY
 from textanon.settings.serialization import SettingsRecord
 
 DETERMINERS = {"the", "a", "an"}
-#: a nickname inside a person's name: 'Robert "Bob" Hartley', "Earvin (Magic) Johnson" (the word inside its marks)
-NICKNAME = re.compile(r"(?<=\s)[\"“‘'(]([^\W\d_][\w'’.-]*)[\"”’')](?=\s)")
 ACRONYM_STOPWORDS = {"of", "the", "for", "and", "on", "in", "de", "du", "des", "la", "le", "&"}
 CURRENCY_HINT = re.compile(r"[$€£¥]|\b(?:[A-Z]{3}|euros?|dollars?|pounds?|francs?|lir[ae]s?|roubles?|rubles?)\b", re.I)
 
@@ -116,9 +114,10 @@ class EntityLinker(SettingsRecord):
             key = normalize(span.text)
             if key:
                 uf.union(first.setdefault(key, i), i)
-            if span.label_ == PERSON and (quoted := NICKNAME.findall(span.text)):
+            rest, quoted = without_nicknames(span.text) if span.label_ == PERSON else (span.text, [])
+            if quoted:
                 # 'Robert "Bob" Hartley' is Robert Hartley, and "Bob" alone is him
-                key = normalize(NICKNAME.sub(" ", span.text))
+                key = normalize(rest)
                 if key:
                     uf.union(first.setdefault(key, i), i)
                 for nickname in quoted:
