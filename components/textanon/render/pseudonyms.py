@@ -262,6 +262,7 @@ class Pseudonymizer:
         label = entity_label or label
         self._remember(text)
         self._entity_words = set()
+        out = None
         if entity and fold(" ".join(entity.split())) != fold(text):
             canonical = " ".join(entity.split())
             self._remember(canonical)
@@ -273,12 +274,10 @@ class Pseudonymizer:
             if in_other_script(text) and not in_other_script(canonical) and whole:
                 # the name in its own script ("陈伟玲" of "Ms. Chen Wei-Ling"): the entity's surrogate, its name words
                 out = " ".join(self._name_words(whole)) if label == PERSON else whole
-                self.drawn += 1
-                self.written.add(out)
-                return out
-            if part is not None and fold(part) != fold(text):  # "12345/06" of "no. 12345/06": the same digits
+            elif part is not None and fold(part) != fold(text):  # "12345/06" of "no. 12345/06": the same digits
                 self._doc_table.setdefault("text", {}).setdefault(fold(text), part)
-        out = self._one(label, text, fallback)
+        if out is None:
+            out = self._one(label, text, fallback)
         self.drawn += 1
         if out != fallback:
             self.written.add(out)

@@ -24,9 +24,8 @@ class Pseudonym(Operator):
             raise OperatorError(f"pseudonym: {err}") from None
 
     def __call__(self, mention: Mention) -> str:
-        if untyped(
-            mention.text, mention.plain_words, mention.doc_text, mention.start
-        ):  # no surrogate of the same kind: suppressed
+        # no surrogate of the same kind: suppressed
+        if untyped(mention.text, mention.plain_words, mention.doc_text, mention.start):
             return mention.suppression
         pseudonyms = mention.pseudonyms or self._own
         return pseudonyms(
