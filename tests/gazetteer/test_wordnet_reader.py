@@ -104,3 +104,53 @@ def test_the_fast_reader_builds_nltks_index_with_the_collector_left_as_it_was():
         assert not gc.isenabled()  # an application that turned it off keeps it off
     finally:
         gc.enable()
+
+
+def _slots(obj, skip):
+    """The values of an nltk WordNet object's slots (they are slotted classes), ``skip`` left out."""
+    names = [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
+    return {name: getattr(obj, name, None) for name in names if name not in skip}
+
+
+def _state(synset):
+    """Everything nltk's parse of a data line sets on a synset and its lemmas (the reader itself left out)."""
+    state = _slots(synset, ("_wordnet_corpus_reader", "_lemmas"))
+    state["_pointers"] = {k: sorted(v) for k, v in state["_pointers"].items()}
+    state["_lemma_pointers"] = dict(state["_lemma_pointers"])
+    return state, [_slots(lemma, ("_synset", "_wordnet_corpus_reader")) for lemma in synset._lemmas]
+
+
+def test_the_fast_reader_parses_every_synset_as_nltk_does():
+    """Every line of the four data files (every seventh of the nouns'), parsed by the reader's own line parser and by
+    nltk's: the same synset, lemmas, pointers, verb frames, sense keys and name.
+    A malformed line raises nltk's error."""
+    import warnings
+
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader, WordNetError
+    from nltk.data import FileSystemPathPointer
+
+    from textanon.detect.gazetteer.wordnet_data import load_wordnet
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = WordNetCorpusReader(FileSystemPathPointer(str(Path(NLTK_DATA) / "corpora" / "wordnet")), None)
+    fast = load_wordnet(NLTK_DATA)
+    assert type(fast)._synset_from_pos_and_line is not WordNetCorpusReader._synset_from_pos_and_line
+    parsed = 0
+    for suffix in ("noun", "verb", "adj", "adv"):
+        lines = [
+            line
+            for line in (Path(NLTK_DATA) / "corpora/wordnet" / f"data.{suffix}").open(encoding="utf8")
+            if line[0] != " "
+        ]
+        for line in lines[::7] if suffix == "noun" else lines:
+            line_pos = line.split(None, 3)[2]
+            assert _state(fast._synset_from_pos_and_line(line_pos, line)) == _state(
+                plain._synset_from_pos_and_line(line_pos, line)
+            )
+            parsed += 1
+    assert parsed > 45_000
+    with pytest.raises(WordNetError, match="line"):
+        fast._synset_from_pos_and_line("r", lines[0].replace("|", " "))
+    with pytest.raises(WordNetError, match="line"):
+        fast._synset_from_pos_and_line("r", " ".join(lines[0].split()[:5]) + " | gloss")

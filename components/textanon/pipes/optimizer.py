@@ -60,6 +60,7 @@ from textanon.decide.generalization.base import fit_articles
 from textanon.decide.generalization.choice import breaks, candidates_of, choose, forbidden
 from textanon.decide.generalization.role import HiddenSpans, role_masks
 from textanon.decide.generalization.targeted_check import to_suppress
+from textanon.decide.solver import new_solver
 from textanon.decide.units import Unit, cover_names, cover_units, doc_units, overlapping_units
 from textanon.detect.given_names import given_name
 from textanon.detect.rules import CODE_RULE_NAMES
@@ -340,9 +341,7 @@ class MaskingOptimizer(SettingsRecord):
         for e, others in neighbours.items():
             model.add_bool_and([x[o] for o in others]).only_enforce_if(~x[e])
         model.minimize(cp_model.LinearExpr.weighted_sum([x[e] for e in ids], [self._cost(entities[e]) for e in ids]))
-        solver = cp_model.CpSolver()
-        solver.parameters.max_time_in_seconds = float(self.time_limit_s)
-        solver.parameters.num_workers = 1
+        solver = new_solver(self.time_limit_s)
         status = solver.solve(model)
         if status == cp_model.OPTIMAL or status == cp_model.FEASIBLE:
             if status == cp_model.FEASIBLE:

@@ -21,6 +21,7 @@ from spacy.tokens import Doc, Span
 
 from textanon.costs import IC_SCALE, LN10, THRESHOLD_KEY, entity_log10_probs
 from textanon.decide.generalization.risk import Breaks, intersect, lm_breaks, lm_risky
+from textanon.decide.solver import new_solver
 
 #: the choice of one entity: (level, replacement text) of a generalization
 Generalized = Dict[str, Tuple[int, str]]
@@ -202,9 +203,7 @@ def choose(
             lost = max(0, min(full - 1, full - int(round(c["ic"] * IC_SCALE * n)) + int(c["level"])))
             terms.append(lost * gen[(e, c["level"])])
     model.minimize(sum(terms))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = float(time_limit_s)
-    solver.parameters.num_workers = 1
+    solver = new_solver(time_limit_s)
     status = solver.solve(model)
     name = solver.status_name(status)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

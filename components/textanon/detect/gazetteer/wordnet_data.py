@@ -16,6 +16,7 @@ Makefile does: ``NLTK_DATA=assets/nltk_data``). No network access is needed or a
 
 import argparse
 import os
+import re
 import shutil
 import sys
 import warnings
@@ -184,6 +185,12 @@ def copy_wordnet_corpus(source: Union[str, Path], dest: Union[str, Path]) -> Pat
 _POS_FILES = ("adj", "adv", "noun", "verb")
 #: the SemCor counts (``Lemma.count()``): searched by nltk, read whole by the generalizer's table of counts
 _COUNTS_FILE = "cntlist.rev"
+#: a synset's gloss: its quoted examples, and the definition without them (nltk's patterns, over the standard library's
+#: engine: they run on the WordNet files of the project, not on a caller's text)
+_GLOSS_QUOTE = re.compile(r"[\"].*?[\"]")
+_GLOSS_EXAMPLE = re.compile(r'"([^"]*)"')
+#: an adjective lemma's syntactic marker: "galore(ip)"
+_SYNTACTIC_MARKER = re.compile(r"(.*?)(\([^()]*\))?$")
 _SEQUENTIAL_FILES = frozenset(["lexnames"] + [f"index.{p}" for p in _POS_FILES] + [f"{p}.exc" for p in _POS_FILES])
 
 
@@ -245,7 +252,14 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
     """
     try:
         import nltk.data
-        from nltk.corpus.reader.wordnet import WordNetCorpusReader, WordNetError
+        from nltk.corpus.reader.wordnet import (
+            ADJ_SAT,
+            VERB_FRAME_STRINGS,
+            Lemma,
+            Synset,
+            WordNetCorpusReader,
+            WordNetError,
+        )
         from nltk.data import FileSystemPathPointer
     except ImportError as exc:  # pragma: no cover - nltk is a declared dependency
         raise WordNetDataError("nltk is not installed: pip install 'nltk>=3.9'") from exc
@@ -307,6 +321,68 @@ def load_wordnet(nltk_data: Optional[Union[str, Path]] = None):
                             index[lemma][pos] = offsets
                             if pos == "a":  # nltk's ADJ: its satellites also under ADJ_SAT, in index order
                                 index[lemma]["s"] = [o for o in offsets if o in satellites]
+
+            def _synset_from_pos_and_line(self, pos, data_file_line):
+                """nltk's parse of one line of a data file into a synset and its lemmas, over a list of the line's
+                fields instead of a token iterator, with the standard library's regular expressions instead of
+                nltk's guarded engine (``nltk.redos``: a timer around every match, three per synset; a fresh process
+                reads thousands of synsets on its first documents): the same synset, lemmas, pointers, verb frames,
+                sense keys and name (a test compares every synset of the four data files with nltk's)."""
+                synset = Synset(self)
+                lemmas = synset._lemmas
+                try:
+                    columns, gloss = data_file_line.strip().split("|")
+                    synset._definition = _GLOSS_QUOTE.sub("", gloss).strip().strip("; ")
+                    synset._examples.extend(_GLOSS_EXAMPLE.findall(gloss))
+                    fields = columns.split()
+                    synset._offset, lexname_index, synset._pos = int(fields[0]), int(fields[1]), fields[2]
+                    synset._lexname = self._lexnames[lexname_index]
+                    at = 4
+                    for _ in range(int(fields[3], 16)):
+                        name, lex_id = fields[at], int(fields[at + 1], 16)
+                        at += 2
+                        marker = None
+                        if name.endswith(")"):  # nltk's pattern, on the lemmas it can change
+                            name, marker = _SYNTACTIC_MARKER.match(name).groups()
+                        lemma = Lemma(self, synset, name, lexname_index, lex_id, marker)
+                        lemmas.append(lemma)
+                        synset._lemma_names.append(lemma._name)
+                    n_pointers, at = int(fields[at]), at + 1
+                    for _ in range(n_pointers):
+                        symbol, offset, target_pos, ids = fields[at : at + 4]
+                        offset, at = int(offset), at + 4
+                        if ids == "0000":
+                            synset._pointers[symbol].add((target_pos, offset))
+                        else:
+                            source = lemmas[int(ids[:2], 16) - 1]._name
+                            synset._lemma_pointers[source, symbol].append((target_pos, offset, int(ids[2:], 16) - 1))
+                    if at < len(fields):  # the verb frames: "+ frame lemma" each
+                        n_frames, at = int(fields[at]), at + 1
+                        for _ in range(n_frames):
+                            if fields[at] != "+":
+                                raise ValueError(f"a verb frame starts with {fields[at]!r}, not '+'")
+                            number, lemma_number = int(fields[at + 1]), int(fields[at + 2], 16)
+                            at += 3
+                            frame = VERB_FRAME_STRINGS[number]
+                            if lemma_number == 0:  # every lemma of the synset
+                                synset._frame_ids.append(number)
+                            for lemma in lemmas if lemma_number == 0 else [lemmas[lemma_number - 1]]:
+                                lemma._frame_ids.append(number)
+                                lemma._frame_strings.append(frame % lemma._name)
+                except (ValueError, IndexError) as err:  # nltk raises on a short line too (StopIteration there)
+                    raise WordNetError(f"line {data_file_line!r}: {err}") from err
+                number = WordNetCorpusReader._pos_numbers[synset._pos]
+                head_name = head_id = ""
+                if synset._pos == ADJ_SAT and lemmas:
+                    head = synset.similar_tos()[0]._lemmas[0]
+                    head_name, head_id = head._name, "%02d" % head._lex_id
+                for lemma in lemmas:
+                    key = (lemma._name, number, lemma._lexname_index, lemma._lex_id, head_name, head_id)
+                    lemma._key = ("%s%%%d:%02d:%02d:%s:%s" % key).lower()
+                first = lemmas[0]._name.lower()
+                sense = self._lemma_pos_offset_map[first][synset._pos].index(synset._offset) + 1
+                synset._name = "%s.%s.%02i" % (first, synset._pos, sense)
+                return synset
 
             def open(self, fileid):
                 """The index and exception files, read line by line once at construction, as plain text files
