@@ -327,6 +327,11 @@ def test_house_numbers_and_streets_without_the_common_street_words_are_addresses
         ("at 25 rue de Rivoli, 75001 Paris.", "25 rue de Rivoli, 75001 Paris"),
         ("12, avenue des Champs-Élysées", "12, avenue des Champs-Élysées"),
         ("5 place de l'Opéra, Paris", "5 place de l'Opéra"),
+        # Welsh, Irish and Scottish Gaelic street types, after the number as in English; a line break ends the street
+        ("Customer: 27 Heol y Nant\nAlso here", "27 Heol y Nant"),
+        ("lives at 4 Ffordd Las, Cardiff", "4 Ffordd Las"),
+        ("at 12 Sráid an Mhuilinn, Gaillimh", "12 Sráid an Mhuilinn"),
+        ("3 Rathad na Mara", "3 Rathad na Mara"),
         # a Polish postcode and town after a comma or on a line of its own
         ("Jan Kowalski, 00-238 Warszawa", "00-238 Warszawa"),
     ],

@@ -38,6 +38,13 @@ PLAIN = [
     ("she moved to The Hague in", "Hague", "a city in the Netherlands", "she moved to a city in the Netherlands in"),
     ("as The Rock said", "Rock", "another person", "as another person said"),
     ("in the movie The Tourist (2010)", "Tourist", "a work", "in the movie a work (2010)"),
+    # a determiner and a number before the replacement: no article of its own (a reference letter)
+    ("he won the 2019 Innovation Medal.", "Innovation Medal", "a medal", "he won the 2019 medal."),
+    ("his 3 Emmy Awards", "Emmy Awards", "awards", "his 3 awards"),
+    ("he won 3 Emmy Awards", "Emmy Awards", "awards", "he won 3 awards"),
+    # a pronoun's contraction is no possessive: the replacement keeps its article ("Jane's the 2010s" would lose it)
+    ("it's 2019 now", "2019", "the 2010s", "it's the 2010s now"),
+    ("Jane's 2019 film", "2019", "the 2010s", "Jane's 2010s film"),
     ("The Music Man opened", "Music Man", "a work", "The work opened"),  # a sentence's own "The": as before
     ("It closed. The Music Man opened", "Music Man", "a work", "It closed. The work opened"),
 ]
@@ -344,3 +351,21 @@ def test_a_case_title_on_its_own_line_keeps_the_replacements_article():
     assert not modifies_noun_after("UNITED STATES v. REYES", 13)
     award = "received Academy Award nominations."
     assert modifies_noun_after(award, award.index(" nominations"))  # a noun at a sentence's end still counts
+
+
+@pytest.mark.parametrize(
+    "text, original, replacement, expected",
+    [
+        # a century that modifies the word after it is hyphenated, as English writes it
+        ("he won the 2019 Innovation Medal.", "2019", "the 21st century", "he won the 21st-century Innovation Medal."),
+        ("her 1999 film", "1999", "the 20th century", "her 20th-century film"),
+        # no word it modifies after it, or a stop word: as before
+        ("during the 1999 and 2001 seasons", "1999", "the 20th century", "during the 20th century and 2001 seasons"),
+        ("in 1999.", "1999", "the 20th century", "in the 20th century."),
+        ("a 2009 film", "2009", "the 2000s", "a 2000s film"),
+    ],
+)
+def test_a_century_before_the_word_it_modifies_is_hyphenated(text, original, replacement, expected):
+    start = text.index(original)
+    new_start, rep = fit_article(text, start, replacement, 0, start + len(original))
+    assert text[:new_start] + rep + text[start + len(original) :] == expected

@@ -119,6 +119,10 @@ def test_without_tags_only_a_person_noun_after_a_boundary_is_a_title(text, expec
         # seen on the development output: "it was announced that Smith was cast" -> "that person was cast"; "that"
         # right before the name is a conjunction; before a title it is the title's determiner
         ("It was announced that Jane Smith was cast.", "Jane Smith", "It was announced that the person was cast."),
+        # a pronoun's "'s" is "is" or "has", no possessive: "it's the person", never "it's person" (a chat transcript)
+        ("Customer: it's Jane Smith, CF10 3AT", "Jane Smith", "Customer: it's the person, CF10 3AT"),
+        ("That's Jane Smith over there.", "Jane Smith", "That's the person over there."),
+        ("He's Jane Smith's brother.", "Jane Smith", "He's the person's brother."),
     ],
 )
 def test_a_courtesy_title_is_covered_and_a_determiner_takes_no_second_article(text, name, expected):

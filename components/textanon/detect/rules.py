@@ -95,6 +95,9 @@ STREET_TYPES_BEFORE = (
     r"[Bb]ulevardul|[Ss]tr\.|[Cc]alea|[Ss]oseaua|[Uu]lice|[Nn]áměstí|[Tt]řída|[Bb]ulevar)"
 )
 STREET_TYPES_CAPITALIZED = r"(?:Via|Corso|Largo|Strada)"
+#: Welsh, Irish and Scottish Gaelic street types, written before the name and after the house number, as in English
+#: ("27 Heol y Nant", "4 Ffordd Las", "12 Sráid an Mhuilinn", "3 Rathad na Mara")
+CELTIC_STREET_TYPES = r"(?:[Hh]eol|[Ff]fordd|[Ss]tryd|[Ll]ôn|[Rr]hodfa|[Ss]ráid|[Bb]óthar|[Ss]ràid|[Rr]athad)"
 #: street names ending in their type, written as one word ("Hauptstraße", "Kungsgatan", "Vesterbrogade",
 #: "Keizersgracht", "Váci utca" is two words: :data:`STREET_TYPES_AFTER`)
 STREET_COMPOUND = (
@@ -108,7 +111,7 @@ STREET_TYPES_AFTER = (
 #: a word of a street's name after its type: capitalized, or a particle ("rue de la Paix", "Rua dos Douradores")
 STREET_NAME_WORD = (
     rf"(?:[{UPPER}][\w'’.-]*|\d{{1,2}}(?:-?(?:go|ego|th|st|nd|rd|er|e))?(?=\s+[{UPPER}])|(?:de|del|della|delle|dei|degli|di|"
-    rf"da|do|dos|das|du|des|la|le|les|el|los|las|sur|der|den|cel|lui)\b|[ld]['’][{UPPER}][\w'’.-]*)"
+    rf"da|do|dos|das|du|des|la|le|les|el|los|las|sur|der|den|cel|lui|y|yr|na|an)\b|[ld]['’][{UPPER}][\w'’.-]*)"
 )
 #: a house number of a continental address (and flat: "5/12", "12a", "14-16", "7 bis"): at most three digits, so never a
 #: year ("Melrose Place in 1994") or a catalogue number ("Avenue Productions MAPI 8486")
@@ -316,7 +319,8 @@ ADDRESS_PATTERNS = {
     # the French and Belgian order, the number first: "25 rue de Rivoli", "12, avenue des Champs-Élysées"
     "number_then_street_type": (
         rf"\b{HOUSE_NUMBER},?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Bb]d|[Pp]lace|[Qq]uai|[Aa]llée|[Ii]mpasse|[Cc]hemin|"
-        rf"[Rr]oute|[Cc]ours|[Ss]quare)\s+{STREET_NAME_WORD}(?:\s+{STREET_NAME_WORD}){{0,4}}{POSTCODE_TOWN}"
+        rf"[Rr]oute|[Cc]ours|[Ss]quare|{CELTIC_STREET_TYPES})[ \t]+{STREET_NAME_WORD}"
+        rf"(?:[ \t]+{STREET_NAME_WORD}){{0,4}}{POSTCODE_TOWN}"
     ),
     # a Polish postcode and its town on a line of its own or after a comma ("Jan Kowalski, 00-238 Warszawa"): two
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")

@@ -70,8 +70,14 @@ _NAME_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(?:The|An?)[ \t]+$")
 #: "a", "an" or "the" right before a replacement or a name (also the role word's: generalization/role.py)
 ANY_ARTICLE_BEFORE = re.compile(r"(?<![\w-])(an?|the)(\s+)$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w-])(\w+)(\s+)$")
-#: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s")
-POSSESSIVE_BEFORE = re.compile(r"\w(?:['’]s|s['’])\s+$")
+#: words whose "'s" is "is", "has" or "us", never a possessive ("it's", "that's", "let's"): "it's Rhiannon" -> "it's the
+#: person", not "it's person"
+CONTRACTED_S = ("it", "he", "she", "that", "there", "here", "what", "who", "where", "when", "how", "why", "let")
+#: a possessive right before a replacement ("Will Gluck's 2014 film" -> "Will Gluck's 2010s film", not "'s the 2010s");
+#: a pronoun's contraction is none (:data:`CONTRACTED_S`)
+POSSESSIVE_BEFORE = re.compile(
+    r"(?<![\w'’])(?!(?:" + "|".join(CONTRACTED_S) + r")['’]s\s)[\w'’-]*?\w(?:['’]s|s['’])\s+$", re.IGNORECASE
+)
 #: a possessive ending ("Chaplin's", "James'", "Hay’s"): at the end of a mention, or (:data:`POSSESSIVE_AFTER`) right
 #: after a name ("a revival of [Ian Hay]'s comedy")
 POSSESSIVE_END = re.compile(r"['’]s?$")
@@ -81,6 +87,13 @@ _ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
 #: a lower-case word of two letters or more right before a replacement (an adjective of its noun phrase, for a period:
 #: a capitalized word before a year is a name the year follows, "the Road Traffic Act 1988", "Smith 1991: ...")
 _LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’.-])[a-z]{2,}\s+$")
+#: a determiner and a number right before a replacement: "the 2019 ", "his 3 "
+_DETERMINED_NUMBER_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:the|this|that|these|those|his|her|its|their|our|my|your)\s+\d[\d,.]*\s+$", re.IGNORECASE
+)
+#: a century without its "the" ("21st century"), and a word right after a replacement (the noun it modifies)
+_CENTURY = re.compile(r"^\d{1,2}(?:st|nd|rd|th) century$")
+_WORD_AFTER = re.compile(r"[ \t]+(\w+)")
 #: a date generalized to a month, a year, a decade or a century: "in", never "on", before it
 _PERIOD_LEVEL = re.compile(r"^(?:the\s+(?:\d{4}s|\d{1,2}(?:st|nd|rd|th)\s+century)|\d{4}|[A-Z][a-z]+\s+\d{4})(?!\w)")
 
@@ -99,6 +112,10 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
       person" -> "the late person", "a struggling an entertainer" -> "a struggling entertainer";
     * after nouns joined by "and"/"or" to one determiner, the replacement's own "a"/"an" is dropped: "the actress
       and a performer" -> "the actress and performer" (:func:`after_shared_determiner`);
+    * after a determiner and a number ("the 2019 Innovation Medal", "his 3 Emmys"), the replacement's own "a"/"an" is
+      dropped: "the 2019 medal", never "the 2019 a medal";
+    * a century written without its "the" before a word it modifies is hyphenated: "the 2019 Innovation Medal" ->
+      "the 21st-century Innovation Medal", never "the 21st century Innovation Medal";
     * a capitalized "The", "A" or "An" right before a capitalized replaced text, inside a sentence, is the name's own
       ("a revival of The Music Man", "moved to The Hague"): the replacement takes it in, with its own article fitted
       to what comes before ("a revival of a work", "moved to a city in the Netherlands", never "of The work");
@@ -159,10 +176,14 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
                 and after_premodifier(text, start)
             )
             or (indefinite and after_shared_determiner(text, start, floor))
+            or (indefinite and _DETERMINED_NUMBER_BEFORE.search(text[max(floor, start - 30) : start]))
             # a possessive owns the noun after it, not modifies it: "played a person's wife", never "person's wife"
             or (indefinite and end is not None and not POSSESSIVE_END.search(bare) and modifies_noun_after(text, end))
         )
     ):
+        after = _WORD_AFTER.match(text, end) if end is not None and _CENTURY.match(bare) else None
+        if after and after.group(1).lower() not in STOP_WORDS:  # "the 21st-century Medal", "the 21st century and"
+            bare = bare.replace(" century", "-century")
         return start, bare
     if sentence_start(text, start, floor):
         replacement = replacement[0].upper() + replacement[1:]
@@ -238,7 +259,7 @@ def modifies_noun_after(text: str, end: int) -> bool:
 def after_determiner(text: str, start: int) -> bool:
     """Whether the word right before character ``start`` of ``text`` is a determiner ("the", "his", ...) or a
     possessive ("Smith's wife" -> "Smith's spouse", not "Smith's a spouse")."""
-    if re.search(r"\w(?:['’]s|s['’])\s+$", text[max(0, start - 30) : start]):
+    if POSSESSIVE_BEFORE.search(text[max(0, start - 30) : start]):
         return True
     m = re.search(r"(\w+)\s*$", text[max(0, start - 30) : start])
     return bool(m) and m.group(1).lower() in DETERMINERS

@@ -38,6 +38,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from textanon.decide.generalization.base import (
     ANY_ARTICLE_BEFORE,
     DETERMINERS,
+    POSSESSIVE_BEFORE,
     determines,
     modifies_noun_after,
     sentence_start,
@@ -57,7 +58,6 @@ VOCATIVES = frozenset({"dear", "hi", "hello", "hey", "hiya", "thanks"})
 #: characters before a name read for its premodifiers
 _WINDOW = 80
 _WORD = re.compile(r"[\w][\w'’.-]*")
-_POSSESSOR = re.compile(r"\w(?:['’]s|s['’])$")
 
 
 def role_masks(
@@ -101,7 +101,9 @@ def role_masks(
             first, words = _premodifiers(text, begin, tokens, blocked)
     before = _word_before(text, first)
     determined = before is not None and (  # "announced that Smith was": "that" a conjunction right before the name
-        determines(before, name_follows=not words) or before.lower() in VOCATIVES or bool(_POSSESSOR.search(before))
+        determines(before, name_follows=not words)
+        or before.lower() in VOCATIVES
+        or bool(POSSESSIVE_BEFORE.search(f"{before} "))
     )
     after_blocked = _after_hidden_premodifier(text, first, tokens, blocked, bool(words))
     owner = ANY_ARTICLE_BEFORE.search(text[max(0, first - 6) : first]) if not words and not possessive else None
