@@ -38,8 +38,10 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
+from textanon.decide.generalization.persons import everyday_word
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.identifiers import LETTER_NAME_RULES, find_identifiers
+from textanon.detect.lower_case import find_lower_case_names
 from textanon.detect.rules import (
     CODE_RULE_NAMES,
     LEGAL_TEXT_WORDS,
@@ -325,6 +327,7 @@ class EntityRecognizer(SettingsRecord):
             for start_char, end_char, label, rule in [
                 *find_rule_matches(doc.text, self.rules),
                 *find_identifiers(doc.text),
+                *find_lower_case_names(doc.text, everyday_word),
             ]:
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
