@@ -115,6 +115,10 @@ IDENTIFIERS = [
     # a user name after a platform's label ("Snapchat: lenav99" survived)
     ("Follow her: Snapchat: lenav99, TikTok: lena_vogel", "lenav99"),
     ("username = jdoe_77 failed to log in", "jdoe_77"),
+    # a handle right after its platform, no colon (a dating profile: "snap jessm_95" survived)
+    ("find me on insta jess.morgan.rn or snap jessm_95 x", "jessm_95"),
+    ("find me on insta jess.morgan.rn or snap jessm_95 x", "jess.morgan.rn"),
+    ("my tiktok is @lukas.b and twitter at lukas_brandt", "lukas_brandt"),
     # a Canadian postal code ("H2X" survived beside a masked "1Y4")
     ("of 7 Rue Saint-Honoré, Montréal (Québec) H2X 1Y4, declare", "H2X 1Y4"),
 ]
@@ -134,6 +138,8 @@ ORDINARY = [
     "Dear Sir or Madam, the Government submitted observations (Reports 1997-I, pp. 123-45).",
     "She studied at Oxford from 1988 to 1992, and later taught at Harvard.The book sold 1,500,000 copies.",
     "Hi there, the weather was fine. Thanks, everyone, for coming. Best wishes to all.",
+    # a platform's name before prose or a year: no handle
+    "I saw it on insta today, and the Steam 2024 sale on Snapchat.",
     "The committee met at 9 am; the vote was 12 to 3. It cost £25,000 and 15,000 euros, 45% more than in 2004.",
     "He was sentenced under section 12(3)(b) of the Criminal Code (Law no. 2345 of 1999).",
     "Regards to your family. The court of appeal upheld the judgment on 14/09/2009.",

@@ -179,12 +179,13 @@ def test_a_nickname_in_quotes_or_brackets_inside_a_name_gets_a_surrogate_too(nam
     assert out.split()[1][0] == name.split()[1][0] and out.split()[1][-1] == name.split()[1][-1]  # the marks stay
 
 
-def _decided(key_file, text, mentions, entity_ids):
+def _decided(key_file, text, mentions, entity_ids, target=None):
     """``text`` with ``mentions`` (linked as ``entity_ids``) every one risky, decided and written as pseudonyms."""
     nlp = spacy.blank("en")
     nlp.add_pipe("test_every_entity_risky")
     nlp.add_pipe("textanon_optimizer", config={"replacement": "pseudonym", "pseudonym_key": str(key_file)})
     doc = nlp.make_doc(text)
+    doc._.target = target
     spans = spans_at(doc, mentions)
     for span, entity_id in zip(spans, entity_ids):
         span._.entity_id = entity_id
@@ -218,6 +219,30 @@ def test_a_handle_linked_to_a_person_keeps_a_code_surrogate_and_never_a_piece_of
     assert reps["@lena.vogel"].startswith("@") and re.fullmatch(r"@[a-z]{4}\.[a-z]{5}", reps["@lena.vogel"])
     assert reps["lena.vogel@gmail.com"].endswith(".com")  # a real top-level domain is kept
     assert "vogel" not in doc._.anonymized_text.lower() and "lena" not in doc._.anonymized_text.lower()
+
+
+def test_the_protected_name_gets_a_persons_surrogate_whatever_label_the_ner_gave_it(key_file):
+    # seen on a chat transcript: the NER read "Rhiannon Pryce-Evans" as an ORG, and her pseudonym was two towns
+    # ("it's Shrewsbury Dorchester-Skipton", "thanks Shrewsbury")
+    text = "Customer: it's Rhiannon Pryce-Evans, CF10 3AT. Agent: thanks Rhiannon, noted."
+    mentions = [("Rhiannon Pryce-Evans", "ORG"), ("Rhiannon", "ORG")]
+    doc = _decided(key_file, text, mentions, ["ORG_1", "ORG_1"], target="Rhiannon Pryce-Evans")
+    reps = _surrogates(doc)
+    given = reps["Rhiannon"]
+    assert reps["Rhiannon Pryce-Evans"].startswith(given + " "), reps
+    pools = _faker_pools()
+    assert given in pools["given_female"] + pools["given_any"] + pools["given_male"], reps
+    assert given not in vocabulary()["places"], reps
+    assert "Rhiannon" not in doc._.anonymized_text and "Pryce" not in doc._.anonymized_text
+
+
+def test_the_letters_glued_to_digits_in_a_place_or_firm_are_drawn_too():
+    """A handle or a code that the NER read as a place ("snap jessm_95": LOC) keeps nothing of its letters; a house
+    number's letter is drawn as its digits are."""
+    out = _keyed()("LOC", "jessm_95")
+    assert re.fullmatch(r"[a-z]{5}_\d\d", out) and not out.startswith("jess"), out
+    out = _keyed()("LOC", "12a Baker Street")
+    assert re.fullmatch(r"\d\d[a-z] \w+ Street", out) and not out.startswith("12a"), out
 
 
 # -- 3. dates: ranges, weekdays, times ---------------------------------------------------------------------------

@@ -206,6 +206,14 @@ PATTERNS = {
     # a user name after a platform's or an account's label and a colon ("Snapchat: lenav99", "username = jdoe_77")
     # (the colon first: a literal is cheap to find; the label before it is read by :func:`_labelled_user_name`)
     "labelled_user_name": re.compile(r"[:=][ \t]*(?P<span>@?[^\W_][\w.\-]{1,40}[^\W_])"),
+    # a user name right after its platform, no colon ("find me on snap jessm_95", "insta: ..." is the rule above):
+    # only a handle-like word (a digit, "_", "." or "@" in it: "on insta today" is prose); read only in a text that
+    # names a platform (:data:`_NEEDS`)
+    "platform_user_name": re.compile(
+        r"(?i)(?<![^\W_])(?:snapchat|snap|instagram|insta|ig|tiktok|twitter|telegram|discord|skype|wechat|kik|reddit|"
+        r"github|gitlab|threads|bluesky|mastodon|facebook|fb|youtube|twitch|steam|xbox|psn)(?:[ \t]+(?:is|at|as))?"
+        r"[ \t]+(?P<span>@?[^\W_][\w.\-]{1,40}[^\W_.])"
+    ),
     "vat_number": re.compile(
         r"(?i)(?<![\w-])(?:AT|BE|BG|CH|CY|CZ|DE|DK|EE|EL|ES|FI|FR|GB|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK|XI)"
         r"[ \t-]?(?=[0-9A-Z]*\d)[0-9A-Z]{2,14}(?:[ \t.-][0-9A-Z]{1,7}){0,4}(?!\w)"
@@ -318,6 +326,31 @@ _NEEDS = {
         "pc",
     ),
     "partial_number": ("xx", "**", "••", "##"),
+    "platform_user_name": (
+        "snap",
+        "insta",
+        "ig ",
+        "tiktok",
+        "twitter",
+        "telegram",
+        "discord",
+        "skype",
+        "wechat",
+        "kik",
+        "reddit",
+        "github",
+        "gitlab",
+        "threads",
+        "bluesky",
+        "mastodon",
+        "facebook",
+        "fb ",
+        "youtube",
+        "twitch",
+        "steam",
+        "xbox",
+        "psn",
+    ),
 }
 
 
@@ -478,6 +511,13 @@ def _labelled_user_name(text, m):
     return [m.span("span")] if _USER_NAME_LABEL.search(text, max(0, m.start() - 24), m.start()) else []
 
 
+def _platform_user_name(text, m):
+    """A handle after its platform's name: a letter and a digit, "_", "." or "@" in it (not a word of prose, not a
+    year: "Steam 2024 sale")."""
+    handle = m.group("span")
+    return [m.span("span")] if re.search(r"[\d_.@]", handle) and re.search(r"[^\W\d_]", handle) else []
+
+
 def _partial_number(text, m):
     """Three or more masking characters: "xxx-xx-4821", "****1234" (not "x2" or "xx 12")."""
     return [m.span()] if sum(c in "xX*•#" for c in m.group()) >= 3 else []
@@ -507,6 +547,7 @@ CHECKS: dict = {
     "us_ssn": _ssn,
     "us_ssn_labelled": _labelled_ssn,
     "labelled_user_name": _labelled_user_name,
+    "platform_user_name": _platform_user_name,
     "partial_number": _partial_number,
     "vat_number": _vat,
     "isbn": _isbn,

@@ -668,7 +668,11 @@ class MaskingOptimizer(SettingsRecord):
                 protected = eid in self._protected
                 own = id(span) in codes and len(codes) < len(mentions)
                 form, form_kind = (span.text, span.label_) if own else (canonical, kind)
-                add(start, end, *render(span.text, span.label_, eid, start, end, form, protected, form_kind))
+                label = span.label_
+                if label != PERSON and in_name(start, end) and not own:
+                    label = form_kind = PERSON  # the protected name, whatever the NER read ("it's [Rhiannon]ORG"):
+                    # a person's surrogate, never a town's
+                add(start, end, *render(span.text, label, eid, start, end, form, protected, form_kind))
         for start, end in [] if role else occurrences:
             add_target(start, end)
         if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:

@@ -405,9 +405,10 @@ class Pseudonymizer:
             bare = _bare(word).strip(".,;:()")
             after_saint = previous in SAINT_WORDS
             previous = fold(bare)
-            if re.search(r"\d", bare):  # a house number, "Building 7", a postcode: digits drawn one by one
+            if re.search(r"\d", bare):  # a house number, "Building 7", a postcode: digits drawn one by one, and the
+                # letters glued to them ("12a", "CF10", a handle "jessm_95": nothing of the original word stays)
                 rng = self._rng("number", word)
-                pieces[i] = "".join(_same_class(c, rng, False, _leading(word, k)) for k, c in enumerate(word))
+                pieces[i] = "".join(_same_class(c, rng, True, _leading(word, k)) for k, c in enumerate(word))
                 changed = changed or pieces[i] != word
                 continue
             if not bare or not bare[:1].isalpha() or fold(bare) in GENERIC_WORDS or not bare[:1].isupper():
