@@ -250,6 +250,9 @@ def test_an_introduced_name_is_person(text, name):
         ("huge thanks to my manager jess (@jessk_mgmt) and my mum", "jess"),
         ("my sister sam and her husband came", "sam"),
         ("lol my ex carlos texted again", "carlos"),
+        # familiar kinship words (a post: "my little sis aisha" survived)
+        ("so proud of my little sis aisha who just got in", "aisha"),
+        ("my bf kieran said no", "kieran"),
     ],
 )
 def test_a_lower_case_given_name_after_a_relation_is_person(text, name):

@@ -161,6 +161,12 @@ FOUND = [
     # a clinical note's age and sex ("Pt is a 58M" survived)
     ("Pt is a 58M with hx of CAD.", "58M", "DEM"),
     ("Age/sex: 71 F.", "71 F", "DEM"),
+    # a post's age and sex in brackets after the person (a forum post: "I (34F)", "My husband (36M)" survived)
+    ("Throwaway. I (34F) work as the only female welder", "34F", "DEM"),
+    ("My husband (36M) wants me to quit", "36M", "DEM"),
+    ("my bf (29m) and his sister (F31) came", "F31", "DEM"),
+    # a relative's name after a familiar kinship word
+    ("Her sis Aisha won, and his bro Tunde too.", "Tunde", "PERSON"),
 ]
 
 
@@ -225,6 +231,7 @@ def test_a_determiner_before_a_legal_form_is_no_company():
 
 def test_an_amount_in_millions_is_no_age_and_sex():
     assert not {m for m, label in matches("The firm earned 58M in revenue, and 5 M euros.") if label == "DEM"}
+    assert not {m for m, label in matches("Revenue (58M) and costs (12m) rose.") if label == "DEM"}
 
 
 def test_invalid_rule_names_itself():

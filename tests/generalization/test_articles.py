@@ -69,6 +69,13 @@ WITH_WORDNET = {
             "where she played a struggling entertainer.",
         ),
         ("the leading actor of", "actor", "a performer", "the leading performer of"),
+        # and so does one after a hyphenated premodifier (a referral letter: "this *** retired a laborer")
+        (
+            "seeing this 58-year-old retired miner from",
+            "miner",
+            "a laborer",
+            "seeing this 58-year-old retired laborer from",
+        ),
     ],
     # seen on the development output of the search profile: "the cult-classic Rad by acclaimed a person"
     'a past participle right after a preposition modifies the noun; an "-ing" form there is a verb': [

@@ -269,14 +269,15 @@ LETTER_NAME_RULES = frozenset(
 #: ``kin_name`` (:mod:`textanon.detect.rules`), each with the words of its own around it
 KIN_WORDS = (
     r"brother|sister|son|daughter|wife|husband|partner|mother|father|mum|mom|dad|uncle|aunt|cousin|nephew|niece|"
-    r"grandson|granddaughter|grandmother|grandfather|grandma|grandpa|fianc[ée]e?|boyfriend|girlfriend"
+    r"grandson|granddaughter|grandmother|grandfather|grandma|grandpa|fianc[ée]e?|boyfriend|girlfriend|sis|bro|hubby|"
+    r"wifey|stepmum|stepmom|stepdad|grandad|granny|gran|nana|nan"
 )
 #: a person's relative, friend or colleague, then a given name in lower case ("my manager jess", "my sister sam"), the
 #: way chats and posts write them: the generic NER misses it (a capitalized name is the NER's and ``kin_name``'s); not
 #: an ordinary word that is also a name ("my friend will help")
 RELATION_NAME = re.compile(
     r"(?i)\b(?:my|his|her|their|our|your)[ \t]+(?:(?:elder|older|younger|little|big|late|twin|step|half|best|"
-    rf"old|ex)[ -]?)?(?:{KIN_WORDS}|auntie|nan|friend|mate|bestie|bff|boss|manager|colleague|co-?worker|neighbou?r|"
+    rf"old|ex)[ -]?)?(?:{KIN_WORDS}|auntie|friend|mate|bestie|bff|bf|gf|boss|manager|colleague|co-?worker|neighbou?r|"
     r"roommate|flatmate|housemate|teacher|coach|tutor|therapist|landlord|landlady|carer|caregiver|ex)s?,?[ \t]+"
     r"(?P<name>[^\W\d_][\w'’-]{1,24})\b"
 )

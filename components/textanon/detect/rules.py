@@ -376,6 +376,11 @@ DEM_PATTERNS = {
     # a clinical note's age and sex ("Pt is a 58M with", "a 34 F presenting", "Age/sex: 71M"): after an article, a
     # patient or an age/sex label only (:func:`_out_of_context`), so that "58M in revenue" stays an amount
     "age_sex": r"(?<![\w$£€.,])\d{1,3}[ \t]?(?:y/?o[ \t]?)?[MF](?=[ \t,.;:)]|$)",
+    # a post's age and sex in brackets after the person ("I (34F)", "my husband (36m)", "my sister (F29)", "me (29,
+    # f)"): after "I", "me", a pronoun or a person word only (:func:`_out_of_context`): "Revenue (58M)" is money
+    "age_sex_bracketed": (
+        r"(?<=\()(?:\d{1,2}[ \t]?[MFmf]|[MFmf][ \t]?\d{1,2}|\d{1,2},[ \t]?[MFmf]|[MFmf],[ \t]?\d{1,2})(?=\))"
+    ),
     # the same in a statement written in capitals ("AGED 34", "34 YEARS OLD")
     "age_capitals": (
         rf"\b(?=AGED|Aged|\d|[A-Z]{{3}})(?:(?:AGED|Aged)\s+{NUMBER_WORD_CAPITALS}(?:\s+YEARS?)?|{NUMBER_WORD_CAPITALS}\s+YEARS?\s+(?:OF\s+AGE|OLD)|"
@@ -531,6 +536,14 @@ RULE_NEEDS = {
 _AGE_SEX_BEFORE = re.compile(
     r"\b(?:[Ii]s|[Ww]as|[Aa]n?|[Pp]t\.?|[Pp]atient|[Aa]ge/[Ss]ex:?|[Aa]ge/[Gg]ender:?)[ \t]+\Z"
 )
+#: who a bracketed age and sex is about, right before the bracket: "I", "me", a pronoun, a relative or partner (not
+#: any capitalized word: "Revenue (58M)")
+_AGE_SEX_PERSON_BEFORE = re.compile(
+    r"(?:\b(?:I|[Mm]e|[Hh]e|[Ss]he|[Hh]im|[Hh]er|[Mm]y|[Hh]usband|[Ww]ife|[Pp]artner|[Bb]oyfriend|[Gg]irlfriend|"
+    r"[Bb][Ff]|[Gg][Ff]|SO|[Ff]ianc[ée]e?|[Ee]x|[Ss]on|[Dd]aughter|[Bb]rother|[Ss]ister|[Mm]um|[Mm]om|[Dd]ad|"
+    r"[Mm]other|[Ff]ather|[Ff]riend|[Bb]oss|[Cc]oworker|[Cc]olleague|[Rr]oommate|[Ff]latmate|[Nn]eighbou?r|"
+    r"MIL|FIL|SIL|BIL|[Ss]tep(?:mum|mom|dad|son|daughter)))[ \t]*\(\Z"
+)
 _DOCUMENT_BEFORE = re.compile(
     r"\b(?:[Pp]assport|PASSPORT|[Ii]dentity [Cc]ard|ID(?: [Cc]ard)?|[Cc]ertificate|[Ll]icen[cs]e|[Pp]ermit|[Vv]isa|"
     r"[Dd]ocument|CI|BI)\b[^.\n]{0,40}\Z"
@@ -542,6 +555,8 @@ def _out_of_context(text: str, name: str, m) -> bool:
     age/sex label; an English "series" after a document's word (a law report's "Series A no. 94" is no passport's)."""
     if name == "age_sex":
         return _AGE_SEX_BEFORE.search(text, max(0, m.start() - 16), m.start()) is None
+    if name == "age_sex_bracketed":
+        return _AGE_SEX_PERSON_BEFORE.search(text, max(0, m.start() - 30), m.start()) is None
     if name == "document_series" and m.group("keyword").lower() in ("series", "ser."):
         return _DOCUMENT_BEFORE.search(text, max(0, m.start() - 60), m.start()) is None
     return False

@@ -338,7 +338,12 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
         # after anything else it may be a verb ("He was named director", "known for playing detective roles")
         previous = re.search(r"(?<![\w'’.-])([A-Za-z]+)\s+$", before[: m.start(1)])
         word = previous.group(1).lower() if previous else ""
-        return word in DETERMINERS or (low.endswith("ed") and word in PREPOSITIONS)
+        if word in DETERMINERS or (low.endswith("ed") and word in PREPOSITIONS):
+            return True
+        # after a hyphenated premodifier, read in the text even inside the previous mask: "this 58-year-old retired
+        # miner" -> "this *** retired laborer", never "retired a laborer"
+        at = start - len(before) + m.start(1)
+        return bool(re.search(r"(?<![\w'’.-])[\w'’]+-[A-Za-z][\w'’-]*\s+$", text[max(0, at - 40) : at]))
     return has_sense(low, wn.ADJ) or has_sense(low, wn.NOUN)
 
 
