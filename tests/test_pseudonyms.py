@@ -245,6 +245,16 @@ def test_the_letters_glued_to_digits_in_a_place_or_firm_are_drawn_too():
     assert re.fullmatch(r"\d\d[a-z] \w+ Street", out) and not out.startswith("12a"), out
 
 
+def test_an_age_gets_another_number_not_an_occupation():
+    # seen on an obituary and a forum post: "aged 87" became "baker", "I (34F)" became "I (postman)"
+    p = _keyed()
+    for age in ("aged 87", "34F", "fifteen years of age"):
+        out = p("DEM", age)
+        assert out != age and re.sub(r"\d", "0", out) == re.sub(r"\d", "0", age) or "years of age" in out, out
+    assert re.fullmatch(r"aged [1-9]\d", p("DEM", "aged 87"))
+    assert p("DEM", "teacher").isalpha()
+
+
 # -- 3. dates: ranges, weekdays, times ---------------------------------------------------------------------------
 def _day(text, fmt):
     return datetime.strptime(text, fmt).date()

@@ -114,6 +114,14 @@ def test_the_pronunciation_after_the_name_at_the_opening_is_masked_whole(case):
         assert any(s <= start and end <= e for s, e in occurrences)
 
 
+def test_a_forms_parenthetical_with_a_date_is_no_pronunciation():
+    # seen on a tenancy agreement: "(date of birth 09/11/1994, ...)" was read as the name's pronunciation ("/11/" as
+    # IPA), and a pseudonym wrote it as a person's name, the date of birth left as it was
+    text = "Tenant: Ms Ewa Kowalczyk (date of birth 09/11/1994, passport no. EK4471920)\nProperty: Flat 2"
+    assert pronunciations(text, "Ewa Kowalczyk") == []
+    assert [text[s:e] for s, e in name_occurrences(text, "Ewa Kowalczyk")] == ["Ewa Kowalczyk"]
+
+
 def test_an_unclosed_parenthetical_is_masked_to_the_end_of_its_line():
     text = "Maren Quill (/ˈmærən kwɪl/ MAIR-ən KWIL, born in Cardiff\nShe acted."
     assert [text[s:e] for s, e in pronunciations(text, "Maren Quill")] == [

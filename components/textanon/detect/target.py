@@ -771,7 +771,11 @@ def _initials_pattern(groups: str) -> "re.Pattern[str]":
 LEAD_CHARS = 300
 #: the longest parenthetical read after the name; an unclosed one is read to the end of its line up to this
 PARENTHETICAL_CHARS = 400
-_IPA = re.compile(r"[\u0250-\u02ff\u1d00-\u1dbfæçðøŋœθβχ]|/[^/\n]+/|\[[^\]\n]+\]")
+#: an IPA letter, or a transcription between slashes or square brackets: letters, no digit (a form's
+#: "(date of birth 09/11/1994" holds "/11/", no transcription)
+_IPA = re.compile(
+    r"[\u0250-\u02ff\u1d00-\u1dbfæçðøŋœθβχ]|/[^/\n\d]*[^\W\d_][^/\n\d]*/|\[[^\]\n\d]*[^\W\d_][^\]\n\d]*\]"
+)
 _PRONUNCIATION_WORDS = re.compile(r"\b(?:pronounced|pronunciation|pron\.|listen|ipa|respelling)\b", re.IGNORECASE)
 # a respelled word: syllables joined by hyphens, one of them stressed (upper case): "joh-LEE", "LEE-nə", "wah-KEEN"
 _RESPELLED = re.compile(r"(?<![\w-])(?=[\w-]*\b[A-Z]{2,}\b)[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")

@@ -314,6 +314,8 @@ class Pseudonymizer:
             return self._person(text)
         if label in (LOC, ORG) or (label == MISC and text[:1].isupper()):
             return self._proper(text)
+        if label == DEM and (re.search(r"\d", text) or _has_number_word(text)):
+            return self._shape("dem", text)  # an age ("aged 87", "34F", "fifteen years of age"): another number
         if label == DEM:
             return self._pick("dem", text, "nationalities" if text[:1].isupper() else "occupations")
         if label == MISC:
