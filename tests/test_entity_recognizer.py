@@ -441,3 +441,17 @@ def test_a_text_with_markup_gets_a_warning_and_plain_text_none():
     assert MARKUP_WARNING in html._.anonymization_warnings
     for text in ("If a < b and c > d, then x <= y.", "Mr Smith <smith@example.com> wrote: <3"):
         assert MARKUP_WARNING not in (nlp(text)._.anonymization_warnings or [])
+
+
+def test_an_entity_never_holds_the_line_break_the_ner_took_in():
+    # seen on a CV: the NER's ORG "Nadia Al-Khatib\n" took the line break in, and her pseudonym took it away (the name
+    # and the address on one line), and the name was no occurrence of the protected name (a town's surrogate)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
+    doc = nlp.make_doc("CURRICULUM VITAE\nNadia Al-Khatib\n14 Rosewood Close")
+    start = next(t.i for t in doc if t.text == "Nadia")
+    end = next(t.i for t in doc if t.text == "14")  # the entity ends after the line break's token
+    assert doc[end - 1].is_space
+    doc.ents = [Span(doc, start, end, label="ORG")]
+    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Nadia Al-Khatib", "ORG")]

@@ -344,7 +344,9 @@ class EntityRecognizer(SettingsRecord):
         return doc
 
     def _make_span(self, doc: Doc, start: int, end: int, label: str, source: str) -> Span:
-        while end - start > 1 and doc[start].lower_ in LEADING_DETERMINERS:
+        while end - start > 1 and doc[end - 1].is_space:  # a line break the NER took in ("Nadia Al-Khatib\n"): the
+            end -= 1  # text's own, never part of the entity (its surrogate would take the line break away)
+        while end - start > 1 and (doc[start].lower_ in LEADING_DETERMINERS or doc[start].is_space):
             start += 1
         if self.extend_titles and label == PERSON:
             while start > 0 and (doc[start - 1].lower_.rstrip(".") in COURTESY_TITLES) and doc[start - 1].is_title:
