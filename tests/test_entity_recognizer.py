@@ -455,3 +455,16 @@ def test_an_entity_never_holds_the_line_break_the_ner_took_in():
     doc.ents = [Span(doc, start, end, label="ORG")]
     doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
     assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Nadia Al-Khatib", "ORG")]
+
+
+def test_an_entity_never_ends_with_the_comma_the_ner_took_in():
+    # seen on an IT ticket: the NER's LOC "Marta Ferreira," was no occurrence of the protected name (the comma beyond
+    # it), and the text read "(*** Finance" where the role word and the comma belonged
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
+    doc = nlp.make_doc("opened by m.ferreira (Marta Ferreira, Finance, ext. 4417)")
+    start = next(t.i for t in doc if t.text == "Marta")
+    doc.ents = [Span(doc, start, start + 3, label="GPE")]
+    assert doc[start + 2].text == ","
+    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Marta Ferreira", "LOC")]

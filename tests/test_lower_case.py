@@ -8,7 +8,9 @@ from wordnet_data import needs_wordnet
 from textanon.detect.lower_case import find_lower_case_names, written_in_lower_case
 
 #: the ordinary English words of these tests (the recognizer passes WordNet's lower-case lemmas)
-ORDINARY = frozenset("pub work nite train mum tom will rose grace local garden power royal infirmary tho".split())
+ORDINARY = frozenset(
+    "pub work nite train mum tom will rose grace local garden power royal infirmary tho riverside".split()
+)
 
 
 def names(text):
@@ -59,6 +61,14 @@ def test_given_names_surnames_titles_and_institutions_in_a_chat_are_names():
 )
 def test_ordinary_words_and_other_rules_spans_are_no_lower_case_names(text):
     assert names(text) == []
+
+
+def test_a_street_and_a_titled_surname_with_its_possessive_in_an_sms():
+    # seen on an appointment reminder: "mill lane" and "dr mehta's" survived
+    text = "hi its dr mehta's receptionist, your appt is tues at 9.40 at riverside surgery, mill lane. reply C to stop"
+    assert names(text) == [("mehta", "PERSON"), ("mill lane", "LOC")]
+    assert names("i was in the fast lane on the main road. so close!") == []
+    assert names("i live on station road near the high street") == [("station road", "LOC"), ("high street", "LOC")]
 
 
 def test_a_text_with_capitals_is_left_to_the_ner():

@@ -259,6 +259,11 @@ def test_one_writing_of_the_name_is_one_occurrence():
     spoken = "Angelina Jolie ( joh-LEE; born June 4, 1975) is an actress."
     occurrences, pronounced = name_occurrences_and_pronunciations(spoken, "Angelina Jolie")
     assert [spoken[s:e] for s, e in pronounced] == ["joh-LEE"] and len(occurrences) == 2
+    # a bracket that holds more than the name stays in the text (an IT ticket: "opened by the person Finance, ext.
+    # ***)" lost the bracket and the comma)
+    ticket = "Ticket opened by m.ferreira (Marta Ferreira, Finance, ext. 4417): cannot log in"
+    found = [ticket[s:e] for s, e in name_occurrences(ticket, "Marta Ferreira")]
+    assert found == ["m.ferreira", "Marta Ferreira"]
 
 
 def test_the_name_written_in_another_script_is_found():

@@ -12,7 +12,9 @@ is the NER's), a lower-case word is a name:
 * a given name alone that is no ordinary English word ("sarah", "rhiannon"; not "will", "rose" or "tom"): a PERSON;
 * the word after a title in lower case ("dr patel", "mrs evans"): a PERSON;
 * a word that is no ordinary English word before the name of an institution ("morriston hospital", "oakfield
-  academy"): an ORG, both words.
+  academy"): an ORG, both words;
+* a word before a street type ("mill lane", "station road"; not a kind of road: "the fast lane", "a hard drive",
+  :data:`NOT_STREET_NAMES`): a LOC, both words.
 
 "Ordinary English word" is the caller's test (``ordinary``: the recognizer passes WordNet's lower-case lemmas, as the
 generalizer reads them), with spaCy's stop words, the table of verbs and adverbs
@@ -27,7 +29,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from textanon.detect.given_names import given_name
 from textanon.detect.target import is_common_word
 from textanon.detect.word_classes import verb_adverb_words
-from textanon.labels import ORG, PERSON
+from textanon.labels import LOC, ORG, PERSON
 
 Match = Tuple[int, int, str, str]
 #: the pronoun "i" in lower case, contracted or before a word ("i'm", "i went"): a text written in lower case
@@ -40,10 +42,18 @@ LOWER_START_SHARE = 0.75
 #: a word of the text, not part of an e-mail address, a handle, a path, a hashtag or a file name (other rules read
 #: those)
 _WORD = re.compile(r"(?<![\w'’@#./\\-])[a-z][a-z'’-]*[a-z](?![\w@#/\\-]|\.\w)")
+_POSSESSIVE = re.compile(r"['’]s$")
 #: the names of institutions a person works at, studies at or is treated at
 INSTITUTIONS = frozenset(
     "hospital hospice clinic surgery infirmary school academy college university uni nursery prison church mosque "
     "synagogue temple council".split()
+)
+#: street types after a street's name ("mill lane", "station road")
+STREET_TYPES = frozenset("street road lane avenue crescent terrace grove close drive".split())
+#: words before a street type that make a kind of road, not a street's name ("the fast lane", "a hard drive")
+NOT_STREET_NAMES = frozenset(
+    "main side back fast slow wrong long open country dirt toll ring private public busy quiet same other next last "
+    "test hard disk flash thumb external usb cd dvd sex blood fund charity road street new old big little short".split()
 )
 #: titles before a surname written in lower case ("dr patel": the surname is a name, whatever word it is)
 LOWER_TITLES = frozenset("dr mr mrs ms miss prof mx".split())
@@ -76,14 +86,10 @@ def find_lower_case_names(text: str, ordinary: Callable[[str], bool]) -> Iterato
         start, end, word = words[i]
         gap = text[end : words[i + 1][0]] if i + 1 < len(words) else None
         nxt = words[i + 1] if gap in (" ", "\t") else None
-        if (
-            word in LOWER_TITLES
-            and gap in (" ", "\t", ". ")
-            and not plain(words[i + 1][2])
-            and "'" not in words[i + 1][2]
-        ):
-            nxt = words[i + 1]
-            yield nxt[0], nxt[1], PERSON, "lower_case_name"  # "dr patel", "mrs evans"
+        surname = _POSSESSIVE.sub("", words[i + 1][2]) if gap is not None else ""
+        if word in LOWER_TITLES and gap in (" ", "\t", ". ") and not plain(surname) and "'" not in surname:
+            nxt = words[i + 1]  # "dr patel", "mrs evans", "dr mehta's" (the possessive left out)
+            yield nxt[0], nxt[0] + len(surname), PERSON, "lower_case_name"
             i += 2
             continue
         if plain(word) or "'" in word or "’" in word:
@@ -91,6 +97,10 @@ def find_lower_case_names(text: str, ordinary: Callable[[str], bool]) -> Iterato
             continue
         if nxt is not None and nxt[2] in INSTITUTIONS and not ordinary(word) and not is_common_word(word):
             yield start, nxt[1], ORG, "lower_case_institution"
+            i += 2
+            continue
+        if nxt is not None and nxt[2] in STREET_TYPES and word not in NOT_STREET_NAMES:
+            yield start, nxt[1], LOC, "lower_case_street"  # "mill lane": the street's name, ordinary word or not
             i += 2
             continue
         if given_name(word):

@@ -550,7 +550,7 @@ def _joined_forms(text: str, found: List[Span], apart: Collection[Span] = ()) ->
     person (the person) the person"; "Bonham" and "Carter" of Helena Bonham Carter, "the person"), each with the
     suffix right after it when it holds two words or more. The occurrences ``apart`` (the name's pronunciation,
     masked, never written as the role word) are never joined."""
-    out: List[List[int]] = []  # [start, end, joined]
+    out: List[list] = []  # [start, end, the occurrences joined]
     last = None
     for start, end in found:
         if (
@@ -560,19 +560,31 @@ def _joined_forms(text: str, found: List[Span], apart: Collection[Span] = ()) ->
             and last not in apart
             and _JOINING.fullmatch(text, out[-1][1], start)
         ):
-            out[-1][1], out[-1][2] = end, 1
+            out[-1][1] = end
+            out[-1][2].append((start, end))
         else:
-            out.append([start, end, 0])
+            out.append([start, end, [(start, end)]])
         last = (start, end)
-    for span in out:
+    spans: List[Span] = []
+    for start, end, members in out:
+        joined = len(members) > 1
         # a bracket or quotation mark opened between the joined occurrences is closed inside it ("Smith (Smith)")
-        while span[2] and span[1] < len(text) and _unclosed(text[span[0] : span[1]], text[span[1]]):
-            span[1] += 1
-        if len(text[span[0] : span[1]].split()) >= 2:
-            m = _NAME_SUFFIX.match(text, span[1])
+        while joined and end < len(text) and _unclosed(text[start:end], text[end]):
+            end += 1
+        if joined and _opens_unclosed(text[start:end]):  # "m.ferreira (Marta Ferreira, Finance)": the bracket
+            spans += members  # holds more than the name: the occurrences stay apart, the bracket in the text
+            continue
+        if len(text[start:end].split()) >= 2:
+            m = _NAME_SUFFIX.match(text, end)
             if m:
-                span[1] = m.end()
-    return [(s, e) for s, e, _ in out]
+                end = m.end()
+        spans.append((start, end))
+    return spans
+
+
+def _opens_unclosed(piece: str) -> bool:
+    """Whether ``piece`` opens a bracket that it does not close."""
+    return any(piece.count(opening) > piece.count(closing) for opening, closing in ("()", "[]", "“”"))
 
 
 def _unclosed(piece: str, after: str) -> bool:

@@ -55,6 +55,8 @@ from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensi
 from textanon.labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
 
+#: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,")
+_EDGE_PUNCTUATION = frozenset({",", ";", ":"})
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
 #: honorifics absorbed into an adjacent PERSON span ("Mr Ruslan Kurkaev")
@@ -344,9 +346,13 @@ class EntityRecognizer(SettingsRecord):
         return doc
 
     def _make_span(self, doc: Doc, start: int, end: int, label: str, source: str) -> Span:
-        while end - start > 1 and doc[end - 1].is_space:  # a line break the NER took in ("Nadia Al-Khatib\n"): the
-            end -= 1  # text's own, never part of the entity (its surrogate would take the line break away)
-        while end - start > 1 and (doc[start].lower_ in LEADING_DETERMINERS or doc[start].is_space):
+        # a line break or a comma the NER took in ("Nadia Al-Khatib\n", "Marta Ferreira,"): the text's own, never part
+        # of the entity (its surrogate would take it away, and the name would be no occurrence of the protected name)
+        while end - start > 1 and (doc[end - 1].is_space or doc[end - 1].text in _EDGE_PUNCTUATION):
+            end -= 1
+        while end - start > 1 and (
+            doc[start].lower_ in LEADING_DETERMINERS or doc[start].is_space or doc[start].text in _EDGE_PUNCTUATION
+        ):
             start += 1
         if self.extend_titles and label == PERSON:
             while start > 0 and (doc[start - 1].lower_.rstrip(".") in COURTESY_TITLES) and doc[start - 1].is_title:
