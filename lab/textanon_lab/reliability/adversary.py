@@ -198,7 +198,9 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     hashtag gluing the protected name, GPS coordinates and a friend's name in lower case; a login log naming the
     owner's device; a page copied from the web with a phone number written with ``&nbsp;``; a police report with a
     US street address with a direction. (A relative named in prose, "her brother Tunde", is now found, but as a
-    quasi-identifier whose risk is scored, not a direct identifier: it is no case here.)"""
+    quasi-identifier whose risk is scored, not a direct identifier: it is no case here.) And what survived before
+    session 68 (2026-12-01): a dating profile's handle right after its platform, without a colon, and a sister named
+    in lower case after a familiar kinship word."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -229,6 +231,16 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"Contact {full}: call <span>{phone}</span> after six.",
             full,
             [{"kind": "phone", "text": phone}, {"kind": "name", "text": full}],
+        ),
+        _record(
+            "user-dating_profile",
+            f"hey im {first.lower()}, 29. find me on snap {first.lower()}{last[0].lower()}_95 or ask my little sis "
+            f"{friend} x",
+            full,
+            [
+                {"kind": "user_name", "text": f"{first.lower()}{last[0].lower()}_95"},
+                {"kind": "first_name", "text": friend},
+            ],
         ),
         _record(
             "user-police_report",
