@@ -138,6 +138,35 @@ PHONE_LABELED = re.compile(
 #: a number right after "+" country code (the second number of a line: "+44 20 7946 0958 / +44 161 496 0000")
 PHONE_INTERNATIONAL = re.compile(r"(?<![\w+])\+[1-9]\d{0,2}[ .-]?\(?\d{1,5}\)?(?:[ .-]?\d{2,5}){1,4}\b")
 
+#: the platforms whose user names a text writes after their name (:data:`PATTERNS` ``platform_user_name``, with a colon:
+#: ``labelled_user_name``), the longer name first where one begins another ("snapchat" before "snap")
+PLATFORMS = (
+    "snapchat",
+    "snap",
+    "instagram",
+    "insta",
+    "ig",
+    "tiktok",
+    "twitter",
+    "telegram",
+    "discord",
+    "skype",
+    "wechat",
+    "kik",
+    "reddit",
+    "github",
+    "gitlab",
+    "threads",
+    "bluesky",
+    "mastodon",
+    "facebook",
+    "fb",
+    "youtube",
+    "twitch",
+    "steam",
+    "xbox",
+    "psn",
+)
 PATTERNS = {
     "uk_postcode_any_case": re.compile(
         r"(?i)(?<![\w-])(?P<area>[a-z]{1,2})\d[a-z\d]?[ \t]?(?P<inward>\d[abd-hjlnp-uw-z]{2})\b"
@@ -210,8 +239,7 @@ PATTERNS = {
     # only a handle-like word (a digit, "_", "." or "@" in it: "on insta today" is prose); read only in a text that
     # names a platform (:data:`_NEEDS`)
     "platform_user_name": re.compile(
-        r"(?i)(?<![^\W_])(?:snapchat|snap|instagram|insta|ig|tiktok|twitter|telegram|discord|skype|wechat|kik|reddit|"
-        r"github|gitlab|threads|bluesky|mastodon|facebook|fb|youtube|twitch|steam|xbox|psn)(?:[ \t]+(?:is|at|as))?"
+        rf"(?i)(?<![^\W_])(?:{'|'.join(PLATFORMS)})(?:[ \t]+(?:is|at|as))?"
         r"[ \t]+(?P<span>@?[^\W_][\w.\-]{1,40}[^\W_.])"
     ),
     "vat_number": re.compile(
@@ -327,31 +355,8 @@ _NEEDS = {
         "pc",
     ),
     "partial_number": ("xx", "**", "••", "##"),
-    "platform_user_name": (
-        "snap",
-        "insta",
-        "ig ",
-        "tiktok",
-        "twitter",
-        "telegram",
-        "discord",
-        "skype",
-        "wechat",
-        "kik",
-        "reddit",
-        "github",
-        "gitlab",
-        "threads",
-        "bluesky",
-        "mastodon",
-        "facebook",
-        "fb ",
-        "youtube",
-        "twitch",
-        "steam",
-        "xbox",
-        "psn",
-    ),
+    # a platform's name (one of two letters before a space: "ig ", "fb ")
+    "platform_user_name": tuple(p if len(p) > 2 else p + " " for p in PLATFORMS),
 }
 
 
@@ -502,9 +507,8 @@ def _labelled_ssn(text, m):
 
 #: a platform's or an account's label right before the colon of :data:`PATTERNS` ``labelled_user_name``
 _USER_NAME_LABEL = re.compile(
-    r"(?i)(?<![^\W_])(?:snapchat|snap|instagram|insta|ig|tiktok|twitter|telegram|discord|skype|wechat|kik|reddit|"
-    r"github|gitlab|signal|threads|bluesky|mastodon|facebook|fb|youtube|twitch|steam|xbox|psn|user[ _-]?name|"
-    r"screen[ _-]?name|handle|login|user[ _-]?id)[ \t]*\Z"
+    rf"(?i)(?<![^\W_])(?:{'|'.join(PLATFORMS)}|signal|user[ _-]?name|screen[ _-]?name|handle|login|user[ _-]?id)"
+    r"[ \t]*\Z"
 )
 
 

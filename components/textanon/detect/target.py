@@ -582,16 +582,21 @@ def _joined_forms(text: str, found: List[Span], apart: Collection[Span] = ()) ->
     return spans
 
 
+#: a closing bracket or quotation mark -> its opening one; the closing single quotation mark is also an apostrophe
+#: ("O’Brien"), so only :func:`_unclosed` reads it (:data:`_QUOTE_MARKS`)
+_BRACKETS = {")": "(", "]": "[", "”": "“"}
+_QUOTE_MARKS = {**_BRACKETS, "’": "‘"}
+
+
 def _opens_unclosed(piece: str) -> bool:
     """Whether ``piece`` opens a bracket that it does not close."""
-    return any(piece.count(opening) > piece.count(closing) for opening, closing in ("()", "[]", "“”"))
+    return any(piece.count(opening) > piece.count(closing) for closing, opening in _BRACKETS.items())
 
 
 def _unclosed(piece: str, after: str) -> bool:
     """Whether ``after`` closes a bracket or a quotation that ``piece`` opens and does not close."""
-    pairs = {")": "(", "]": "[", "”": "“", "’": "‘"}
-    if after in pairs:
-        return piece.count(pairs[after]) > piece.count(after)
+    if after in _QUOTE_MARKS:
+        return piece.count(_QUOTE_MARKS[after]) > piece.count(after)
     return after in "\"'" and piece.count(after) % 2 == 1
 
 
