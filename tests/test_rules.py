@@ -167,6 +167,15 @@ FOUND = [
     ("my bf (29m) and his sister (F31) came", "F31", "DEM"),
     # a relative's name after a familiar kinship word
     ("Her sis Aisha won, and his bro Tunde too.", "Tunde", "PERSON"),
+    # numbers an employer, a shop or a court gives a person (a chat log, a booking, a complaint, a police report)
+    ("thanks sam, my employee no is E-20394 and", "E-20394", "CODE"),
+    ("Booking confirmation 7HQ2KX for Ms Solberg", "7HQ2KX", "CODE"),
+    ("Staff ID: 99812.", "99812", "CODE"),
+    ("Student number = S12345 here", "S12345", "CODE"),
+    ("Civil Action No. 1:23-cv-04417. Plaintiff", "1:23-cv-04417", "CODE"),
+    ("in United States v. Doe, 2:19-CR-00123-JAM-1, the", "2:19-CR-00123-JAM-1", "CODE"),
+    ("PC 4471 Hargreaves attended", "4471", "CODE"),
+    ("PCSO 7712 saw him", "7712", "CODE"),
 ]
 
 
@@ -205,6 +214,10 @@ NO_CODE = [
     "DOB 03-14-1962.",
     "logged 2024-02-03 12:30 by",
     "logged 2024-02-03T12:30 by",
+    # a label word followed by a verb and a number is no label of that number
+    "The claim is 2 years old",
+    "the order was 3 days late",
+    "plays PS 2 games on a PC all day",
 ]
 
 #: texts in which no rule may find a date

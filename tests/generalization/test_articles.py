@@ -60,6 +60,10 @@ WITH_WORDNET = {
         ("every recipient of", "recipient", "an acquirer", "every acquirer of"),
         ("History of type 2 diabetes and", "diabetes", "an illness", "History of type 2 illness and"),
         ("She had stage 4 cancer", "cancer", "an illness", "She had stage 4 illness"),
+        # spaCy's stop words that are adjectives before a noun (a clinic letter: "a former a worker")
+        ("He is a former postman living", "postman", "a worker", "He is a former worker living"),
+        ("the first actress to", "actress", "a performer", "the first performer to"),
+        ("she founded her own company in", "company", "an organization", "she founded her own organization in"),
     ],
     "a participle right after a determiner modifies the noun": [
         (

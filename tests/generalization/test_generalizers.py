@@ -189,6 +189,36 @@ def test_a_name_reads_as_an_organization_only_in_organization_naming_patterns():
     assert not reads_as_name("Juilliard School", "School", "she starred in Juilliard School", 15)
 
 
+def test_a_city_the_text_places_elsewhere_is_not_generalized():
+    """A place named after a comma is where the city is: the gazetteer's one city of that name is not meant when that
+    place is another country, another state or a large city of another country (an Indian address: "Whitefield" had
+    become "a city in the United Kingdom"); a small city after another country's city is a region there."""
+
+    def first(name, text):
+        return texts(generalize_place(name, text, text.index(name)))[:1]
+
+    assert first("Whitefield", "Flat 12B, Whitefield, Bengaluru 560066") == []
+    assert first("Paris", "She grew up in Paris, Texas and") == []
+    assert first("Lyon", "raised in Lyon, France.") == ["a city in France"]
+    assert first("Leeds", "born in Leeds, England, to") == ["a city in the United Kingdom"]
+    assert first("Austin", "lived in Austin, Texas.") == ["a city in Texas"]
+    assert first("Atlanta", "lived in Atlanta, Georgia.") == ["a city in Georgia"]
+    assert first("Bengaluru", "Whitefield, Bengaluru 560066") == ["a city in India"]  # large: a city
+    assert first("Ontario", "born in Toronto, Ontario and") == []  # a province, not the Californian city
+    assert first("Bradford", "lived in Leeds, Bradford and York") == ["a city in the United Kingdom"]
+    assert first("Toronto", "born in Toronto, Ontario and") == ["a city in Canada"]  # an unknown region: no evidence
+    # "Georgia" is a country and a US state: no level is true of both
+    assert generalize_place("Georgia", "lived in Atlanta, Georgia.", 17) == []
+
+
+def test_a_city_that_modifies_a_noun_is_not_generalized():
+    """ "a Chicago theatre company" cannot become "a city in Illinois theatre company"."""
+    text = "She joined a Chicago theatre company and works at the Leeds office in Chicago today."
+    assert generalize_place("Chicago", text, text.index("Chicago")) == []
+    assert generalize_place("Leeds", text, text.index("Leeds")) == []
+    assert texts(generalize_place("Chicago", text, text.rindex("Chicago")))[0] == "a city in Illinois"
+
+
 def test_a_place_name_is_not_read_as_a_place_after_a_title_or_person_cue_or_as_a_given_name():
     assert place_context("London", "born in London to", 8)
     assert not place_context("Alice")  # a common given name

@@ -32,3 +32,18 @@ def test_a_film_named_with_its_year_once_and_without_it_later_stays_a_work():
     text = "She starred in Harbor Lights (2003). The release of Harbor Lights made her famous."
     mentions = [("Harbor Lights", text.index("Harbor Lights")), ("Harbor Lights", text.rindex("Harbor Lights"))]
     assert texts(propose_for_mentions("MISC", mentions, text)) == ["a work"]
+
+
+def test_the_same_words_that_get_nothing_in_their_own_context_refuse_the_list():
+    """ "v. City of Camden" and "a 29-year-old Camden resident": one list serves both mentions, and "a city in the
+    United States resident" is no English, so neither is generalized; "Paris" and "Paris, Texas" likewise (the
+    second is no city in France). A shorter mention's nothing ("Oxford" of "University of Oxford") still says less,
+    not something else (above)."""
+    text = "Freeman v. City of Camden, Defendant. Freeman, a 29-year-old Camden resident, alleges"
+    mentions = [("Camden", text.index("Camden")), ("Camden", text.rindex("Camden"))]
+    assert texts(propose("LOC", "Camden", text, mentions[0][1]))  # alone, the first is a city
+    assert propose_for_mentions("LOC", mentions, text) == []
+    paris = "She lived in Paris for a decade. Her brother grew up in Paris, Texas."
+    mentions = [("Paris", paris.index("Paris")), ("Paris", paris.rindex("Paris"))]
+    assert propose_for_mentions("LOC", mentions, paris) == []
+    assert texts(propose_for_mentions("LOC", mentions[:1], paris))[0] == "a city in France"

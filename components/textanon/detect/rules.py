@@ -143,7 +143,12 @@ ID_LABELS = (
     r"[Mm]embership|[Cc]ustomer|[Pp]olicy|[Tt]ax|[Ss]ocial [Ss]ecurity|SSN|NINO|[Nn]ational [Ii]nsurance|NI|"
     r"[Pp]ersonal|[Rr]egistration|[Vv]ehicle|[Pp]late|[Ss]ort [Cc]ode|[Cc]ase|[Ff]ile|[Aa]pplication|[Cc]laim|"
     r"MRN|[Mm]edical [Rr]ecord|NHS|CHI|IMEI|VIN|[Ss]erial|[Ii]nvoice|[Tt]racking|[Rr]outing|[Bb]adge|"
-    r"ZIP(?: [Cc]ode)?|[Zz]ip(?: [Cc]ode)?|[Pp]ostal [Cc]ode|[Pp]ost ?[Cc]ode)"
+    r"ZIP(?: [Cc]ode)?|[Zz]ip(?: [Cc]ode)?|[Pp]ostal [Cc]ode|[Pp]ost ?[Cc]ode|"
+    # the numbers an employer, a school, a shop or a court gives a person ("employee no is E-20394", "Booking
+    # confirmation 7HQ2KX", "docket 23-1187")
+    r"[Ee]mployee|[Ss]taff|[Ss]tudent|[Pp]upil|[Pp]atient|[Mm]ember|[Pp]ayroll|[Pp]ersonnel|[Bb]ooking|"
+    r"[Cc]onfirmation|[Rr]eservation|[Oo]rder|[Tt]icket|[Dd]ocket|[Ww]arrant|[Cc]ollar|[Pp]rison(?:er)?|"
+    r"[Ii]nmate|[Cc]ustody|[Bb]ank [Aa]ccount|[Ll]oyalty [Cc]ard)"
 )
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
 CODE_RUN = r"[A-Z0-9](?:[A-Z0-9/.-]*[A-Z0-9])?(?:\s[A-Z0-9/.-]+\b)*"  # not the full stop ending a sentence
@@ -218,6 +223,15 @@ CODE_PATTERNS = {
         r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)"
         r"\s*[A-Z0-9][\w./-]*\d[\w./-]*"
     ),
+    # a US federal court's docket number ("1:23-cv-04417", "2:19-cr-00123-JAM-1", "23-mj-0456"): the office, the
+    # year, the type of case, its number, the judges' initials
+    "us_docket": (
+        r"(?<![\w:.-])(?:\d{1,2}:)?\d{2}-(?i:cv|cr|mj|mc|md|bk|ap|po|sw|civ|crim)-\d{2,6}"
+        r"(?:-[A-Z]{1,4}){0,3}(?:-\d{1,2})?(?![\w-])"
+    ),
+    # a police officer's collar or shoulder number after the rank ("PC 4471", "PCSO 7712", "DS 2205"): it names the
+    # officer as the surname does
+    "police_number": r"\b(?:PC|PCSO|WPC|DC|DS|PS|SC|Sgt\.?|Insp\.?)[ \t]*#?(?P<span>\d{3,6})\b(?![/.,]\d)",
     # a reference with a slash, letters and digits: "2006/SHF/1123", "AB/123"
     "slash_reference": (
         r"(?<![\w/.-])(?=[\w/.-]*?[A-Za-z])(?=[\w/.-]*?\d)[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*"
@@ -229,8 +243,8 @@ CODE_PATTERNS = {
         r"(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
     ),
     "labelled_identifier": (
-        r"\b" + ID_LABELS + r"\s*(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode)?"
-        r"\s*:?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
+        r"\b" + ID_LABELS + r"\s*(?:(?:[Nn]o\.?|[Nn]os\.?|[Nn]umber|[Nn]r\.?|#|[Cc]ode|ID)(?:\s+(?:is|was)\b)?)?"
+        r"\s*[:=]?\s*(?P<span>(?=[A-Z0-9/.-]*\d)" + CODE_RUN + ")"
     ),
     # an identity document's series and number, one identifier: "passport series FE no. 482913", "ID card (series
     # 4508, No 123456)", "CI seria RX nr. 123456"; the English word only after a document's (:func:`_out_of_context`),
@@ -509,6 +523,8 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
 
 #: rules tried only in a text that holds one of these strings (each match holds one)
 RULE_NEEDS = {
+    "police_number": ("PC", "DC", "DS", "PS", "SC", "Sgt", "Insp"),
+    "us_docket": tuple(f"-{t}-" for k in "cv cr mj mc md bk ap po sw civ crim".split() for t in (k, k.upper())),
     "company_legal_form": (
         "Ltd",
         "Limited",

@@ -300,6 +300,11 @@ PREPOSITIONS = frozenset(
 _TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
 
 
+#: spaCy stop words that, right before a noun, are adjectives modifying it ("a former postman", "the first actress",
+#: "her own company"): no article may come between them and the noun
+PREMODIFYING_STOP_WORDS = frozenset("former latter first last next same other own whole several various".split())
+
+
 def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     """Whether the word right before ``start`` modifies the noun there, so that no article may come between them
     ("the late father", "executive producer", "American actress", "co-star", "type 2 diabetes", "Nigerian-born
@@ -327,6 +332,8 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
     if not m:
         return False
     low = m.group(1).lower()
+    if low in PREMODIFYING_STOP_WORDS:
+        return True  # "a former postman", "her own car": spaCy's stop words, but adjectives before the noun
     if low in STOP_WORDS or low in DETERMINERS:
         return False
     if m.group(1)[0].isupper():

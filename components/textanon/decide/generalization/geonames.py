@@ -141,10 +141,14 @@ class Geonames:
         """What "a city in <US state>" covers: the state's name and its largest cities, at most ``limit``."""
         return [state] + [c.name for c in self._by_state.get(state, [])[: limit - 1]]
 
+    def cities_named(self, name: str) -> List[City]:
+        """Every city called ``name``, the most populous first (empty when GeoNames has none)."""
+        return sorted(self._cities.get(_key(name), []), key=lambda c: -c.population)
+
     def city(self, name: str) -> Optional[List[City]]:
         """The cities called ``name``: all of them when the name is ambiguous (:data:`AMBIGUOUS_SHARE`), else
         the largest alone; None when GeoNames has no city of that name."""
-        found = sorted(self._cities.get(_key(name), []), key=lambda c: -c.population)
+        found = self.cities_named(name)
         if not found:
             return None
         largest = found[0]

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import FrozenSet, List
 
-from textanon.decide.generalization.base import Generalization, levels
+from textanon.decide.generalization.base import Generalization, levels, modifies_noun_after
 from textanon.decide.generalization.context import title_context, words_before
 from textanon.decide.generalization.geonames import CONTINENTS, geonames
 from textanon.decide.generalization.persons import BY_PERSON, NEXT_IS_PERSON, PERSON_CUES, everyday_word
@@ -25,6 +25,10 @@ from textanon.render.pseudonyms import vocabulary
 #: a city whose name is made of everyday words only ("West End", "Long Beach") is taken for that city only when it
 #: has at least this many inhabitants: the words name districts, streets and venues far more often than a town
 COMMON_WORDS_MIN_POPULATION = 100_000
+
+
+#: nouns that say when, not what, after a place ("in Chicago today"): the place modifies none of them
+_TIME_AFTER = re.compile(r"[ \t]+(?:today|tonight|yesterday|tomorrow|overnight|meanwhile)\b")
 
 
 def everyday_words(text: str) -> bool:
@@ -60,6 +64,8 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
         return []
     gaz = geonames()
     country = gaz.country(text)
+    if country is not None and gaz.us_state(text):
+        return []  # "Georgia": the country or the US state ("Atlanta, Georgia"); neither level is true of both
     if country is not None:
         covered = gaz.members(continent=country.continent)
         return levels([f"a country in {CONTINENTS[country.continent][0]}", "a country"], "places", text, [covered])
@@ -74,14 +80,75 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
     cities = gaz.city(text)
     if not cities:
         return []
+    end = start + len(text)
+    if doc_text and modifies_noun_after(doc_text, end) and not _TIME_AFTER.match(doc_text, end):
+        return []  # "a Chicago theatre company": "a city in Illinois theatre company" is no English
     if everyday_words(text) and cities[0].population < COMMON_WORDS_MIN_POPULATION:
         return []  # "West End" (London's theatres; a town in Canada), "Green Valley": a phrase more than a town
     if len(cities) > 1:
         return levels(["a city"], "places", text)
     city = cities[0]
+    if doc_text and (contradicted(city, doc_text, end) or contained_in_other(city, doc_text, start)):
+        return []  # "Whitefield, Bengaluru" (a town in England by the gazetteer), "Paris, Texas", "Toronto, Ontario"
     continent = CONTINENTS[city.country.continent][0]
     out = [f"a city in {city.state}"] if city.state else []
     members = [gaz.state_members(city.state)] if city.state else []
     out += [f"a city in {city.country.phrase}", f"a city in {continent}", "a city"]
     members += [gaz.members(city.country), gaz.members(continent=city.country.continent)]
     return levels(out, "places", text, members)
+
+
+#: the place a text names right after a city, after a comma ("Whitefield, Bengaluru", "Paris, Texas"): up to four
+#: capitalized words
+_PLACE_AFTER = re.compile(r",[ \t]*([A-Z][\w.'’-]*(?:[ \t]+[A-Z][\w.'’-]*){0,3})")
+#: a city named after a comma says where the place before it is only when it is this large ("Ontario" is also a city
+#: in California: "Toronto, Ontario" says nothing against Toronto)
+CONTAINING_CITY_MIN_POPULATION = 1_000_000
+
+
+def contradicted(city, doc_text: str, end: int) -> bool:
+    """Whether the place the text names after ``city``'s name (ending at ``end``), after a comma, says that the
+    gazetteer's city is not the one meant: a country or US state that is not the city's ("Paris, Texas"), or a large
+    city (:data:`CONTAINING_CITY_MIN_POPULATION`) of another country ("Whitefield, Bengaluru": the gazetteer knows a
+    Whitefield in England only). The longest name the gazetteer knows is read; an unknown one says nothing."""
+    m = _PLACE_AFTER.match(doc_text, end, min(len(doc_text), end + 80))
+    if m is None:
+        return False
+    gaz = geonames()
+    words = m.group(1).split()
+    for n in range(len(words), 0, -1):
+        name = " ".join(words[:n])
+        if name.endswith(".") and not re.search(r"\.\w", name):
+            name = name[:-1]  # a sentence's full stop ("..., Texas."), not an abbreviation's ("U.S.")
+        country, state = gaz.country(name), gaz.us_state(name)
+        if country is not None or state is not None:
+            same_country = country is not None and country.iso == city.country.iso
+            same_state = state is not None and city.country.iso == "US" and city.state in (None, state)
+            return not (same_country or same_state)
+        others = [c for c in gaz.cities_named(name) if c.population >= CONTAINING_CITY_MIN_POPULATION]
+        if others:
+            return all(c.country.iso != city.country.iso for c in others)
+    return False
+
+
+#: the place a text names right before a city's name and a comma ("Toronto, Ontario"): up to four capitalized words
+_PLACE_BEFORE = re.compile(r"([A-Z][\w.'’-]*(?:[ \t]+[A-Z][\w.'’-]*){0,3}),[ \t]*\Z")
+
+
+def contained_in_other(city, doc_text: str, start: int) -> bool:
+    """Whether the name at ``start``, which the gazetteer reads as ``city``, stands where a text names the region
+    around the place before it and is no city of that place's country: "Toronto, Ontario" (a province; the gazetteer
+    knows a city Ontario in California). A large city (:data:`CONTAINING_CITY_MIN_POPULATION`) is taken as a city
+    ("Whitefield, Bengaluru"); a place before it that the gazetteer does not know says nothing."""
+    if city.population >= CONTAINING_CITY_MIN_POPULATION:
+        return False
+    m = _PLACE_BEFORE.search(doc_text, max(0, start - 80), start)
+    if m is None:
+        return False
+    gaz = geonames()
+    words = m.group(1).split()
+    for n in range(len(words), 0, -1):
+        before = gaz.city(" ".join(words[-n:]))
+        if before:
+            return all(c.country.iso != city.country.iso for c in before)
+    return False

@@ -154,7 +154,9 @@ def propose_for_mentions(
 
     * A number or a date reads the words around each mention ("over [70 films]", "about [70 films]"): every mention
       must get the same list (a generalization true of one mention may state a false bound of another).
-    * A name contradicts when it gets another non-empty list, stands inside a longer name ("[Avengers]: Infinity
+    * A name contradicts when it gets another non-empty list, or none where the same words got one (its context
+      refuses the list: "a [Camden] resident", "[Paris], Texas"; a work's title without its year says less), stands
+      inside a longer name ("[Avengers]: Infinity
       War", linked with "The Avengers (2012)"), or is followed by a release year where the first is not, or the
       reverse ("as Muhammad Ali in [Ali] (2001)": a film linked with the person). A shorter mention that gets
       nothing ("Oxford" of "the University of Oxford") does not: its words alone say less, not something else.
@@ -180,12 +182,18 @@ def propose_for_mentions(
         if in_hyphen_compound(doc_text, mention_start, end) and not all(reads_in_compound(t) for t in texts):
             return []  # "the [Robert Zemeckis]-directed film": "the another person-directed film"; suppressed
     works = {g.kind for g in found} == {"works"}
+    same = " ".join(text.split())
     for other_text, other_start in mentions[1:]:
         other = [g.text for g in propose(label, other_text, doc_text, other_start, max_levels, common_noun, tokens)]
         if label in CONTEXTUAL:
             if other != texts:
                 return []
-        elif (other and other != texts) or (
+            continue
+        # a name's same words given nothing where they stand ("a [Camden] resident", "[Paris], Texas"): their context
+        # refuses the list there (a work's title without its year or "the film" before it is only read less; a common
+        # noun's place in a sentence changes its grammar, not what it is)
+        refused = label in NAMES and not works and " ".join(other_text.split()) == same
+        if (other != texts and (other or refused)) or (
             label in NAMES and _other_kind(label, (text, start), other_text, other_start, doc_text, works)
         ):
             return []

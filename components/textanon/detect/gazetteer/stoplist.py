@@ -120,6 +120,7 @@ cross star stars order orders
 date dates mark marks
 record records runner runners
 plane cup cups bar bars
+temp temps
 """.split()
 )
 
