@@ -468,3 +468,22 @@ def test_an_entity_never_ends_with_the_comma_the_ner_took_in():
     assert doc[start + 2].text == ","
     doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
     assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Marta Ferreira", "LOC")]
+
+
+def test_an_entity_never_holds_a_bracket_whose_other_half_is_outside():
+    # seen on a safeguarding note: the NER's DATE "Year 8)" ended on the bracket, and the mask took it away
+    # ("note (***."); a bracket closed inside the entity stays ("Acme (UK)")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
+    doc = nlp.make_doc("a note (Year 9). Acme (UK) and (Leeds")
+    year = next(t.i for t in doc if t.text == "Year")
+    acme = next(t.i for t in doc if t.text == "Acme")
+    leeds = next(t.i for t in doc if t.text == "Leeds")
+    doc.ents = [
+        Span(doc, year, year + 3, label="DATE"),
+        Span(doc, acme, acme + 4, label="ORG"),
+        Span(doc, leeds - 1, leeds + 1, label="GPE"),
+    ]
+    assert doc[year + 2].text == ")" and doc[leeds - 1].text == "("
+    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    assert [s.text for s in doc.spans["pii"]] == ["Year 9", "Acme (UK)", "Leeds"]

@@ -423,6 +423,19 @@ def test_generalizing_without_a_target_writes_no_role_word_for_the_protected_nam
     assert with_target.startswith("The person was seen by")
 
 
+def test_the_surname_after_a_relatives_initials_is_masked_with_them_never_written_as_the_role_word():
+    """An Indian application: "D/o K. Raghunathan" (daughter of) had become "D/o K. the person", the father written
+    as the target; her own initial ("A. Raghunathan") stays her."""
+    text = "Ananya Raghunathan, D/o K. Raghunathan, applied. A. Raghunathan signed. Raghunathan left."
+    doc = make_doc(text, [("Ananya Raghunathan", "PERSON", "P1")], [], replacement="generalize", target=text[:18])
+    out = doc._.anonymized_text
+    assert out == "The person, D/o ***, applied. The person signed. The person left.", out
+    assert (
+        "Raghunathan"
+        not in make_doc(text, [("Ananya Raghunathan", "PERSON", "P1")], [], target=text[:18])._.anonymized_text
+    )
+
+
 #: a search-risk phrase of ordinary words ("applicant", "lodged"), a name and a typed term ("chest pain", a gazetteer's)
 PLAIN_TEXT = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
 PLAIN_MENTIONS = [

@@ -10,6 +10,7 @@ from textanon.detect.target import (
     name_occurrences,
     name_occurrences_and_pronunciations,
     name_words,
+    other_initials_before,
     pronunciations,
     target_variants,
 )
@@ -306,3 +307,20 @@ def test_short_or_single_name_words_glued_to_others_are_no_mention():
     text = "We ate annlees pies; Lee came."
     assert [text[s:e] for s, e in name_occurrences(text, "Ann Lee")] == ["Lee"]  # "ann" + "lee": under 7 letters
     assert name_occurrences("The priyankas office", "Priya Nair") == []  # one name word inside another word
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("D/o K. Raghunathan, resides", "K. "),
+        ("her father, K.S. Raghunathan, is", "K.S. "),
+        ("signed by A. Raghunathan", None),  # her own initial
+        ("signed by A. K. Raghunathan", None),  # hers among them
+        ("Mr. Raghunathan declined", None),  # a title, no initial
+        ("Raghunathan left", None),
+    ],
+)
+def test_a_relatives_initials_before_the_surname(text, found):
+    start = text.index("Raghunathan")
+    first = other_initials_before(text, start, start + len("Raghunathan"), "Ananya Raghunathan")
+    assert (text[first:start] if first is not None else None) == found

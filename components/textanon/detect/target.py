@@ -465,6 +465,26 @@ def _search(pattern, folded: str, regions: Optional[List[Span]]):
     yield from matches
 
 
+#: initials right before a word ("K. ", "K.S. ", "K. S. "), read back from the word
+_INITIALS_BEFORE = re.compile(r"(?<![\w'’.])(?:[A-Z]\.[ \t]?){1,3}[ \t]*\Z")
+
+
+def other_initials_before(text: str, start: int, end: int, name: str) -> Optional[int]:
+    """Where the initials right before the occurrence ``text[start:end]`` of ``name``'s surname alone begin, when
+    none of them is the initial of one of ``name``'s given names: "D/o K. Raghunathan" for Ananya Raghunathan is her
+    father (a relative with her surname), not her; None otherwise (no initials, her own "A. Raghunathan", or an
+    occurrence of more than the surname)."""
+    words = name_words(name)
+    if len(words) < 2 or fold(text[start:end]) != fold(words[-1]):
+        return None
+    m = _INITIALS_BEFORE.search(text, max(0, start - 12), start)
+    if m is None:
+        return None
+    given = {fold(w)[:1] for w in words[:-1]}
+    letters = {c.lower() for c in m.group() if c.isalpha()}
+    return None if letters & given else m.start()
+
+
 def _initials_ok(text: str, start: int, end: int) -> bool:
     """A one-letter word of a matched multi-word variant is an initial only if it is upper case or followed by a
     full stop: "Petrescu, A." and "PETRESCU A" are the person, "Petrescu, a teacher" is not. A letter joined to the

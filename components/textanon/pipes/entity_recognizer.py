@@ -57,6 +57,9 @@ from textanon.settings.serialization import SettingsRecord
 
 #: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,")
 _EDGE_PUNCTUATION = frozenset({",", ";", ":"})
+#: brackets by the other half that must lie inside an entity for the bracket to be the entity's
+_CLOSING = {")": "(", "]": "[", "}": "{"}
+_OPENING = {v: k for k, v in _CLOSING.items()}
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
 #: honorifics absorbed into an adjacent PERSON span ("Mr Ruslan Kurkaev")
@@ -348,10 +351,18 @@ class EntityRecognizer(SettingsRecord):
     def _make_span(self, doc: Doc, start: int, end: int, label: str, source: str) -> Span:
         # a line break or a comma the NER took in ("Nadia Al-Khatib\n", "Marta Ferreira,"): the text's own, never part
         # of the entity (its surrogate would take it away, and the name would be no occurrence of the protected name)
-        while end - start > 1 and (doc[end - 1].is_space or doc[end - 1].text in _EDGE_PUNCTUATION):
+        # and a bracket whose other half lies outside the entity ("(Year 8)": the NER's "Year 8)")
+        while end - start > 1 and (
+            doc[end - 1].is_space
+            or doc[end - 1].text in _EDGE_PUNCTUATION
+            or (doc[end - 1].text in _CLOSING and _CLOSING[doc[end - 1].text] not in doc[start : end - 1].text)
+        ):
             end -= 1
         while end - start > 1 and (
-            doc[start].lower_ in LEADING_DETERMINERS or doc[start].is_space or doc[start].text in _EDGE_PUNCTUATION
+            doc[start].lower_ in LEADING_DETERMINERS
+            or doc[start].is_space
+            or doc[start].text in _EDGE_PUNCTUATION
+            or (doc[start].text in _OPENING and _OPENING[doc[start].text] not in doc[start + 1 : end].text)
         ):
             start += 1
         if self.extend_titles and label == PERSON:

@@ -70,6 +70,7 @@ from textanon.detect.target import (
     name_occurrences,
     name_occurrences_and_pronunciations,
     name_words,
+    other_initials_before,
 )
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
@@ -196,6 +197,7 @@ class MaskingOptimizer(SettingsRecord):
         self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
         self._target_found = False  # whether the current doc's protected names are the target's
         self._spoken: Set[Tuple[int, int]] = set()  # the current doc's pronunciations of the target's name
+        self._relatives: Dict[Tuple[int, int], int] = {}  # the target's surname after a relative's initials -> where
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -263,6 +265,13 @@ class MaskingOptimizer(SettingsRecord):
         occurrences, spoken = name_occurrences_and_pronunciations(text, target) if target else ([], [])
         self._target_found = bool(occurrences)  # the role word is the target's: never written for other names
         self._spoken = set(spoken)  # its pronunciation at the opening: masked, never written as the role word
+        # the surname after another person's initials ("D/o K. Raghunathan"): a relative, masked with the initials,
+        # never written as the role word
+        self._relatives = {
+            (s, e): first
+            for s, e in occurrences
+            if (first := other_initials_before(text, s, e, target)) is not None and (s, e) not in self._spoken
+        }
         if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -648,6 +657,9 @@ class MaskingOptimizer(SettingsRecord):
             for start, end in occurrences:
                 if (start, end) in self._spoken:
                     add_target(start, end)
+                    continue
+                if (start, end) in self._relatives:  # "D/o K. ***", never "D/o K. the person"
+                    add_target(self._relatives[(start, end)], end)
                     continue
                 for mask in role_at(start, end):
                     add(*mask, Generalize.name if renderer else None)

@@ -1,0 +1,53 @@
+"""Two mends of spaCy's English tokenizer for the texts textanon reads.
+
+* **Emoticons made of a digit.** spaCy keeps "8)", "8-)", "8D", "8-D" and "(-8" as one token (a smiling face). In a
+  numbered list or a bracket ("(Year 8).", "see (8)") the digit and the bracket are then one token, so an entity
+  that ends on the number ends on the bracket too, and its mask swallows it: "note (***." for "note (Year 8).". These
+  exceptions are dropped: the digit and the bracket are two tokens, as "(Year 7)." always was.
+* **Markdown links.** "[Dr. Jane Roe](mailto:jane@example.org)": spaCy's URL pattern reads "Roe](mailto:jane" as the
+  user part of an address, so the surname and the address are one token, one span and one mask ("[the person)").
+  A string holding "](" is no URL for the tokenizer here, and "](" splits it: "Roe", "](", "mailto:jane@...".
+
+:func:`adjust_tokenizer` is the ``[nlp.after_creation]`` callback of textanon's configs (registered as
+``textanon.tokenizer.v1``): it changes the tokenizer of the pipeline being built, and the package saves the changed
+exceptions and patterns with the tokenizer (``spacy.load`` reads them back).
+"""
+
+import re
+from typing import Callable
+
+from spacy.language import Language
+
+#: spaCy's English tokenizer exceptions that join a digit and a bracket or a letter (emoticons)
+DIGIT_EMOTICONS = frozenset({"8)", "8-)", "8D", "8-D", "(-8"})
+#: a string holding "](" is no URL (a Markdown link's text and target)
+_NO_LINK = r"(?![^\s]*\]\()"
+#: the infix between a Markdown link's text and its target
+_LINK_INFIX = r"\]\("
+_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
+
+
+def adjust_tokenizer(nlp: Language) -> Language:
+    """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions and split Markdown links (module
+    docstring); returns ``nlp``. Applying it twice changes nothing more."""
+    tokenizer = nlp.tokenizer
+    rules = getattr(tokenizer, "rules", None)
+    if rules and DIGIT_EMOTICONS & set(rules):
+        tokenizer.rules = {key: value for key, value in rules.items() if key not in DIGIT_EMOTICONS}
+    url_match = getattr(tokenizer, "url_match", None)
+    pattern = getattr(getattr(url_match, "__self__", None), "pattern", None)
+    if isinstance(pattern, str) and _NO_LINK not in pattern:
+        flags = _FLAGS.match(pattern)
+        head = flags.group() if flags else ""
+        tokenizer.url_match = re.compile(head + _NO_LINK + pattern[len(head) :]).match
+    infix = getattr(tokenizer, "infix_finditer", None)
+    pattern = getattr(getattr(infix, "__self__", None), "pattern", None)
+    if isinstance(pattern, str) and _LINK_INFIX not in pattern:
+        tokenizer.infix_finditer = re.compile(pattern + "|" + _LINK_INFIX).finditer
+    return nlp
+
+
+def make_tokenizer() -> Callable[[Language], Language]:
+    """``textanon.tokenizer.v1`` (spaCy's ``callbacks`` registry): the ``[nlp.after_creation]`` callback that runs
+    :func:`adjust_tokenizer` on the pipeline being built or loaded."""
+    return adjust_tokenizer
