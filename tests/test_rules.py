@@ -176,6 +176,9 @@ FOUND = [
     ("in United States v. Doe, 2:19-CR-00123-JAM-1, the", "2:19-CR-00123-JAM-1", "CODE"),
     ("PC 4471 Hargreaves attended", "4471", "CODE"),
     ("PCSO 7712 saw him", "7712", "CODE"),
+    # an outward code after a town at the end of a CV's field
+    ("amara@example.org | +44 7911 123456 | Leeds LS6\nEXPERIENCE", "LS6", "CODE"),
+    ("Amara Bell, Leeds LS6, UK", "LS6", "CODE"),
 ]
 
 
@@ -218,6 +221,10 @@ NO_CODE = [
     "The claim is 2 years old",
     "the order was 3 days late",
     "plays PS 2 games on a PC all day",
+    # an outward code needs a known postcode area and the end of a field
+    "Take Vitamin B12 daily",
+    "Model QX5, then",
+
 ]
 
 #: texts in which no rule may find a date

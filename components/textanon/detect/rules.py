@@ -20,7 +20,7 @@ from typing import Iterator, List, Optional, Pattern, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES, KIN_WORDS
+from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES, KIN_WORDS, UK_POSTCODE_AREAS
 from textanon.detect.normalize import normalized
 from textanon.detect.target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
@@ -278,6 +278,12 @@ CODE_PATTERNS = {
         r"(?:\b(?:London|[Pp]ost ?[Cc]ode:?)\s+|"
         + STREET_WORDS
         + r",\s*(?:[A-Z][a-z]+,?\s+)?)(?P<span>[A-Z]{1,2}\d{1,2}[A-Z]?)\b"
+    ),
+    # an outward code after a town at the end of a field ("| Leeds LS6", "Leeds LS6\n" in a CV's header): a known
+    # postcode area (:func:`_out_of_context`)
+    "uk_outward_code_field": (
+        r"(?m)(?:^|[,|•·])[ \t]*[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}[ \t]+(?P<span>(?P<area>[A-Z]{1,2})\d{1,2}[A-Z]?)"
+        r"[ \t]*(?=$|[,|•·)])"
     ),
     "national_insurance": r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}(?: ?[A-D])?\b",
     # vehicle plates: UK "AB12 CDE", RO "B 123 ABC", FR/IT "AB-123-CD", ES "1234 BCD", DE "M-AB 1234", NL "12-ABC-3"
@@ -573,6 +579,8 @@ def _out_of_context(text: str, name: str, m) -> bool:
         return _AGE_SEX_BEFORE.search(text, max(0, m.start() - 16), m.start()) is None
     if name == "age_sex_bracketed":
         return _AGE_SEX_PERSON_BEFORE.search(text, max(0, m.start() - 30), m.start()) is None
+    if name == "uk_outward_code_field":
+        return m.group("area") not in UK_POSTCODE_AREAS
     if name == "document_series" and m.group("keyword").lower() in ("series", "ser."):
         return _DOCUMENT_BEFORE.search(text, max(0, m.start() - 60), m.start()) is None
     return False
