@@ -224,7 +224,6 @@ NO_CODE = [
     # an outward code needs a known postcode area and the end of a field
     "Take Vitamin B12 daily",
     "Model QX5, then",
-
 ]
 
 #: texts in which no rule may find a date
