@@ -108,3 +108,18 @@ def test_a_date_without_a_bound_word_keeps_its_generalizations():
         assert texts(propose("DATETIME", "1995", sentence, sentence.index("1995")))[0] == "the 1990s"
     sentence = "She has lived there since 2010–present."  # a period reads the word before it itself
     assert propose("DATETIME", "2010–present", sentence, sentence.index("2010"))
+
+
+@pytest.mark.parametrize(
+    "preceding,number",
+    [("Participant ", "23"), ("under Article ", "34"), ("Year ", "4"), ("ward ", "14"), ("Season ", "12")],
+)
+def test_a_number_that_names_a_thing_gets_no_range(preceding, number):
+    # a research note ("Participant at least 10 is the bus driver") and a court case ("under at least 10 of the
+    # Convention"): a number right after a noun names, it counts nothing
+    assert generalize_number(number, preceding) == []
+
+
+@pytest.mark.parametrize("preceding", ["aged ", "age ", "he won ", "she scored ", "in ", "Mellor, "])
+def test_a_number_after_a_verb_a_measure_or_a_stop_word_keeps_its_range(preceding):
+    assert texts(generalize_number("34", preceding))[0] == "between 30 and 40"

@@ -45,6 +45,7 @@ from stdnum.us import itin, ssn
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.given_names import given_name
 from textanon.detect.normalize import normalized
+from textanon.detect.tables import TABLE_RULE_NAMES, find_table_cells
 from textanon.detect.target import is_common_word
 
 Match = Tuple[int, int, str, str]
@@ -311,7 +312,9 @@ RELATION_NAME = re.compile(
 )
 #: the rules of this module whose spans are direct identifiers (always masked), whatever their label: the CODE
 #: rules, and the names of the correspondents in headers, salutations and signatures
-IDENTIFIER_RULE_NAMES = frozenset(PATTERNS) | frozenset({"phone_number", "phone_labelled"}) | LETTER_NAME_RULES
+IDENTIFIER_RULE_NAMES = (
+    frozenset(PATTERNS) | frozenset({"phone_number", "phone_labelled"}) | LETTER_NAME_RULES | TABLE_RULE_NAMES
+)
 #: stop words that end a lower-case number plate match ("ab12 and"): prose, not a plate
 _PLATE_STOP = frozenset(
     "and the for was are not but has had his her you all any can may our out own per she too two via "
@@ -332,7 +335,7 @@ def find_identifiers(text: str) -> List[Match]:
     normalized view of ``text`` as the rules are (:func:`textanon.detect.normalize.normalized`: a zero-width space
     inside an address, look-alike letters), the offsets are the original text's."""
     view = normalized(text)
-    found = set(find_codes(view.text)) | set(find_letter_names(view.text))
+    found = set(find_codes(view.text)) | set(find_letter_names(view.text)) | set(find_table_cells(view.text))
     return sorted((*view.to_original(start, end), label, name) for start, end, label, name in found)
 
 

@@ -167,7 +167,7 @@ PERSON_FIRST_RULES = (
 )
 #: PERSON rules whose names are looked for again in the rest of the document (:func:`_name_mentions`); names in
 #: e-mail headers, salutations and signatures included (:mod:`textanon.detect.identifiers`), not an initial alone
-PROPAGATED_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter"}) | (
+PROPAGATED_RULES = frozenset({"titled_name", "ranked_name", "postnominal_name", "designated_letter", "table_name"}) | (
     LETTER_NAME_RULES - {"signature_initial"}
 )
 #: words of a titled name that are not the name ("Mr", "Lord Justice", "Detective Constable", "LJ")

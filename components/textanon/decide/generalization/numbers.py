@@ -19,7 +19,10 @@ number with a bound or an approximation after it, inside the span or just after 
 import re
 from typing import List
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from textanon.decide.generalization.base import Generalization, levels
+from textanon.decide.generalization.hypernyms import noun_sense
 
 #: words before a number that make it a lower bound / an approximation / an upper bound
 LOWER_BOUNDS = ("more than", "over", "at least", "above", "in excess of", "upwards of", "greater than", "no fewer than")
@@ -49,6 +52,26 @@ _MODIFIER = re.compile(
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w,]|\.\d)")
 
 
+#: nouns before a bare number that measure a person, not name a thing ("age 34", "weight 82")
+MEASURE_NOUNS = frozenset("age ages height weight score temperature pulse rate bmi iq".split())
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([A-Za-z]+)[ \t]+\Z")
+
+
+def numbers_a_thing(preceding: str) -> bool:
+    """Whether a bare number after ``preceding`` names something rather than counts it: the word right before it is
+    mostly a noun (WordNet) that no article or verb form separates from it, "Participant 23", "Article 34", "room
+    12", "Year 4", where "between 20 and 30" or "at least 10" would be no English; not a measure of the person ("age
+    34": :data:`MEASURE_NOUNS`), a stop word ("over 100", "of 34"), nor an "-ed" or "-ing" form of a verb ("aged 34",
+    "weighing 90")."""
+    m = _WORD_BEFORE.search(preceding)
+    if m is None:
+        return False
+    word = m.group(1).lower()
+    if word in MEASURE_NOUNS or word in STOP_WORDS or word.endswith(("ed", "ing")):
+        return False
+    return noun_sense(word) is not None  # a noun at least as often as anything else ("won" is a verb first)
+
+
 def generalize_number(text: str, preceding: str = "", following: str = "") -> List[Generalization]:
     """Generalizations of a span holding one number in digits (empty otherwise); ``preceding`` / ``following``: the
     text just before / after the span, read for a bound or an approximation that the span leaves outside."""
@@ -56,6 +79,8 @@ def generalize_number(text: str, preceding: str = "", following: str = "") -> Li
     if len(found) != 1:
         return []
     m = found[0]
+    if m.start() == 0 and m.end() == len(text) and numbers_a_thing(preceding):
+        return []  # "Participant [23]", "Article [34]", "Ward [12]": a number that names, no quantity to bound
     if AFTER_BOUNDS.match(text[m.end() :]) or _AFTER_WORDS.match(following):  # "100+", "[100 films] or more"
         return []
     value = float(m.group(0).replace(",", ""))
