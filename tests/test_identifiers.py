@@ -121,6 +121,13 @@ IDENTIFIERS = [
     ("my tiktok is @lukas.b and twitter at lukas_brandt", "lukas_brandt"),
     # a Canadian postal code ("H2X" survived beside a masked "1Y4")
     ("of 7 Rue Saint-Honoré, Montréal (Québec) H2X 1Y4, declare", "H2X 1Y4"),
+    # the account name in a home folder's path, and a login log's user (a traceback and an auth log kept them)
+    ('  File "/home/jdoe/projects/acme/run.py", line 12', "jdoe"),
+    ("Permission denied: '/Users/mike.r/Desktop/payroll.xlsx'", "mike.r"),
+    ('  File "C:\\Users\\SarahOConnell\\AppData\\Local\\app.py", line 3', "SarahOConnell"),
+    ("sshd[1123]: Accepted publickey for agarcia from 192.168.1.44 port 52211", "agarcia"),
+    ("sshd[9]: Failed password for invalid user kpatel from 10.0.0.9", "kpatel"),
+    ("sudo: agarcia : TTY=pts/0 ; PWD=/tmp", "agarcia"),
 ]
 
 
@@ -165,6 +172,8 @@ ORDINARY = [
     # no partial number without three masking characters, no user name without a platform's label and a colon
     "The x2 model and the xx 12 series; a 4x4 car. Follow us on Instagram today; the ratio was 3:2 at 10:30.",
     "### 2021 results\n## 12 items in the list",
+    # no home folder without its account, no log user outside a login's words
+    "Copy it to /home/ or /Users/ first; he accepted the offer for Ann from Leeds.",
 ]
 
 

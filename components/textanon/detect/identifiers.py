@@ -274,6 +274,18 @@ PATTERNS = {
         r"pixel(?:-\d+[a-z]?)?|android|laptop|desktop|pc)(?:-\d+)?|(?:iphone|ipad|ipod|macbook(?:-pro|-air)?|imac|"
         r"galaxy|pixel|android|laptop|pc)-(?:of|de|di|da|do|du|von|van)-[a-z]+(?:-[a-z]+){0,2})(?![\w-])"
     ),
+    # the account name in a home folder's path ("/home/agarcia/", "/Users/mike.r/", "C:\\Users\\SarahOConnell\\"): a
+    # user name, in tracebacks, logs and shell prompts (:func:`_span`: the name alone)
+    "home_folder_user": re.compile(
+        r"(?:(?<![\w.~-])/(?:home|Users|users)/|(?i:\b[A-Z]:\\(?:Users|Documents and Settings)\\))"
+        r"(?P<span>[^\W_][\w.$-]{1,40}?)(?=[/\\'\"\s:;,)]|$)"
+    ),
+    # the user of a login log ("Accepted publickey for agarcia from", "Failed password for invalid user admin from",
+    # "sudo: agarcia : TTY=")
+    "log_user": re.compile(
+        r"(?:\b(?:[Aa]ccepted|[Ff]ailed) [\w-]+ for (?:invalid user )?|\bsudo:[ \t]+)(?P<span>[^\W_][\w.$-]{0,31})"
+        r"(?=[ \t]+from\b|[ \t]+:)"
+    ),
     # a what3words address: three words after three slashes ("///filled.count.soap"), a 3 m square
     "what3words": re.compile(r"///[^\W\d_]{1,20}\.[^\W\d_]{1,20}\.[^\W\d_]{1,20}\b"),
     "isbn": re.compile(
@@ -358,6 +370,8 @@ _NEEDS = {
         "pc",
     ),
     "partial_number": ("xx", "**", "••", "##"),
+    "home_folder_user": ("/home/", "/users/", "\\users\\", "\\documents and settings\\"),
+    "log_user": (" for ", "sudo:"),
     # a platform's name (one of two letters before a space: "ig ", "fb ")
     "platform_user_name": tuple(p if len(p) > 2 else p + " " for p in PLATFORMS),
 }
@@ -515,6 +529,11 @@ _USER_NAME_LABEL = re.compile(
 )
 
 
+def _span(text, m):
+    """The match's ``span`` group alone (the words around it are context)."""
+    return [m.span("span")]
+
+
 def _labelled_user_name(text, m):
     return [m.span("span")] if _USER_NAME_LABEL.search(text, max(0, m.start() - 24), m.start()) else []
 
@@ -555,6 +574,8 @@ CHECKS: dict = {
     "us_ssn": _ssn,
     "us_ssn_labelled": _labelled_ssn,
     "labelled_user_name": _labelled_user_name,
+    "home_folder_user": _span,
+    "log_user": _span,
     "platform_user_name": _platform_user_name,
     "partial_number": _partial_number,
     "vat_number": _vat,
