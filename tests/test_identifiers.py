@@ -131,6 +131,24 @@ IDENTIFIERS = [
 ]
 
 
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        ("Permission denied: '/Users/mike.r/Desktop/payroll_2024_mike_rossi.xlsx'", "mike_rossi"),
+        ("Attached: John_Smith_CV.pdf and the notes", "John_Smith"),
+        ("see Priya-Nair-resume.docx", "Priya-Nair"),
+    ],
+)
+def test_a_given_name_and_a_surname_in_a_files_name(text, name):
+    # a traceback kept "payroll_2024_mike_rossi.xlsx" whole
+    assert (name, "PERSON") in found(text, "PERSON")
+
+
+def test_no_name_in_a_files_name_of_ordinary_words():
+    for text in ("see grace_period_notes.docx, final_report_v2.pdf and IMG_2041.jpg", "version 2.0.txt"):
+        assert not found(text, "PERSON")
+
+
 @pytest.mark.parametrize("text,identifier", IDENTIFIERS)
 def test_each_format_is_a_code(text, identifier):
     assert covered(text, identifier), sorted(found(text))

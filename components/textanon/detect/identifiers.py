@@ -304,6 +304,7 @@ LETTER_NAME_RULES = frozenset(
         "introduced_name",
         "chat_speaker",
         "relation_name",
+        "file_name_person",
     }
 )
 #: the words for a relative, one alternation (no group), read by this module's relation names and by the rules'
@@ -661,6 +662,9 @@ def find_letter_names(text: str) -> Iterator[Match]:
         # the cheap tests first: the name dictionary loads (0.1 s) only for a lower-case word that may be a name
         if name.islower() and name not in STOP_WORDS and not is_common_word(name) and given_name(name):
             yield m.start("name"), m.end("name"), PERSON, "relation_name"
+    if "." in text:
+        for m in FILE_NAME.finditer(text):
+            yield from _file_name_person(m)
     for m in CHAT_SPEAKER.finditer(text):
         group = next(g for g in ("timed", "handle", "nick") if m.group(g))
         name = m.group(group)
@@ -679,6 +683,34 @@ def find_letter_names(text: str) -> Iterator[Match]:
 
 
 NAME_SEPARATOR = re.compile(r"[ \t]*(?:,|&|\band\b)[ \t]*")
+#: a file's name with a document's, a picture's or an archive's extension ("payroll_2024_mike_rossi.xlsx")
+FILE_NAME = re.compile(
+    r"(?<![\w.-])(?P<stem>[^\W_][\w.-]{2,80}?)\.(?i:pdf|docx?|xlsx?|csv|txt|rtf|odt|pptx?|jpe?g|png|heic|zip|msg|eml)\b"
+)
+_STEM_PART = re.compile(r"[A-Za-z]+")
+#: a surname in a file's name in lower case is a rare word (``wordfreq``'s Zipf scale): "rossi" 3.4, "period" 5.2
+FILE_SURNAME_MAX_ZIPF = 4.0
+
+
+def _file_name_person(m) -> Iterator[Match]:
+    """A given name and the word after it in a file's name, the way people name their files ("payroll_2024_mike_rossi",
+    "John_Smith_CV"): the first a given name of the name dictionary, the second capitalized or, in lower case, a rare
+    word (:data:`FILE_SURNAME_MAX_ZIPF`), joined by "_", "-" or "."; PERSON (rule ``file_name_person``), always
+    masked."""
+    from wordfreq import zipf_frequency
+
+    parts = list(_STEM_PART.finditer(m.group("stem")))
+    base = m.start("stem")
+    for first, second in zip(parts, parts[1:]):
+        between = m.group("stem")[first.end() : second.start()]
+        given, surname = first.group(), second.group()
+        if between not in ("_", "-", ".") or len(given) < 3 or len(surname) < 3 or given.lower() in STOP_WORDS:
+            continue
+        name_like = surname[0].isupper() and given[0].isupper()
+        rare = surname.islower() and zipf_frequency(surname, "en") < FILE_SURNAME_MAX_ZIPF
+        if (name_like or rare) and given_name(given):
+            yield base + first.start(), base + second.end(), PERSON, "file_name_person"
+            return
 
 
 def _pieces(text: str, separator) -> Iterator[Tuple[int, str]]:
