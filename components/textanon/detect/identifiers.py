@@ -372,7 +372,7 @@ _NEEDS = {
     ),
     "partial_number": ("xx", "**", "••", "##"),
     "home_folder_user": ("/home/", "/users/", "\\users\\", "\\documents and settings\\"),
-    "log_user": (" for ", "sudo:"),
+    "log_user": ("ccepted ", "ailed ", "sudo:"),
     # a platform's name (one of two letters before a space: "ig ", "fb ")
     "platform_user_name": tuple(p if len(p) > 2 else p + " " for p in PLATFORMS),
 }
