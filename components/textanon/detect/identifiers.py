@@ -41,6 +41,7 @@ from stdnum import iban, isbn, luhn, vatin
 from stdnum.bitcoin import b58decode
 from stdnum.gb import nhs
 from stdnum.us import itin, ssn
+from wordfreq import zipf_frequency
 
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.given_names import given_name
@@ -697,8 +698,6 @@ def _file_name_person(m) -> Iterator[Match]:
     "John_Smith_CV"): the first a given name of the name dictionary, the second capitalized or, in lower case, a rare
     word (:data:`FILE_SURNAME_MAX_ZIPF`), joined by "_", "-" or "."; PERSON (rule ``file_name_person``), always
     masked."""
-    from wordfreq import zipf_frequency
-
     parts = list(_STEM_PART.finditer(m.group("stem")))
     base = m.start("stem")
     for first, second in zip(parts, parts[1:]):
