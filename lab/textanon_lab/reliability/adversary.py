@@ -200,7 +200,9 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     US street address with a direction. (A relative named in prose, "her brother Tunde", is now found, but as a
     quasi-identifier whose risk is scored, not a direct identifier: it is no case here.) And what survived before
     session 68 (2026-12-01): a dating profile's handle right after its platform, without a colon, and a sister named
-    in lower case after a familiar kinship word."""
+    in lower case after a familiar kinship word. And what survived before session 69 (2026-12-01), of another person
+    than the target, found by the rules alone: a name in the first row of a tab-separated list, the account names of
+    a traceback's home folders and a given name and surname in a file's name; and an employee number after "no is"."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -208,6 +210,11 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     hashtag = f"{first.lower()}{last.lower()}studio"
     device = f"iPhone-of-{first}-{last}"
     phone = "+1&nbsp;415&nbsp;555&nbsp;0132"
+    # another person, no target (drawn last: the records above stay the same); a given name of the name dictionary,
+    # as a file's name is read for one
+    o_first, o_last = _person(rng)
+    o_first = o_first if given_name(o_first) else rng.choice([f for f in FIRST if given_name(f)])
+    other = f"{o_first} {o_last}"
     records = [
         _record(
             "user-post",
@@ -241,6 +248,30 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
                 {"kind": "user_name", "text": f"{first.lower()}{last[0].lower()}_95"},
                 {"kind": "first_name", "text": friend},
             ],
+        ),
+        _record(
+            "user-staff_list",
+            f"Name\tRole\tPhone\n{other}\tTeam Lead\t+48 601 234 567\nOluwaseun Adeyemi\tAnalyst\t07911 654321",
+            full,
+            [{"kind": "name", "text": other}],
+        ),
+        _record(
+            "user-traceback",
+            f'  File "/home/{o_first[0].lower()}{o_last.lower()}/projects/run.py", line 12\nPermissionError: '
+            f"'/Users/{o_first.lower()}.{o_last[0].lower()}/payroll_2024_{o_first.lower()}_{o_last.lower()}.xlsx'",
+            full,
+            [
+                {"kind": "user_name", "text": f"{o_first[0].lower()}{o_last.lower()}"},
+                {"kind": "user_name", "text": f"{o_first.lower()}.{o_last[0].lower()}"},
+                {"kind": "file_name", "text": f"{o_first.lower()}_{o_last.lower()}"},
+            ],
+        ),
+        _record(
+            "user-it_chat",
+            f"[09:16] helpdesk: can you confirm your details? [09:17] {first}: my employee no is E-20394, I'm at the "
+            f"Leeds office",
+            full,
+            [{"kind": "employee_number", "text": "E-20394"}],
         ),
         _record(
             "user-police_report",
