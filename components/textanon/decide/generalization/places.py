@@ -10,7 +10,9 @@ city in Texas), "her sister Alice". So no place is proposed for a name in a titl
 title_context`) or right after a word that says a person's name follows ("sister", "actress", "opposite", "directed
 by": :mod:`.persons`), nor for a one-word name that is a common given name (:func:`given_names`), nor for a small
 town whose name is made of everyday words ("West End": :data:`COMMON_WORDS_MIN_POPULATION`): the optimizer
-suppresses it."""
+suppresses it. Nor is a city generalized where the text puts it elsewhere (:func:`contradicted`: "Paris, Texas",
+"Whitefield, Bengaluru"; :func:`contained_in_other`: "Toronto, Ontario") or where it modifies the noun after it ("a
+Chicago theatre company"), nor a name that is a country and a US state ("Georgia")."""
 
 import re
 from functools import lru_cache
