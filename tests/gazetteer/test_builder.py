@@ -67,6 +67,8 @@ def test_unknown_property_and_source_are_errors():
 def test_stoplist_refuses_generic_terms_but_keeps_attributes():
     assert stop_reason("person") and stop_reason("Man") and stop_reason("the") and stop_reason("12")
     assert stop_reason("surgeon") is None and stop_reason("Buddhist") is None
+    # "temp password", "temp file": the adjective far more often than the worker ("worker password" was written)
+    assert stop_reason("temp") == "ambiguous" and stop_reason("temps") == "ambiguous"
 
 
 def test_jsonl_roundtrip(tmp_path):
