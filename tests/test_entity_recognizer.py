@@ -487,3 +487,16 @@ def test_an_entity_never_holds_a_bracket_whose_other_half_is_outside():
     assert doc[year + 2].text == ")" and doc[leeds - 1].text == "("
     doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
     assert [s.text for s in doc.spans["pii"]] == ["Year 9", "Acme (UK)", "Leeds"]
+
+
+def test_an_entity_never_ends_with_the_next_lines_article():
+    # "Judge Rostant\nThe": the NER may run a name into the next line's "The"; "Wrath of the Titans" keeps its "the"
+    nlp = spacy.blank("en")
+    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
+    doc = nlp.make_doc("Before: Judge Rostant\nThe claimant sued. Its sequel Wrath of the Titans.")
+    judge = next(t.i for t in doc if t.text == "Judge")
+    wrath = next(t.i for t in doc if t.text == "Wrath")
+    doc.ents = [Span(doc, judge, judge + 4, label="PERSON"), Span(doc, wrath, wrath + 3, label="WORK_OF_ART")]
+    assert doc[judge + 3].text == "The"
+    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    assert [s.text for s in doc.spans["pii"]] == ["Judge Rostant", "Wrath of the"]

@@ -179,6 +179,9 @@ FOUND = [
     # an outward code after a town at the end of a CV's field
     ("amara@example.org | +44 7911 123456 | Leeds LS6\nEXPERIENCE", "LS6", "CODE"),
     ("Amara Bell, Leeds LS6, UK", "LS6", "CODE"),
+    # a range of days in one month is one date (a tribunal's heading: "On: 3-the 21st century")
+    ("Heard on: 3-5 April 2024\nBefore", "3-5 April 2024", "DATETIME"),
+    ("met on 12th – 14th May 2022 in", "12th – 14th May 2022", "DATETIME"),
 ]
 
 
@@ -417,3 +420,9 @@ def test_court_park_or_a_country_after_a_number_is_no_address(text):
 )
 def test_residence_is_loc(text, place):
     assert any(m.startswith(place) and label == "LOC" for m, label in matches(text))
+
+
+def test_a_titled_name_stops_at_a_line_break():
+    # a tribunal's heading: "Employment Judge Rostant\nThe claimant" took the next line's "The" into the name
+    text = "Before: Employment Judge Rostant\nThe claimant, a manager, was dismissed."
+    assert ("Judge Rostant", "PERSON", "titled_name") in named_matches(text)

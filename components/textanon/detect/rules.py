@@ -428,6 +428,10 @@ LOC_PATTERNS = {
 }
 DATETIME_PATTERNS = {
     "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
+    # a range of days in one month, one date ("3-5 April 2024": "3-" had stayed before the date's replacement)
+    "day_range_month_year": (
+        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b"
+    ),
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
     "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
@@ -637,10 +641,12 @@ def _titled_name_end(text: str, m, words, personal: bool = True) -> Optional[int
     capitalized = words[0].group()[0].isupper()
     if not capitalized and not personal:
         return None
-    for w in words:
+    for n, w in enumerate(words):
         word = w.group()
         if capitalized and not word[0].isupper():
             break
+        if n and ("\n" in m.group("words")[words[n - 1].end() : w.start()] or is_function_word(word)):
+            break  # the next line's first word ("Judge Rostant\nThe claimant"), a function word ("Mr Smith And")
         if not capitalized and (word[0].isupper() or is_function_word(word) or kept == 2):
             break
         end, kept = m.start("words") + w.end(), kept + 1

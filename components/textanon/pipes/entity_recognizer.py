@@ -355,6 +355,7 @@ class EntityRecognizer(SettingsRecord):
         while end - start > 1 and (
             doc[end - 1].is_space
             or doc[end - 1].text in _EDGE_PUNCTUATION
+            or (doc[end - 1].lower_ in LEADING_DETERMINERS and _after_line_break(doc, end - 1))  # "Rostant\nThe"
             or (doc[end - 1].text in _CLOSING and _CLOSING[doc[end - 1].text] not in doc[start : end - 1].text)
         ):
             end -= 1
@@ -512,6 +513,14 @@ def _first_name_mentions(doc: Doc, candidates) -> List[tuple]:
         for t in doc
         if t.text in firsts and t.i not in covered and alone(t)
     ]
+
+
+def _after_line_break(doc: Doc, i: int) -> bool:
+    """Whether token ``i`` opens a line (a line break in the whitespace or the space token before it)."""
+    if i == 0:
+        return False
+    before = doc[i - 1]
+    return "\n" in (before.text if before.is_space else before.whitespace_)
 
 
 def _not_a_name(span: Span) -> bool:
