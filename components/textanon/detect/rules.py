@@ -430,7 +430,8 @@ DATETIME_PATTERNS = {
     "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
     # a range of days in one month, one date ("3-5 April 2024": "3-" had stayed before the date's replacement)
     "day_range_month_year": (
-        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b"
+        rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}"
+        rf"(?:{DATE_SEP}\d{{4}})?\b"
     ),
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
