@@ -352,11 +352,14 @@ class EntityRecognizer(SettingsRecord):
         # a line break or a comma the NER took in ("Nadia Al-Khatib\n", "Marta Ferreira,"): the text's own, never part
         # of the entity (its surrogate would take it away, and the name would be no occurrence of the protected name)
         # and a bracket whose other half lies outside the entity ("(Year 8)": the NER's "Year 8)")
-        while end - start > 1 and (
-            doc[end - 1].is_space
-            or doc[end - 1].text in _EDGE_PUNCTUATION
-            or (doc[end - 1].lower_ in LEADING_DETERMINERS and _after_line_break(doc, end - 1))  # "Rostant\nThe"
-            or (doc[end - 1].text in _CLOSING and _CLOSING[doc[end - 1].text] not in doc[start : end - 1].text)
+        while (
+            end - start > 1
+            and (
+                doc[end - 1].is_space
+                or doc[end - 1].text in _EDGE_PUNCTUATION
+                or (doc[end - 1].lower_ in LEADING_DETERMINERS and _after_line_break(doc, end - 1))  # "Rostant\nThe"
+                or (doc[end - 1].text in _CLOSING and _CLOSING[doc[end - 1].text] not in doc[start : end - 1].text)
+            )
         ):
             end -= 1
         while end - start > 1 and (
