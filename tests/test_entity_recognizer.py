@@ -443,60 +443,51 @@ def test_a_text_with_markup_gets_a_warning_and_plain_text_none():
         assert MARKUP_WARNING not in (nlp(text)._.anonymization_warnings or [])
 
 
+def recognized_ents(text, ents):
+    """``text`` with the NER entities ``ents`` — in text order, (the entity's first token, its number of tokens, its
+    label) — through the recognizer alone (no rule, no gazetteer): the doc, its entities kept in ``doc.ents``."""
+    nlp = blank_with_recognizer(gazetteer=None, use_ner=True, use_rules=False, use_gazetteer=False)
+    doc = nlp.make_doc(text)
+    spans, after = [], 0
+    for word, n, label in ents:  # each first token after the entity before it
+        i = next(t.i for t in doc[after:] if t.text == word)
+        spans.append(Span(doc, i, i + n, label=label))
+        after = i + n
+    doc.ents = spans
+    return nlp.get_pipe("textanon_entity_recognizer")(doc)
+
+
 def test_an_entity_never_holds_the_line_break_the_ner_took_in():
     # seen on a CV: the NER's ORG "Nadia Al-Khatib\n" took the line break in, and her pseudonym took it away (the name
     # and the address on one line), and the name was no occurrence of the protected name (a town's surrogate)
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
-    doc = nlp.make_doc("CURRICULUM VITAE\nNadia Al-Khatib\n14 Rosewood Close")
-    start = next(t.i for t in doc if t.text == "Nadia")
-    end = next(t.i for t in doc if t.text == "14")  # the entity ends after the line break's token
-    assert doc[end - 1].is_space
-    doc.ents = [Span(doc, start, end, label="ORG")]
-    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    doc = recognized_ents("CURRICULUM VITAE\nNadia Al-Khatib\n14 Rosewood Close", [("Nadia", 5, "ORG")])
+    assert doc.ents[0][-1].is_space and doc[doc.ents[0].end].text == "14"  # it ends after the line break's token
     assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Nadia Al-Khatib", "ORG")]
 
 
 def test_an_entity_never_ends_with_the_comma_the_ner_took_in():
     # seen on an IT ticket: the NER's LOC "Marta Ferreira," was no occurrence of the protected name (the comma beyond
     # it), and the text read "(*** Finance" where the role word and the comma belonged
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
-    doc = nlp.make_doc("opened by m.ferreira (Marta Ferreira, Finance, ext. 4417)")
-    start = next(t.i for t in doc if t.text == "Marta")
-    doc.ents = [Span(doc, start, start + 3, label="GPE")]
-    assert doc[start + 2].text == ","
-    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    doc = recognized_ents("opened by m.ferreira (Marta Ferreira, Finance, ext. 4417)", [("Marta", 3, "GPE")])
+    assert doc.ents[0][-1].text == ","
     assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Marta Ferreira", "LOC")]
 
 
 def test_an_entity_never_holds_a_bracket_whose_other_half_is_outside():
     # seen on a safeguarding note: the NER's DATE "Year 8)" ended on the bracket, and the mask took it away
     # ("note (***."); a bracket closed inside the entity stays ("Acme (UK)")
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
-    doc = nlp.make_doc("a note (Year 9). Acme (UK) and (Leeds")
-    year = next(t.i for t in doc if t.text == "Year")
-    acme = next(t.i for t in doc if t.text == "Acme")
-    leeds = next(t.i for t in doc if t.text == "Leeds")
-    doc.ents = [
-        Span(doc, year, year + 3, label="DATE"),
-        Span(doc, acme, acme + 4, label="ORG"),
-        Span(doc, leeds - 1, leeds + 1, label="GPE"),
-    ]
-    assert doc[year + 2].text == ")" and doc[leeds - 1].text == "("
-    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    doc = recognized_ents(
+        "a note (Year 9). Acme (UK) and (Leeds", [("Year", 3, "DATE"), ("Acme", 4, "ORG"), ("(", 2, "GPE")]
+    )
+    assert doc.ents[0][-1].text == ")" and doc.ents[2].text == "(Leeds"
     assert [s.text for s in doc.spans["pii"]] == ["Year 9", "Acme (UK)", "Leeds"]
 
 
 def test_an_entity_never_ends_with_the_next_lines_article():
     # "Judge Rostant\nThe": the NER may run a name into the next line's "The"; "Wrath of the Titans" keeps its "the"
-    nlp = spacy.blank("en")
-    nlp.add_pipe("textanon_entity_recognizer", config={"use_rules": False, "use_gazetteer": False})
-    doc = nlp.make_doc("Before: Judge Rostant\nThe claimant sued. Its sequel Wrath of the Titans.")
-    judge = next(t.i for t in doc if t.text == "Judge")
-    wrath = next(t.i for t in doc if t.text == "Wrath")
-    doc.ents = [Span(doc, judge, judge + 4, label="PERSON"), Span(doc, wrath, wrath + 3, label="WORK_OF_ART")]
-    assert doc[judge + 3].text == "The"
-    doc = nlp.get_pipe("textanon_entity_recognizer")(doc)
+    doc = recognized_ents(
+        "Before: Judge Rostant\nThe claimant sued. Its sequel Wrath of the Titans.",
+        [("Judge", 4, "PERSON"), ("Wrath", 3, "WORK_OF_ART")],
+    )
+    assert doc.ents[0][-1].text == "The"
     assert [s.text for s in doc.spans["pii"]] == ["Judge Rostant", "Wrath of the"]

@@ -276,7 +276,7 @@ PATTERNS = {
         r"galaxy|pixel|android|laptop|pc)-(?:of|de|di|da|do|du|von|van)-[a-z]+(?:-[a-z]+){0,2})(?![\w-])"
     ),
     # the account name in a home folder's path ("/home/agarcia/", "/Users/mike.r/", "C:\\Users\\SarahOConnell\\"): a
-    # user name, in tracebacks, logs and shell prompts (:func:`_span`: the name alone)
+    # user name, in tracebacks, logs and shell prompts (its ``span`` group: the name alone)
     "home_folder_user": re.compile(
         r"(?:(?<![\w.~-])/(?:home|Users|users)/|(?i:\b[A-Z]:\\(?:Users|Documents and Settings)\\))"
         r"(?P<span>[^\W_][\w.$-]{1,40}?)(?=[/\\'\"\s:;,)]|$)"
@@ -389,9 +389,10 @@ def find_codes(text: str) -> Iterator[Match]:
             if not any(word in lower for word in needs):
                 continue
         check = CHECKS.get(name)
+        spanned = "span" in regex.groupindex  # the code is that group, the rest of the match its context
         for m in regex.finditer(text):
             if check is None:
-                yield m.start(), m.end(), CODE, name
+                yield (*m.span("span" if spanned else 0), CODE, name)
                 continue
             for start, end in check(text, m):
                 if end > start:
@@ -531,11 +532,6 @@ _USER_NAME_LABEL = re.compile(
 )
 
 
-def _span(text, m):
-    """The match's ``span`` group alone (the words around it are context)."""
-    return [m.span("span")]
-
-
 def _labelled_user_name(text, m):
     return [m.span("span")] if _USER_NAME_LABEL.search(text, max(0, m.start() - 24), m.start()) else []
 
@@ -576,8 +572,6 @@ CHECKS: dict = {
     "us_ssn": _ssn,
     "us_ssn_labelled": _labelled_ssn,
     "labelled_user_name": _labelled_user_name,
-    "home_folder_user": _span,
-    "log_user": _span,
     "platform_user_name": _platform_user_name,
     "partial_number": _partial_number,
     "vat_number": _vat,

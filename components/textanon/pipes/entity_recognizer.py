@@ -57,9 +57,12 @@ from textanon.settings.serialization import SettingsRecord
 
 #: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,")
 _EDGE_PUNCTUATION = frozenset({",", ";", ":"})
-#: brackets by the other half that must lie inside an entity for the bracket to be the entity's
-_CLOSING = {")": "(", "]": "[", "}": "{"}
-_OPENING = {v: k for k, v in _CLOSING.items()}
+#: a closing bracket -> its opening one (:data:`OPENING`, :data:`CLOSING`; an entity holds a bracket only with its other
+#: half, :meth:`EntityRecognizer._make_span`)
+BRACKET_PAIRS = {")": "(", "]": "[", "}": "{"}
+_CLOSER_OF = {opening: closing for closing, opening in BRACKET_PAIRS.items()}
+#: brackets that never end (opening) or begin (closing) a name
+OPENING, CLOSING = frozenset(BRACKET_PAIRS.values()), frozenset(BRACKET_PAIRS)
 #: detector priority when two candidates have the same length (higher wins)
 PRIORITY = {"rule": 4, "model": 3, "ner": 2, "gazetteer": 1}
 #: honorifics absorbed into an adjacent PERSON span ("Mr Ruslan Kurkaev")
@@ -358,7 +361,7 @@ class EntityRecognizer(SettingsRecord):
                 doc[end - 1].is_space
                 or doc[end - 1].text in _EDGE_PUNCTUATION
                 or (doc[end - 1].lower_ in LEADING_DETERMINERS and _after_line_break(doc, end - 1))  # "Rostant\nThe"
-                or (doc[end - 1].text in _CLOSING and _CLOSING[doc[end - 1].text] not in doc[start : end - 1].text)
+                or (doc[end - 1].text in CLOSING and BRACKET_PAIRS[doc[end - 1].text] not in doc[start : end - 1].text)
             )
         ):
             end -= 1
@@ -366,7 +369,7 @@ class EntityRecognizer(SettingsRecord):
             doc[start].lower_ in LEADING_DETERMINERS
             or doc[start].is_space
             or doc[start].text in _EDGE_PUNCTUATION
-            or (doc[start].text in _OPENING and _OPENING[doc[start].text] not in doc[start + 1 : end].text)
+            or (doc[start].text in OPENING and _CLOSER_OF[doc[start].text] not in doc[start + 1 : end].text)
         ):
             start += 1
         if self.extend_titles and label == PERSON:
@@ -401,10 +404,6 @@ class EntityRecognizer(SettingsRecord):
         self.__init__(self.nlp, self.name, **msg["cfg"])
         self.set_gazetteer(msg["gazetteer"])
         return self
-
-
-#: brackets that never end (opening) or begin (closing) a name
-OPENING, CLOSING = frozenset("([{"), frozenset(")]}")
 
 
 def without_dangling_brackets(doc: Doc, start: int, end: int) -> Optional[Tuple[int, int]]:
