@@ -200,6 +200,8 @@ REPORTS_VOLUME = re.compile(r"\b\d{4}-[IVX]+\b")
 #: the Court's former law reports, cited "Series A no. 94": a reference, not an identifier
 REPORTS_SERIES = re.compile(r"\bSeries [AB],?\s*$")
 
+#: the types of case of a US federal docket number ("cv" civil, "cr" criminal, "mj" magistrate judge...)
+DOCKET_TYPES = ("cv", "cr", "mj", "mc", "md", "bk", "ap", "po", "sw", "civ", "crim")
 #: CODE rules (identifiers), name -> pattern
 CODE_PATTERNS = {
     "application_number": r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)",
@@ -226,7 +228,7 @@ CODE_PATTERNS = {
     # a US federal court's docket number ("1:23-cv-04417", "2:19-cr-00123-JAM-1", "23-mj-0456"): the office, the
     # year, the type of case, its number, the judges' initials
     "us_docket": (
-        r"(?<![\w:.-])(?:\d{1,2}:)?\d{2}-(?i:cv|cr|mj|mc|md|bk|ap|po|sw|civ|crim)-\d{2,6}"
+        r"(?<![\w:.-])(?:\d{1,2}:)?\d{2}-(?i:" + "|".join(DOCKET_TYPES) + r")-\d{2,6}"
         r"(?:-[A-Z]{1,4}){0,3}(?:-\d{1,2})?(?![\w-])"
     ),
     # a police officer's collar or shoulder number after the rank ("PC 4471", "PCSO 7712", "DS 2205"): it names the
@@ -535,7 +537,7 @@ def find_rule_matches(text: str, compiled) -> Iterator[Tuple[int, int, str, str]
 #: rules tried only in a text that holds one of these strings (each match holds one)
 RULE_NEEDS = {
     "police_number": ("PC", "DC", "DS", "PS", "SC", "Sgt", "Insp"),
-    "us_docket": tuple(f"-{t}-" for k in "cv cr mj mc md bk ap po sw civ crim".split() for t in (k, k.upper())),
+    "us_docket": tuple(f"-{t}-" for k in DOCKET_TYPES for t in (k, k.upper())),
     "company_legal_form": (
         "Ltd",
         "Limited",
@@ -647,7 +649,7 @@ def _titled_name_end(text: str, m, words, personal: bool = True) -> Optional[int
         if capitalized and not word[0].isupper():
             break
         if n and ("\n" in m.group("words")[words[n - 1].end() : w.start()] or is_function_word(word)):
-            break  # the next line's first word ("Judge Rostant\nThe claimant"), a function word ("Mr Smith And")
+            break  # the next line's first word ("Judge Rostant\nThe claimant"), a function word ("Mr Hope Of Leeds")
         if not capitalized and (word[0].isupper() or is_function_word(word) or kept == 2):
             break
         end, kept = m.start("words") + w.end(), kept + 1

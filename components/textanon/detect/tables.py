@@ -95,7 +95,7 @@ def find_table_cells(text: str) -> Iterator[Match]:
         if any(kinds):
             for line in lines[i + 1 : end]:
                 for (start, stop), kind in zip(_cells(text, *line, delimiter), kinds):
-                    if kind and re.search(r"[^\W\d_]|\d", text[start:stop]):
+                    if kind and re.search(r"[^\W_]", text[start:stop]):  # a letter or a digit
                         yield start, stop, kind[0], kind[1]
         i = end
 
