@@ -48,5 +48,5 @@ def test_applying_it_twice_and_saving_the_pipeline_keep_it(tmp_path):
 def test_registered_callback_and_the_packaged_pipeline_use_it():
     assert registry.callbacks.get("textanon.tokenizer.v1")() is adjust_tokenizer
     nlp = spacy.load("en_textanon")
-    assert nlp.config["nlp"]["after_creation"]["@callbacks"] == "textanon.tokenizer.v1"
+    assert nlp.config["initialize"]["before_init"]["@callbacks"] == "textanon.tokenizer.v1"
     assert tokens(nlp, "note (Year 8).")[-3:] == ["8", ")", "."]

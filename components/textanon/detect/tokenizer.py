@@ -8,9 +8,9 @@
   user part of an address, so the surname and the address are one token, one span and one mask ("[the person)").
   A string holding "](" is no URL for the tokenizer here, and "](" splits it: "Roe", "](", "mailto:jane@...".
 
-:func:`adjust_tokenizer` is the ``[nlp.after_creation]`` callback of textanon's configs (registered as
+:func:`adjust_tokenizer` is the ``[initialize.before_init]`` callback of textanon's configs (registered as
 ``textanon.tokenizer.v1``): it changes the tokenizer of the pipeline being built, and the package saves the changed
-exceptions and patterns with the tokenizer (``spacy.load`` reads them back).
+exceptions and patterns with the tokenizer (``spacy.load`` reads them back, without running it again).
 """
 
 import re
@@ -48,6 +48,6 @@ def adjust_tokenizer(nlp: Language) -> Language:
 
 
 def make_tokenizer() -> Callable[[Language], Language]:
-    """``textanon.tokenizer.v1`` (spaCy's ``callbacks`` registry): the ``[nlp.after_creation]`` callback that runs
-    :func:`adjust_tokenizer` on the pipeline being built or loaded."""
+    """``textanon.tokenizer.v1`` (spaCy's ``callbacks`` registry): the ``[initialize.before_init]`` callback that runs
+    :func:`adjust_tokenizer` on the pipeline being built."""
     return adjust_tokenizer
