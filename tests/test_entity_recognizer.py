@@ -465,6 +465,15 @@ def test_an_entity_never_holds_the_line_break_the_ner_took_in():
     assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Nadia Al-Khatib", "ORG")]
 
 
+def test_an_entity_the_ner_cut_at_a_hyphen_takes_the_rest_of_the_word():
+    # a researcher's biography: the NER's "Park Ji-" of "Park Ji-yeon" left "yeon" glued to the replacement
+    # ("another personyeon"); an entity that stops before a hyphen is left as it is ("Zemeckis-directed")
+    doc = recognized_ents("His wife, Park Ji-yeon, works there.", [("Park", 3, "PERSON")])
+    assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Park Ji-yeon", "PERSON")]
+    doc = recognized_ents("the Robert Zemeckis-directed film", [("Robert", 2, "PERSON")])
+    assert [s.text for s in doc.spans["pii"]] == ["Robert Zemeckis"]
+
+
 def test_an_entity_never_ends_with_the_comma_the_ner_took_in():
     # seen on an IT ticket: the NER's LOC "Marta Ferreira," was no occurrence of the protected name (the comma beyond
     # it), and the text read "(*** Finance" where the role word and the comma belonged

@@ -436,6 +436,18 @@ def test_the_surname_after_a_relatives_initials_is_masked_with_them_never_writte
     )
 
 
+def test_another_form_of_the_given_name_before_the_surname_is_masked_with_it():
+    """A tweet: the NER labelled "Danielle" of "Danielle Okoro" a place, and it stayed beside the masked surname
+    ("Danielle the person", for Dani Okoro); "Dan Okoro, her father" is not her."""
+    text = "Dani Okoro won. Danielle Okoro finished. Dan Okoro, her father, spoke."
+    mentions = [("Dani Okoro", "PERSON", "P1"), ("Danielle", "LOC", "L1")]
+    for replacement in ("generalize", "suppression"):
+        out = make_doc(text, mentions, [], replacement=replacement, target="Dani Okoro")._.anonymized_text
+        assert "Danielle" not in out and "Dan " not in out and "Okoro" not in out, out
+    out = make_doc(text, mentions, [], replacement="generalize", target="Dani Okoro")._.anonymized_text
+    assert out == "The person won. *** finished. ***, her father, spoke.", out
+
+
 #: a search-risk phrase of ordinary words ("applicant", "lodged"), a name and a typed term ("chest pain", a gazetteer's)
 PLAIN_TEXT = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
 PLAIN_MENTIONS = [

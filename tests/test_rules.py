@@ -29,6 +29,9 @@ FOUND = [
     ("born in 1970 in", "1970", "DATETIME"),
     ("on 03.04.2001 at", "03.04.2001", "DATETIME"),
     ("Seen on 2024-02-03 at", "2024-02-03", "DATETIME"),
+    # a log's time stamp: one date with its time of day (the NER took "2024-05" and the rest stayed)
+    ("2024-05-02T10:14:22Z INFO request", "2024-05-02T10:14:22Z", "DATETIME"),
+    ("at 2024-05-02T10:14:22.123+01:00 the", "2024-05-02T10:14:22.123+01:00", "DATETIME"),
     # phone numbers that look like dates are still phone numbers (no valid month, or a fourth group)
     ("call 020 7946 0958 now", "020 7946 0958", "CODE"),
     ("tel.020 7946 0958", "020 7946 0958", "CODE"),

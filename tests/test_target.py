@@ -10,7 +10,7 @@ from textanon.detect.target import (
     name_occurrences,
     name_occurrences_and_pronunciations,
     name_words,
-    other_initials_before,
+    other_given_before,
     pronunciations,
     target_variants,
 )
@@ -322,5 +322,25 @@ def test_short_or_single_name_words_glued_to_others_are_no_mention():
 )
 def test_a_relatives_initials_before_the_surname(text, found):
     start = text.index("Raghunathan")
-    first = other_initials_before(text, start, start + len("Raghunathan"), "Ananya Raghunathan")
+    first = other_given_before(text, start, start + len("Raghunathan"), "Ananya Raghunathan")
+    assert (text[first:start] if first is not None else None) == found
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("Bib 44127 Danielle Okoro finished", "Danielle "),  # another form of "Dani": she, or a relative
+        ("later Dan Okoro, her father, spoke", "Dan "),
+        ("then Dani Okoro spoke", None),  # her own given name: the occurrence is her name, not the surname alone
+        ("Judge Okoro agreed", None),  # a title, no form of "Dani" whatever its letters
+        ("when Okoro won", None),
+        ("with Mark Okoro", None),  # another given name: the recognizer's to find
+        ("with Da Okoro", None),  # under three letters
+    ],
+)
+def test_another_form_of_a_given_name_before_the_surname(text, found):
+    """A tweet: "Danielle Okoro" for Dani Okoro, "Danielle" labelled a place by the NER and kept: "Danielle the
+    person"."""
+    start = text.index("Okoro")
+    first = other_given_before(text, start, start + len("Okoro"), "Dani Okoro")
     assert (text[first:start] if first is not None else None) == found

@@ -189,6 +189,16 @@ def test_a_name_reads_as_an_organization_only_in_organization_naming_patterns():
     assert not reads_as_name("Juilliard School", "School", "she starred in Juilliard School", 15)
 
 
+@needs_wordnet
+def test_a_compound_noun_of_another_kind_is_not_typed_by_its_head():
+    """A US transcript: "your Social Security number" had become "your administrative unit number" (a security
+    department); WordNet's "social security" is a government programme. A compound that is a kind of its head keeps
+    the head's type."""
+    assert generalize_named_thing("Social Security") == []
+    assert [g.text for g in generalize_named_thing("Supreme Court")][:1] == ["a court"]
+    assert [g.text for g in generalize_named_thing("Security Council")][:1] == ["a council"]
+
+
 def test_a_city_the_text_places_elsewhere_is_not_generalized():
     """A place named after a comma is where the city is: the gazetteer's one city of that name is not meant when that
     place is another country, another state or a large city of another country (an Indian address: "Whitefield" had

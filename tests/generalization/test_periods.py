@@ -43,6 +43,13 @@ def test_two_dates_an_iso_date_and_a_statute_are_no_period(text):
     assert not any(m[3] == "year_range" for m in find_rule_matches(text, RULES))
 
 
+def test_a_short_end_crosses_a_centurys_turn_only_a_few_years_on():
+    """A log line: the NER's "2024-05" (a year and its month) had become "the 2020s–2100s" (2024 to 2105)."""
+    assert generalize_period("2024-05") == []
+    assert [g.text for g in generalize_period("1999–00")] == ["the 1990s–2000s"]
+    assert [g.text for g in generalize_period("1996-05")] == ["the 1990s–2000s"]
+
+
 def test_a_period_to_the_present_starts_in_its_decade_and_century():
     found = generalize_period("2010–present")
     assert [g.text for g in found] == ["since the 2010s", "since the 21st century"]

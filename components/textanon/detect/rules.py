@@ -437,7 +437,12 @@ DATETIME_PATTERNS = {
     ),
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
-    "numeric_date": r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{2}-\d{2}\b",
+    # ISO dates with their time of day when written together ("2024-05-02T10:14:22Z", a log's time stamp: the NER took
+    # "2024-05" alone and the rest stayed)
+    "numeric_date": (
+        r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b"
+        r"|\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?\b"
+    ),
     # a date written in the language of a form or a letter a user brings, day first, with its year ("né le 9 juillet
     # 1985", "9 de julio de 1985", "9. Juli 1985", "9 luglio 1985", "9 de julho de 1985", "9 juli 1985"): one DATETIME
     "day_month_year_other_language": (

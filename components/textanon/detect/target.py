@@ -467,22 +467,44 @@ def _search(pattern, folded: str, regions: Optional[List[Span]]):
 
 #: initials right before a word ("K. ", "K.S. ", "K. S. "), read back from the word
 _INITIALS_BEFORE = re.compile(r"(?<![\w'’.])(?:[A-Z]\.[ \t]?){1,3}[ \t]*\Z")
+#: a capitalized word right before the surname (spaces or tabs between): perhaps a given name
+_WORD_BEFORE_SURNAME = re.compile(r"(?<![\w'’.-])([A-Z\u00c0-\u00de][\w'’-]*)[ \t]+\Z")
+#: letters another written form of a given name shares with it from its start ("Dani" and "Danielle", "Rob" and
+#: "Robert"): fewer would make "Al" or "Jo" a form of every name that starts so
+GIVEN_FORM_MIN_CHARS = 3
 
 
-def other_initials_before(text: str, start: int, end: int, name: str) -> Optional[int]:
-    """Where the initials right before the occurrence ``text[start:end]`` of ``name``'s surname alone begin, when
-    none of them is the initial of one of ``name``'s given names: "D/o K. Raghunathan" for Ananya Raghunathan is her
-    father (a relative with her surname), not her; None otherwise (no initials, her own "A. Raghunathan", or an
-    occurrence of more than the surname)."""
+def other_given_before(text: str, start: int, end: int, name: str) -> Optional[int]:
+    """Where another given name right before the occurrence ``text[start:end]`` of ``name``'s surname alone begins;
+    None otherwise (nothing there, ``name``'s own given name or its initial, or an occurrence of more than the
+    surname). Another given name is:
+
+    * initials none of which is the initial of one of ``name``'s given names: "D/o K. Raghunathan" for Ananya
+      Raghunathan is her father, not her;
+    * a capitalized word that is another written form of one of ``name``'s given names (one starts the other, over
+      at least :data:`GIVEN_FORM_MIN_CHARS` letters), not that given name itself nor a title ("Judge" for Judith):
+      "Danielle Okoro" for Dani Okoro may be her or a relative ("Dan Okoro, her father"), and whichever it is, the
+      given name would survive beside the masked surname ("Danielle the person") wherever the recognizer gave it
+      another label or none. (Any other given name is the recognizer's to find: the name dictionary holds "Judge",
+      "General", "Pastor" as given names.)
+
+    The optimizer masks the two together, never written as the person's role word (a relative is not the person)."""
     words = name_words(name)
     if len(words) < 2 or fold(text[start:end]) != fold(words[-1]):
         return None
     m = _INITIALS_BEFORE.search(text, max(0, start - 12), start)
+    if m is not None:
+        given = {fold(w)[:1] for w in words[:-1]}
+        letters = {c.lower() for c in m.group() if c.isalpha()}
+        return None if letters & given else m.start()
+    m = _WORD_BEFORE_SURNAME.search(text, max(0, start - 40), start)
     if m is None:
         return None
-    given = {fold(w)[:1] for w in words[:-1]}
-    letters = {c.lower() for c in m.group() if c.isalpha()}
-    return None if letters & given else m.start()
+    word, given = fold(m.group(1)), [fold(w) for w in words[:-1]]
+    if word in given or word in TITLES or word in RULE_TITLES or len(word) < GIVEN_FORM_MIN_CHARS:
+        return None
+    form = any(len(g) >= GIVEN_FORM_MIN_CHARS and (word.startswith(g) or g.startswith(word)) for g in given)
+    return m.start(1) if form else None
 
 
 def _initials_ok(text: str, start: int, end: int) -> bool:

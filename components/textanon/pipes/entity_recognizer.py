@@ -57,6 +57,8 @@ from textanon.settings.serialization import SettingsRecord
 
 #: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,")
 _EDGE_PUNCTUATION = frozenset({",", ";", ":"})
+#: hyphens that join the pieces of one word ("Ji-yeon", "Ji‐yeon")
+_HYPHENS = ("-", "\u2010", "\u2011")
 #: a closing bracket -> its opening one (:data:`OPENING`, :data:`CLOSING`; an entity holds a bracket only with its other
 #: half, :meth:`EntityRecognizer._make_span`)
 BRACKET_PAIRS = {")": "(", "]": "[", "}": "{"}
@@ -365,6 +367,11 @@ class EntityRecognizer(SettingsRecord):
             )
         ):
             end -= 1
+        # a word the NER cut at its hyphen ("Park Ji-" of "Park Ji-yeon", "Kim Min-"): the rest of the word is the
+        # entity's too; left out, it would be glued to the replacement ("another personyeon") and survive
+        # (an entity that stops before a hyphen is the NER's choice: "the Robert Zemeckis-directed film")
+        while _glued_after_hyphen(doc, end):
+            end += 1
         while end - start > 1 and (
             doc[start].lower_ in LEADING_DETERMINERS
             or doc[start].is_space
@@ -404,6 +411,16 @@ class EntityRecognizer(SettingsRecord):
         self.__init__(self.nlp, self.name, **msg["cfg"])
         self.set_gazetteer(msg["gazetteer"])
         return self
+
+
+def _glued_after_hyphen(doc: Doc, end: int) -> bool:
+    """Whether the token before ``end`` ends with a hyphen that joins it to a word at ``end`` (no space between)."""
+    return (
+        0 < end < len(doc)
+        and doc[end - 1].text.endswith(_HYPHENS)
+        and not doc[end - 1].whitespace_
+        and doc[end].text[:1].isalpha()
+    )
 
 
 def without_dangling_brackets(doc: Doc, start: int, end: int) -> Optional[Tuple[int, int]]:

@@ -70,7 +70,7 @@ from textanon.detect.target import (
     name_occurrences,
     name_occurrences_and_pronunciations,
     name_words,
-    other_initials_before,
+    other_given_before,
 )
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
@@ -197,7 +197,7 @@ class MaskingOptimizer(SettingsRecord):
         self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
         self._target_found = False  # whether the current doc's protected names are the target's
         self._spoken: Set[Tuple[int, int]] = set()  # the current doc's pronunciations of the target's name
-        self._relatives: Dict[Tuple[int, int], int] = {}  # the target's surname after a relative's initials -> where
+        self._relatives: Dict[Tuple[int, int], int] = {}  # the surname after other initials or given name -> where
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -265,12 +265,12 @@ class MaskingOptimizer(SettingsRecord):
         occurrences, spoken = name_occurrences_and_pronunciations(text, target) if target else ([], [])
         self._target_found = bool(occurrences)  # the role word is the target's: never written for other names
         self._spoken = set(spoken)  # its pronunciation at the opening: masked, never written as the role word
-        # the surname after another person's initials ("D/o K. Raghunathan"): a relative, masked with the initials,
-        # never written as the role word
+        # the surname after another person's initials ("D/o K. Raghunathan") or another form of a given name
+        # ("Danielle Okoro" for Dani Okoro: she or a relative): masked with them, never written as the role word
         self._relatives = {
             (s, e): first
             for s, e in occurrences
-            if (first := other_initials_before(text, s, e, target)) is not None and (s, e) not in self._spoken
+            if (first := other_given_before(text, s, e, target)) is not None and (s, e) not in self._spoken
         }
         if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
@@ -686,7 +686,7 @@ class MaskingOptimizer(SettingsRecord):
                     # a person's surrogate, never a town's
                 add(start, end, *render(span.text, label, eid, start, end, form, protected, form_kind))
         for start, end in [] if role else occurrences:
-            add_target(start, end)
+            add_target(self._relatives.get((start, end), start), end)  # with the other given name before it
         if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:
             warnings.append(RANDOM_KEY_WARNING)
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)

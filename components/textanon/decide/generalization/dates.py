@@ -140,6 +140,9 @@ _RANGE = re.compile(
     r"financial)\s+year))?$",
     re.IGNORECASE,
 )
+#: the most years a period written with a short end may span across a century's turn ("1999–00", "1996–05"):
+#: further, the short end is no year ("2024-05", a year and its month, is not 2024 to 2105)
+SHORT_WRAP_MAX_YEARS = 10
 #: words right before a period that already say where it starts ("from 2010–present": "from the 2010s")
 _STARTING = re.compile(r"(?:^|\s)(?:from|since)\s*$", re.IGNORECASE)
 
@@ -175,7 +178,10 @@ def generalize_period(text: str, preceding: str = "") -> List[Generalization]:
         return levels(out, "dates", text, members)
     if match.group("short"):
         last = first // 100 * 100 + int(match.group("short"))
-        last += 100 if last < first else 0
+        if last < first:  # "1999–00", "1998–03": into the next century, a few years on; "2024-05" is no period
+            last += 100
+            if last - first > SHORT_WRAP_MAX_YEARS:  # (2024 to 2105: a year and month, "2024-05")
+                return []
     else:
         last = int(match.group("last"))
     if not first < last < first + 100:

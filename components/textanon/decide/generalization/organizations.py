@@ -107,6 +107,8 @@ def generalize_named_thing(
         return []
     if plural_bases(head):
         return []  # a plural even where WordNet lists the plural itself ("Men": a force; "Old Men" is no force)
+    if compound_of_another_kind(text):
+        return []  # "Social Security" is a programme, no "security" (a department): "your administrative unit number"
     found = typed_sense(head.lower(), types)
     first = typed_sense(head.lower(), ORGANIZATION_TYPES + THING_TYPES)
     if found is None or found[2] or first is None or first[0] != found[0]:
@@ -127,6 +129,24 @@ def generalize_named_thing(
         text,
         [hyponym_lemmas(s) for _, s in chain],
     )
+
+
+def compound_of_another_kind(text: str) -> bool:
+    """Whether the whole name of two words or more is a noun of WordNet's own ("social_security") none of whose
+    senses is of :data:`ORGANIZATION_TYPES` or :data:`THING_TYPES` or a kind of its head word (a Supreme Court is a
+    court, the White House a house): the compound means something its head does not say, and the head's type would
+    be false ("Social Security", a government programme, is no security department: "your administrative unit
+    number")."""
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", re.sub(r"^\s*the\s+", "", text, flags=re.IGNORECASE))
+    if len(words) < 2:
+        return False
+    wn = wordnet()
+    senses = wn.synsets("_".join(w.lower() for w in words), pos=wn.NOUN)
+    if not senses or any(is_hyponym_of(s, ORGANIZATION_TYPES + THING_TYPES) for s in senses):
+        return False
+    head = head_noun(text).lower()
+    heads = set(wn.synsets(wn.morphy(head, wn.NOUN) or head, pos=wn.NOUN))
+    return not any(heads.intersection(path) for s in senses for path in s.hypernym_paths())
 
 
 def reads_as_name(text: str, head: str, doc_text: str = "", start: int = 0) -> bool:
