@@ -448,6 +448,19 @@ def test_another_form_of_the_given_name_before_the_surname_is_masked_with_it():
     assert out == "The person won. *** finished. ***, her father, spoke.", out
 
 
+def test_the_surname_after_another_persons_name_or_a_middle_name_after_the_given_name_is_masked_with_it():
+    """A judgment: "the applicant's brother, Mihai Ionescu" (the NER's PERSON "Mihai") had become "another person the
+    person" for Radu Ionescu; a form in capitals left the target's middle name ("the person EMEKA")."""
+    text = "Radu Ionescu lives there. His brother, Mihai Ionescu, was arrested. Ionescu left."
+    mentions = [("Radu Ionescu", "PERSON", "P1"), ("Mihai", "PERSON", "P2")]
+    out = make_doc(text, mentions, [], replacement="generalize", target="Radu Ionescu")._.anonymized_text
+    assert out == "The person lives there. His brother, ***, was arrested. The person left.", out
+    text = "SURNAME: OKAFOR  FORENAME(S): CHIDI EMEKA"
+    for replacement in ("generalize", "suppression"):
+        out = make_doc(text, [], [], replacement=replacement, target="Chidi Okafor")._.anonymized_text
+        assert "EMEKA" not in out and "CHIDI" not in out, out
+
+
 #: a search-risk phrase of ordinary words ("applicant", "lodged"), a name and a typed term ("chest pain", a gazetteer's)
 PLAIN_TEXT = "The applicant, Ivan Petrov, lodged an appeal about his chest pain."
 PLAIN_MENTIONS = [

@@ -329,6 +329,9 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
         # a US street's direction after the number: the number alone was read as the year 1847 ("the 19th century")
         ("a call at 1847 W. Maple Ave, Apt 3B, Springfield", "1847 W. Maple Ave"),
         ("moved to 350 NE Oak Street in", "350 NE Oak Street"),
+        # a US drive written "Dr", after a flat with a direction: the number had become "the 1550s", the street kept
+        ("Ship to: Maria Gonzalez, Apt 4B, 1550 N Lake Shore Dr, Chicago", "1550 N Lake Shore Dr"),
+        ("lives at 22 Oak Dr. in Austin", "22 Oak Dr"),
     ],
 )
 def test_house_numbers_and_streets_without_the_common_street_words_are_addresses(text, address):
@@ -412,7 +415,15 @@ def test_no_hashtag_inside_a_word_a_url_or_a_number():
         assert not [m for m, label in matches(text) if label == "MISC"], text
 
 
-@pytest.mark.parametrize("text", ["the 5 Supreme Court judges", "in 1995 Norway joined", "its 3 Hyde Park concerts"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 5 Supreme Court judges",
+        "in 1995 Norway joined",
+        "its 3 Hyde Park concerts",
+        "saw 3 Senior Dr Smith",  # a doctor's title before a name, no drive
+    ],
+)
 def test_court_park_or_a_country_after_a_number_is_no_address(text):
     found = [name for _, _, name in named_matches(text)]
     assert not any(name.startswith("house") for name in found), found

@@ -11,6 +11,7 @@ from textanon.detect.target import (
     name_occurrences_and_pronunciations,
     name_words,
     other_given_before,
+    other_name_after,
     pronunciations,
     target_variants,
 )
@@ -344,3 +345,24 @@ def test_another_form_of_a_given_name_before_the_surname(text, found):
     start = text.index("Okoro")
     first = other_given_before(text, start, start + len("Okoro"), "Dani Okoro")
     assert (text[first:start] if first is not None else None) == found
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("FORENAME(S): CHIDI EMEKA\nDATE", "EMEKA"),  # a middle name the target's name left out
+        ("Chidi Lagos met", "Lagos"),  # another Chidi, or a place: masked either way
+        ("Chidi Brown met", None),  # an everyday English word (Zipf 5.0): the recognizer's to find
+        ("Chidi And Emeka", None),
+        ("Chidi, Emeka", None),  # a list, not one name
+        ("Chidi Jr spoke", None),
+    ],
+)
+def test_a_rare_name_after_the_given_name_alone(text, found):
+    """A form in capitals: the target Chidi Okafor's middle name stayed beside his masked given name ("the person
+    EMEKA")."""
+    start = text.lower().index("chidi")
+    last = other_name_after(text, start, start + len("Chidi"), "Chidi Okafor")
+    assert (text[start + len("Chidi") : last].strip() if last is not None else None) == found
+    # an occurrence of the whole name, or of the surname, has no middle name after it
+    assert other_name_after("Chidi Okafor Emeka", 0, len("Chidi Okafor"), "Chidi Okafor") is None

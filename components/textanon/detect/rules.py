@@ -307,7 +307,9 @@ ADDRESS_PATTERNS = {
     # a US street's direction after the number: "1847 W. Maple Ave", "350 NE Oak Street"
     "house_number": (
         r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?(?:[A-Z][\w'’-]+\s+){1,3}"
-        + f"(?:{STREET_WORDS}|{STREET_WORDS.upper()})"  # a statement in capitals: "12 LIPOWA STREET"
+        + f"(?:{STREET_WORDS}|{STREET_WORDS.upper()}"  # a statement in capitals: "12 LIPOWA STREET"
+        # a US "Dr" (drive) ends the street ("1550 N Lake Shore Dr, Chicago"), never a doctor's title before a name
+        + r"|(?:Dr|DR)(?!\.?[ \t]+[A-Z]))"
         + r"\b"
     ),
     # a post-office box ("P.O. Box 1234", "PO Box 77", "GPO Box 12"): its number had been read as a year
@@ -321,7 +323,7 @@ ADDRESS_PATTERNS = {
     # street is called ("Flat 33, 10 Harbour View")
     "house_after_flat": (
         r"\b(?:[Ff]lat|[Aa]partment|[Aa]pt\.?|[Uu]nit|[Ss]uite)\s+\d+[A-Za-z]?,\s+"
-        r"(?P<span>\d{1,4}[A-Za-z]?\s+[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})"
+        r"(?P<span>\d{1,4}[A-Za-z]?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+){0,3})"
     ),
     # continental addresses, the house number after the street (and the postcode and town after it, when written):
     # "ul. Długa 5, 00-238 Warszawa", "rue de Rivoli 25", "Via Roma 10", "calle Mayor 3, 28013 Madrid"

@@ -507,6 +507,31 @@ def other_given_before(text: str, start: int, end: int, name: str) -> Optional[i
     return m.start(1) if form else None
 
 
+#: a capitalized (or upper-case) word right after an occurrence (spaces or tabs between)
+_WORD_AFTER_GIVEN = re.compile(r"[ \t]+([A-Z\u00c0-\u00de][\w'’-]*)(?![\w'’-])")
+#: the most frequent a word after a given name may be in English and still be read as a name (Zipf scale,
+#: wordfreq): "Emeka" 1.6, "Lagos" 3.5; "Arrived" 4.3 or "Brown" 5.0 are read as the text's words
+NAME_AFTER_MAX_ZIPF = 4.0
+
+
+def other_name_after(text: str, start: int, end: int, name: str) -> Optional[int]:
+    """Where the name-like word right after the occurrence ``text[start:end]`` of one of ``name``'s given names alone
+    ends; None otherwise. The word is capitalized, no word of ``name``, no title, and rare in English
+    (:data:`NAME_AFTER_MAX_ZIPF`): a middle name the target's name left out ("FORENAME(S): CHIDI EMEKA" for Chidi
+    Okafor) or another person of the same given name; whichever it is, it would survive beside the masked given name
+    ("the person EMEKA"). The optimizer masks the two together, never written as the person's role word."""
+    words = name_words(name)
+    if len(words) < 2 or fold(text[start:end]) not in {fold(w) for w in words[:-1]}:
+        return None
+    m = _WORD_AFTER_GIVEN.match(text, end)
+    if m is None:
+        return None
+    word = fold(m.group(1))
+    if word in {fold(w) for w in words} or word in TITLES or word in SUFFIXES or is_common_word(word):
+        return None
+    return m.end(1) if zipf_frequency(word, "en") < NAME_AFTER_MAX_ZIPF else None
+
+
 def _initials_ok(text: str, start: int, end: int) -> bool:
     """A one-letter word of a matched multi-word variant is an initial only if it is upper case or followed by a
     full stop: "Petrescu, A." and "PETRESCU A" are the person, "Petrescu, a teacher" is not. A letter joined to the

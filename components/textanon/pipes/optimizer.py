@@ -71,6 +71,7 @@ from textanon.detect.target import (
     name_occurrences_and_pronunciations,
     name_words,
     other_given_before,
+    other_name_after,
 )
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
@@ -197,7 +198,7 @@ class MaskingOptimizer(SettingsRecord):
         self._protected: Set[str] = set()  # the current doc's always-masked entities (never kept)
         self._target_found = False  # whether the current doc's protected names are the target's
         self._spoken: Set[Tuple[int, int]] = set()  # the current doc's pronunciations of the target's name
-        self._relatives: Dict[Tuple[int, int], int] = {}  # the surname after other initials or given name -> where
+        self._relatives: Dict[Char, Char] = {}  # an occurrence -> the other name around it, masked with it (_relatives)
         #: the current doc's generalized entities, id -> (level, replacement) (``replacement = "generalize"``)
         self.generalized: Dict[str, Tuple[int, str]] = {}
 
@@ -265,13 +266,7 @@ class MaskingOptimizer(SettingsRecord):
         occurrences, spoken = name_occurrences_and_pronunciations(text, target) if target else ([], [])
         self._target_found = bool(occurrences)  # the role word is the target's: never written for other names
         self._spoken = set(spoken)  # its pronunciation at the opening: masked, never written as the role word
-        # the surname after another person's initials ("D/o K. Raghunathan") or another form of a given name
-        # ("Danielle Okoro" for Dani Okoro: she or a relative): masked with them, never written as the role word
-        self._relatives = {
-            (s, e): first
-            for s, e in occurrences
-            if (first := other_given_before(text, s, e, target)) is not None and (s, e) not in self._spoken
-        }
+        self._relatives = _relatives(text, target, occurrences, entities, self._spoken) if occurrences else {}
         if target and not occurrences and not quiet:
             add_warning(doc, f"{self.name}: target not found in the text; every full person name is masked")
         if not occurrences:
@@ -659,7 +654,7 @@ class MaskingOptimizer(SettingsRecord):
                     add_target(start, end)
                     continue
                 if (start, end) in self._relatives:  # "D/o K. ***", never "D/o K. the person"
-                    add_target(self._relatives[(start, end)], end)
+                    add_target(*self._relatives[(start, end)])
                     continue
                 for mask in role_at(start, end):
                     add(*mask, Generalize.name if renderer else None)
@@ -686,7 +681,7 @@ class MaskingOptimizer(SettingsRecord):
                     # a person's surrogate, never a town's
                 add(start, end, *render(span.text, label, eid, start, end, form, protected, form_kind))
         for start, end in [] if role else occurrences:
-            add_target(self._relatives.get((start, end), start), end)  # with the other given name before it
+            add_target(*self._relatives.get((start, end), (start, end)))  # with the other name around it
         if self.pseudonyms is not None and self.pseudonyms.random_key and self.pseudonyms.drawn:
             warnings.append(RANDOM_KEY_WARNING)
         masks = propagate(doc_text, masks, surfaces) if self.propagate_mentions else merge(masks)
@@ -871,6 +866,42 @@ def _titled_surname(mention: str, words: List[str]) -> bool:
         and len(words[0]) >= 2
         and fold(words[0]) not in STOP_WORDS
     )
+
+
+def _relatives(
+    text: str, target: str, occurrences: List[Char], entities: Dict[str, List[Span]], spoken: Set[Char]
+) -> Dict[Char, Char]:
+    """Occurrences of the target's name that another name stands beside -> the extent of both, masked together and
+    never written as the person's role word (she, or a relative, or another person of her given name):
+
+    * the surname after another person's initials ("D/o K. Raghunathan") or after another form of a given name
+      ("Danielle Okoro" for Dani Okoro), :func:`other_given_before`;
+    * the surname right after another person's name the recognizer found ("the applicant's brother, Mihai
+      Ionescu" for Radu Ionescu had become "another person the person");
+    * a given name alone before a rare capitalized word (a middle name: "CHIDI EMEKA" for Chidi Okafor),
+      :func:`other_name_after`."""
+    person_end = {  # another person's name: a PERSON mention that holds no occurrence
+        m.end_char: m.start_char
+        for mentions in entities.values()
+        for m in mentions
+        if m.label_ == PERSON and not any(s < m.end_char and m.start_char < e for s, e in occurrences)
+    }
+    surname = name_words(target)[-1:]
+    found: Dict[Char, Char] = {}
+    for s, e in occurrences:
+        if (s, e) in spoken:
+            continue
+        first = other_given_before(text, s, e, target)
+        if first is None and surname and fold(text[s:e]) == fold(surname[0]):
+            before = s  # where the spaces right before the surname begin
+            while before > 0 and text[before - 1] in " \t":
+                before -= 1
+            if before < s and before in person_end:
+                first = person_end[before]
+        last = other_name_after(text, s, e, target)
+        if first is not None or last is not None:
+            found[(s, e)] = (s if first is None else first, e if last is None else last)
+    return found
 
 
 def _overlapping(entities: Dict[str, List[Span]], chars: List[Char]) -> Set[str]:
