@@ -1,5 +1,5 @@
-"""Tables read once per process, on first use (WordNet's index, the given names of ``gender_guesser``): built with
-Python's cyclic garbage collector paused.
+"""Tables read once per process, on first use (WordNet's index, the given names of ``gender_guesser``, GeoNames'
+cities): built with Python's cyclic garbage collector paused.
 
 Such a table is hundreds of thousands of small objects and none of them garbage, yet while it grows every collection
 of the oldest generation walks all of it again: about two thirds of WordNet's 0.9-1.0 s index and three quarters of

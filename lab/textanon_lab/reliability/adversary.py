@@ -202,7 +202,10 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     session 68 (2026-12-01): a dating profile's handle right after its platform, without a colon, and a sister named
     in lower case after a familiar kinship word. And what survived before session 69 (2026-12-01), of another person
     than the target, found by the rules alone: a name in the first row of a tab-separated list, the account names of
-    a traceback's home folders and a given name and surname in a file's name; and an employee number after "no is"."""
+    a traceback's home folders and a given name and surname in a file's name; and an employee number after "no is".
+    And what survived before session 70 (2026-12-01): another written form of the given name before the surname
+    (the NER read "Danielle" as a place), a middle name after the given name in a form in capitals, a US drive
+    ("Dr") after a flat number, and a Korean given name the NER cut at its hyphen ("Park Ji-")."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -279,6 +282,32 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"was damaged.",
             full,
             [{"kind": "street", "text": "1847 W. Maple Ave"}],
+        ),
+        # session 70: another form of the given name before the surname; a middle name in a form in capitals; a US
+        # drive after a flat; a Korean given name the NER cut at its hyphen
+        _record(
+            "user-race_results",
+            f"RT @runnerstats: Bib 44127 {first}ella {last} finished 3:41:09",
+            full,
+            [{"kind": "given_name_form", "text": f"{first}ella"}],
+        ),
+        _record(
+            "user-caps_form",
+            f"SURNAME: {last.upper()}    FORENAME(S): {first.upper()} EMEKA\nDATE OF BIRTH: 02/11/1979",
+            full,
+            [{"kind": "middle_name", "text": "EMEKA"}],
+        ),
+        _record(
+            "user-shipping_label",
+            f"Ship to: {full}, Apt 4B, 1550 N Lake Shore Dr, Chicago, IL 60610-1234.",
+            full,
+            [{"kind": "street", "text": "1550 N Lake Shore Dr"}],
+        ),
+        _record(
+            "user-lab_biography",
+            f"{full} joined the lab in 2019. {first}'s wife, Park Ji-yeon, works at the same institute.",
+            full,
+            [{"kind": "name", "text": "Park Ji-yeon"}],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
