@@ -32,6 +32,8 @@ FOUND = [
     # a log's time stamp: one date with its time of day (the NER took "2024-05" and the rest stayed)
     ("2024-05-02T10:14:22Z INFO request", "2024-05-02T10:14:22Z", "DATETIME"),
     ("at 2024-05-02T10:14:22.123+01:00 the", "2024-05-02T10:14:22.123+01:00", "DATETIME"),
+    # a commit's date (C's asctime): "Tue Mar 12" had stayed
+    ("Date:   Tue Mar 12 14:02:11 2024 +0000\n", "Tue Mar 12 14:02:11 2024 +0000", "DATETIME"),
     # phone numbers that look like dates are still phone numbers (no valid month, or a fourth group)
     ("call 020 7946 0958 now", "020 7946 0958", "CODE"),
     ("tel.020 7946 0958", "020 7946 0958", "CODE"),

@@ -1,5 +1,6 @@
 """spaCy's English tokenizer as textanon's pipelines use it (textanon.detect.tokenizer): no digit emoticons, Markdown
-links split, the rest as before; the packaged pipeline carries it and a user's document shows it."""
+links split, footnote marks apart, the rest as before; the packaged pipeline carries it and a user's document shows
+it."""
 
 import spacy
 from spacy import registry
@@ -26,6 +27,14 @@ def test_a_markdown_link_splits_between_its_text_and_its_target():
     assert "jane.roe@example.org" in got and got[-2:] == [")", "today"]
 
 
+def test_superscript_digits_at_a_words_end_are_a_token_of_their_own():
+    """An author list: "John Roe²" was one token no model read as a surname, and the name stayed whole."""
+    plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
+    assert tokens(plain, "John Roe²") == ["John", "Roe²"]
+    assert tokens(nlp, "Jane Q. Doe¹*, John Roe²") == ["Jane", "Q.", "Doe", "¹", "*", ",", "John", "Roe", "²"]
+    assert tokens(nlp, "an area of 12 km² here") == ["an", "area", "of", "12", "km", "²", "here"]
+
+
 def test_everything_else_is_tokenized_as_before():
     plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
     for text in [
@@ -43,6 +52,7 @@ def test_applying_it_twice_and_saving_the_pipeline_keep_it(tmp_path):
     nlp.to_disk(tmp_path)
     loaded = spacy.load(tmp_path)  # no callback in this config: the saved tokenizer alone
     assert tokens(loaded, "(Year 8) [Ann](x)") == ["(", "Year", "8", ")", "[", "Ann", "](", "x", ")"]
+    assert tokens(loaded, "Roe² said") == ["Roe", "²", "said"]
 
 
 def test_registered_callback_and_the_packaged_pipeline_use_it():

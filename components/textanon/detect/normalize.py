@@ -14,6 +14,8 @@ The view, in order:
   the controls that Python reads as whitespace (vertical tab, form feed, separators, NEL) and the Unicode line and
   paragraph separators read as a line break, so that a page break never glues two words;
 * space separators (category Zs: NBSP, thin space, ideographic space) read as a space;
+* superscript digits right after a letter (a footnote mark: "Doe¹", "Roe²³") read as a space, not as the digits NFKC
+  makes of them ("Doe1" is no occurrence of the name Doe);
 * end-of-line hyphenation joined: a hyphen (or soft hyphen) at the end of a line between two letters is removed
   with the line break and the indentation ("Petres-\\n  cu" -> "Petrescu"); before an upper-case letter after a
   lower-case one the hyphen stays ("Anne-\\nMarie" -> "Anne-Marie");
@@ -190,6 +192,10 @@ def _hyphenation_edits(text: str) -> List[Tuple[int, int, str]]:
     return edits
 
 
+#: superscript digits (read as a space after a letter: a footnote mark, module docstring)
+SUPERSCRIPT_DIGITS = frozenset("\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
 def _character_edits(text: str) -> List[Tuple[int, int, str]]:
     """NFKC, invisible characters removed, spaces and line breaks: for each run of characters other than
     printable ASCII (with the letter before it when the run starts with a combining mark)."""
@@ -208,6 +214,12 @@ def _character_edits(text: str) -> List[Tuple[int, int, str]]:
         at = start
         for cluster, piece in zip(clusters, pieces):
             rep = _clean(piece)
+            if (
+                cluster in SUPERSCRIPT_DIGITS
+                and at > 0
+                and (text[at - 1].isalpha() or text[at - 1] in SUPERSCRIPT_DIGITS)
+            ):
+                rep = " "  # a footnote mark after a word (module docstring)
             if rep != cluster:
                 edits.append((at, at + len(cluster), rep))
             at += len(cluster)

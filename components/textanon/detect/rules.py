@@ -439,6 +439,12 @@ DATETIME_PATTERNS = {
     ),
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
     "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
+    # a date written as C's asctime, with the time between the day and the year: a commit's "Date:   Tue Mar 12
+    # 14:02:11 2024 +0000", a log's "Tue Mar 12 14:02:11 2024" ("Tue Mar 12" had stayed, the year generalized)
+    "asctime": (
+        rf"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?[ \t]+{MONTHS}[ \t]+\d{{1,2}}[ \t]+\d{{1,2}}:\d{{2}}(?::\d{{2}})?"
+        r"[ \t]+\d{4}(?:[ \t]+[+-]\d{4})?(?![\w:])"
+    ),
     # ISO dates with their time of day when written together ("2024-05-02T10:14:22Z", a log's time stamp: the NER took
     # "2024-05" alone and the rest stayed)
     "numeric_date": (

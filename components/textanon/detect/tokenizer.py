@@ -1,4 +1,4 @@
-"""Two mends of spaCy's English tokenizer for the texts textanon reads.
+"""Three mends of spaCy's English tokenizer for the texts textanon reads.
 
 * **Emoticons made of a digit.** spaCy keeps "8)", "8-)", "8D", "8-D" and "(-8" as one token (a smiling face). In a
   numbered list or a bracket ("(Year 8).", "see (8)") the digit and the bracket are then one token, so an entity
@@ -7,6 +7,9 @@
 * **Markdown links.** "[Dr. Jane Roe](mailto:jane@example.org)": spaCy's URL pattern reads "Roe](mailto:jane" as the
   user part of an address, so the surname and the address are one token, one span and one mask ("[the person)").
   A string holding "](" is no URL for the tokenizer here, and "](" splits it: "Roe", "](", "mailto:jane@...".
+* **Footnote marks.** An author list's "John Roe²" or "Jane Doe¹*": spaCy keeps "Roe²" as one token, which no model
+  reads as a surname (the name stayed whole in the output). Superscript digits at a word's end are a suffix of their
+  own: "Roe", "²".
 
 :func:`adjust_tokenizer` is the ``[initialize.before_init]`` callback of textanon's configs (registered as
 ``textanon.tokenizer.v1``): it changes the tokenizer of the pipeline being built, and the package saves the changed
@@ -25,11 +28,13 @@ _NO_LINK = r"(?![^\s]*\]\()"
 #: the infix between a Markdown link's text and its target
 _LINK_INFIX = r"\]\("
 _FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
+#: superscript digits at a word's end (a footnote mark: "Roe²", "Doe¹")
+_SUPERSCRIPT_SUFFIX = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+$"
 
 
 def adjust_tokenizer(nlp: Language) -> Language:
-    """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions and split Markdown links (module
-    docstring); returns ``nlp``. Applying it twice changes nothing more."""
+    """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions, split Markdown links and superscript digits
+    at a word's end (module docstring); returns ``nlp``. Applying it twice changes nothing more."""
     tokenizer = nlp.tokenizer
     rules = getattr(tokenizer, "rules", None)
     if rules and DIGIT_EMOTICONS & set(rules):
@@ -44,6 +49,10 @@ def adjust_tokenizer(nlp: Language) -> Language:
     pattern = getattr(getattr(infix, "__self__", None), "pattern", None)
     if isinstance(pattern, str) and _LINK_INFIX not in pattern:
         tokenizer.infix_finditer = re.compile(pattern + "|" + _LINK_INFIX).finditer
+    suffix = getattr(tokenizer, "suffix_search", None)
+    pattern = getattr(getattr(suffix, "__self__", None), "pattern", None)
+    if isinstance(pattern, str) and _SUPERSCRIPT_SUFFIX not in pattern:
+        tokenizer.suffix_search = re.compile(pattern + "|" + _SUPERSCRIPT_SUFFIX).search
     return nlp
 
 
