@@ -527,3 +527,20 @@ def test_the_default_pipeline_masks_the_names_and_numbers_of_a_clinical_note():
     out = spacy.load("en_textanon")(CLINICAL_NOTE)._.anonymized_text
     left = [s for s in CLINICAL_SECRETS if re.search(rf"(?<![\w@]){re.escape(s)}(?!\w)", out, flags=re.I)]
     assert not left, out
+
+
+@pytest.mark.parametrize(
+    "text,names",
+    [
+        ("Jane Q. Doe¹*, John Roe²\n¹Department of Physics", ["Jane Q. Doe", "John Roe"]),
+        ("Ana Silva¹, Tom Berg² and Li Wei³", ["Ana Silva", "Tom Berg", "Li Wei"]),
+        ("Émilie Tremblay¹², Jürgen Müller²", ["Émilie Tremblay", "Jürgen Müller"]),
+        ("Jane Doe*, John Roe", ["Jane Doe", "John Roe"]),
+        ("New York, Los Angeles and San Diego", []),  # no footnote mark: no author list
+        ("We thank Jane Doe¹, John Roe².", []),  # a sentence, not a line of names
+    ],
+)
+def test_an_author_list_with_footnote_marks_gives_its_authors(text, names):
+    """A paper's author list: "John Roe²" was one token no model read as a name, and the co-author's name stayed."""
+    found = [(text[s:e], label, rule) for s, e, label, rule in find_identifiers(text) if rule == "author_name"]
+    assert found == [(n, "PERSON", "author_name") for n in names]

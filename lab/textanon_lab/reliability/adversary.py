@@ -205,7 +205,8 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     a traceback's home folders and a given name and surname in a file's name; and an employee number after "no is".
     And what survived before session 70 (2026-12-01): another written form of the given name before the surname
     (the NER read "Danielle" as a place), a middle name after the given name in a form in capitals, a US drive
-    ("Dr") after a flat number, and a Korean given name the NER cut at its hyphen ("Park Ji-")."""
+    ("Dr") after a flat number, a Korean given name the NER cut at its hyphen ("Park Ji-") and a co-author's name
+    with a footnote mark in an author list ("John Roe²": one token)."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -308,6 +309,12 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"{full} joined the lab in 2019. {first}'s wife, Park Ji-yeon, works at the same institute.",
             full,
             [{"kind": "name", "text": "Park Ji-yeon"}],
+        ),
+        _record(
+            "user-author_list",
+            f"{first} Q. {last}\u00b9*, John Roe\u00b2\n\u00b9Department of Physics, University of Leeds",
+            f"{first} Q. {last}",
+            [{"kind": "name", "text": "John Roe"}],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
