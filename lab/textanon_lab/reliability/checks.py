@@ -21,10 +21,15 @@ STOP_PIECES = {"http", "https", "www", "com", "org", "net", "example", "profile"
 NAME_KINDS = ("name", "surname")
 
 
+#: superscript digits right after a letter: a footnote mark ("John Roe²" reads "John Roe"), not part of the word
+_FOOTNOTE_MARK = re.compile(r"(?<=[^\W\d_])[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+")
+
+
 def normalize(text: str) -> str:
-    """NFKC without format characters (soft hyphen, zero-width characters) and NULs, case-folded, whitespace
-    collapsed: the form in which strings are compared (an identifier hidden by an invisible character still
-    counts)."""
+    """NFKC without format characters (soft hyphen, zero-width characters) and NULs, a footnote mark after a word read
+    as a space, case-folded, whitespace collapsed: the form in which strings are compared (an identifier hidden by an
+    invisible character or glued to a footnote mark still counts)."""
+    text = _FOOTNOTE_MARK.sub(" ", text)
     text = "".join(c for c in unicodedata.normalize("NFKC", text) if c != "\x00" and unicodedata.category(c) != "Cf")
     return re.sub(r"\s+", " ", text).casefold().strip()
 
