@@ -45,7 +45,7 @@ from wordfreq import zipf_frequency
 
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.given_names import given_name
-from textanon.detect.normalize import normalized
+from textanon.detect.normalize import SUPERSCRIPT_CLASS, SUPERSCRIPT_DIGITS, normalized
 from textanon.detect.tables import TABLE_RULE_NAMES, find_table_cells
 from textanon.detect.target import is_common_word
 
@@ -684,10 +684,8 @@ NAME_SEPARATOR = re.compile(r"[ \t]*(?:,|&|\band\b)[ \t]*")
 _AUTHOR_WORD = r"[A-Z\u00c0-\u00de](?:[^\W\d_\u00b2\u00b3\u00b9\u2070-\u2079]|['’-])+"
 _AUTHOR = rf"{_AUTHOR_WORD}(?:[ \t]+(?:[A-Z]\.[ \t]*)+)?(?:[ \t]+{_AUTHOR_WORD}){{1,2}}"
 #: the footnote marks after an author's name: superscript digits (with commas between) and symbols
-_AUTHOR_MARK = (
-    r"(?:[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+(?:,[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)*[*\u2020\u2021\u00a7]*"
-    r"|[*\u2020\u2021\u00a7]+)"
-)
+_FOOTNOTE_SYMBOLS = "*\u2020\u2021\u00a7"
+_AUTHOR_MARK = rf"(?:{SUPERSCRIPT_CLASS}+(?:,{SUPERSCRIPT_CLASS}+)*[{_FOOTNOTE_SYMBOLS}]*|[{_FOOTNOTE_SYMBOLS}]+)"
 _AUTHOR_ITEM = rf"(?P<name>{_AUTHOR})(?P<mark>{_AUTHOR_MARK})?"
 _AUTHOR_SEPARATOR = r"(?:[ \t]*,[ \t]*|[ \t]+and[ \t]+|[ \t]*&[ \t]*)"
 #: a line that is only a list of two authors or more ("Jane Q. Doe¹*, John Roe²")
@@ -702,7 +700,7 @@ def find_author_names(text: str) -> Iterator[Match]:
     "&", with footnote marks after at least one of them ("Jane Q. Doe¹*, John Roe²": "Roe²" was one token no model
     read as a name; label PERSON, rule ``author_name``, always masked). Read in the text as written (the normalized
     view reads a footnote mark as a space)."""
-    if not any(ch in text for ch in "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079*\u2020\u2021\u00a7"):
+    if not any(ch in text for ch in (*SUPERSCRIPT_DIGITS, *_FOOTNOTE_SYMBOLS)):
         return
     for line in AUTHOR_LINE.finditer(text):
         items = list(_AUTHOR_ITEM_RE.finditer(text, line.start(), line.end()))

@@ -192,7 +192,9 @@ def _hyphenation_edits(text: str) -> List[Tuple[int, int, str]]:
     return edits
 
 
-#: superscript digits (read as a space after a letter: a footnote mark, module docstring)
+#: superscript digits (read as a space after a letter: a footnote mark, module docstring), as a set and as the
+#: regular-expression class the tokenizer's suffix and the author lists are written with
+SUPERSCRIPT_CLASS = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]"
 SUPERSCRIPT_DIGITS = frozenset("\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079")
 
 

@@ -21,6 +21,8 @@ from typing import Callable
 
 from spacy.language import Language
 
+from textanon.detect.normalize import SUPERSCRIPT_CLASS
+
 #: spaCy's English tokenizer exceptions that join a digit and a bracket or a letter (emoticons)
 DIGIT_EMOTICONS = frozenset({"8)", "8-)", "8D", "8-D", "(-8"})
 #: a string holding "](" is no URL (a Markdown link's text and target)
@@ -29,7 +31,7 @@ _NO_LINK = r"(?![^\s]*\]\()"
 _LINK_INFIX = r"\]\("
 _FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
 #: superscript digits at a word's end (a footnote mark: "Roe²", "Doe¹")
-_SUPERSCRIPT_SUFFIX = "[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+$"
+_SUPERSCRIPT_SUFFIX = SUPERSCRIPT_CLASS + "+$"
 
 
 def adjust_tokenizer(nlp: Language) -> Language:
