@@ -252,6 +252,15 @@ def test_a_generic_person_entity_running_into_lower_case_words_keeps_its_name():
     assert [(t, label) for t, label, _ in found] == [("Ivo Dane", "PERSON")]
 
 
+def test_a_generic_person_entity_running_into_a_number_keeps_its_name():
+    # a form's contact and the phone number after it (user's document: the whole entity was dropped, "Lars" survived
+    # beside the target's surname as "Lars the person")
+    found = _with_ents("Emergency contact: Lars Solberg +47 912 34 567", [("Lars Solberg +47", "PERSON")])
+    assert ("Lars Solberg", "PERSON") in [(t, label) for t, label, _ in found]
+    found = _with_ents("see Article 10 there.", [("Article 10", "PERSON")])  # one word before the number: none
+    assert not [t for t, label, _ in found if label == "PERSON"]
+
+
 def test_a_name_cut_at_its_particles_is_one_person():
     text = "Maria met Ludwig van der Berg and Pedro de Souza; Ion and Ana left."
     found = _with_ents(

@@ -23,6 +23,15 @@ def covered(text, identifier, label="CODE"):
 
 
 IDENTIFIERS = [
+    # a number spelled digit by digit, as a speech transcript writes it ("double" repeats the next digit)
+    (
+        "it's oh seven seven double oh, nine oh oh, four six one thanks",
+        "oh seven seven double oh, nine oh oh, four six one",
+    ),
+    (
+        "Phone: plus four nine one seven six two two three four five six.",
+        "plus four nine one seven six two two three four five six",
+    ),
     # UK formats in lower case and with spaces
     ("his postcode is sw1a 1aa now", "sw1a 1aa"),
     ("his postcode is Sw1A1aa now", "Sw1A1aa"),
@@ -190,6 +199,8 @@ ORDINARY = [
     # no partial number without three masking characters, no user name without a platform's label and a colon
     "The x2 model and the xx 12 series; a 4x4 car. Follow us on Instagram today; the ratio was 3:2 at 10:30.",
     "### 2021 results\n## 12 items in the list",
+    # no number spelled out: a count from one, a few digits, numbers in prose
+    "One, two, three, four, five, six, seven: the children counted. He had one or two of the nine, then two or three.",
     # no home folder without its account, no log user outside a login's words
     "Copy it to /home/ or /Users/ first; he accepted the offer for Ann from Leeds.",
 ]

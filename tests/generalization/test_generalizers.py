@@ -8,7 +8,13 @@ from textanon.decide.generalization.dates import century, generalize_date
 from textanon.decide.generalization.nationalities import generalize_nationality
 from textanon.decide.generalization.nouns import generalize_noun
 from textanon.decide.generalization.numbers import generalize_number
-from textanon.decide.generalization.organizations import THING_TYPES, generalize_named_thing, head_noun, reads_as_name
+from textanon.decide.generalization.organizations import (
+    ORGANIZATION_TYPES,
+    THING_TYPES,
+    generalize_named_thing,
+    head_noun,
+    reads_as_name,
+)
 from textanon.decide.generalization.persons import generalize_person
 from textanon.decide.generalization.places import generalize_place, place_context
 from textanon.decide.generalization.propose import propose
@@ -65,6 +71,9 @@ def test_numbers_become_a_range_then_an_order_of_magnitude_holding_the_value():
     assert texts(generalize_number("MDL 20,000")) == ["MDL between 20,000 and 30,000", "MDL at least 10,000"]
     assert texts(generalize_number("£300")) == ["between £300 and £400", "at least £100"]
     assert texts(generalize_number("5 million")) == ["between 5 and 6 million", "at least 1 million"]
+    # right after "at" the bound follows the number (a referral letter: "had a stroke at at least 10")
+    assert texts(generalize_number("52", "had a stroke at ")) == ["between 50 and 60", "10 or more"]
+    assert texts(generalize_number("52", "a chat ")) == ["between 50 and 60", "at least 10"]
 
 
 @pytest.mark.parametrize("text", ["3", "two", "10 and 20", ""])
@@ -395,3 +404,23 @@ def test_wordnet_levels_and_members_do_not_depend_on_the_hash_seed():
 def test_a_name_after_its_capitalized_title_is_not_another_person(context, name, proposed):
     found = generalize_person(name, context, context.index(name))
     assert bool(found) is proposed, texts(found)
+
+
+@needs_wordnet
+@pytest.mark.parametrize(
+    "name, doc_text",
+    [
+        ("Criminal Justice Act 1967", "the Criminal Justice Act 1967, s. 9 applies"),  # was "a social event"
+        ("Companies Bill", "under the Companies Bill he"),  # was "a program", "a performance"
+        ("Road Traffic Order", "under the Road Traffic Order he"),  # was "an organization"
+        ("Maastricht Treaty", "since the Maastricht Treaty the"),
+    ],
+)
+def test_a_laws_name_takes_no_type_of_a_rarer_sense_of_its_head(name, doc_text):
+    """A user's witness statement: "the Criminal Justice Act 1967" had become "the social event" (an act of a show);
+    a head whose most frequent sense is a law's kind of text names a law. Heads of other kinds keep their types."""
+    assert generalize_named_thing(name, doc_text, doc_text.index(name)) == []
+    assert generalize_named_thing(name, doc_text, doc_text.index(name), ORGANIZATION_TYPES + THING_TYPES) == []
+    assert [g.text for g in generalize_named_thing("Peabody Award", "", 0, ORGANIZATION_TYPES + THING_TYPES)] == [
+        "an award"
+    ]

@@ -154,6 +154,17 @@ def test_an_occurrence_that_holds_the_possessive_writes_it_once():
     assert apply(text, merge(masks)) == "The person's film won. The actress's son left."
 
 
+@needs_wordnet
+@pytest.mark.parametrize(
+    "text",
+    # a name ending in "s" before its "'s" (the occurrence "Lucas" stops at the apostrophe): the text's "'s" is
+    # written once, as after any name; "Jones'" alone takes the role's "'s" (user's document: "The person'ss agent")
+    ["Lucas's agent called.", "Lucas’s agent called.", "Lucas' agent called."],
+)
+def test_a_name_ending_in_s_before_a_possessive_writes_it_once(text):
+    masks = role_masks(text, 0, 5, "the person")
+    assert apply(text, merge(masks)) == "The person's agent called.".replace("'", text[5])
+
 def test_a_role_without_an_article_and_the_applicants_role():
     assert render("Jane Smith was born. She met Jane Smith.", "Jane Smith", "someone") == (
         "Someone was born. She met someone."

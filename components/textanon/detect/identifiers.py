@@ -13,6 +13,7 @@ recognizer records ``rule:<name>`` in ``span._.source``. Label CODE (always mask
 * obfuscated e-mails (``jane[at]example[dot]com``, ``bob at gmail dot com``, ``jane (at) example (dot) com``);
 * phone numbers (``phonenumbers.PhoneNumberMatcher``, leniency VALID, regions GB and US; numbers with ``+country``
   in any region), also glued to a label (``tel:4155550132``, ``Phone:+44 20 7946 0958``, ``mob07700900150``);
+* numbers spelled digit by digit, as a speech transcript writes them (``seven seven zero zero nine double oh``);
 * numbers shown in part (``xxx-xx-4821``, ``**** 1234``) and user names after a platform's label (``Snapchat:
   lenav99``);
 * checksummed identifiers (python-stdnum): IBAN, payment cards (Luhn), NHS numbers, US SSN/ITIN, EU/UK VAT numbers,
@@ -169,6 +170,18 @@ PLATFORMS = (
     "xbox",
     "psn",
 )
+#: the digits spelled out (:data:`PATTERNS`' ``spelled_digits``), "oh" and "nought" for zero
+SPELLED_DIGITS = {
+    w: n
+    for n, words in enumerate(
+        ["zero oh nought", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    )
+    for w in words.split()
+}
+_SPELLED_ITEM = r"(?:(?:double|triple)[ \t-]+)?(?:" + "|".join(sorted(SPELLED_DIGITS, key=len, reverse=True)) + ")"
+#: the fewest digits a number spelled out holds (a phone number's local part: seven)
+SPELLED_MIN_DIGITS = 7
+
 PATTERNS = {
     "uk_postcode_any_case": re.compile(
         r"(?i)(?<![\w-])(?P<area>[a-z]{1,2})\d[a-z\d]?[ \t]?(?P<inward>\d[abd-hjlnp-uw-z]{2})\b"
@@ -259,6 +272,12 @@ PATTERNS = {
     # digits in three or more groups joined by one hyphen, dot or space, nine digits or more in all ("07700-900-123",
     # "4047 8470 8724 90"): a number no other rule validates (:func:`_digit_groups`); dates have fewer digits
     "digit_groups": re.compile(r"(?<![\w.,/:+-])(?<!\d[ .-])\d{2,6}(?:[ .-]\d{2,6}){2,5}(?![\w/-]|[.,:]\d)"),
+    # digits spelled out one by one, as a speech transcript or a call centre's note writes a number ("plus four four
+    # seven seven double oh nine", "seven seven zero zero, nine zero zero, four six one"): seven digits or more
+    # (:func:`_spelled_digits`; "double"/"triple" repeat the next digit)
+    "spelled_digits": re.compile(
+        rf"(?i)(?<![\w-])(?:plus[ \t]+)?{_SPELLED_ITEM}(?:(?:[ \t]*[,-][ \t]*|[ \t]+){_SPELLED_ITEM}){{5,30}}(?![\w-])"
+    ),
     # a point on the map, as phones and cameras write it: decimal degrees with three decimals or more (about 100 m),
     # signed or with hemispheres ("38.7139, -9.1394", "38.7139° N 9.1394° W", "geo:38.7139,-9.1394"), or degrees and
     # minutes ("38°42'50.0\"N 9°08'21.8\"W"); in range (:func:`_coordinates`)
@@ -559,7 +578,25 @@ def _digit_groups(text, m):
     return []
 
 
+def _spelled_digits(text, m):
+    """A number spelled digit by digit (``spelled_digits``) of :data:`SPELLED_MIN_DIGITS` digits or more, "double"
+    and "triple" counted as the digits they write; not a count from one ("one, two, three, four, five, six, seven":
+    each digit one more than the last)."""
+    digits: List[int] = []
+    repeat = 1
+    for word in re.findall(r"[a-z]+", m.group().lower()):
+        if word in ("double", "triple"):
+            repeat = 2 if word == "double" else 3
+        elif word in SPELLED_DIGITS:
+            digits += [SPELLED_DIGITS[word]] * repeat
+            repeat = 1
+    if len(digits) < SPELLED_MIN_DIGITS or all(b == a + 1 for a, b in zip(digits, digits[1:])):
+        return []
+    return [m.span()]
+
+
 CHECKS: dict = {
+    "spelled_digits": _spelled_digits,
     "coordinates": _coordinates,
     "what3words": _what3words,
     "digit_groups": _digit_groups,

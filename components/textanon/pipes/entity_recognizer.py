@@ -450,13 +450,14 @@ def _capitalized_office(span: Span) -> bool:
 
 
 def _name_part(ent: Span) -> Optional[Tuple[int, int]]:
-    """The tokens of a NER PERSON entity that can be a name: none with a digit ("Articles 10, 11"); up to the first
-    lower-case word that is no name particle ("van", "de": :data:`textanon.detect.target.PARTICLES`) when at least two
-    name words come before it ("Ion Rusu said" -> "Ion Rusu"), else none (a quoted foreign title, "Ustawa o ...")."""
-    if any(ch.isdigit() for t in ent for ch in t.text):
-        return None
+    """The tokens of a NER PERSON entity that can be a name: up to the first word with a digit or the first lower-case
+    word that is no name particle ("van", "de": :data:`textanon.detect.target.PARTICLES`) when at least two name words
+    come before it ("Ion Rusu said" -> "Ion Rusu", "Lars Solberg +47" -> "Lars Solberg": a phone number after a form's
+    name), else none ("Articles 10, 11"; a quoted foreign title, "Ustawa o ...")."""
     for token in ent:
-        if token.is_alpha and token.text[0].islower() and token.lower_ not in PARTICLES:
+        if any(ch.isdigit() for ch in token.text) or (
+            token.is_alpha and token.text[0].islower() and token.lower_ not in PARTICLES
+        ):
             words = [t for t in ent.doc[ent.start : token.i] if t.is_alpha]
             return (ent.start, token.i) if len(words) >= 2 else None
     return ent.start, ent.end

@@ -118,8 +118,12 @@ def generalize_number(text: str, preceding: str = "", following: str = "") -> Li
             return []
         before = before[: modifier.start()]
         return levels([f"{before}at least {fmt(bound)}{after}"], "numbers", text)
-    return levels(
-        [f"{before}between {fmt(low)} and {fmt(low + lead)}{after}", f"{before}at least {fmt(lead)}{after}"],
-        "numbers",
-        text,
-    )
+    # right after the preposition "at" ("had a stroke at [52]") the bound is written after the number: "at at least 10"
+    # is no English
+    at = not before.strip() and _AT_BEFORE.search(preceding) is not None
+    bound = f"{before}{fmt(lead)} or more{after}" if at else f"{before}at least {fmt(lead)}{after}"
+    return levels([f"{before}between {fmt(low)} and {fmt(low + lead)}{after}", bound], "numbers", text)
+
+
+#: the preposition "at" right before a number's span (:func:`generalize_number`)
+_AT_BEFORE = re.compile(r"(?<![\w'’-])at\s+$", re.IGNORECASE)

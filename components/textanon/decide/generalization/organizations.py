@@ -71,6 +71,10 @@ WORK_TYPES = ("creation.n.02",)
 #: heads below these are generalized to their own noun only: WordNet files a broadcasting network under
 #: "communication system" and "facility", true only in WordNet's sense ("Cartoon Network" is a network, not a facility)
 NO_LEVELS_ABOVE = ("communication_system.n.02",)
+#: what a law's name ends in: a head whose most frequent noun sense is one of these ("Act", "Bill", "Treaty", "Order",
+#: "Statute", "Decree", "Constitution") names a law, whatever rarer typed sense it has (an act of a show, a bill of a
+#: programme, an order of monks: :func:`names_a_law`)
+LAW_TYPES = ("legal_document.n.01", "law.n.01", "legal_code.n.01", "command.n.01")
 #: heads that name shows as often as organizations ("Modern Family", "The Partridge Family"): no type is sure
 TITLE_HEADS = {"family", "families"}
 #: kinds of types: a name is of the kind of its head's most frequent typed sense, and a hypernym is proposed only when
@@ -107,6 +111,8 @@ def generalize_named_thing(
         return []
     if plural_bases(head):
         return []  # a plural even where WordNet lists the plural itself ("Men": a force; "Old Men" is no force)
+    if names_a_law(head):
+        return []  # "the Criminal Justice Act 1967" is no performance, "the Road Traffic Order" no organization
     if compound_of_another_kind(text):
         return []  # "Social Security" is a programme, no "security" (a department): "your administrative unit number"
     found = typed_sense(head.lower(), types)
@@ -129,6 +135,16 @@ def generalize_named_thing(
         text,
         [hyponym_lemmas(s) for _, s in chain],
     )
+
+
+def names_a_law(head: str) -> bool:
+    """Whether a name's head word's most frequent noun sense (WordNet's first) is a law's kind of text
+    (:data:`LAW_TYPES`): the name is a law's ("the Companies Bill", "the Public Order Act", "the Maastricht Treaty"),
+    and a typed sense further down the list (a show's act, a programme's bill, a religious order) would be false."""
+    wn = wordnet()
+    lemma = wn.morphy(head.lower(), wn.NOUN)
+    senses = wn.synsets(lemma, pos=wn.NOUN) if lemma else []
+    return bool(senses) and is_hyponym_of(senses[0], LAW_TYPES)
 
 
 def compound_of_another_kind(text: str) -> bool:

@@ -82,8 +82,8 @@ def role_masks(
     possessive = ""
     if re.search(r"['’]s$", name):  # the occurrence holds the "'s": written again
         possessive = name[-2:]
-    elif re.match(r"['’](?![\w])", text[end : end + 1] + " ") and name.endswith("s"):
-        possessive, end = text[end] + "s", end + 1  # "Jones'" -> "the person's"
+    elif re.match(r"['’](?!\w)", text[end : end + 2]) and name.endswith("s"):
+        possessive, end = text[end] + "s", end + 1  # "Jones'" -> "the person's"; "Lucas's" keeps its "'s"
     begin = _before_title(text, start)
     if not isinstance(blocked, HiddenSpans):
         blocked = HiddenSpans(blocked)
