@@ -284,6 +284,28 @@ def test_an_introduced_name_is_person(text, name):
 @pytest.mark.parametrize(
     "text,name",
     [
+        # a user's docket: the defendant's alias had survived ("TYRONE L. ELLIS, a/k/a \"T-Bone\"")
+        ('UNITED STATES v. TYRONE L. ELLIS, a/k/a "T-Bone"\nCase No. 1', "T-Bone"),
+        ('He was nicknamed "the Austrian Oak" in his youth.', "the Austrian Oak"),
+        ("Ellis (aka Tommy Lee) said no; alias: Smokey", "Tommy Lee"),
+        ("Ellis (aka Tommy Lee) said no; alias: Smokey", "Smokey"),
+        ("a rapper known as \u201cLil Tay\u201d posted", "Lil Tay"),
+    ],
+)
+def test_another_name_after_its_alias_words_is_person(text, name):
+    """A nickname or alias is a direct identifier of its person: always masked, quoted or capitalized."""
+    assert (name, "PERSON") in found(text), found(text)
+    assert all(is_code("PERSON", f"rule:{n}") for *_, n in find_identifiers(text))
+
+
+@pytest.mark.parametrize("text", ["the area known as the Docklands", "known as the Frat Pack. His", "Mr Aka said"])
+def test_known_as_before_no_quotation_marks_gives_no_alias(text):
+    assert not [n for *_, n in find_identifiers(text) if n == "alias_name"]
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
         # seen on a user's post: "huge thanks to my manager jess" kept the manager's name
         ("huge thanks to my manager jess (@jessk_mgmt) and my mum", "jess"),
         ("my sister sam and her husband came", "sam"),

@@ -165,6 +165,7 @@ def test_a_name_ending_in_s_before_a_possessive_writes_it_once(text):
     masks = role_masks(text, 0, 5, "the person")
     assert apply(text, merge(masks)) == "The person's agent called.".replace("'", text[5])
 
+
 def test_a_role_without_an_article_and_the_applicants_role():
     assert render("Jane Smith was born. She met Jane Smith.", "Jane Smith", "someone") == (
         "Someone was born. She met someone."

@@ -101,6 +101,16 @@ INTRODUCTION = re.compile(
     rf"[ \t]+(?P<name>{LETTER_TITLES}[^\W\d_][\w'’.-]*(?:,(?=[ \t]+[A-Z][a-z]))?"
     r"(?:[ \t]+[^\W\d_][\w'’.-]*){0,3})"
 )
+#: another name of a person after the words that give it ("a/k/a \"T-Bone\"", "aka Lil Tay", "nicknamed \"the Austrian
+#: Oak\"", "alias: Smokey"): in quotation marks, or capitalized words (:func:`_leading_name`); a "the" before it is the
+#: name's. "known as" only before quotation marks ("the area known as the Docklands" is no alias). The capitalized words
+#: are read ahead, not taken, so that a second alias later on the line is found
+ALIAS = re.compile(
+    r"(?:(?<![\w/.])(?i:a/k/a|a\.k\.a\.?|aka|f/k/a|alias|nicknamed|also[ \t]+known[ \t]+as)[ \t]*:?"
+    r"|(?<![\w])(?i:known[ \t]+as)(?=[ \t]+[\"“‘']))"
+    r"[ \t]+(?:(?P<open>[\"“‘'])(?P<quoted>[^\"“”‘’'\n]{1,40})[\"”’']"
+    r"|(?P<the>(?i:the)[ \t]+)?(?=(?P<words>[A-Z][^\n]{0,60})))"
+)
 HEADER_FIELDS = r"(?:From|To|Cc|CC|Bcc|BCC|Reply-To|Sender)"
 #: the name of a header item: name words, a comma between surname and given name ("Novak, Julia") allowed
 HEADER_NAME = re.compile(rf"{NAME_WORD}(?:[ \t]*,?[ \t]+{NAME_WORD}){{0,4}}")
@@ -326,6 +336,7 @@ LETTER_NAME_RULES = frozenset(
         "relation_name",
         "file_name_person",
         "author_name",
+        "alias_name",
     }
 )
 #: the words for a relative, one alternation (no group), read by this module's relation names and by the rules'
@@ -691,6 +702,19 @@ def find_letter_names(text: str) -> Iterator[Match]:
             span = _leading_name(part)
             if span is not None:
                 yield at + offset + span[0], at + offset + span[1], PERSON, "introduced_name"
+    for m in ALIAS.finditer(text):
+        if m.group("quoted") is not None:
+            if m.group("quoted").strip():
+                yield m.start("quoted"), m.end("quoted"), PERSON, "alias_name"
+            continue
+        span = _leading_name(m.group("words"))
+        if span is not None:
+            yield (
+                m.start("the") if m.group("the") else m.start("words") + span[0],
+                m.start("words") + span[1],
+                PERSON,
+                "alias_name",
+            )
     for m in RELATION_NAME.finditer(text):
         name = m.group("name")
         # the cheap tests first: the name dictionary loads (0.1 s) only for a lower-case word that may be a name
