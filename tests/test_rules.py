@@ -43,6 +43,12 @@ FOUND = [
     ("fined MDL 20,000 for", "MDL 20,000", "QUANTITY"),
     ("a 45% share", "45%", "QUANTITY"),
     # hyphenated and upper-case written dates: one span each (not "5" and a code "MAY-2021")
+    # a day written as a word, or "the ... day of" (a death certificate's "Fourteenth November 2024": "Fourteenth" had
+    # stayed before the date's replacement)
+    ("of death: Fourteenth November 2024, Norwich", "Fourteenth November 2024", "DATETIME"),
+    ("signed this 14th day of November, 2024 at", "14th day of November, 2024", "DATETIME"),
+    ("on the twenty-first of June they", "the twenty-first of June", "DATETIME"),
+    ("ON THE THIRTIETH OF MAY 2020", "THE THIRTIETH OF MAY 2020", "DATETIME"),
     ("Today is 5-MAY-2021", "5-MAY-2021", "DATETIME"),
     ("Today is 5-May-2021", "5-May-2021", "DATETIME"),
     ("due May-21 or", "May-21", "DATETIME"),
@@ -243,6 +249,9 @@ NO_DATE = [
     # the year of a statute is no date
     "under the Employment Act 1996 (“the 1996 Act”), he",
     "the Army Acts 1955 apply",
+    # an ordinal word without "of" counts things when written in lower case
+    "a second November election",
+    "the first of many",
 ]
 
 

@@ -111,6 +111,11 @@ WITH_WORDNET = {
     'a date generalized past its day takes "in", not "on"': [
         ("She was born on 26 July 1945 in", "26 July 1945", "the 20th century", "She was born in the 20th century in"),
         ("On 3 May 2001 she", "3 May 2001", "May 2001", "In May 2001 she"),
+        # a day written as an ordinal, its "the" outside the date's span (a user's deed: "on the the 21st century")
+        ("They met on the 21st of June 1999 in", "21st of June 1999", "the 1990s", "They met in the 1990s in"),
+        ("signed on the twenty-first day of June 1999", "twenty-first day of June 1999", "1999", "signed in 1999"),
+        # a year that modifies a noun after "on the" keeps them: the tour was not "in" the decade
+        ("He played on the 2009 tour", "2009", "the 2000s", "He played on the 2000s tour"),
     ],
 }
 WORDNET_CASES = [pytest.param(*case, marks=needs_wordnet) for cases in WITH_WORDNET.values() for case in cases]

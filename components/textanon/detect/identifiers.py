@@ -103,10 +103,12 @@ INTRODUCTION = re.compile(
 )
 #: another name of a person after the words that give it ("a/k/a \"T-Bone\"", "aka Lil Tay", "nicknamed \"the Austrian
 #: Oak\"", "alias: Smokey"): in quotation marks, or capitalized words (:func:`_leading_name`); a "the" before it is the
-#: name's. "known as" only before quotation marks ("the area known as the Docklands" is no alias). The capitalized words
-#: are read ahead, not taken, so that a second alias later on the line is found
+#: name's after the legal alias words only: "nicknamed" and "also known as" name places too ("led the area to be
+#: nicknamed the Rocky Steps": a PERSON there split the film's "Rocky" from its character, and it survived). "known as"
+#: only before quotation marks ("the area known as the Docklands" is no alias). The capitalized words are read ahead,
+#: not taken, so that a second alias later on the line is found
 ALIAS = re.compile(
-    r"(?:(?<![\w/.])(?i:a/k/a|a\.k\.a\.?|aka|f/k/a|alias|nicknamed|also[ \t]+known[ \t]+as)[ \t]*:?"
+    r"(?:(?<![\w/.])(?P<trigger>(?i:a/k/a|a\.k\.a\.?|aka|f/k/a|alias|nicknamed|also[ \t]+known[ \t]+as))[ \t]*:?"
     r"|(?<![\w])(?i:known[ \t]+as)(?=[ \t]+[\"“‘']))"
     r"[ \t]+(?:(?P<open>[\"“‘'])(?P<quoted>[^\"“”‘’'\n]{1,40})[\"”’']"
     r"|(?P<the>(?i:the)[ \t]+)?(?=(?P<words>[A-Z][^\n]{0,60})))"
@@ -706,6 +708,9 @@ def find_letter_names(text: str) -> Iterator[Match]:
         if m.group("quoted") is not None:
             if m.group("quoted").strip():
                 yield m.start("quoted"), m.end("quoted"), PERSON, "alias_name"
+            continue
+        trigger = (m.group("trigger") or "").lower()
+        if m.group("the") and trigger.startswith(("nick", "also")):  # "nicknamed the Rocky Steps": a place too
             continue
         span = _leading_name(m.group("words"))
         if span is not None:

@@ -430,8 +430,23 @@ LOC_PATTERNS = {
         + r")?)"
     ),
 }
+_ORDINAL_UNITS = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+#: a day of the month written as an ordinal word ("Fourteenth", "twenty-first", "Thirty First")
+ORDINAL_DAY_WORD = (
+    rf"(?:(?:twenty|thirty)[- ]?(?:{_ORDINAL_UNITS})|{_ORDINAL_UNITS}|tenth|eleventh|twelfth|thirteenth|fourteenth|"
+    r"fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+)
 DATETIME_PATTERNS = {
     "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
+    # a day written as a word or "the ... day of", as certificates, deeds and court orders write it ("Fourteenth
+    # November 2024" on a death certificate: the NER took "November 2024" and "Fourteenth" stayed; "this 14th day of
+    # November, 2024"; "the twenty-first of June"). Without "of", only a capitalized ordinal ("second November" may
+    # count elections)
+    "day_word_month_year": (
+        rf"(?:\b(?:(?i:the)[ \t]+)?(?:\d{{1,2}}(?:st|nd|rd|th)|(?i:{ORDINAL_DAY_WORD}))[ \t]+(?i:(?:day[ \t]+)?of)"
+        rf"|\b(?=[A-Z])(?i:{ORDINAL_DAY_WORD})[ \t]+"
+        rf")[ \t]*{MONTHS}(?:,?{DATE_SEP}\d{{4}})?\b"
+    ),
     # a range of days in one month, one date ("3-5 April 2024": "3-" had stayed before the date's replacement)
     "day_range_month_year": (
         rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}"

@@ -84,6 +84,10 @@ POSSESSIVE_END = re.compile(r"['’]s?$")
 POSSESSIVE_AFTER = re.compile(r"^['’]s?\b")
 _OWN_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _ON_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+$")
+#: "on the" before a day written as an ordinal ("on the 21st of June 1999": the date's span has no "the"); not before a
+#: year that modifies a noun ("on the 2009 tour" stays "on the 2000s tour")
+_ON_THE_BEFORE = re.compile(r"(?<![\w-])([Oo]n)\s+the\s+$")
+_ORDINAL_DAY = re.compile(r"(?:\d{1,2}(?:st|nd|rd|th)|[A-Za-z]+(?:-[A-Za-z]+)?(?:st|nd|rd|th))\b(?:\s+day)?\s+of\b")
 #: a lower-case word of two letters or more right before a replacement (an adjective of its noun phrase, for a period:
 #: a capitalized word before a year is a name the year follows, "the Road Traffic Act 1988", "Smith 1991: ...")
 _LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’.-])[a-z]{2,}\s+$")
@@ -131,14 +135,15 @@ def fit_article(text: str, start: int, replacement: str, floor: int = 0, end: Op
       the previous mask covers the adjective ("the *** 1910s screen version"); after a capitalized word the year
       follows a name and keeps it ("the Road Traffic Act 1988" -> "the Road Traffic Act the 1980s");
     * a date generalized to a month, a year, a decade or a century after "on" takes "in" ("on 26 July 1945" ->
-      "in the 1940s"): the "on" is taken into the replacement;
+      "in the 1940s", "on the 21st of June 1999" -> "in the 1990s"): the "on" (and "the") is taken into the
+      replacement;
     * at the start of a sentence the replacement starts with a capital letter.
     """
     if not replacement:
         return start, replacement
     start = name_start(text, start, floor)  # "a revival of The Music Man" -> "a revival of a work"
     before = text[max(floor, start - 12) : start]
-    on = _ON_BEFORE.search(before)
+    on = _ON_BEFORE.search(before) or (_ORDINAL_DAY.match(text, start) and _ON_THE_BEFORE.search(before))
     if on and _PERIOD_LEVEL.match(replacement):  # "on 26 July 1945" -> "in the 1940s", not "on the 1940s"
         return start - len(on.group(0)), ("In " if on.group(1)[0].isupper() else "in ") + replacement
     own = _OWN_ARTICLE.match(replacement)
