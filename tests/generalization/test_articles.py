@@ -80,6 +80,11 @@ WITH_WORDNET = {
             "a laborer",
             "seeing this 58-year-old retired laborer from",
         ),
+        # or after an age (a user's radiology report: "75 y/o retired a laborer")
+        ("history: 75 y/o retired coal miner from", "coal miner", "a laborer", "history: 75 y/o retired laborer from"),
+        ("a 60 years old retired nurse", "nurse", "a caregiver", "a 60 years old retired caregiver"),
+        # a participle after another word is a verb there: "He retired a laborer" keeps the article
+        ("In 1990 he retired miner", "miner", "a laborer", "In 1990 he retired a laborer"),
     ],
     # seen on the development output of the search profile: "the cult-classic Rad by acclaimed a person"
     'a past participle right after a preposition modifies the noun; an "-ing" form there is a verb': [

@@ -83,6 +83,9 @@ STREET_WORDS = (
     r"Gardens|Boulevard|Blvd|Mews|Grove|Parade|View|Walk|Rise|Vale|Wharf|Quay|Yard|Highway|Hwy|Ct|Cir|Pkwy|"
     r"Strasse|Straße|Rue|Via|Calle|Strada|Str)"
 )
+#: the street types written in lower case by chats and forms after a capitalized name ("5521 Belmont ave"): only the
+#: abbreviations ("the 2004 Olympic road race" is no address)
+STREET_WORDS_LOWER = r"(?:ave|st|rd|blvd|ln|hwy|pkwy)"
 #: continental street types written before the street's name, in either case ("ul. Długa 5", "rue de Rivoli 25",
 #: "calle Mayor 3", "Rua Augusta 100"; Polish, French, Spanish, Catalan, Portuguese, Italian, Romanian, Czech,
 #: Russian/Ukrainian transliterated); the ones that are also English words ("via", "corso", "largo", "strada") only
@@ -308,6 +311,10 @@ ADDRESS_PATTERNS = {
     "house_number": (
         r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?(?:[A-Z][\w'’-]+\s+){1,3}"
         + f"(?:{STREET_WORDS}|{STREET_WORDS.upper()}"  # a statement in capitals: "12 LIPOWA STREET"
+        # a chat's or a form's street type in lower case after the capitalized name ("ship it to 5521 Belmont ave":
+        # the number and "ave" had stayed around "a city")
+        + "|"
+        + STREET_WORDS_LOWER
         # a US "Dr" (drive) ends the street ("1550 N Lake Shore Dr, Chicago"), never a doctor's title before a name
         + r"|(?:Dr|DR)(?!\.?[ \t]+[A-Z]))"
         + r"\b"
@@ -350,11 +357,13 @@ ADDRESS_PATTERNS = {
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
     "postcode_pl_town": rf"(?:(?<=, )|(?<=\n)|(?<=^))\d{{2}}-\d{{3}}\s+[{UPPER}][\w'’-]+",
 }
-#: a kinship word and the name after it (the rules ``kin_name`` and ``kin_name_field``: "her brother Tunde", "NOK:
-#: daughter Tanya"); not a title or a function word after it ("her son Mr Smith", "my sister In 2005")
+#: a kinship word and the name after it, or in brackets after it (the rules ``kin_name`` and ``kin_name_field``:
+#: "her brother Tunde", "NOK: daughter Tanya", "her partner (Aoife)"); not a title or a function word after it ("her
+#: son Mr Smith", "my sister In 2005")
 KIN_NAME = (
     r"(?:(?:elder|older|younger|little|big|late|eldest|"
-    rf"youngest|twin|step|half)[ -]?)?(?:{KIN_WORDS}|stepson|stepdaughter|stepmother|stepfather)s?,?[ \t]+"
+    rf"youngest|twin|step|half)[ -]?)?(?:{KIN_WORDS}|stepson|stepdaughter|stepmother|stepfather)s?"
+    r"(?:,?[ \t]+|[ \t]*\([ \t]*)"
     rf"(?!(?:{NAME_TITLES}|The|A|An|And|But|Or|In|On|At|Of|For|To|With|From|Who|Was|Is|Has|Had|He|She|It|They|"
     r"We|I|His|Her|Their)\b)"
     rf"(?P<span>[{UPPER}](?:\w|['’](?!s\b))*(?:-[{UPPER}]\w*)?(?:[ \t]+[{UPPER}](?:\w|['’](?!s\b))*)?)"
@@ -375,7 +384,9 @@ PERSON_PATTERNS = {
     "maiden_name": r"\b(?:née|nee|Née|NÉE)\s+(?P<span>" + NAME_WORD + r")",
     # a relative named after the kinship word ("her brother Tunde", "his son Khalid, 12", "my wife, Anna"): the
     # generic NER misses a given name it does not know; one or two capitalized words, no title or function word
-    "kin_name": r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our)\s+" + KIN_NAME,
+    # after a possessive noun too, and the name in brackets ("Sinead's partner (Aoife) reports": a referral letter's
+    # Irish given name that the NER did not know survived)
+    "kin_name": r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our|\w+['’]s)\s+" + KIN_NAME,
     # the same opening a form's field ("NOK: daughter Tanya", "(wife Helen)", a line "son Tom Ng")
     "kin_name_field": r"(?:[:(\n]|^)[ \t]*" + KIN_NAME,
     # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"

@@ -301,6 +301,12 @@ PREPOSITIONS = frozenset(
 )
 
 
+#: a hyphenated premodifier ("58-year-old") or an age ("75 y/o", "75yo", "75 yrs old", "75 years old") right before a
+#: participle: the participle then modifies the noun after it too (:func:`after_premodifier`)
+_PREMODIFIER_BEFORE_PARTICIPLE = re.compile(
+    r"(?:(?<![\w'’.-])[\w'’]+-[A-Za-z][\w'’-]*|\d[ \t]*(?:y/?o|y\.o\.|yrs?\.?[ \t]*old|years?[ \t]+old))\s+$",
+    re.IGNORECASE,
+)
 #: the first word of a hyphenated number ("twenty-five"): a quantifier, no premodifier
 _TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
 
@@ -352,10 +358,11 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
         word = previous.group(1).lower() if previous else ""
         if word in DETERMINERS or (low.endswith("ed") and word in PREPOSITIONS):
             return True
-        # after a hyphenated premodifier, read in the text even inside the previous mask: "this 58-year-old retired
-        # miner" -> "this *** retired laborer", never "retired a laborer"
+        # after a hyphenated premodifier or an age, read in the text even inside the previous mask: "this 58-year-old
+        # retired miner" -> "this *** retired laborer", never "retired a laborer"; a clinical note's "75 y/o retired
+        # coal miner", "75 years old retired"
         at = start - len(before) + m.start(1)
-        return bool(re.search(r"(?<![\w'’.-])[\w'’]+-[A-Za-z][\w'’-]*\s+$", text[max(0, at - 40) : at]))
+        return bool(_PREMODIFIER_BEFORE_PARTICIPLE.search(text[max(0, at - 40) : at]))
     return has_sense(low, wn.ADJ) or has_sense(low, wn.NOUN)
 
 
