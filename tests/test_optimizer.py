@@ -503,3 +503,20 @@ def test_a_tied_half_left_alone_by_the_search_attackers_check_is_suppressed_too(
     masked = opt._untie(doc, {"DEM_3"})
     assert masked == {"DEM_3", "PERSON_6"}  # the name beside the suppressed title; the pair both generalized stays
     assert opt.generalized == {"PERSON_7": (1, "another person"), "DEM_9": (1, "a person")}
+
+
+def test_a_short_form_that_fits_a_masked_full_name_is_masked():
+    """The linker leaves a first name that fits two full names on its own ("Rocky" of "Rocky Balboa" and of "Rocky
+    Steps", an evaluated abstract's nickname read as a person): masking "Rocky Balboa" masks that "Rocky" too."""
+    text = "Jo Doe played Rocky Balboa near the Rocky Steps. Rocky won, and Adrian cheered."
+    mentions = [
+        ("Rocky Balboa", "PERSON", "P1"),
+        ("Rocky Steps", "PERSON", "P2"),
+        ("Rocky", "PERSON", "P3"),
+        ("Adrian", "PERSON", "P4"),
+    ]
+    doc = make_doc(text, mentions, [["P1"]], ics={"P2": 50.0, "P3": 1.0, "P4": 1.0}, target="Jo Doe")
+    assert masked_ids(doc) >= {"P1", "P3"}  # the full name broke the risk; its short form goes with it
+    assert "P4" not in masked_ids(doc)  # a first name of no masked full name stays
+    kept = make_doc(text, mentions, [["P4"]], ics={"P3": 1.0, "P4": 1.0}, target="Jo Doe")
+    assert "Rocky" in kept._.anonymized_text  # no full name masked: nothing to follow

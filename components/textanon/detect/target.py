@@ -157,6 +157,34 @@ def name_parts(text: str) -> List[str]:
     return words
 
 
+def given_name_fits(parts: List[str], full: List[str], dotted: bool) -> bool:
+    """A short form of the full name ``full`` that is not its surname: its first name alone ("Julia" of "Julia
+    Novak") or, written with periods (``dotted``: not a designated letter "K"), its initials ("J.", "J.N.")."""
+    if len(parts) == 1 and len(parts[0]) > 1:
+        return parts[0] == full[0]
+    if not dotted or not all(len(p) == 1 for p in parts):
+        return False
+    if len(parts) == 1:
+        return full[0].startswith(parts[0])
+    return parts == [w[0] for w in full]
+
+
+def initials_fit(initials: List[str], given_names: List[str]) -> bool:
+    """ "G." fits "Galip"; no initials fit any given names."""
+    if len(initials) > len(given_names):
+        return False
+    return all(g.startswith(i) for i, g in zip(initials, given_names))
+
+
+def short_form_fits(parts: List[str], full: List[str], dotted: bool) -> bool:
+    """Whether the name words ``parts`` (:func:`name_parts`) of a short mention may stand for the full name ``full``:
+    its surname with initials that fit ("Yalman", "G. Yalman" of "Galip Yalman"), or :func:`given_name_fits`."""
+    return bool(parts) and (
+        (parts[-1] == full[-1] and initials_fit([w[0] for w in parts[:-1]], full[:-1]))
+        or given_name_fits(parts, full, dotted)
+    )
+
+
 def target_variants(name: str) -> List[str]:
     """Surface variants of the protected person's name, longest first (see the module docstring)."""
     words = name_words(name)

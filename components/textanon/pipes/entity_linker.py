@@ -20,7 +20,14 @@ from typing import Dict, List
 
 from spacy.tokens import Doc, Span
 
-from textanon.detect.target import COURTESY_TITLES, in_other_script, name_parts, without_nicknames
+from textanon.detect.target import (
+    COURTESY_TITLES,
+    given_name_fits,
+    in_other_script,
+    initials_fit,
+    name_parts,
+    without_nicknames,
+)
 from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
 from textanon.labels import PERSON, QUANTITY
 from textanon.settings.serialization import SettingsRecord
@@ -137,10 +144,10 @@ class EntityLinker(SettingsRecord):
             if i in full_ids:
                 continue  # a full name links by equality only
             surname, initials = parts[-1], [w[0] for w in parts[:-1]]
-            matches = {uf.find(j) for j, fp in full if fp[-1] == surname and _initials_fit(initials, fp[:-1])}
+            matches = {uf.find(j) for j, fp in full if fp[-1] == surname and initials_fit(initials, fp[:-1])}
             if not matches:  # "Julia" / "J." / "J.N." of "Julia Novak"
                 dotted = "." in spans[i].text or spans[i]._.source == "rule:signature_initial"
-                matches = {uf.find(j) for j, fp in full if _given_name_fits(parts, fp, dotted)}
+                matches = {uf.find(j) for j, fp in full if given_name_fits(parts, fp, dotted)}
             if len(matches) == 1:
                 uf.union(matches.pop(), i)
 
@@ -185,22 +192,3 @@ class EntityLinker(SettingsRecord):
                 and in_other_script(b.text) != in_other_script(a.text)
             ):
                 uf.union(i, i + 1)
-
-
-def _given_name_fits(parts: List[str], full: List[str], dotted: bool) -> bool:
-    """A short form of the full name ``full`` that is not its surname: its first name alone ("Julia" of "Julia
-    Novak") or, written with periods (``dotted``: not a designated letter "K"), its initials ("J.", "J.N.")."""
-    if len(parts) == 1 and len(parts[0]) > 1:
-        return parts[0] == full[0]
-    if not dotted or not all(len(p) == 1 for p in parts):
-        return False
-    if len(parts) == 1:
-        return full[0].startswith(parts[0])
-    return parts == [w[0] for w in full]
-
-
-def _initials_fit(initials: List[str], given_names: List[str]) -> bool:
-    """ "G." fits "Galip"; no initials fit any given names."""
-    if len(initials) > len(given_names):
-        return False
-    return all(g.startswith(i) for i, g in zip(initials, given_names))

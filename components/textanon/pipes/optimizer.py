@@ -21,6 +21,9 @@ generalizing, the protected person's name is replaced by the ``target_role`` set
 * every CODE entity: any mention labelled CODE or found by a CODE rule;
 * dates of birth (a DATETIME mention right after "born" or "date of birth");
 * deny-list spans (``span._.source == "deny"``, added by ``textanon_allow_deny``);
+* a PERSON entity of short forms only (a first name, a surname, initials) that may stand for the full name of an
+  entity masked or generalized: the linker leaves a short form that fits two full names on its own ("Rocky" of
+  "Rocky Balboa" and of another "Rocky ..."), and it must not name the one that was masked;
 * every mention whose label is in the ``mask_labels`` setting (the ``strict`` profile: every label, so every
   detected span is masked, as NER redaction does);
 * the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
@@ -69,9 +72,11 @@ from textanon.detect.target import (
     fold,
     name_occurrences,
     name_occurrences_and_pronunciations,
+    name_parts,
     name_words,
     other_given_before,
     other_name_after,
+    short_form_fits,
 )
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
@@ -220,6 +225,7 @@ class MaskingOptimizer(SettingsRecord):
         self._tagged = None  # the doc's tokens for the role word: read at its first rendering
         self.generalized: Dict[str, Tuple[int, str]] = {}
         masked = self._solve(doc, entities, combos, forced, self.replacement == GENERALIZE)
+        masked |= _short_forms_of(entities, masked | set(self.generalized))
         self._render(doc, entities, masked, occurrences, self.generalized)
         if self.generalized:
             self._check_targeted(doc, entities, combos, forced, masked, occurrences)
@@ -839,6 +845,29 @@ def _entities(spans: Iterable[Span]) -> Dict[str, List[Span]]:
     for i, span in enumerate(spans):
         entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
     return entities
+
+
+def _short_forms_of(entities: Dict[str, List[Span]], hidden: Set[str]) -> Set[str]:
+    """The PERSON entities, none of whose mentions is a full name, with a mention that may stand for the full name of
+    an entity in ``hidden`` (:func:`textanon.detect.target.short_form_fits`): the linker leaves a short form that
+    fits two full names on its own ("Rocky" of "Rocky Balboa" and of a second "Rocky ..."), and masking one of those
+    full names must not leave "Rocky" to name it."""
+    full: List[List[str]] = []
+    short: Dict[str, List[Tuple[List[str], bool]]] = {}
+    for eid, mentions in entities.items():
+        persons = [(name_parts(m.text), m) for m in mentions if m.label_ == PERSON]
+        if not persons:
+            continue
+        whole = [p for p, _ in persons if len(p) >= 2 and all(len(w) > 1 for w in p)]
+        if eid in hidden:
+            full.extend(whole)
+        elif not whole:
+            short[eid] = [(p, "." in m.text or m._.source == "rule:signature_initial") for p, m in persons if p]
+    return {
+        eid
+        for eid, forms in short.items()
+        if any(short_form_fits(parts, name, dotted) for parts, dotted in forms for name in full)
+    }
 
 
 def _person_runs(text: str, entities: Dict[str, List[Span]]) -> List[Char]:
