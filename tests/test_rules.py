@@ -193,6 +193,10 @@ FOUND = [
     # a range of days in one month is one date (a tribunal's heading: "On: 3-the 21st century")
     ("Heard on: 3-5 April 2024\nBefore", "3-5 April 2024", "DATETIME"),
     ("met on 12th – 14th May 2022 in", "12th – 14th May 2022", "DATETIME"),
+    # a judgment's neutral citation is one identifier ("Crim 1123" had become "the 12th century")
+    ("R v Haskins [2019] EWCA Crim 1123. The appellant", "[2019] EWCA Crim 1123", "CODE"),
+    ("see [2018] EWHC 123 (QB) and", "[2018] EWHC 123 (QB)", "CODE"),
+    ("in [2020] UKSC 5, the", "[2020] UKSC 5", "CODE"),
 ]
 
 
@@ -224,6 +228,8 @@ NO_CODE = [
     "(Ustawa nr 17 of 2004)",
     # the Court's former law reports
     "Airey v. Ireland, 9 October 1979, Series A no. 32, and",
+    # a law report's volume and page is no neutral citation
+    "R (Mellor) v Secretary of State ([2001] 3 WLR 533). He",
     "the plate was broken 3 times",
     # a date written with one separator twice is no phone number, nor is a timestamp an identifier
     "Seen on 2024-02-03 at the clinic",

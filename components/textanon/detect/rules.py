@@ -205,6 +205,12 @@ REPORTS_SERIES = re.compile(r"\bSeries [AB],?\s*$")
 
 #: the types of case of a US federal docket number ("cv" civil, "cr" criminal, "mj" magistrate judge...)
 DOCKET_TYPES = ("cv", "cr", "mj", "mc", "md", "bk", "ap", "po", "sw", "civ", "crim")
+#: the courts of neutral citations (UK, Ireland, Australia, New Zealand, Canada): "[2019] EWCA Crim 1123"
+NEUTRAL_CITATION_COURTS = (
+    "UKSC", "UKHL", "UKPC", "UKUT", "UKFTT", "UKEAT", "UKIPTrib", "EWCA", "EWHC", "EWFC", "EWCOP", "EWMC", "CSIH",
+    "CSOH", "HCJAC", "SAC", "NICA", "NIQB", "NICh", "NIFam", "IESC", "IECA", "IEHC", "HCA", "FCA", "FCAFC", "NSWSC",
+    "NSWCA", "VSC", "VSCA", "QCA", "NZSC", "NZCA", "NZHC", "SCC", "ONCA", "BCCA", "ONSC",
+)  # fmt: skip
 #: CODE rules (identifiers), name -> pattern
 CODE_PATTERNS = {
     "application_number": r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)",
@@ -227,6 +233,14 @@ CODE_PATTERNS = {
     "case_reference": (
         r"\b(?:[Cc]ase|[Ff]ile|[Dd]ecision|[Rr]eference|[Rr]eg(?:istration)?)\s+(?:[Nn]o\.?|[Nn]umber)"
         r"\s*[A-Z0-9][\w./-]*\d[\w./-]*"
+    ),
+    # a neutral citation of a judgment ("[2019] EWCA Crim 1123", "[2018] EWHC 123 (QB)", "[2020] UKSC 5", "[2015]
+    # IEHC 77", "[2012] HCA 14"): one identifier of one case, found by it in any law library; a report's volume and
+    # page ("[2001] 3 WLR 533") are not one
+    "neutral_citation": (
+        r"\[(?:1[89]|20)\d{2}\][ \t]+(?:" + "|".join(NEUTRAL_CITATION_COURTS) + r")"
+        r"(?:[ \t]+(?:Civ|Crim|Admin|IAC|AAC|LC|TCC|TC|GRC|B))?[ \t]+\d{1,5}"
+        r"(?:[ \t]*\((?:Admin|Ch|QB|KB|Fam|Comm|TCC|Pat|IPEC|Costs|Mercantile|IAC|AAC|LC|TC)\))?(?!\w)"
     ),
     # a US federal court's docket number ("1:23-cv-04417", "2:19-cr-00123-JAM-1", "23-mj-0456"): the office, the
     # year, the type of case, its number, the judges' initials
