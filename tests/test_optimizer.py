@@ -520,3 +520,19 @@ def test_a_short_form_that_fits_a_masked_full_name_is_masked():
     assert "P4" not in masked_ids(doc)  # a first name of no masked full name stays
     kept = make_doc(text, mentions, [["P4"]], ics={"P3": 1.0, "P4": 1.0}, target="Jo Doe")
     assert "Rocky" in kept._.anonymized_text  # no full name masked: nothing to follow
+
+
+@pytest.mark.parametrize(
+    "text,mention,target,expected",
+    [
+        # an evaluated abstract: the NER's "Thomas Cruise" for Tom Cruise left "the person Mapother IV"
+        ("Thomas Cruise Mapother IV (born 1962) acts. Cruise sings.", "Thomas Cruise", "Tom Cruise", "*** (born"),
+        # a PERSON mention over the name and the further surname: the role word covers both
+        ("Penélope Cruz Sánchez (born 1974) acts. Cruz sings.", "Cruz Sánchez", "Penélope Cruz", "The person (born"),
+    ],
+)
+def test_a_further_surname_after_the_full_name_never_survives(text, mention, target, expected):
+    doc = make_doc(text, [(mention, "PERSON", "P1")], [], replacement="generalize", target=target)
+    out = doc._.anonymized_text
+    assert out.startswith(expected) and out.endswith("The person sings."), out
+    assert "Mapother" not in out and "Sánchez" not in out and "Cruise" not in out and "Cruz" not in out

@@ -6,6 +6,7 @@ import pytest
 from core_fixtures import FIXTURES
 
 from textanon.detect.target import (
+    diminutives,
     find_target_mentions,
     name_occurrences,
     name_occurrences_and_pronunciations,
@@ -364,5 +365,59 @@ def test_a_rare_name_after_the_given_name_alone(text, found):
     start = text.lower().index("chidi")
     last = other_name_after(text, start, start + len("Chidi"), "Chidi Okafor")
     assert (text[start + len("Chidi") : last].strip() if last is not None else None) == found
-    # an occurrence of the whole name, or of the surname, has no middle name after it
-    assert other_name_after("Chidi Okafor Emeka", 0, len("Chidi Okafor"), "Chidi Okafor") is None
+    # an occurrence of the surname alone has no middle name after it
+    assert other_name_after("Okafor Emeka", 0, len("Okafor"), "Chidi Okafor") is None
+
+
+@pytest.mark.parametrize(
+    "text,name,found",
+    [
+        # an evaluated abstract's "Thomas Cruise Mapother IV" for Tom Cruise: "the person Mapother IV" would leak it
+        ("Thomas Cruise Mapother IV (born 1962)", "Thomas Cruise", "Mapother IV"),
+        ("Chidi Okafor Emeka spoke", "Chidi Okafor", "Emeka"),
+        ("Chidi Okafor Brown spoke", "Chidi Okafor", None),  # an everyday English word
+        ("Chidi Okafor's Emeka spoke", "Chidi Okafor", None),  # a possessive ends the name
+    ],
+)
+def test_a_rare_name_after_the_full_name(text, name, found):
+    """A further surname after the full name (its suffix with it) is masked with the name."""
+    end = len(name)  # the occurrence: the name that opens the text
+    last = other_name_after(text, 0, end, name)
+    assert (text[end:last].strip() if last is not None else None) == found
+
+
+@pytest.mark.parametrize(
+    "text,name,found",
+    [
+        # a user's biography: the diminutive of the given name, written on its own, had survived twice
+        (
+            "Robert Kearney, known to friends as Bob, grew up in Drogheda. Bob later moved to Boston.",
+            "Robert Kearney",
+            ["Robert Kearney", "Bob", "Bob"],
+        ),
+        # before the surname it is one occurrence with it
+        ("Elizabeth Marsh sang; later Liz Marsh retired.", "Elizabeth Marsh", ["Elizabeth Marsh", "Liz Marsh"]),
+        # another person's full name, a form in capitals ("DOB") and an ordinary word ("Will" of William) are not it
+        (
+            "Robert Kearney met Bob Whitby. DOB 1970. Will he come?",
+            "Robert Kearney",
+            ["Robert Kearney"],
+        ),
+        ("William Tell. Will he come?", "William Tell", ["William Tell"]),
+    ],
+)
+def test_a_diminutive_of_the_given_name_is_the_name(text, name, found):
+    assert [text[s:e] for s, e in name_occurrences(text, name)] == found
+
+
+def test_a_diminutive_on_its_own_is_masked_never_the_role_word():
+    """A standalone diminutive may be a relative or a namesake: the optimizer writes it as a mask (the second list),
+    the full name as the role word."""
+    text = "Robert Kearney, known as Bob, left."
+    found, masked = name_occurrences_and_pronunciations(text, "Robert Kearney")
+    assert [text[s:e] for s, e in masked] == ["Bob"]
+    assert [text[s:e] for s, e in found] == ["Robert Kearney", "Bob"]
+    assert {"bob", "bobby", "rob"} <= set(diminutives("Robert"))
+    tell = "William Tell. Bill. Later, Will came."
+    # an ordinary word only where its capital says it is a name (not opening a sentence)
+    assert [tell[s:e] for s, e in name_occurrences(tell, "William Tell")] == ["William Tell", "Will"]

@@ -543,13 +543,19 @@ NAME_AFTER_MAX_ZIPF = 4.0
 
 
 def other_name_after(text: str, start: int, end: int, name: str) -> Optional[int]:
-    """Where the name-like word right after the occurrence ``text[start:end]`` of one of ``name``'s given names alone
-    ends; None otherwise. The word is capitalized, no word of ``name``, no title, and rare in English
+    """Where the name-like word right after the occurrence ``text[start:end]`` of one of ``name``'s given names alone,
+    or of a name of two words or more ending with its surname, ends (a suffix after it included: "IV", "Jr."); None
+    otherwise. The word is capitalized, no word of ``name``, no title, and rare in English
     (:data:`NAME_AFTER_MAX_ZIPF`): a middle name the target's name left out ("FORENAME(S): CHIDI EMEKA" for Chidi
-    Okafor) or another person of the same given name; whichever it is, it would survive beside the masked given name
-    ("the person EMEKA"). The optimizer masks the two together, never written as the person's role word."""
+    Okafor), a further surname ("Thomas Cruise Mapother IV" for Tom Cruise) or another person of the same given name;
+    whichever it is, it would survive beside the masked name ("the person EMEKA", "the person Mapother IV"). The
+    optimizer masks the two together, never written as the person's role word."""
     words = name_words(name)
-    if len(words) < 2 or fold(text[start:end]) not in {fold(w) for w in words[:-1]}:
+    if len(words) < 2:
+        return None
+    written = text[start:end].split()
+    given_alone = fold(text[start:end]) in {fold(w) for w in words[:-1]}
+    if not given_alone and not (len(written) >= 2 and fold(written[-1]) == fold(words[-1])):
         return None
     m = _WORD_AFTER_GIVEN.match(text, end)
     if m is None:
@@ -557,7 +563,10 @@ def other_name_after(text: str, start: int, end: int, name: str) -> Optional[int
     word = fold(m.group(1))
     if word in {fold(w) for w in words} or word in TITLES or word in SUFFIXES or is_common_word(word):
         return None
-    return m.end(1) if zipf_frequency(word, "en") < NAME_AFTER_MAX_ZIPF else None
+    if zipf_frequency(word, "en") >= NAME_AFTER_MAX_ZIPF:
+        return None
+    suffix = _NAME_SUFFIX.match(text, m.end(1))
+    return suffix.end() if suffix else m.end(1)
 
 
 def _initials_ok(text: str, start: int, end: int) -> bool:
@@ -618,7 +627,8 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     words = name_words(name)
     spoken = _pronunciations_after(text, occurrences)
     glued = _glued_forms(view, words) + _compound_forms(view, words)
-    extra = spoken + glued + _dotted_initials(text, words) + _nickname_occurrences(text, words)
+    forms = _diminutive_occurrences(text, words)
+    extra = spoken + glued + forms + _dotted_initials(text, words) + _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = _whole_word(words[-1])
         folded = fold(view.text)
@@ -629,7 +639,7 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     found = [(s, e) for s, e, _ in merge(occurrences + extra)] if extra else occurrences
     found = _joined_forms(text, found, set(spoken))
     kept = set(found)  # a pronunciation merged into a longer occurrence is no longer one of its own
-    return found, [p for p in spoken + glued if p in kept]
+    return found, [p for p in spoken + glued + forms if p in kept]
 
 
 #: what may stand between two occurrences of the name that are one writing of it ('Robert "Bob" Hartley', "William
@@ -836,6 +846,58 @@ def _nickname_occurrences(text: str, words: Sequence[str]) -> List[Span]:
             for m in _whole_word(nick).finditer(folded)
             if text[m.start()].isupper() or text[m.start() : m.end()] == nick
         ]
+    return spans
+
+
+#: the shortest diminutive of a given name looked for on its own ("Bob" of Robert; not "Si" of Sylvester)
+DIMINUTIVE_MIN_CHARS = 3
+
+
+@lru_cache(maxsize=1)
+def _nicknamer():
+    from nicknames import NickNamer  # the hand-curated table of English given names and their diminutives
+
+    return NickNamer()
+
+
+@lru_cache(maxsize=1024)
+def diminutives(given: str) -> Tuple[str, ...]:
+    """The diminutives of the given name ``given`` (folded, sorted) that may be read as a name on their own: "bob",
+    "bobby", "rob", "robby" ... of "Robert" (the ``nicknames`` package's table); none shorter than
+    :data:`DIMINUTIVE_MIN_CHARS`, nor a title."""
+    forms = {fold(f) for f in _nicknamer().nicknames_of(fold(given))}
+    return tuple(sorted(f for f in forms if len(f) >= DIMINUTIVE_MIN_CHARS and f != fold(given) and f not in TITLES))
+
+
+#: what comes before a sentence's first word: where a capital letter says nothing of a name ("Will he come?")
+_SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n][\"'“‘(\[\s]*|[\"“‘(\[]\s*)\Z")
+
+
+def _diminutive_occurrences(text: str, words: Sequence[str]) -> List[Span]:
+    """Every occurrence of a diminutive of the person's first given name (:func:`diminutives`) written as a name
+    ("Robert Kearney ... known to friends as Bob": "Bob" names him), on its own or before the surname: capitalized,
+    the rest in lower case (not "DOB"), not an ordinary word opening a sentence ("Will he come?" for William; "known
+    as Will" is him), and not before another capitalized word than the surname ("Bob Whitby" is another person, the
+    recognizer's to find). The optimizer masks it, never writing the role word on its own (a
+    relative or a namesake may be meant); before the surname it joins the surname's occurrence."""
+    if len(words) < 2:
+        return []
+    forms = diminutives(words[0])
+    if not forms:
+        return []
+    folded, last = fold(text), fold(words[-1])
+    spans: List[Span] = []
+    for form in forms:
+        for m in _whole_word(form).finditer(folded):
+            written = text[m.start() : m.end()]
+            if not written[:1].isupper() or (len(written) > 1 and not written[1:].islower()):
+                continue
+            if is_common_word(form) and _SENTENCE_START.search(text, max(0, m.start() - 4), m.start()):
+                continue  # "Will he come?", "Bill 12 was passed": an ordinary word opening a sentence
+            after = _WORD_AFTER_GIVEN.match(text, m.end())
+            if after is not None and fold(after.group(1)) != last:
+                continue
+            spans.append(m.span())
     return spans
 
 

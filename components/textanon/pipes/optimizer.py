@@ -907,8 +907,10 @@ def _relatives(
       ("Danielle Okoro" for Dani Okoro), :func:`other_given_before`;
     * the surname right after another person's name the recognizer found ("the applicant's brother, Mihai
       Ionescu" for Radu Ionescu had become "another person the person");
-    * a given name alone before a rare capitalized word (a middle name: "CHIDI EMEKA" for Chidi Okafor),
-      :func:`other_name_after`."""
+    * a given name alone, or a full name, before a rare capitalized word (a middle name: "CHIDI EMEKA" for Chidi
+      Okafor; a further surname: "Thomas Cruise Mapother IV" for Tom Cruise), :func:`other_name_after`; after a
+      full name, only where no PERSON mention overlapping the name reaches over the word (then the role word is
+      written over both: "Penélope Cruz Sánchez", the NER's "Cruz Sánchez", reads "the person")."""
     person_end = {  # another person's name: a PERSON mention that holds no occurrence
         m.end_char: m.start_char
         for mentions in entities.values()
@@ -928,6 +930,14 @@ def _relatives(
             if before < s and before in person_end:
                 first = person_end[before]
         last = other_name_after(text, s, e, target)
+        if (
+            last is not None
+            and len(text[s:e].split()) >= 2
+            and any(
+                m.label_ == PERSON and m.start_char < e and last <= m.end_char for ms in entities.values() for m in ms
+            )
+        ):
+            last = None  # a PERSON mention of the recognizer's joins the name and the word: the role word covers both
         if first is not None or last is not None:
             found[(s, e)] = (s if first is None else first, e if last is None else last)
     return found
