@@ -341,6 +341,25 @@ def test_an_address_is_one_direct_identifier_labelled_loc():
 
 
 @pytest.mark.parametrize(
+    "text,town",
+    [
+        # a user's letter: "Much Wenlock, Shropshire" had stayed beside the masked postcode
+        ("Flat 2, Rosebank House, Mill Lane, Much Wenlock, Shropshire TF13 6AA. Tel", "Much Wenlock, Shropshire"),
+        ("14 Kestrel Way, Doncaster DN4 7QP.", "Doncaster"),
+        ("NE1 Office, Newcastle upon Tyne NE1 4ST", "Newcastle upon Tyne"),
+        ("The Old Mill\nStratford-upon-Avon\nCV37 6BE", "Stratford-upon-Avon"),
+        ("I moved to Leeds LS6 1AA in 2010", None),  # no address line: the postcode alone
+    ],
+)
+def test_the_town_before_a_uk_postcode_is_part_of_the_address(text, town):
+    from textanon.pipes.optimizer import is_code
+
+    found = [m for m, label, name in named_matches(text) if name == "uk_town_postcode" and label == "LOC"]
+    assert found == ([town] if town else [])
+    assert is_code("LOC", "rule:uk_town_postcode")  # a direct identifier: always masked
+
+
+@pytest.mark.parametrize(
     "text,address",
     [
         ("rented Flat 33, 10 Harbour View from", "10 Harbour View"),  # no street word: after a flat number

@@ -318,6 +318,9 @@ CODE_PATTERNS = {
         r"(?P<span>\d+[A-Za-z]?)\b"
     ),
 }
+#: a UK town or county as an address writes it: capitalized words, with the small words of place names between them
+#: ("Much Wenlock", "Newcastle upon Tyne", "Stratford-upon-Avon", "Weston-super-Mare", "Bishop's Stortford")
+UK_TOWN = r"[A-Z][a-z'’]+(?:(?:[ \t]+|-)(?:upon|on|in|under|le|by|next|the|super|en|sub|cum|[A-Z][a-z'’]+)){0,3}"
 #: addresses: a direct identifier (found by a CODE rule, always masked) labelled LOC as a whole, the house number
 #: and the street ("12 Baker Street"), as TAB's annotators mark them
 ADDRESS_PATTERNS = {
@@ -366,6 +369,12 @@ ADDRESS_PATTERNS = {
         rf"\b{HOUSE_NUMBER},?\s+(?:[Rr]ue|[Aa]venue|[Bb]oulevard|[Bb]d|[Pp]lace|[Qq]uai|[Aa]llée|[Ii]mpasse|[Cc]hemin|"
         rf"[Rr]oute|[Cc]ours|[Ss]quare|{CELTIC_STREET_TYPES})[ \t]+{STREET_NAME_WORD}"
         rf"(?:[ \t]+{STREET_NAME_WORD}){{0,4}}{POSTCODE_TOWN}"
+    ),
+    # the town (and county) of a UK address, before its postcode, after a comma or at a line's start ("Flat 2, Mill
+    # Lane, Much Wenlock, Shropshire TF13 6AA": a small town and its county had stayed beside the masked postcode)
+    "uk_town_postcode": (
+        rf"(?m)(?:(?<=,)|(?<=, )|^)[ \t]*(?P<span>{UK_TOWN}(?:,[ \t]*{UK_TOWN})?)(?:,?[ \t]+|,?[ \t]*\n[ \t]*)"
+        r"(?=[A-Z]{1,2}\d[A-Z\d]?[ \t]*\d[A-Z]{2}\b)"
     ),
     # a Polish postcode and its town on a line of its own or after a comma ("Jan Kowalski, 00-238 Warszawa"): two
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
