@@ -97,6 +97,8 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
     members = [gaz.state_members(city.state)] if city.state else []
     out += [f"a city in {city.country.phrase}", f"a city in {continent}", "a city"]
     members += [gaz.members(city.country), gaz.members(continent=city.country.continent)]
+    if doc_text and named_after(city, doc_text, end):
+        return levels(["a city"], "places", text)  # "Skokie, Illinois": never "a city in Illinois, Illinois"
     return levels(out, "places", text, members)
 
 
@@ -106,6 +108,27 @@ _PLACE_AFTER = re.compile(r",[ \t]*([A-Z][\w.'’-]*(?:[ \t]+[A-Z][\w.'’-]*){0
 #: a city named after a comma says where the place before it is only when it is this large ("Ontario" is also a city
 #: in California: "Toronto, Ontario" says nothing against Toronto)
 CONTAINING_CITY_MIN_POPULATION = 1_000_000
+
+
+def named_after(city, doc_text: str, end: int) -> bool:
+    """Whether the text names ``city``'s own US state or country right after its name (ending at ``end``), after a
+    comma ("Skokie, Illinois", "Lyon, France"): a level "a city in <that place>" would say it twice ("a city in
+    Illinois, Illinois"), so the city is generalized to "a city", the place after it still saying where."""
+    m = _PLACE_AFTER.match(doc_text, end, min(len(doc_text), end + 80))
+    if m is None:
+        return False
+    gaz = geonames()
+    words = m.group(1).split()
+    for n in range(len(words), 0, -1):
+        name = " ".join(words[:n])
+        if name.endswith(".") and not re.search(r"\.\w", name):
+            name = name[:-1]
+        country, state = gaz.country(name), gaz.us_state(name)
+        if country is not None or state is not None:
+            return (country is not None and country.iso == city.country.iso) or (
+                state is not None and city.country.iso == "US" and city.state == state
+            )
+    return False
 
 
 def contradicted(city, doc_text: str, end: int) -> bool:
