@@ -197,6 +197,10 @@ FOUND = [
     ("R v Haskins [2019] EWCA Crim 1123. The appellant", "[2019] EWCA Crim 1123", "CODE"),
     ("see [2018] EWHC 123 (QB) and", "[2018] EWHC 123 (QB)", "CODE"),
     ("in [2020] UKSC 5, the", "[2020] UKSC 5", "CODE"),
+    # a date of the Hebrew or the Islamic calendar is one date
+    ("the bar mitzvah of Noam Levi on 12 Adar 5784.", "12 Adar 5784", "DATETIME"),
+    ("on 3 Adar II 5784 at", "3 Adar II 5784", "DATETIME"),
+    ("born 15 Sha'ban 1445 AH in", "15 Sha'ban 1445 AH", "DATETIME"),
 ]
 
 

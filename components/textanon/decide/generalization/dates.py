@@ -8,6 +8,7 @@ import re
 from typing import List
 
 from textanon.decide.generalization.base import Generalization, levels
+from textanon.detect.rules import OTHER_CALENDAR_MONTHS
 
 MONTHS = (
     "january february march april may june july august september october november december".split()
@@ -57,17 +58,9 @@ def generalize_date(text: str, preceding: str = "") -> List[Generalization]:
     return _generalize_date(text)
 
 
-#: a month of the Islamic (Hijri) or the Persian (Solar Hijri) calendar, as English texts transliterate them: a year
-#: after one is no Gregorian year ("14 Jumada al-Awwal 1445" is November 2023, not "the 15th century")
-_OTHER_CALENDAR_MONTH = (
-    r"(?:Muharram|Safar|Rabi(?:[ '‘’-]?(?:al|ul|ol|el)[ -]?|\s+)(?:Awwal|Awal|Thani|Thaani|Akhir|Akhar|Sani|I{1,2})|"
-    r"Jumad[ae](?:[ '‘’-]?(?:al|ul|ol|el)[ -]?|\s+)(?:Awwal|Awal|Ula|Oula|Thani|Thaani|Akhira|Akhirah|Akhir|I{1,2})|"
-    r"Rajab|Sha['‘’]?b[aā]n|Rama[dz][aā]n|Ramzan|Shawwal|Dh?[uo]l?[ -]?(?:al[ -])?Qa['‘’]?d(?:ah|a)?|"
-    r"Dh?[uo]l?[ -]?(?:al[ -])?Hij(?:j)?(?:ah|a)?|Zul[ -]?(?:Qa['‘’]?dah|Hijjah)|"
-    r"Farvardin|Ordibehesht|Khordad|Tir|Mordad|Shahrivar|Mehr|Aban|Azar|Dey|Bahman|Esfand)"
-)
-#: capitalized as English writes them (no IGNORECASE: a case-insensitive alternation tried at every position of the
-#: context costs 4-5 times more, for every date of a court case)
+#: a month of another calendar (:data:`textanon.detect.rules.OTHER_CALENDAR_MONTHS`): a year after one is no
+#: Gregorian year
+_OTHER_CALENDAR_MONTH = OTHER_CALENDAR_MONTHS
 _OTHER_CALENDAR_BEFORE = re.compile(_OTHER_CALENDAR_MONTH + r",?\s*$")
 _OTHER_CALENDAR_INSIDE = re.compile(r"\b" + _OTHER_CALENDAR_MONTH + r"\b")
 #: an era after a year: the Hijri and Solar Hijri years ("1445 AH", "1402 SH"), the Buddhist era ("2566 BE")
