@@ -206,7 +206,12 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     And what survived before session 70 (2026-12-01): another written form of the given name before the surname
     (the NER read "Danielle" as a place), a middle name after the given name in a form in capitals, a US drive
     ("Dr") after a flat number, a Korean given name the NER cut at its hyphen ("Park Ji-") and a co-author's name
-    with a footnote mark in an author list ("John Roe²": one token)."""
+    with a footnote mark in an author list ("John Roe²": one token). And what survived before sessions 71 and 72
+    (2026-12-01/02): an alias after "a/k/a" in a docket, a phone number spelled digit by digit in a voicemail, a
+    judgment's neutral citation ("Crim 1123" had become "the 12th century"), a small town and its county before a UK
+    postcode, a diminutive of the given name on its own ("known to friends as Bob") and a further surname after the
+    full name ("Thomas Cruise Mapother IV" for Tom Cruise). The records of sessions 71 and 72 draw nothing at random
+    (the records before them stay the same)."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -315,6 +320,43 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"{first} Q. {last}\u00b9*, John Roe\u00b2\n\u00b9Department of Physics, University of Leeds",
             f"{first} Q. {last}",
             [{"kind": "name", "text": "John Roe"}],
+        ),
+        # sessions 71 and 72
+        _record(
+            "user-docket",
+            f'UNITED STATES v. {full.upper()}, a/k/a "T-Bone"\nNo. 1:23-cr-00412',
+            full,
+            [{"kind": "alias", "text": "T-Bone"}],
+        ),
+        _record(
+            "user-voicemail",
+            f"Hi it's {first}. Call me back on oh seven seven double oh nine one two three four five six, thanks.",
+            full,
+            [{"kind": "phone", "text": "oh seven seven double oh nine one two three four five six"}],
+        ),
+        _record(
+            "user-judgment",
+            f"R v {last} [2019] EWCA Crim 1123. The appellant, {full}, was convicted of wounding.",
+            full,
+            [{"kind": "citation", "text": "[2019] EWCA Crim 1123"}],
+        ),
+        _record(
+            "user-letter",
+            f"{full}\nFlat 2, Rosebank House, Mill Lane, Much Wenlock, Shropshire TF13 6AA",
+            full,
+            [{"kind": "town", "text": "Much Wenlock"}, {"kind": "postcode", "text": "TF13 6AA"}],
+        ),
+        _record(
+            "user-nickname",
+            f"Robert {last}, known to friends as Bob, grew up in Drogheda. Bob later moved to Boston.",
+            f"Robert {last}",
+            [{"kind": "diminutive", "text": "Bob"}],
+        ),
+        _record(
+            "user-further_surname",
+            f"{first} {last} Mapother IV (born 1962) is an actor. {last} began acting in 1981.",
+            f"{first} {last}",
+            [{"kind": "name", "text": "Mapother"}],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
