@@ -114,16 +114,7 @@ def named_after(city, doc_text: str, end: int) -> bool:
     """Whether the text names ``city``'s own US state or country right after its name (ending at ``end``), after a
     comma ("Skokie, Illinois", "Lyon, France"): a level "a city in <that place>" would say it twice ("a city in
     Illinois, Illinois"), so the city is generalized to "a city", the place after it still saying where."""
-    m = _PLACE_AFTER.match(doc_text, end, min(len(doc_text), end + 80))
-    if m is None:
-        return False
-    gaz = geonames()
-    words = m.group(1).split()
-    for n in range(len(words), 0, -1):
-        name = " ".join(words[:n])
-        if name.endswith(".") and not re.search(r"\.\w", name):
-            name = name[:-1]
-        country, state = gaz.country(name), gaz.us_state(name)
+    for _name, country, state in _places_after(doc_text, end):
         if country is not None or state is not None:
             return (country is not None and country.iso == city.country.iso) or (
                 state is not None and city.country.iso == "US" and city.state == state
@@ -131,26 +122,33 @@ def named_after(city, doc_text: str, end: int) -> bool:
     return False
 
 
-def contradicted(city, doc_text: str, end: int) -> bool:
-    """Whether the place the text names after ``city``'s name (ending at ``end``), after a comma, says that the
-    gazetteer's city is not the one meant: a country or US state that is not the city's ("Paris, Texas"), or a large
-    city (:data:`CONTAINING_CITY_MIN_POPULATION`) of another country ("Whitefield, Bengaluru": the gazetteer knows a
-    Whitefield in England only). The longest name the gazetteer knows is read; an unknown one says nothing."""
+def _places_after(doc_text: str, end: int):
+    """``(name, country, US state)`` of each name after the comma right after ``end`` (:data:`_PLACE_AFTER`), longest
+    first (a sentence's full stop left out: "..., Texas."; an abbreviation's kept: "U.S."); none when no comma
+    follows."""
     m = _PLACE_AFTER.match(doc_text, end, min(len(doc_text), end + 80))
     if m is None:
-        return False
+        return
     gaz = geonames()
     words = m.group(1).split()
     for n in range(len(words), 0, -1):
         name = " ".join(words[:n])
         if name.endswith(".") and not re.search(r"\.\w", name):
-            name = name[:-1]  # a sentence's full stop ("..., Texas."), not an abbreviation's ("U.S.")
-        country, state = gaz.country(name), gaz.us_state(name)
+            name = name[:-1]
+        yield name, gaz.country(name), gaz.us_state(name)
+
+
+def contradicted(city, doc_text: str, end: int) -> bool:
+    """Whether the place the text names after ``city``'s name (ending at ``end``), after a comma, says that the
+    gazetteer's city is not the one meant: a country or US state that is not the city's ("Paris, Texas"), or a large
+    city (:data:`CONTAINING_CITY_MIN_POPULATION`) of another country ("Whitefield, Bengaluru": the gazetteer knows a
+    Whitefield in England only). The longest name the gazetteer knows is read; an unknown one says nothing."""
+    for name, country, state in _places_after(doc_text, end):
         if country is not None or state is not None:
             same_country = country is not None and country.iso == city.country.iso
             same_state = state is not None and city.country.iso == "US" and city.state in (None, state)
             return not (same_country or same_state)
-        others = [c for c in gaz.cities_named(name) if c.population >= CONTAINING_CITY_MIN_POPULATION]
+        others = [c for c in geonames().cities_named(name) if c.population >= CONTAINING_CITY_MIN_POPULATION]
         if others:
             return all(c.country.iso != city.country.iso for c in others)
     return False
