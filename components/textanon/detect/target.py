@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Collection, Dict, List, Optional, Sequence, Tuple
 
 from anyascii import anyascii
+from nicknames import NickNamer
 from spacy.lang.en.stop_words import STOP_WORDS
 from wordfreq import zipf_frequency
 
@@ -855,9 +856,7 @@ DIMINUTIVE_MIN_CHARS = 3
 
 @lru_cache(maxsize=1)
 def _nicknamer():
-    from nicknames import NickNamer  # the hand-curated table of English given names and their diminutives
-
-    return NickNamer()
+    return NickNamer()  # the hand-curated table of English given names and their diminutives, read once
 
 
 @lru_cache(maxsize=1024)
