@@ -24,8 +24,6 @@ from textanon.detect.identifiers import IDENTIFIER_RULE_NAMES, KIN_WORDS, UK_POS
 from textanon.detect.normalize import normalized
 from textanon.detect.target import NAME_LIKE_WORDS, RULE_TITLES, fold
 
-#: month names of French, Spanish, Italian, German, Portuguese and Dutch dates (English-like ones, "april", "august",
-#: "september", and the English names the other rules read aside: whole dates only, with their year)
 #: a month of the Islamic (Hijri), the Persian (Solar Hijri) or the Hebrew calendar, as English texts transliterate
 #: them: a year after one is no Gregorian year ("14 Jumada al-Awwal 1445" is November 2023, not "the 15th century";
 #: "12 Adar 5784" is March 2024). Capitalized as English writes them (no IGNORECASE: a case-insensitive alternation
@@ -39,6 +37,8 @@ OTHER_CALENDAR_MONTHS = (
     r"Tishrei|Tishri|Cheshvan|Heshvan|Marcheshvan|Kislev|Tevet|Teveth|Shevat|Shvat|Adar(?:[ \t]+(?:II|I|Bet|Aleph))?|"
     r"Nisan|Nissan|Iyar|Iyyar|Sivan|Tammuz|Tamuz|Elul)"
 )
+#: month names of French, Spanish, Italian, German, Portuguese and Dutch dates (English-like ones, "april", "august",
+#: "september", and the English names the other rules read aside: whole dates only, with their year)
 OTHER_LANGUAGE_MONTHS = (
     r"(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|"
     r"enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|"
@@ -513,13 +513,13 @@ DATETIME_PATTERNS = {
         r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b"
         r"|\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?\b"
     ),
-    # a date written in the language of a form or a letter a user brings, day first, with its year ("né le 9 juillet
-    # 1985", "9 de julio de 1985", "9. Juli 1985", "9 luglio 1985", "9 de julho de 1985", "9 juli 1985"): one DATETIME
     # a date of the Hebrew or the Islamic calendar ("12 Adar 5784", "15 Sha'ban 1445 AH", "1 Ramadan 1445"): a bar
     # mitzvah's or a wedding's date (a user's notice had kept "12 Adar 5784")
     "day_month_year_other_calendar": (
         rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{OTHER_CALENDAR_MONTHS}\s+\d{{4}}(?:\s*(?:AH|A\.H\.|AM|A\.M\.))?\b"
     ),
+    # a date written in the language of a form or a letter a user brings, day first, with its year ("né le 9 juillet
+    # 1985", "9 de julio de 1985", "9. Juli 1985", "9 luglio 1985", "9 de julho de 1985", "9 juli 1985"): one DATETIME
     "day_month_year_other_language": (
         rf"(?i:\b\d{{1,2}}(?:er|\.|º)?\s+(?:de\s+)?{OTHER_LANGUAGE_MONTHS}\s+(?:de\s+)?(?:1[6-9]|20)\d{{2}}\b)"
     ),

@@ -58,11 +58,10 @@ def generalize_date(text: str, preceding: str = "") -> List[Generalization]:
     return _generalize_date(text)
 
 
-#: a month of another calendar (:data:`textanon.detect.rules.OTHER_CALENDAR_MONTHS`): a year after one is no
-#: Gregorian year
-_OTHER_CALENDAR_MONTH = OTHER_CALENDAR_MONTHS
-_OTHER_CALENDAR_BEFORE = re.compile(_OTHER_CALENDAR_MONTH + r",?\s*$")
-_OTHER_CALENDAR_INSIDE = re.compile(r"\b" + _OTHER_CALENDAR_MONTH + r"\b")
+#: a month of another calendar (:data:`textanon.detect.rules.OTHER_CALENDAR_MONTHS`) right before a year or inside a
+#: date: the year is no Gregorian year
+_OTHER_CALENDAR_BEFORE = re.compile(OTHER_CALENDAR_MONTHS + r",?\s*$")
+_OTHER_CALENDAR_INSIDE = re.compile(r"\b" + OTHER_CALENDAR_MONTHS + r"\b")
 #: an era after a year: the Hijri and Solar Hijri years ("1445 AH", "1402 SH"), the Buddhist era ("2566 BE")
 _OTHER_ERA_AFTER = re.compile(r"^\s*(?:A\.?\s?H\.?|S\.?\s?H\.?|H\.?\s?S\.?|B\.?\s?E\.?|AP)(?![\w])")
 
