@@ -1,6 +1,11 @@
 # textanon — set-up, demo, tests. Everything installs from the package registries only.
 SHELL := /bin/bash
-PYTHON ?= python3
+# The virtual environment's interpreter: Debian's python3.11 where the machine has it (built with profile-guided and
+# link-time optimization; textanon's own Python code runs 15-27 % faster there than on an interpreter built without
+# them, as pyenv builds one by default: docs/speed.md, "Session 73"), else python3. PYTHON=... picks another; a venv
+# that exists keeps the interpreter it was made with (rm -rf .venv to change it).
+DEBIAN_PYTHON := /usr/bin/python3.11
+PYTHON ?= $(if $(wildcard $(DEBIAN_PYTHON)),$(DEBIAN_PYTHON),python3)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
@@ -30,9 +35,11 @@ CHECK_VENV := build/check-wheel-venv
 .PHONY: setup demo test lint package gazetteer word-classes debian-deps clean bench-speed check-wheel
 
 ## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
-DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium
+## (and Debian's venv module for its python3.11: ensurepip, which Debian packages apart)
+DEBIAN_PACKAGES := wordnet-base wordnet-sense-index chromium $(if $(filter $(DEBIAN_PYTHON),$(PYTHON)),python3.11-venv)
 debian-deps:
-	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ] || ! command -v chromium >/dev/null; then \
+	@if [ ! -f /usr/share/wordnet/data.noun ] || [ ! -f /usr/share/wordnet/index.sense ] || ! command -v chromium >/dev/null \
+	  || ! $(PYTHON) -c 'import ensurepip' 2>/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); \
 	  else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEBIAN_PACKAGES); fi; \
 	fi
