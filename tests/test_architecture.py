@@ -30,6 +30,7 @@ BOTTOM = (
     "textanon.labels",
     "textanon.about",
     "textanon.loading",
+    "textanon.doc_text",
     "textanon.render.user_key",
 )
 

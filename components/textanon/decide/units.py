@@ -43,6 +43,7 @@ from typing import Callable, Iterable, List, Optional, Sequence, Set, Tuple
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
+from textanon.doc_text import text_of
 from textanon.render.masking import Mask, covered, merge, overlap_test
 
 #: ``(start_char, end_char, kind)``; kind: ``span``, ``name``, ``title``, ``chunk``, ``work`` or ``glued``
@@ -70,7 +71,7 @@ def doc_units(doc: Doc, spans_key: str, extra_keys: Sequence[str] = ()) -> List[
     """The units of ``doc`` (module docstring), sorted by start; ``spans_key``: the detected spans (their entity
     ids cut name runs), ``extra_keys``: more span groups whose spans are units."""
     owners = _owners(doc, doc.spans.get(spans_key, []))
-    text = doc.text
+    text = text_of(doc)
     units: Set[Unit] = set()
     for key in [spans_key, *extra_keys]:
         units.update(

@@ -33,6 +33,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
 from textanon.detect.target import name_occurrences
+from textanon.doc_text import text_of
 from textanon.extensions import ALLOWED_KEY, DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import check_label
 from textanon.pipes.entity_linker import EntityLinker
@@ -181,7 +182,7 @@ class AllowDenyLists:
         return doc
 
     def _apply_allow(self, doc: Doc, spans: List[Span]) -> List[Span]:
-        protected = name_occurrences(doc.text, doc._.target) if doc._.target else []
+        protected = name_occurrences(text_of(doc), doc._.target) if doc._.target else []
         rules = [next((e for e in self._allow if e.matches_span(span.text)), None) for span in spans]
         groups = EntityLinker().groups(doc, spans) if any(rules) else []
         detected_elsewhere = {g for g, rule in zip(groups, rules) if rule is None}
@@ -252,7 +253,7 @@ class AllowDenyLists:
         regions = []
         for entry in self._deny:
             regions += [
-                (m.start(), m.end(), entry.label) for m in entry.search.finditer(doc.text) if m.end() > m.start()
+                (m.start(), m.end(), entry.label) for m in entry.search.finditer(text_of(doc)) if m.end() > m.start()
             ]
         return regions
 

@@ -28,6 +28,7 @@ from textanon.detect.target import (
     name_parts,
     without_nicknames,
 )
+from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, register_extensions
 from textanon.labels import PERSON, QUANTITY
 from textanon.settings.serialization import SettingsRecord
@@ -170,7 +171,7 @@ class EntityLinker(SettingsRecord):
         for i in range(len(spans) - 1):
             a, b = spans[i], spans[i + 1]
             if a.label_ == QUANTITY == b.label_ and CURRENCY_HINT.search(a.text) and CURRENCY_HINT.search(b.text):
-                text = doc.text if text is None else text
+                text = text_of(doc) if text is None else text
                 between = text[a.end_char : b.start_char]
                 if (
                     len(between) <= 25

@@ -51,6 +51,7 @@ from textanon.detect.rules import (
     find_rule_matches,
 )
 from textanon.detect.target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold, in_other_script
+from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
@@ -334,10 +335,11 @@ class EntityRecognizer(SettingsRecord):
                 candidates.append((start, end, label, "gazetteer"))
         if self.use_rules:
             # the regular-expression rules, then the identifiers in every format and the names outside prose
+            text = text_of(doc)
             for start_char, end_char, label, rule in [
-                *find_rule_matches(doc.text, self.rules),
-                *find_identifiers(doc.text),
-                *find_lower_case_names(doc.text, everyday_word),
+                *find_rule_matches(text, self.rules),
+                *find_identifiers(text),
+                *find_lower_case_names(text, everyday_word),
             ]:
                 span = doc.char_span(start_char, end_char, alignment_mode="expand")
                 if span is not None and len(span):
@@ -345,7 +347,7 @@ class EntityRecognizer(SettingsRecord):
             candidates.extend(_designated_initials(doc))
             candidates.extend(_name_mentions(doc, candidates))
             candidates.extend(_first_name_mentions(doc, candidates))
-        if "<" in doc.text and len(_MARKUP_TAG.findall(doc.text, 0, MARKUP_READ_CHARS)) >= MARKUP_MIN_TAGS:
+        if "<" in text_of(doc) and len(_MARKUP_TAG.findall(text_of(doc), 0, MARKUP_READ_CHARS)) >= MARKUP_MIN_TAGS:
             add_warning(doc, MARKUP_WARNING)
         kept = _native_forms(doc, _translations_as_preceding(doc, _resolve_overlaps(doc, candidates)))
         kept = _names_joined_by_particles(doc, _places_and_things_read_as_persons(doc, kept))

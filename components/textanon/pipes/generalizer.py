@@ -41,6 +41,7 @@ from textanon.decide.generalization.hypernyms import person_title_word, use_pipe
 from textanon.decide.generalization.propose import propose_for_mentions
 from textanon.decide.generalization.risk import index_forbidden, population_risky_all
 from textanon.detect.gazetteer.wordnet_data import copy_wordnet_corpus
+from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import DEM, PERSON, TAB_LABELS
 from textanon.pipes.lm_risk import LMRiskScorer, scored_ic
@@ -138,7 +139,7 @@ class Generalizer(SettingsRecord):
             if span._.source != "target":
                 entities.setdefault(span._.entity_id or f"span_{i}", []).append(span)
         candidates: Dict[str, list] = {}
-        text = doc.text  # built once: doc.text joins every token
+        text = text_of(doc)
         spans = doc.spans.get(self.spans_key, [])
         names = {s.start for s in spans if s.label_ == PERSON}
         titles = {s.end - 1 for s in spans if s.label_ == DEM and s[-1].text.islower()}  # "writer" tagged VB
@@ -242,7 +243,7 @@ class Generalizer(SettingsRecord):
             if lm is None:
                 raise ValueError("ic_source 'lm' needs textanon_lm_risk in the pipeline")
             chars = {eid: [(m.start_char, m.end_char) for m in entities[eid]] for eid in candidates}
-            return lm_candidate_ic(lm.model, doc.text, chars, texts)
+            return lm_candidate_ic(lm.model, text_of(doc), chars, texts)
         if source == "index":
             if index is None:
                 raise ValueError("ic_source 'index' needs textanon_search_risk in the pipeline")

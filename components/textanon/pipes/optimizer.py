@@ -78,6 +78,7 @@ from textanon.detect.target import (
     other_name_after,
     short_form_fits,
 )
+from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, LLM_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import CODE, DATETIME, PERSON
 from textanon.pipes.search_risk import SearchRisk
@@ -268,7 +269,7 @@ class MaskingOptimizer(SettingsRecord):
         """Occurrences of the target's name; without a target (or if it does not occur), of every full
         person name and its surname (a warning says so unless ``quiet``)."""
         target = doc._.target or self.target
-        text = doc.text  # built once: doc.text joins every token
+        text = text_of(doc)
         occurrences, spoken = name_occurrences_and_pronunciations(text, target) if target else ([], [])
         self._target_found = bool(occurrences)  # the role word is the target's: never written for other names
         self._spoken = set(spoken)  # its pronunciation at the opening: masked, never written as the role word
@@ -556,7 +557,7 @@ class MaskingOptimizer(SettingsRecord):
         check reads and then replaces sets only the text and its masks: the last rendering writes the spans)."""
         masks: List[Mask] = []
         surfaces: Dict[str, str] = {}
-        doc_text = doc.text  # built once: doc.text joins every token
+        doc_text = text_of(doc)
         generalized = {e: g for e, g in (generalized or {}).items() if e not in masked}
         # privacy first: no generalization beside a suppressed part of the same unit (decided again at each
         # rendering: the targeted check renders the same choice again, generalizations included)

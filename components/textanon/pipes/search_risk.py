@@ -43,6 +43,7 @@ from spacy.tokens import Doc, Span, SpanGroup
 
 from textanon.costs import IC_SCALE, mask_cost
 from textanon.detect.target import find_target_mentions, fold
+from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
 from textanon.labels import MISC
 from textanon.risk.search import registry  # noqa: F401  (textanon.LocalIndex.v1, which use_index names)
@@ -144,7 +145,7 @@ class SearchRisk(SettingsRecord):
         count = memo_count(index)
         n_docs = index.n_docs
         target = doc._.target
-        names = find_target_mentions(doc.text, target) if target else []
+        names = find_target_mentions(text_of(doc), target) if target else []
         target_docs = index.documents_of(target) if target else []
         if self.candidates:
             self._add_candidates(doc, index, count, names, target_docs)
@@ -216,7 +217,7 @@ class SearchRisk(SettingsRecord):
         """Greedy unlinking against the BM25 attacker; ``doc._.reid_rank`` (None without target documents)."""
         if not target_docs:
             return None
-        text = doc.text  # built once: doc.text joins every token
+        text = text_of(doc)
         occurrences = query_word_spans(text)
         words = [w for _, _, w in occurrences]
         starts = np.array([s for s, _, _ in occurrences], dtype=np.int64)
@@ -352,7 +353,7 @@ class SearchRisk(SettingsRecord):
         taken = [(s.start_char, s.end_char) for s in spans] + list(names)
         proposed = propose(doc, taken, self.candidate_max_words, self.candidate_verbs_apart)
         n_docs = index.n_docs if index is not None else 0
-        text = doc.text  # built once: doc.text joins every token
+        text = text_of(doc)
 
         def keep(start: int, end: int, word: bool) -> bool:
             if index is None:
@@ -419,7 +420,7 @@ class SearchRisk(SettingsRecord):
 
     def _fail_closed(self, doc: Doc, why: str) -> Doc:
         """Every candidate proposed unfiltered, every entity a risk on its own (once), a warning."""
-        names = find_target_mentions(doc.text, doc._.target) if doc._.target else []
+        names = find_target_mentions(text_of(doc), doc._.target) if doc._.target else []
         if self.candidates:
             self._add_candidates(doc, None, None, names, [])
         entities = self._entities(doc, names)

@@ -29,6 +29,7 @@ from spacy.tokens import Doc
 
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.word_classes import verb_adverb_words
+from textanon.doc_text import text_of
 from textanon.labels import DATETIME, MISC, QUANTITY
 from textanon.risk.search.terms import APOSTROPHES, CLITIC_REMAINDERS
 
@@ -149,7 +150,7 @@ def plain_candidates(
             out.append(cand)
             taken.add(cand.start, cand.end)
 
-    for m in QUOTED.finditer(doc.text):
+    for m in QUOTED.finditer(text_of(doc)):
         inner = m.group(1).strip()
         start = m.start(1) + m.group(1).index(inner)
         if 1 <= len(inner.split()) <= 12:
