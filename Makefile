@@ -1,7 +1,7 @@
 # textanon — set-up, demo, tests. Everything installs from the package registries only.
 SHELL := /bin/bash
 # The virtual environment's interpreter: Debian's python3.11 where the machine has it (built with profile-guided and
-# link-time optimization; textanon's own Python code runs 15-27 % faster there than on an interpreter built without
+# link-time optimization; textanon's own Python code takes 15-27 % less time there than on an interpreter built without
 # them, as pyenv builds one by default: docs/speed.md, "Session 73"), else python3. PYTHON=... picks another; a venv
 # that exists keeps the interpreter it was made with (rm -rf .venv to change it).
 DEBIAN_PYTHON := /usr/bin/python3.11

@@ -41,7 +41,7 @@ def machine() -> dict:
     """CPU model, cores, GPU name (``None`` without CUDA), the torch, spaCy and thinc versions (their builds decide much
     of a speed measure: spaCy's 3.8.8-3.8.18 wheels run the NER 2-2.5x slower than 3.8.7's, docs/speed.md), platform
     and Python: its version and the interpreter the environment was made from (``python_interpreter``: Debian's
-    optimized build runs textanon's own Python code 15-27 % faster than pyenv's default build, docs/speed.md)."""
+    optimized build runs textanon's own Python code in 15-27 % less time than pyenv's default build, docs/speed.md)."""
     gpu, torch_version = None, None
     try:
         import torch
