@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 # The virtual environment's interpreter: Debian's python3.11 where the machine has it (built with profile-guided and
 # link-time optimization; textanon's own Python code takes 15-27 % less time there than on an interpreter built without
-# them, as pyenv builds one by default: docs/speed.md, "Session 73"), else python3. PYTHON=... picks another; a venv
+# them, as pyenv builds one by default: docs/speed.md, run 280), else python3. PYTHON=... picks another; a venv
 # that exists keeps the interpreter it was made with (rm -rf .venv to change it).
 DEBIAN_PYTHON := /usr/bin/python3.11
 PYTHON ?= $(if $(wildcard $(DEBIAN_PYTHON)),$(DEBIAN_PYTHON),python3)

@@ -239,6 +239,34 @@ def test_person_pieces_detached_from_a_titled_name_are_dropped():
     assert [(t, label) for t, label, _ in found] == [("Mr M. Ekvall", "PERSON")]
 
 
+def test_a_titled_name_running_into_a_codes_token_keeps_its_pieces_outside_it():
+    # seen on a user's calendar invite: "Haddad:mailto:nhaddad@clinic.example" is one token, the e-mail address a code;
+    # the titled name was dropped whole and "Nadia" left to the generic NER (a place, kept by its risk)
+    text = "ORGANIZER;CN=Dr Nadia Haddad:mailto:nhaddad@clinic.example"
+    found = _with_ents(text, [("Nadia", "GPE")])
+    assert ("Dr Nadia", "PERSON", "rule:titled_name") in found
+    assert [label for t, label, _ in found if "nhaddad@clinic.example" in t] == ["CODE"]
+    assert not [t for t, label, _ in found if label == "LOC"]
+
+
+def test_a_name_the_ner_read_as_the_start_of_a_date_is_the_models_person():
+    # seen on a user's family history: en_core_web_sm's DATE "Jenkins 1922" took the surname; the model's PERSON
+    # "Gwen Jenkins" (not among model_labels) was dropped, and the output read "m. Gwen the 20th century"
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler", name="model_ruler")
+    ruler.add_patterns([{"label": "PERSON", "pattern": "Gwen Jenkins"}])
+    nlp.add_pipe("textanon_ents_to_spans")
+    generic = nlp.add_pipe("entity_ruler", name="generic_ruler")
+    generic.add_patterns([{"label": "DATE", "pattern": "Jenkins 1922"}, {"label": "DATE", "pattern": "1923"}])
+    nlp.add_pipe(
+        "textanon_entity_recognizer",
+        config={"model_spans_key": "model", "model_labels": ["DEM"], "use_gazetteer": False, "use_rules": False},
+    )
+    found = spans(nlp("He m. Gwen Jenkins 1922; issue: Dilys (1923)."))
+    assert ("Gwen Jenkins", "PERSON", "model") in found and ("1922", "DATETIME", "ner") in found
+    assert ("1923", "DATETIME", "ner") in found and not [t for t, *_ in found if t.startswith("Jenkins")]
+
+
 def test_generic_person_entities_with_digits_or_lower_case_words_are_dropped():
     text = "relying on Articles 8 and 13 under the Lagom om rakt forfarande of 2004, said Anna van Dyk."
     found = _with_ents(

@@ -374,6 +374,21 @@ def test_a_case_title_on_its_own_line_keeps_the_replacements_article():
     assert modifies_noun_after(award, award.index(" nominations"))  # a noun at a sentence's end still counts
 
 
+def test_a_name_before_an_irregular_verb_form_keeps_the_replacements_article():
+    # seen on a user's immigration decision: "a national of Eritrea born on ..." read "born" as a noun (WordNet's only
+    # noun sense is the physicist Max Born) and wrote "a national of country born"
+    from textanon.decide.generalization.base import fit_article, modifies_noun_after
+
+    text = "The appellant, a national of Eritrea born on 1 January 1994."
+    start, end = text.index("Eritrea"), text.index(" born")
+    assert not modifies_noun_after(text, end)
+    assert fit_article(text, start, "a country", start, end)[1] == "a country"
+    for verb_form in ("Leeds saw a boom", "Titanic won eleven awards", "Kerry left the party"):
+        assert not modifies_noun_after(verb_form, verb_form.index(" "))
+    reference = "Home Office reference A12."
+    assert modifies_noun_after(reference, reference.index(" reference"))  # a regular noun still counts
+
+
 @pytest.mark.parametrize(
     "text, original, replacement, expected",
     [

@@ -53,7 +53,7 @@ from textanon.detect.rules import (
 from textanon.detect.target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold, in_other_script
 from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
-from textanon.labels import DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
+from textanon.labels import DATETIME, DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
 
 #: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,")
@@ -327,6 +327,7 @@ class EntityRecognizer(SettingsRecord):
                 part = without_dangling_brackets(doc, span.start, span.end)
                 if span.label_ in self.model_labels and part is not None:
                     candidates.append((*part, span.label_, "model"))
+            candidates = _names_in_dates(candidates, doc.spans.get(self.model_spans_key, []))
         if self.use_gazetteer and self.gazetteer:
             for match_id, start, end in self.matcher(doc):
                 label = self.nlp.vocab.strings[match_id]
@@ -823,6 +824,26 @@ def _native_forms(doc: Doc, kept):
     return sorted(out, key=lambda c: (c[0], c[1]))
 
 
+def _names_in_dates(candidates, model_spans):
+    """A name the NER read as the start of a date ("m. Gwen Jenkins 1922": en_core_web_sm's DATE "Jenkins 1922", the
+    model's PERSON "Gwen Jenkins"): the model's PERSON span joins the candidates (whatever ``model_labels`` says) and
+    the date starts after it, so that neither the given name stays beside a masked date nor the surname is generalized
+    as a year ("m. Gwen the 20th century"). Only where the model's name begins before the NER's date and ends inside
+    it."""
+    persons = [(m.start, m.end) for m in model_spans if m.label_ == PERSON]
+    if not persons:
+        return candidates
+    out = []
+    for start, end, label, source in candidates:
+        if label == DATETIME and source == "ner":
+            for p_start, p_end in persons:
+                if p_start < start < p_end < end:
+                    out.append((p_start, p_end, PERSON, "model"))
+                    start = p_end
+        out.append((start, end, label, source))
+    return out
+
+
 def _resolve_overlaps(doc: Doc, candidates):
     """Keep non-overlapping candidates: longest first, then detector priority, then leftmost.
 
@@ -841,11 +862,18 @@ def _resolve_overlaps(doc: Doc, candidates):
     )
     taken = set()
     kept = []
-    for first in (_is_code_rule, lambda c: _is_first_rule(c) and not _is_code_rule(c)):
-        for c in sorted((c for c in candidates if first(c)), key=key):
-            if not any(t in taken for t in range(c[0], c[1])):
-                kept.append(c)
-                taken.update(range(c[0], c[1]))
+    for c in sorted((c for c in candidates if _is_code_rule(c)), key=key):
+        if not any(t in taken for t in range(c[0], c[1])):
+            kept.append(c)
+            taken.update(range(c[0], c[1]))
+    # a titled name that runs into a code's token keeps its pieces outside it ("CN=Dr Nadia Haddad:mailto:nh@x.org",
+    # one token from "Haddad" to the address: "Dr Nadia" had been left to the NER's place "Nadia", kept)
+    codes = set(taken)
+    for c in sorted((c for c in candidates if _is_first_rule(c) and not _is_code_rule(c)), key=key):
+        for piece in _pieces_outside(doc, c, codes):
+            if not any(t in taken for t in range(piece[0], piece[1])):
+                kept.append(piece)
+                taken.update(range(piece[0], piece[1]))
     code_tokens = set(taken)
     for c in sorted((c for c in candidates if not _is_first_rule(c)), key=key):
         for piece in _pieces_outside(doc, c, code_tokens):

@@ -246,7 +246,9 @@ def fit_articles(text: str, masks, generalized) -> list:
 def modifies_noun_after(text: str, end: int) -> bool:
     """Whether the text replaced up to ``end`` modifies the common noun right after it ("Academy Award nominations",
     "Oscar winner"): the next word, after spaces only, is lower case, no stop word, a noun WordNet knows, and no
-    "-ing" or "-ed" form of a verb ("won an Academy Award playing a nurse": "playing" is a verb there)."""
+    "-ing" or "-ed" form of a verb ("won an Academy Award playing a nurse": "playing" is a verb there) nor an irregular
+    form of one (WordNet's verb exceptions: "a national of Eritrea born in 1994", where "born" is a noun only as the
+    physicist's name, had lost its article: "a national of country born"; "Leeds saw", "Titanic won")."""
     m = re.match(r"[ \t]+([a-z]+)\b(?![-'’])", text[end : end + 40])
     if not m:
         return False
@@ -257,6 +259,8 @@ def modifies_noun_after(text: str, end: int) -> bool:
         return False
     wn = wordnet()
     if word.endswith(("ing", "ed")) and has_sense(word, wn.VERB):
+        return False
+    if word in wn._exception_map[wn.VERB]:
         return False
     return has_sense(word, wn.NOUN)
 
