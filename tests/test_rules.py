@@ -494,3 +494,48 @@ def test_a_titled_name_stops_at_a_line_break():
     # a tribunal's heading: "Employment Judge Rostant\nThe claimant" took the next line's "The" into the name
     text = "Before: Employment Judge Rostant\nThe claimant, a manager, was dismissed."
     assert ("Judge Rostant", "PERSON", "titled_name") in named_matches(text)
+
+
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        # seen on users' documents (session 73): an address written against harvesters kept its user's name
+        ("Reach me at jane [dot] doe [at] gmail [dot] com today", "jane [dot] doe [at] gmail [dot] com"),
+        ("or jane(at)acme(dot)io", "jane(at)acme(dot)io"),
+        ("write to j.doe [at] uni-x.ac.uk", "j.doe [at] uni-x.ac.uk"),
+        ("or john at example dot org; thanks", "john at example dot org"),
+    ],
+)
+def test_an_e_mail_address_written_out_is_one_code(text, address):
+    assert (address, "CODE", "email_spelled_out") in named_matches(text)
+
+
+@pytest.mark.parametrize("text", ["we met at noon and left", "a dot at the end", "look at Google dot com"])
+def test_prose_with_at_and_dot_is_no_e_mail_address(text):
+    assert "email_spelled_out" not in {name for _, _, name in named_matches(text)}
+
+
+def test_a_reddit_user_name_is_a_code():
+    found = named_matches("on Reddit u/throwaway_jane or /u/jdoe_85, not in a URL acme.io/u/x1y2z3")
+    assert ("u/throwaway_jane", "CODE", "reddit_user") in found and ("/u/jdoe_85", "CODE", "reddit_user") in found
+    assert [m for m, _, name in found if name == "reddit_user"] == ["u/throwaway_jane", "/u/jdoe_85"]
+
+
+@pytest.mark.parametrize(
+    "text, address, rule",
+    [
+        # a US numbered street: the house number had stayed beside "E *** St"
+        ("Apt. 4C, 221 E 21st St, New York", "221 E 21st St", "house_number"),
+        ("at 25 W 4th Street now", "25 W 4th Street", "house_number"),
+        # a street name with no street word, its number and a Dutch or five-digit postcode and town
+        ("Offices: Damrak 1, 1012 JS Amsterdam; more", "Damrak 1, 1012 JS Amsterdam", "street_number_postcode_town"),
+        ("bei Müller, Marktplatz 3, 80331 München", "Marktplatz 3, 80331 München", "street_number_postcode_town"),
+    ],
+)
+def test_numbered_and_continental_addresses(text, address, rule):
+    assert (address, "LOC", rule) in named_matches(text)
+
+
+@pytest.mark.parametrize("text", ["In 1066 AD Hastings fell", "Article 5, 1950 Convention", "Chapter 3, 2001 Edition"])
+def test_a_year_after_a_numbered_heading_is_no_continental_address(text):
+    assert "street_number_postcode_town" not in {name for _, _, name in named_matches(text)}

@@ -405,3 +405,18 @@ def test_a_century_before_the_word_it_modifies_is_hyphenated(text, original, rep
     start = text.index(original)
     new_start, rep = fit_article(text, start, replacement, 0, start + len(original))
     assert text[:new_start] + rep + text[start + len(original) :] == expected
+
+
+def test_a_verbs_third_person_before_a_date_is_no_premodifier():
+    # seen on a user's log excerpt: "the log says 1999-02-03T10:00:00Z." read "says" as a plural noun modifying the
+    # date and wrote "the log says 20th century"
+    from textanon.decide.generalization.base import after_premodifier, fit_article
+
+    text = "Seen twice; the log says 1999-02-03T10:00:00Z."
+    start = text.index("1999")
+    assert not after_premodifier(text, start)
+    assert fit_article(text, start, "the 20th century", 0, len(text) - 1)[1] == "the 20th century"
+    film = "the influential 1916 screen version"
+    assert after_premodifier(film, film.index("1916"))  # an adjective still is one
+    works = "his works 1990s editions"
+    assert after_premodifier(works, works.index("1990s"))  # a plural noun WordNet lists as its own lemma still is one

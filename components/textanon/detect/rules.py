@@ -229,6 +229,19 @@ CODE_PATTERNS = {
     "application_number": r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)",
     "email": r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
     "url": r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]",
+    # an e-mail address written out against harvesters: "jane [dot] doe [at] gmail [dot] com", "jane(at)acme(dot)io",
+    # "john at example dot org" (the last only with a common top-level domain: "met at noon dot" is prose); the
+    # address's words had been masked piece by piece, the user's name kept ("jane [dot] *** [at] ***")
+    "email_spelled_out": (
+        r"(?<![\w.+-])[\w+-]+(?:[ \t]*[\[(][ \t]*(?:dot|DOT)[ \t]*[\])][ \t]*[\w+-]+|\.[\w+-]+)*"
+        r"[ \t]*[\[(][ \t]*(?:at|AT|@)[ \t]*[\])][ \t]*[\w-]+"
+        r"(?:[ \t]*[\[(][ \t]*(?:dot|DOT)[ \t]*[\])][ \t]*[\w-]+|\.[\w-]+)+"
+        r"|(?<![\w.+-])[\w.+-]+[ \t]+(?:at|AT)[ \t]+[a-z0-9-]+(?:[ \t]+(?:dot|DOT)[ \t]+[a-z0-9-]+)*"
+        r"[ \t]+(?:dot|DOT)[ \t]+"
+        r"(?:com|org|net|edu|gov|io|co|uk|ie|de|fr|nl|es|it|ca|au|in|info|biz|me)\b"
+    ),
+    # a Reddit user name ("u/throwaway_jane", "/u/jdoe"): a handle, as an @handle is
+    "reddit_user": r"(?<![\w/])/?u/[A-Za-z0-9][\w-]{2,19}\b",
     "iban": r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b",
     # not a date written with one separator twice ("2024-02-03", "03.04.2001", "14-09-09": DATETIME_PATTERNS'
     # numeric_date), which is no direct identifier
@@ -339,7 +352,9 @@ UK_TOWN = r"[A-Z][a-z'’]+(?:(?:[ \t]+|-)(?:upon|on|in|under|le|by|next|the|sup
 ADDRESS_PATTERNS = {
     # a US street's direction after the number: "1847 W. Maple Ave", "350 NE Oak Street"
     "house_number": (
-        r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?(?:[A-Z][\w'’-]+\s+){1,3}"
+        # and a numbered street ("221 E 21st St", "25 W 4th Street": the house number had stayed beside "E *** St")
+        r"\b\d{1,4}[A-Za-z]?(?:-\d{1,4})?,?\s+(?:(?:[NSEW]|NE|NW|SE|SW)\.?\s+)?"
+        r"(?:(?:[A-Z][\w'’-]+|\d{1,3}(?:st|nd|rd|th))\s+){1,3}"
         + f"(?:{STREET_WORDS}|{STREET_WORDS.upper()}"  # a statement in capitals: "12 LIPOWA STREET"
         # a chat's or a form's street type in lower case after the capitalized name ("ship it to 5521 Belmont ave":
         # the number and "ave" had stayed around "a city")
@@ -388,6 +403,12 @@ ADDRESS_PATTERNS = {
     "uk_town_postcode": (
         rf"(?m)(?:(?<=,)|(?<=, )|^)[ \t]*(?P<span>{UK_TOWN}(?:,[ \t]*{UK_TOWN})?)(?:,?[ \t]+|,?[ \t]*\n[ \t]*)"
         r"(?=[A-Z]{1,2}\d[A-Z\d]?[ \t]*\d[A-Z]{2}\b)"
+    ),
+    # a street and its number before a Dutch postcode (four digits, two capitals) or a five-digit one and the town:
+    # "Damrak 1, 1012 JS Amsterdam" (a street name with no street word in it had been kept whole)
+    "street_number_postcode_town": (
+        rf"\b[{UPPER}][\w'’.-]+(?:\s+[{UPPER}][\w'’.-]+){{0,2}}\s+{HOUSE_NUMBER},\s+"
+        rf"(?:\d{{4}}\s?(?!AD\b|BC\b|CE\b)[A-Z]{{2}}|\d{{5}})\s+[{UPPER}][\w'’-]+(?:[ -][{UPPER}][\w'’-]+)?"
     ),
     # a Polish postcode and its town on a line of its own or after a comma ("Jan Kowalski, 00-238 Warszawa"): two
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
@@ -638,6 +659,8 @@ RULE_NEEDS = {
         "Corp",
     ),
     "po_box": ("Box", "BOX", "box"),
+    "email_spelled_out": ("dot", "DOT", "at]", "at)", "at ]", "at )", "AT]", "AT)", "@]", "@)"),
+    "reddit_user": ("u/",),
     "plate_labelled": ("late",),
     "document_series": ("eries", "ERIES", "er.", "eria", "ERIA", "erie", "ERIE", "ерия", "ЕРИЯ"),
 }

@@ -367,6 +367,10 @@ def after_premodifier(text: str, start: int, floor: int = 0) -> bool:
         # coal miner", "75 years old retired"
         at = start - len(before) + m.start(1)
         return bool(_PREMODIFIER_BEFORE_PARTICIPLE.search(text[max(0, at - 40) : at]))
+    if low.endswith("s") and not low.endswith(("ss", "us", "is")) and low not in wn._lemma_pos_offset_map:
+        if has_sense(low, wn.VERB):
+            return False  # a verb's third person, no plural noun before its own: "the log says 1999-02-03" had read
+            # "the log says 20th century" ("says" is also the plural of the noun "say")
     return has_sense(low, wn.ADJ) or has_sense(low, wn.NOUN)
 
 
