@@ -539,3 +539,16 @@ def test_numbered_and_continental_addresses(text, address, rule):
 @pytest.mark.parametrize("text", ["In 1066 AD Hastings fell", "Article 5, 1950 Convention", "Chapter 3, 2001 Edition"])
 def test_a_year_after_a_numbered_heading_is_no_continental_address(text):
     assert "street_number_postcode_town" not in {name for _, _, name in named_matches(text)}
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [
+        ("SSN: XXX-XX-4821   EIN 12-3456789   Form 1040", "12-3456789"),  # kept in a user's tax letter (session 73)
+        ("UTR 1234567890 was quoted", "1234567890"),
+        ("prescriber Dr H. Kaur, GMC 7012345", "7012345"),
+        ("frequent flyer no. 445882110", "445882110"),
+    ],
+)
+def test_tax_and_professional_register_numbers_after_their_label(text, code):
+    assert (code, "CODE", "labelled_identifier") in named_matches(text)

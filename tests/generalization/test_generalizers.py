@@ -414,6 +414,17 @@ def test_a_name_after_its_capitalized_title_is_not_another_person(context, name,
 
 
 @needs_wordnet
+def test_a_given_name_is_no_thing_of_its_common_nouns_sense():
+    """A user's obituary: "mother of Carol and Ian" had become "mother of a religious song and Ian" (the common noun
+    "carol"). A name WordNet itself writes capitalized is the thing's own name and keeps its type."""
+    every = ORGANIZATION_TYPES + THING_TYPES
+    doc_text = "Beloved wife of the late Harold, mother of Carol and Ian."
+    assert generalize_named_thing("Carol", doc_text, doc_text.index("Carol"), every) == []
+    doc_text = "nominated for Olivier, Golden Globe, Emmy and Saturn Awards"
+    assert "an award" in [g.text for g in generalize_named_thing("Emmy", doc_text, doc_text.index("Emmy"), every)]
+
+
+@needs_wordnet
 @pytest.mark.parametrize(
     "name, doc_text",
     [

@@ -164,7 +164,10 @@ ID_LABELS = (
     # confirmation 7HQ2KX", "docket 23-1187")
     r"[Ee]mployee|[Ss]taff|[Ss]tudent|[Pp]upil|[Pp]atient|[Mm]ember|[Pp]ayroll|[Pp]ersonnel|[Bb]ooking|"
     r"[Cc]onfirmation|[Rr]eservation|[Oo]rder|[Tt]icket|[Dd]ocket|[Ww]arrant|[Cc]ollar|[Pp]rison(?:er)?|"
-    r"[Ii]nmate|[Cc]ustody|[Bb]ank [Aa]ccount|[Ll]oyalty [Cc]ard)"
+    r"[Ii]nmate|[Cc]ustody|[Bb]ank [Aa]ccount|[Ll]oyalty [Cc]ard|"
+    # tax and professional registers, a frequent flyer's account ("EIN 12-3456789", "UTR 1234567890", "GMC 7012345",
+    # "frequent flyer EI 445 882 110": session 73's users' documents had kept the first and the last)
+    r"EIN|FEIN|ITIN|TIN|UTR|EORI|NPI|GMC|NMC|HCPC|[Ff]requent [Ff]lyer)"
 )
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
 CODE_RUN = r"[A-Z0-9](?:[A-Z0-9/.-]*[A-Z0-9])?(?:\s[A-Z0-9/.-]+\b)*"  # not the full stop ending a sentence

@@ -41,6 +41,7 @@ from textanon.decide.generalization.hypernyms import (
     plural_bases,
     wordnet,
 )
+from textanon.detect.given_names import gender_of
 
 #: WordNet synsets whose hyponyms are types an organization (ORG, LOC facilities) may be generalized to
 ORGANIZATION_TYPES = (
@@ -125,6 +126,11 @@ def generalize_named_thing(
     ):
         return []  # "The Crown", "in The Dark Tower": a title's article before a head that is no organization
     if len(re.findall(r"[A-Za-z][A-Za-z'-]*", re.sub(r"^\s*the\s+", "", text, flags=re.IGNORECASE))) == 1:
+        if gender_of(head) is not None and not any(
+            n.name().lower() == head.lower() and n.name()[0].isupper() for n in synset.lemmas()
+        ):
+            return []  # a given name before a common noun: "mother of Carol and Ian" had read "mother of a religious
+            # song"; a name WordNet writes capitalized is the thing's own ("Emmy", "Oscar": an award)
         wn = wordnet()
         if first_senses(lemma, wn.NOUN) != [synset]:
             return []  # a one-word name in a rarer sense of its word: "Crown" (the monarchy) is no award
