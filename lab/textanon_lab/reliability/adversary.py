@@ -210,8 +210,12 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     (2026-12-01/02): an alias after "a/k/a" in a docket, a phone number spelled digit by digit in a voicemail, a
     judgment's neutral citation ("Crim 1123" had become "the 12th century"), a small town and its county before a UK
     postcode, a diminutive of the given name on its own ("known to friends as Bob") and a further surname after the
-    full name ("Thomas Cruise Mapother IV" for Tom Cruise). The records of sessions 71 and 72 draw nothing at random
-    (the records before them stay the same)."""
+    full name ("Thomas Cruise Mapother IV" for Tom Cruise). And what survived before session 73 (2026-12-02): an
+    e-mail address written out ("[dot]", "[at]"), a Reddit user name, a US numbered street's house number, a Dutch
+    address without a street word and an EIN after its label. (A calendar invite's "CN=Dr Hope Castellano:mailto:..."
+    is no record: its titled name is now found, but another person's title and given name, an everyday word, is a
+    quasi-identifier whose risk is scored.) The records of sessions 71 to 73 draw nothing at random (the records
+    before them stay the same)."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -357,6 +361,37 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"{first} {last} Mapother IV (born 1962) is an actor. {last} began acting in 1981.",
             f"{first} {last}",
             [{"kind": "name", "text": "Mapother"}],
+        ),
+        # session 73
+        _record(
+            "user-spelled_out_email",
+            f"Slides on request: {first.lower()} [dot] {last.lower()} [at] gmail [dot] com",
+            full,
+            [{"kind": "email", "text": f"{first.lower()} [dot] {last.lower()} [at] gmail [dot] com"}],
+        ),
+        _record(
+            "user-reddit_post",
+            f"Thanks u/{first.lower()}_{last.lower()}85 for the tip about the landlord.",
+            full,
+            [{"kind": "user_name", "text": f"u/{first.lower()}_{last.lower()}85"}],
+        ),
+        _record(
+            "user-us_letter",
+            f"Ship to: {full}, Apt. 4C, 221 E 21st St, New York, NY 10010",
+            full,
+            [{"kind": "street", "text": "221 E 21st St"}],
+        ),
+        _record(
+            "user-dutch_address",
+            f"{full}, Damrak 1, 1012 JS Amsterdam",
+            full,
+            [{"kind": "street", "text": "Damrak 1, 1012 JS Amsterdam"}],
+        ),
+        _record(
+            "user-tax_letter",
+            f"Taxpayer: {full}   EIN 12-3456789   Form 1040 for 2023",
+            full,
+            [{"kind": "tax_number", "text": "12-3456789"}],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
