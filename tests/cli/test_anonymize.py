@@ -84,3 +84,35 @@ def test_output_folder_is_checked_before_any_work(tmp_path):
     assert "does not exist" in said and "Cannot load pipeline" not in said
     result = run_textanon("anonymize", path, "--output", tmp_path, "--model", tmp_path / "nope")
     assert result.returncode == 1 and "is a directory" in one_line(result.stdout)
+
+
+def test_an_html_file_is_read_as_html_and_keeps_its_tags(tmp_path):
+    """A page as users save it (session 73): its tags had been read as text ("<p>" a chat speaker, a mask swallowing
+    "</b", "Tromsø" inside <i> kept); read as HTML, the names go and every tag stays."""
+    page = (
+        "<html><body><h1>Referral</h1><p>Contact <b>Jane Q Doe</b> at "
+        '<a href="mailto:jdoe@acme.io">jdoe@acme.io</a> or +44 7911 123456.</p>'
+        "<p>She lives in <i>Troms&oslash;</i> with her brother <b>Lars Doe</b>.</p></body></html>"
+    )
+    path = tmp_path / "referral.html"
+    path.write_text(page, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = run_textanon("anonymize", path, "--output", out, "--target", "Jane Q Doe")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    text = record["anonymized_text"]
+    for gone in ("Jane", "Doe", "jdoe", "7911", "Troms"):
+        assert gone not in text, gone
+    for tag in (
+        "<html><body><h1>Referral</h1><p>",
+        "<b>",
+        "</b>",
+        '<a href="',
+        "</a>",
+        "<i>",
+        "</i>",
+        "</body></html>",
+    ):
+        assert tag in text, tag
+    assert not any("markup" in w for w in record["warnings"])
+    assert all(0 <= s < e <= len(page) for s, e, _ in record["masks"])

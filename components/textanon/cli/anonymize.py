@@ -10,6 +10,7 @@ import textanon  # noqa: F401  (extensions)
 from textanon.cli.apps import app
 from textanon.cli.common import (
     Engine,
+    Markup,
     Profile,
     Replacement,
     check_distinct,
@@ -65,10 +66,20 @@ def warn_error(record: dict) -> None:
     msg.warn(record["error"])
 
 
+def _checked_key(key_file: Optional[Path], mapping_unencrypted: bool) -> Optional[str]:
+    """The key of ``--key-file`` (else the environment's); a key with ``--mapping-unencrypted`` is a usage error."""
+    key = load_key(key_file)
+    if mapping_unencrypted and key:
+        usage_error(UNENCRYPTED_WITH_KEY)
+    return key
+
+
 @app.command("anonymize")
 def anonymize(
     input_path: Path = typer.Argument(
-        ..., exists=True, help=".txt, .jsonl ({id, text, target?}), TAB-style .json, .parquet or a folder of .txt"
+        ...,
+        exists=True,
+        help=".txt, .html, .jsonl ({id, text, target?}), TAB-style .json, .parquet or a folder of .txt/.html files",
     ),
     output: Path = typer.Option(
         ...,
@@ -128,6 +139,12 @@ def anonymize(
         None, "--num-workers", help="Ray actors, each holding the pipeline (default: the cluster's CPUs)"
     ),
     max_chars: int = typer.Option(DEFAULT_MAX_CHARS, "--max-chars", help="Longer records become error records"),
+    markup: Optional[Markup] = typer.Option(
+        None,
+        "--markup",
+        help="text, or html: the pipeline reads the text a browser shows and the output keeps every tag (default: "
+        "html for .html/.htm files, else text)",
+    ),
     index: Optional[Path] = typer.Option(
         None,
         "--index",
@@ -164,9 +181,7 @@ def anonymize(
         [("--output", output), ("--masks-out", masks_out), ("--mapping-out", mapping_out), ("--html", html)],
         folders=["--html"],
     )
-    key = load_key(key_file)
-    if mapping_unencrypted and key:
-        usage_error(UNENCRYPTED_WITH_KEY)
+    key = _checked_key(key_file, mapping_unencrypted)
     pipeline = PipelineSettings(
         model=model,
         profile=value(profile),
@@ -178,7 +193,8 @@ def anonymize(
         allow_list=allow_list,
         deny_list=deny_list,
     )
-    settings = AnonymizeSettings(pipeline, target, engine.value, address, num_workers, n_process, batch_size, max_chars)
+    run = (engine.value, address, num_workers, n_process, batch_size, max_chars, value(markup))
+    settings = AnonymizeSettings(pipeline, target, *run)
     try:
         sides = open_side_outputs(target, html, mapping_out, mapping_in, key, not mapping_unencrypted)
         result = anonymize_file(settings, input_path, output, masks_out, sides, warn_error, msg.info)

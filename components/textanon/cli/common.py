@@ -45,6 +45,13 @@ class Engine(str, Enum):
     ray = "ray"
 
 
+class Markup(str, Enum):
+    """How ``anonymize`` reads its records' texts (:mod:`textanon.io.markup`)."""
+
+    text = "text"
+    html = "html"
+
+
 def value(option: Optional[Enum]) -> Optional[str]:
     """The value of a choice option (None when it is not given)."""
     return option.value if option is not None else None

@@ -7,6 +7,8 @@ from typing import Iterable, Iterator, Optional, TypeVar, Union
 
 from tqdm import tqdm
 
+from textanon.io.datasets.records import FILE_SUFFIXES
+
 T = TypeVar("T")
 _QUIET = False
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]"
@@ -35,12 +37,12 @@ def bar(items: Iterable[T], total: Optional[int] = None, desc: str = "", unit: s
 
 def count_records(path: Union[str, Path]) -> Optional[int]:
     """How many records an input file holds, for an ETA: non-blank lines of a ``.jsonl`` file, entries of a
-    ``.json`` list or object, the ``.txt`` files of a folder, the rows of a ``.parquet`` file, 1 for a text file; None
-    when it cannot be told (the bar then shows no ETA)."""
+    ``.json`` list or object, the ``.txt`` and ``.html`` files of a folder, the rows of a ``.parquet`` file, 1 for a
+    text file; None when it cannot be told (the bar then shows no ETA)."""
     path = Path(path)
     try:
         if path.is_dir():
-            return sum(1 for p in path.glob("*.txt") if p.is_file())
+            return sum(1 for p in path.iterdir() if p.suffix.lower() in FILE_SUFFIXES and p.is_file())
         if path.suffix.lower() == ".parquet":
             import pyarrow.parquet as pq
 

@@ -117,7 +117,8 @@ MARKUP_MIN_TAGS = 3
 MARKUP_READ_CHARS = 20_000
 MARKUP_WARNING = (
     "textanon_entity_recognizer: the text holds HTML or XML markup; it is read as plain text, so tags next to a "
-    "masked span may be masked or broken: convert the markup to text first"
+    "masked span may be masked or broken: read it as HTML (anonymize --markup html; .html files are) or convert it "
+    "to text first"
 )
 #: a number right after one of these is a reference into a legal text, not a meaningful quantity
 NUMBER_REFERENCE_WORDS = frozenset(

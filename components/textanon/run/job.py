@@ -102,6 +102,7 @@ class AnonymizeSettings:
     n_process: int = 1
     batch_size: Optional[int] = None  # None: the pipeline's nlp.batch_size (Ray: RAY_BATCH_SIZE)
     max_chars: int = DEFAULT_MAX_CHARS
+    markup: Optional[str] = None  # "text" or "html" for every record (None: HTML for .html/.htm files)
 
 
 @dataclass(frozen=True)
@@ -311,7 +312,7 @@ def _local_records(
     nlp, _ = prepare_pipeline(settings.pipeline, on_note)
     return anonymize_records(
         nlp,
-        sides.inputs(read_records(input_path)),
+        sides.inputs(read_records(input_path, markup=settings.markup)),
         target=settings.target,
         n_process=sides.prepare(nlp, settings.n_process),
         batch_size=settings.batch_size,
@@ -327,7 +328,7 @@ def _ray_records(settings: AnonymizeSettings, input_path: Path, sides: SideOutpu
         load_pipeline(pipeline.model)  # raises the local engine's error
     paths = (str(p) if p else None for p in (index, pipeline.allow_list, pipeline.deny_list))
     return anonymize_on_ray(
-        sides.inputs(read_records(input_path)),
+        sides.inputs(read_records(input_path, markup=settings.markup)),
         PipelineSpec(pipeline.model, overrides, *paths),
         address=settings.address,
         target=settings.target,

@@ -30,6 +30,7 @@ from spacy.tokens import Doc
 
 from textanon.extensions import DEFAULT_SPANS_KEY
 from textanon.io.datasets.records import Item, Record, RecordError
+from textanon.io.markup import HTML, html_view, render_in_markup
 from textanon.pipes.lm_risk import LMRiskScorer, warnings_before_decision
 from textanon.pipes.optimizer import MaskingOptimizer
 from textanon.render.output import doc_to_record
@@ -171,7 +172,10 @@ def error_record(record: Record, error: str) -> dict:
 
 
 def _output_record(doc: Doc, record: Record, settings: dict) -> dict:
-    return doc_to_record(doc, record.id, settings["spans_key"])
+    out = doc_to_record(doc, record.id, settings["spans_key"])
+    if record.markup == HTML:  # the masks written into the document itself, its tags kept (textanon.io.markup)
+        out["anonymized_text"], out["masks"] = render_in_markup(record.text, html_view(record.text), doc._.masks or [])
+    return out
 
 
 def _keep_doc(doc: Doc, record: Record, settings: dict) -> Doc:
@@ -221,7 +225,10 @@ def _pipe(nlp: Language, docs: List[Doc], timings: Optional[Dict[str, float]]) -
 
 
 def _make_doc(nlp: Language, record: Record, target: Optional[str]) -> Doc:
-    doc = nlp.tokenizer(record.text)  # not nlp.make_doc: the length limit is ours (max_chars)
+    """The record's Doc: its text, or for an HTML record the text a browser shows, its markup blanked (the same
+    length: the offsets are the document's, :func:`textanon.io.markup.html_view`)."""
+    text = html_view(record.text).text if record.markup == HTML else record.text
+    doc = nlp.tokenizer(text)  # not nlp.make_doc: the length limit is ours (max_chars)
     doc._.target = record.target or target
     return doc
 

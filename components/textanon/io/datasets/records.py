@@ -5,7 +5,10 @@
 
 * A UTF-8 byte-order mark at the start of a file is skipped (offsets refer to the text after it).
 * ``"id": null`` (or no id) gives the default id: ``line<N>`` (JSONL), ``doc<I>`` (JSON), the file stem (TXT).
-* A folder gives its ``*.txt`` files (not its subfolders) in sorted name order, one record per file.
+* A folder gives its ``*.txt``, ``*.html`` and ``*.htm`` files (not its subfolders) in sorted name order, one record
+  per file.
+* ``.html`` and ``.htm`` files are read as HTML (``Record.markup``: the pipeline reads the text a browser shows, the
+  output keeps the tags, :mod:`textanon.io.markup`); ``markup=`` gives every record of a run its markup.
 * Parquet (``.parquet``, needs ``pyarrow``): one record per row, columns as the JSON keys (``id`` or ``doc_id``,
   ``text``, ``target``; the others kept as ``meta``); the default id is ``row<I>``.
 * A repeated id makes the later record an error record naming both places (``unique_ids``): no two output
@@ -19,6 +22,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, Iterator, List, Optional, Tupl
 
 from textanon.io.datasets.base import DatasetError
 from textanon.io.datasets.tokenize import make_doc
+from textanon.io.markup import HTML, MARKUPS
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -37,6 +41,8 @@ class Record:
     meta: dict = field(default_factory=dict)
     source: Optional[str] = None
     line: Optional[int] = None
+    #: "text" (None: plain text) or "html": the pipeline reads the text a browser shows, the output keeps the tags
+    markup: Optional[str] = None
 
     @property
     def where(self) -> str:
@@ -64,12 +70,16 @@ class RecordError:
 Item = Union[Record, RecordError]
 
 
-def read_records(path: Union[str, Path]) -> Iterator[Item]:
-    """Yield a Record or a RecordError for every record of ``path`` (format by extension), ids made unique."""
+def read_records(path: Union[str, Path], markup: Optional[str] = None) -> Iterator[Item]:
+    """Yield a Record or a RecordError for every record of ``path`` (format by extension), ids made unique.
+    ``markup`` (``"text"`` or ``"html"``): every record's markup (None: HTML for ``.html``/``.htm`` files, else plain
+    text)."""
+    if markup not in (None, *MARKUPS):
+        raise ValueError(f"markup must be one of {', '.join(MARKUPS)}, got {markup!r}")
     path = Path(path)
     suffix = path.suffix.lower()
     if path.is_dir():
-        items = (_read_txt(p) for p in sorted(path.glob("*.txt")) if p.is_file())
+        items = (_read_txt(p) for p in sorted(path.iterdir()) if p.suffix.lower() in FILE_SUFFIXES and p.is_file())
     elif suffix == ".jsonl":
         items = _read_jsonl(path)
     elif suffix == ".json":
@@ -78,7 +88,14 @@ def read_records(path: Union[str, Path]) -> Iterator[Item]:
         items = _read_parquet(path)
     else:
         items = iter([_read_txt(path)])
-    yield from unique_ids(items)
+    for item in unique_ids(items):
+        if isinstance(item, Record) and markup is not None:
+            item.markup = markup
+        yield item
+
+
+#: the files a folder gives, one record each (HTML ones read as HTML)
+FILE_SUFFIXES = (".txt", ".html", ".htm")
 
 
 def unique_ids(items: Iterable[Item]) -> Iterator[Item]:
@@ -108,7 +125,8 @@ def _read_txt(path: Path) -> Item:
     data = path.read_bytes()
     skip = len(BOM) if data.startswith(BOM) else 0
     try:
-        return Record(id=path.stem, text=_decode(data[skip:], str(path)), source=str(path))
+        markup = HTML if path.suffix.lower() in (".html", ".htm") else None
+        return Record(id=path.stem, text=_decode(data[skip:], str(path)), source=str(path), markup=markup)
     except ValueError as err:
         return RecordError(id=path.stem, error=str(err), source=str(path))
 
