@@ -263,3 +263,18 @@ def test_mapping_key_never_overwrites_even_through_a_dangling_link(tmp_path):
     assert invoke("mapping-key", "-o", tmp_path / "k").exit_code == 1 and (tmp_path / "k").read_bytes() == before
     result = invoke("mapping-key", "-o", tmp_path / "missing" / "k")
     assert result.exit_code == 1 and "Cannot create" in result.output
+
+
+def test_an_html_documents_mapping_restores_the_page_as_written(pipeline, tmp_path, key):
+    """HTML input (session 73): the record's masks are the edits written into the page, escaped and around its tags,
+    so its mapping restores the page byte for byte."""
+    page = tmp_path / "page.html"
+    page.write_text('<p>Mr <b>Ion</b> Rusu (no. 12345/06) lives in <i title="Balti">Balti</i> &amp; Orhei.</p>')
+    out, mapping, restored = tmp_path / "page.out", tmp_path / "page.map", tmp_path / "page.restored"
+    anonymize(pipeline, page, "-o", out, "--mapping-out", mapping, "--key-file", key)
+    written = lines(out)[0]["anonymized_text"]
+    assert "Rusu" not in written and "12345" not in written and "Balti" not in written
+    assert written.startswith("<p>") and "<b>" in written and '<i title="' in written and written.endswith("</p>")
+    result = invoke("-q", "deanonymize", out, "--mapping", mapping, "--key-file", key, "-o", restored)
+    assert result.exit_code == 0, result.output
+    assert lines(restored)[0]["text"] == page.read_text()
