@@ -249,6 +249,15 @@ def test_a_titled_name_running_into_a_codes_token_keeps_its_pieces_outside_it():
     assert not [t for t, label, _ in found if label == "LOC"]
 
 
+def test_a_transcripts_question_letter_before_a_title_is_no_part_of_the_name():
+    # seen on a user's transcript: the NER's PERSON "Q. Mr Delaney" left "Q." as a name of its own, masked
+    text = "Q. Mr Delaney, where were you?\nA. At home."
+    found = _with_ents(text, [("Q. Mr Delaney", "PERSON")])
+    assert [(t, label) for t, label, _ in found if label == "PERSON"] == [("Mr Delaney", "PERSON")]
+    kept = _with_ents("He met K. Mr Smith's son.", [("K.", "PERSON")])  # a lone initial the NER gave stays
+    assert ("K.", "PERSON") in [(t, label) for t, label, _ in kept]
+
+
 def test_a_name_the_ner_read_as_the_start_of_a_date_is_the_models_person():
     # seen on a user's family history: en_core_web_sm's DATE "Jenkins 1922" took the surname; the model's PERSON
     # "Gwen Jenkins" (not among model_labels) was dropped, and the output read "m. Gwen the 20th century"

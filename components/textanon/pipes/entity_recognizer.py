@@ -45,6 +45,7 @@ from textanon.detect.lower_case import find_lower_case_names
 from textanon.detect.rules import (
     CODE_RULE_NAMES,
     LEGAL_TEXT_WORDS,
+    NAME_TITLES,
     OFFICE_WORDS,
     RULES,
     compile_rules,
@@ -845,6 +846,18 @@ def _names_in_dates(candidates, model_spans):
     return out
 
 
+def _letter_before_title(doc: Doc, run: List[int]) -> bool:
+    """Whether the tokens ``run`` are one letter and its full stop right before a courtesy title ("Q. Mr Delaney",
+    "A. Dr Ng": a transcript's question and answer)."""
+    after = run[-1] + 1
+    return (
+        len(run) == 1
+        and re.fullmatch(r"[A-Z]\.", doc[run[0]].text) is not None
+        and after < len(doc)
+        and re.fullmatch(NAME_TITLES + r"\.?", doc[after].text) is not None
+    )
+
+
 def _resolve_overlaps(doc: Doc, candidates):
     """Keep non-overlapping candidates: longest first, then detector priority, then leftmost.
 
@@ -914,6 +927,8 @@ def _pieces_outside(doc: Doc, candidate, blocked):
         attached = run and (run[0] - 1 in blocked or run[-1] + 1 in blocked)
         if label == PERSON and not attached:  # "Mr M. Eliasson, Lawyer": "Lawyer" is no name
             run = []
+        if label == PERSON and run and _letter_before_title(doc, run):
+            run = []  # a transcript's "Q. Mr Delaney": an initial comes after the title, never before it
         if run and doc[run[0] : run[-1] + 1].text.lower() in NER_STOP_TEXTS:
             run = []  # "[Dear] Ms Okafor": the greeting left of a longer entity around a name is no entity
         if run and any(doc[t].is_digit or doc[t].text[:1].isupper() for t in run):  # not "and", "the"
