@@ -2,6 +2,7 @@
 
 import pytest
 
+from textanon.detect.identifiers import find_identifiers
 from textanon.detect.rules import RULES, compile_rules, find_rule_matches
 
 COMPILED = compile_rules()
@@ -501,13 +502,18 @@ def test_a_titled_name_stops_at_a_line_break():
     [
         # seen on users' documents (session 73): an address written against harvesters kept its user's name
         ("Reach me at jane [dot] doe [at] gmail [dot] com today", "jane [dot] doe [at] gmail [dot] com"),
-        ("or jane(at)acme(dot)io", "jane(at)acme(dot)io"),
-        ("write to j.doe [at] uni-x.ac.uk", "j.doe [at] uni-x.ac.uk"),
-        ("or john at example dot org; thanks", "john at example dot org"),
+        ("or jane (dot) doe (at) acme (dot) io", "jane (dot) doe (at) acme (dot) io"),
+        ("write to j [dot] doe [at] uni-x.ac.uk", "j [dot] doe [at] uni-x.ac.uk"),
     ],
 )
 def test_an_e_mail_address_written_out_is_one_code(text, address):
     assert (address, "CODE", "email_spelled_out") in named_matches(text)
+
+
+@pytest.mark.parametrize("text", ["or jane(at)acme(dot)io", "j.doe [at] uni-x.ac.uk", "john at example dot org"])
+def test_the_other_written_out_forms_are_the_identifier_finders(text):
+    assert "email_spelled_out" not in {name for _, _, name in named_matches(text)}
+    assert "obfuscated_email" in {name for *_, name in find_identifiers(text)}
 
 
 @pytest.mark.parametrize("text", ["we met at noon and left", "a dot at the end", "look at Google dot com"])

@@ -232,16 +232,13 @@ CODE_PATTERNS = {
     "application_number": r"(?<![/.])\b\d{1,6}/\d{2,4}\b(?![/.]\d)",
     "email": r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
     "url": r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:]",
-    # an e-mail address written out against harvesters: "jane [dot] doe [at] gmail [dot] com", "jane(at)acme(dot)io",
-    # "john at example dot org" (the last only with a common top-level domain: "met at noon dot" is prose); the
-    # address's words had been masked piece by piece, the user's name kept ("jane [dot] *** [at] ***")
+    # an e-mail address whose local part's dots are written out too ("jane [dot] doe [at] gmail [dot] com": its words
+    # had been masked piece by piece, the user's given name kept); the other written-out forms ("jane[at]acme[dot]io",
+    # "john at example dot org") are textanon.detect.identifiers' obfuscated_email
     "email_spelled_out": (
-        r"(?<![\w.+-])[\w+-]+(?:[ \t]*[\[(][ \t]*(?:dot|DOT)[ \t]*[\])][ \t]*[\w+-]+|\.[\w+-]+)*"
+        r"(?<![\w.+-])[\w+-]+(?:[ \t]*[\[(][ \t]*(?:dot|DOT)[ \t]*[\])][ \t]*[\w+-]+)+"
         r"[ \t]*[\[(][ \t]*(?:at|AT|@)[ \t]*[\])][ \t]*[\w-]+"
         r"(?:[ \t]*[\[(][ \t]*(?:dot|DOT)[ \t]*[\])][ \t]*[\w-]+|\.[\w-]+)+"
-        r"|(?<![\w.+-])[\w.+-]+[ \t]+(?:at|AT)[ \t]+[a-z0-9-]+(?:[ \t]+(?:dot|DOT)[ \t]+[a-z0-9-]+)*"
-        r"[ \t]+(?:dot|DOT)[ \t]+"
-        r"(?:com|org|net|edu|gov|io|co|uk|ie|de|fr|nl|es|it|ca|au|in|info|biz|me)\b"
     ),
     # a Reddit user name ("u/throwaway_jane", "/u/jdoe"): a handle, as an @handle is
     "reddit_user": r"(?<![\w/])/?u/[A-Za-z0-9][\w-]{2,19}\b",
@@ -662,7 +659,7 @@ RULE_NEEDS = {
         "Corp",
     ),
     "po_box": ("Box", "BOX", "box"),
-    "email_spelled_out": ("dot", "DOT", "at]", "at)", "at ]", "at )", "AT]", "AT)", "@]", "@)"),
+    "email_spelled_out": ("dot", "DOT"),
     "reddit_user": ("u/",),
     "plate_labelled": ("late",),
     "document_series": ("eries", "ERIES", "er.", "eria", "ERIA", "erie", "ERIE", "ерия", "ЕРИЯ"),
