@@ -19,6 +19,7 @@ link's title and its text, both written). A character reference is masked whole 
 """
 
 import html
+import math
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -81,7 +82,7 @@ class MarkupView:
 
 def _within(regions: Sequence[Region], start: int, end: int, cut: bool = True) -> List[Region]:
     """The sorted ``regions`` that overlap ``[start, end)`` (``cut``: cut to it)."""
-    i = max(0, bisect_right([s for s, _ in regions], start) - 1)
+    i = max(0, bisect_right(regions, (start, math.inf)) - 1)  # by the tuples themselves: no list per call
     out = []
     for s, e in regions[i:]:
         if s >= end:

@@ -7,7 +7,7 @@ from typing import Iterable, Iterator, Optional, TypeVar, Union
 
 from tqdm import tqdm
 
-from textanon.io.datasets.records import FILE_SUFFIXES
+from textanon.io.datasets.records import folder_files
 
 T = TypeVar("T")
 _QUIET = False
@@ -42,7 +42,7 @@ def count_records(path: Union[str, Path]) -> Optional[int]:
     path = Path(path)
     try:
         if path.is_dir():
-            return sum(1 for p in path.iterdir() if p.suffix.lower() in FILE_SUFFIXES and p.is_file())
+            return len(folder_files(path))
         if path.suffix.lower() == ".parquet":
             import pyarrow.parquet as pq
 

@@ -167,12 +167,10 @@ class EntityLinker(SettingsRecord):
 
     @staticmethod
     def _link_currencies(doc: Doc, spans: List[Span], uf: _UnionFind) -> None:
-        text = None  # doc.text joins every token: built once, when first needed
         for i in range(len(spans) - 1):
             a, b = spans[i], spans[i + 1]
             if a.label_ == QUANTITY == b.label_ and CURRENCY_HINT.search(a.text) and CURRENCY_HINT.search(b.text):
-                text = text_of(doc) if text is None else text
-                between = text[a.end_char : b.start_char]
+                between = text_of(doc)[a.end_char : b.start_char]  # joined once per Doc
                 if (
                     len(between) <= 25
                     and "(" in between

@@ -79,7 +79,7 @@ def read_records(path: Union[str, Path], markup: Optional[str] = None) -> Iterat
     path = Path(path)
     suffix = path.suffix.lower()
     if path.is_dir():
-        items = (_read_txt(p) for p in sorted(path.iterdir()) if p.suffix.lower() in FILE_SUFFIXES and p.is_file())
+        items = (_read_txt(p) for p in folder_files(path))
     elif suffix == ".jsonl":
         items = _read_jsonl(path)
     elif suffix == ".json":
@@ -94,8 +94,14 @@ def read_records(path: Union[str, Path], markup: Optional[str] = None) -> Iterat
         yield item
 
 
-#: the files a folder gives, one record each (HTML ones read as HTML)
-FILE_SUFFIXES = (".txt", ".html", ".htm")
+#: the files read as HTML; a folder gives these and ``.txt`` files, one record each
+HTML_SUFFIXES = (".html", ".htm")
+FILE_SUFFIXES = (".txt", *HTML_SUFFIXES)
+
+
+def folder_files(path: Path) -> List[Path]:
+    """The files of the folder ``path`` that are records (:data:`FILE_SUFFIXES`, any case), sorted by name."""
+    return sorted(p for p in path.iterdir() if p.suffix.lower() in FILE_SUFFIXES and p.is_file())
 
 
 def unique_ids(items: Iterable[Item]) -> Iterator[Item]:
@@ -125,7 +131,7 @@ def _read_txt(path: Path) -> Item:
     data = path.read_bytes()
     skip = len(BOM) if data.startswith(BOM) else 0
     try:
-        markup = HTML if path.suffix.lower() in (".html", ".htm") else None
+        markup = HTML if path.suffix.lower() in HTML_SUFFIXES else None
         return Record(id=path.stem, text=_decode(data[skip:], str(path)), source=str(path), markup=markup)
     except ValueError as err:
         return RecordError(id=path.stem, error=str(err), source=str(path))
