@@ -35,6 +35,16 @@ def test_superscript_digits_at_a_words_end_are_a_token_of_their_own():
     assert tokens(nlp, "an area of 12 km² here") == ["an", "area", "of", "12", "km", "²", "here"]
 
 
+def test_a_sentences_full_stop_after_a_codes_capital_is_a_token_of_its_own():
+    """A timestamp ending a sentence kept its full stop, and the date's entity (and mask) ran into the next word."""
+    plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
+    assert tokens(plain, "at 10:00:00Z. Bring it") == ["at", "10:00:00Z.", "Bring", "it"]
+    assert tokens(nlp, "at 2024-03-05T10:00:00Z. Bring it")[-4:] == ["05T10:00:00Z", ".", "Bring", "it"]
+    assert tokens(nlp, "Room 12B.") == ["Room", "12B", "."]
+    # initials and abbreviations keep their full stop: no digit before the capital
+    assert tokens(nlp, "Mr. J. Smith of the U.S. Army") == ["Mr.", "J.", "Smith", "of", "the", "U.S.", "Army"]
+
+
 def test_everything_else_is_tokenized_as_before():
     plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
     for text in [
@@ -53,6 +63,8 @@ def test_applying_it_twice_and_saving_the_pipeline_keep_it(tmp_path):
     loaded = spacy.load(tmp_path)  # no callback in this config: the saved tokenizer alone
     assert tokens(loaded, "(Year 8) [Ann](x)") == ["(", "Year", "8", ")", "[", "Ann", "](", "x", ")"]
     assert tokens(loaded, "Roe² said") == ["Roe", "²", "said"]
+    assert tokens(loaded, "at 10:00Z. Then") == ["at", "10:00Z", ".", "Then"]
+    assert nlp.tokenizer.suffix_search.__self__.pattern.count(r"(?<=[0-9][A-Z])") == 1
 
 
 def test_registered_callback_and_the_packaged_pipeline_use_it():
@@ -60,3 +72,4 @@ def test_registered_callback_and_the_packaged_pipeline_use_it():
     nlp = spacy.load("en_textanon")
     assert nlp.config["initialize"]["before_init"]["@callbacks"] == "textanon.tokenizer.v1"
     assert tokens(nlp, "note (Year 8).")[-3:] == ["8", ")", "."]
+    assert tokens(nlp, "at 10:00:00Z. Bring")[-3:] == ["10:00:00Z", ".", "Bring"]

@@ -1,4 +1,4 @@
-"""Three mends of spaCy's English tokenizer for the texts textanon reads.
+"""Four mends of spaCy's English tokenizer for the texts textanon reads.
 
 * **Emoticons made of a digit.** spaCy keeps "8)", "8-)", "8D", "8-D" and "(-8" as one token (a smiling face). In a
   numbered list or a bracket ("(Year 8).", "see (8)") the digit and the bracket are then one token, so an entity
@@ -10,6 +10,11 @@
 * **Footnote marks.** An author list's "John Roe²" or "Jane Doe¹*": spaCy keeps "Roe²" as one token, which no model
   reads as a surname (the name stayed whole in the output). Superscript digits at a word's end are a suffix of their
   own: "Roe", "²".
+* **A full stop after a code's capital letter.** spaCy keeps a full stop after a capital as part of the word (an
+  initial: "J."), so a timestamp or a code that ends a sentence ("at 2024-03-05T10:00:00Z. Bring the file", "Room
+  12B.") kept the sentence's full stop, the sentence did not end there, and the date's entity ran on into the next
+  word: its mask swallowed "Bring". A full stop after a capital that follows a digit is a suffix of its own:
+  "10:00:00Z", ".". Initials and abbreviations ("J.", "U.S.") have no digit before the capital and stay whole.
 
 :func:`adjust_tokenizer` is the ``[initialize.before_init]`` callback of textanon's configs (registered as
 ``textanon.tokenizer.v1``): it changes the tokenizer of the pipeline being built, and the package saves the changed
@@ -32,11 +37,13 @@ _LINK_INFIX = r"\]\("
 _FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
 #: superscript digits at a word's end (a footnote mark: "Roe²", "Doe¹")
 _SUPERSCRIPT_SUFFIX = SUPERSCRIPT_CLASS + "+$"
+#: a sentence's full stop after a code's capital letter ("10:00:00Z.", "12B.")
+_CODE_STOP_SUFFIX = r"(?<=[0-9][A-Z])\.$"
 
 
 def adjust_tokenizer(nlp: Language) -> Language:
-    """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions, split Markdown links and superscript digits
-    at a word's end (module docstring); returns ``nlp``. Applying it twice changes nothing more."""
+    """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions, split Markdown links, superscript digits
+    at a word's end and a full stop after a code's capital (module docstring); returns ``nlp``. Applying it twice changes nothing more."""
     tokenizer = nlp.tokenizer
     rules = getattr(tokenizer, "rules", None)
     if rules and DIGIT_EMOTICONS & set(rules):
@@ -53,8 +60,10 @@ def adjust_tokenizer(nlp: Language) -> Language:
         tokenizer.infix_finditer = re.compile(pattern + "|" + _LINK_INFIX).finditer
     suffix = getattr(tokenizer, "suffix_search", None)
     pattern = getattr(getattr(suffix, "__self__", None), "pattern", None)
-    if isinstance(pattern, str) and _SUPERSCRIPT_SUFFIX not in pattern:
-        tokenizer.suffix_search = re.compile(pattern + "|" + _SUPERSCRIPT_SUFFIX).search
+    if isinstance(pattern, str):
+        added = [p for p in (_SUPERSCRIPT_SUFFIX, _CODE_STOP_SUFFIX) if p not in pattern]
+        if added:
+            tokenizer.suffix_search = re.compile("|".join([pattern, *added])).search
     return nlp
 
 
