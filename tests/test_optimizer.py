@@ -196,6 +196,27 @@ def test_a_date_of_birth_labelled_in_another_language_is_a_direct_identifier(cue
     assert masked_ids(make_doc(text, mentions, [])) == {"T1"}
 
 
+@pytest.mark.parametrize(
+    "text, date",
+    [
+        ('{"resourceType": "Patient", "birthDate": "1966-09-30", "gender": "male"}', "1966-09-30"),
+        ('birth_date = "1966-09-30", seen = "2024-03-04"', "1966-09-30"),
+        ("Leonie Hartmann, b. 3 March 1985 in Bremen, moved on 2024-03-04.", "3 March 1985"),
+    ],
+)
+def test_a_date_of_birth_in_a_records_field_or_after_b_is_a_direct_identifier(text, date):
+    """A FHIR record's "birthDate" and a biography's "b." (born): the date had been generalized, not masked."""
+    doc = make_doc(
+        text,
+        [(date, "DATETIME", "T1"), ("2024-03-04", "DATETIME", "T2")] if "2024" in text else [(date, "DATETIME", "T1")],
+        [],
+    )
+    assert masked_ids(doc) == {"T1"}
+    assert (
+        masked_ids(make_doc("Mr B. 3 March 1985 was the hearing.", [("3 March 1985", "DATETIME", "T1")], [])) == set()
+    )
+
+
 def test_mask_labels_masks_every_mention_of_those_labels_whatever_the_risk():
     text = "A surgeon in Balti since 1961, paid 5 dollars."
     mentions = [

@@ -50,6 +50,10 @@ FOUND = [
     ("signed this 14th day of November, 2024 at", "14th day of November, 2024", "DATETIME"),
     ("on the twenty-first of June they", "the twenty-first of June", "DATETIME"),
     ("ON THE THIRTIETH OF MAY 2020", "THE THIRTIETH OF MAY 2020", "DATETIME"),
+    # a year of two digits after an apostrophe belongs to the date ("b. 3rd of March '85": "'85" had stayed)
+    ("b. 3rd of March '85 in Bremen", "3rd of March '85", "DATETIME"),
+    ("on May 3, ’85 she", "May 3, ’85", "DATETIME"),
+    ("on 3 March '85 she", "3 March '85", "DATETIME"),
     ("Today is 5-MAY-2021", "5-MAY-2021", "DATETIME"),
     ("Today is 5-May-2021", "5-May-2021", "DATETIME"),
     ("due May-21 or", "May-21", "DATETIME"),
@@ -554,6 +558,9 @@ def test_a_year_after_a_numbered_heading_is_no_continental_address(text):
         ("UTR 1234567890 was quoted", "1234567890"),
         ("prescriber Dr H. Kaur, GMC 7012345", "7012345"),
         ("frequent flyer no. 445882110", "445882110"),
+        # a researcher's registry ids: "ResearcherID B-7543-2011" had become "ResearcherID the 21st century"
+        ("uio.no; ResearcherID B-7543-2011; and", "B-7543-2011"),
+        ("Scopus Author ID 57190012345.", "57190012345"),
     ],
 )
 def test_tax_and_professional_register_numbers_after_their_label(text, code):

@@ -196,9 +196,24 @@ def test_a_match_cut_at_a_regions_edge_makes_the_search_fall_back_to_the_whole_t
 
 
 def test_the_dotted_initials_of_the_whole_name_are_a_mention():
-    text = "A.J. (as friends call Angelina) met Pitt. A. J. smiled; A.J.R. and the U.S. did not, nor a.j. or AJ."
+    text = "A.J. (as friends call Angelina) met Pitt. A. J. smiled; A.J.R. and the U.S. did not, nor a.j. or AJR."
     found = [text[s:e] for s, e in name_occurrences(text, "Angelina Jolie")]
     assert found == ["A.J.", "Angelina", "A. J."]
+
+
+def test_bare_initials_of_the_whole_name_are_a_mention():
+    """A care record's way to name the person: "JS seen with mother" kept Jonathan Stafford's initials."""
+    text = (
+        "Progress note: JS seen with mother. Plan: JS to be reviewed (JS's GP); JSON, js, JSA, the JS API and NODE JS."
+    )
+    found = [text[s:e] for s, e in name_occurrences(text, "Jonathan Stafford")]
+    assert found == ["JS", "JS", "JS"]
+    # initials that also write a frequent abbreviation are left to the recognizer: "MD" of Mary Davis, "UK"
+    for name, text in [("Mary Davis", "Seen by the MD today."), ("Ursula Kane", "She moved to the UK.")]:
+        assert name_occurrences(text, name) == []
+    # three words give three letters; a name of one word or four, or in lower case, none
+    assert [m for m in name_occurrences("JRS agreed.", "John Robert Smith")] == [(0, 3)]
+    assert name_occurrences("JS agreed.", "jonathan stafford") == []
 
 
 def test_a_name_with_an_apostrophe_is_found_in_lower_case():

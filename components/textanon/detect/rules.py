@@ -167,7 +167,9 @@ ID_LABELS = (
     r"[Ii]nmate|[Cc]ustody|[Bb]ank [Aa]ccount|[Ll]oyalty [Cc]ard|"
     # tax and professional registers, a frequent flyer's account ("EIN 12-3456789", "UTR 1234567890", "GMC 7012345",
     # "frequent flyer EI 445 882 110": session 73's users' documents had kept the first and the last)
-    r"EIN|FEIN|ITIN|TIN|UTR|EORI|NPI|GMC|NMC|HCPC|[Ff]requent [Ff]lyer)"
+    r"EIN|FEIN|ITIN|TIN|UTR|EORI|NPI|GMC|NMC|HCPC|[Ff]requent [Ff]lyer|"
+    # a researcher's registry ids ("ResearcherID B-7543-2011" had become "ResearcherID the 21st century": its year)
+    r"ResearcherID|Researcher(?= ID)|Scopus(?: [Aa]uthor)?(?= ID))"
 )
 #: an identifier: starts with a capital letter or digit, may continue over single spaces ("QQ 12 34 56 C")
 CODE_RUN = r"[A-Z0-9](?:[A-Z0-9/.-]*[A-Z0-9])?(?:\s[A-Z0-9/.-]+\b)*"  # not the full stop ending a sentence
@@ -504,8 +506,11 @@ ORDINAL_DAY_WORD = (
     rf"(?:(?:twenty|thirty)[- ]?(?:{_ORDINAL_UNITS})|{_ORDINAL_UNITS}|tenth|eleventh|twelfth|thirteenth|fourteenth|"
     r"fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
 )
+#: a date's year after its month: four digits, or two after an apostrophe ("3rd of March '85", "May 3, '85": the
+#: NER took the day and month and "'85", the year of birth, stayed)
+YEAR_AFTER = r"(?:\d{4}\b|['‘’]\d{2}(?!\d))"
 DATETIME_PATTERNS = {
-    "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}\d{{4}})?\b",
+    "day_month_year": rf"\b\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}(?:{DATE_SEP}{YEAR_AFTER}|\b)",
     # a day written as a word or "the ... day of", as certificates, deeds and court orders write it ("Fourteenth
     # November 2024" on a death certificate: the NER took "November 2024" and "Fourteenth" stayed; "this 14th day of
     # November, 2024"; "the twenty-first of June"). Without "of", only a capitalized ordinal ("second November" may
@@ -513,14 +518,14 @@ DATETIME_PATTERNS = {
     "day_word_month_year": (
         rf"(?:\b(?:(?i:the)[ \t]+)?(?:\d{{1,2}}(?:st|nd|rd|th)|(?i:{ORDINAL_DAY_WORD}))[ \t]+(?i:(?:day[ \t]+)?of)"
         rf"|\b(?=[A-Z])(?i:{ORDINAL_DAY_WORD})[ \t]+"
-        rf")[ \t]*{MONTHS}(?:,?{DATE_SEP}\d{{4}})?\b"
+        rf")[ \t]*{MONTHS}(?:,?{DATE_SEP}{YEAR_AFTER}|\b)"
     ),
     # a range of days in one month, one date ("3-5 April 2024": "3-" had stayed before the date's replacement)
     "day_range_month_year": (
         rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]*[-–—][ \t]*\d{{1,2}}(?:st|nd|rd|th)?{DATE_SEP}{MONTHS}"
-        rf"(?:{DATE_SEP}\d{{4}})?\b"
+        rf"(?:{DATE_SEP}{YEAR_AFTER}|\b)"
     ),
-    "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b",
+    "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+{YEAR_AFTER}|\b)",
     "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
     # a date written as C's asctime, with the time between the day and the year: a commit's "Date:   Tue Mar 12
     # 14:02:11 2024 +0000", a log's "Tue Mar 12 14:02:11 2024" ("Tue Mar 12" had stayed, the year generalized)

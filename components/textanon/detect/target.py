@@ -629,7 +629,8 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     spoken = _pronunciations_after(text, occurrences)
     glued = _glued_forms(view, words) + _compound_forms(view, words)
     forms = _diminutive_occurrences(text, words)
-    extra = spoken + glued + forms + _dotted_initials(text, words) + _nickname_occurrences(text, words)
+    extra = spoken + glued + forms + _dotted_initials(text, words) + _bare_initials(text, words)
+    extra += _nickname_occurrences(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = _whole_word(words[-1])
         folded = fold(view.text)
@@ -930,6 +931,25 @@ def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
     # a hyphenated word's parts each give an initial ("M.D-O." or "M.D.O." for Marguerite Duval-Okafor)
     groups = "|".join("-".join(p[0] for p in w.split("-") if p[:1].isalpha()) for w in words)
     return [m.span() for m in _initials_pattern(groups).finditer(text)]
+
+
+#: bare initials ("JS") whose lower-case form is at least this frequent in English (Zipf scale, wordfreq) are taken
+#: for the abbreviation they also write ("UK", "MD", "TV", "HR", "Ms", "Jr", "OK", "PR", "BC"), not for the name
+BARE_INITIALS_MAX_ZIPF = 4.0
+
+
+def _bare_initials(text: str, words: Sequence[str]) -> List[Span]:
+    """The initials of a name of two or three words, upper case, without full stops, as a word of their own ("JS"
+    for Jonathan Stafford: "Progress note: JS seen with mother. Plan: JS to be reviewed"), unless they also write a
+    frequent abbreviation (:data:`BARE_INITIALS_MAX_ZIPF`) or stand in a run of capitals ("JS API", "NAME JS"). A
+    care record's or a court's usual way to name the person: left to the recognizer, they were kept."""
+    letters = "".join(w[0] for w in words if w[:1].isalpha())
+    if not 2 <= len(letters) <= 3 or len(letters) != len(words) or not letters.isupper() or letters not in text:
+        return []
+    if zipf_frequency(letters.lower(), "en") >= BARE_INITIALS_MAX_ZIPF:
+        return []
+    pattern = re.compile(r"(?<![\w.&/@-])(?<![A-Z][ \t])" + letters + r"(?![\w&/@-]|\.\w)(?![ \t][A-Z]{2})")
+    return [m.span() for m in pattern.finditer(text)]
 
 
 @lru_cache(maxsize=4096)

@@ -43,7 +43,8 @@ _CODE_STOP_SUFFIX = r"(?<=[0-9][A-Z])\.$"
 
 def adjust_tokenizer(nlp: Language) -> Language:
     """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions, split Markdown links, superscript digits
-    at a word's end and a full stop after a code's capital (module docstring); returns ``nlp``. Applying it twice changes nothing more."""
+    at a word's end and a full stop after a code's capital (module docstring); returns ``nlp``. Applying it twice
+    changes nothing more."""
     tokenizer = nlp.tokenizer
     rules = getattr(tokenizer, "rules", None)
     if rules and DIGIT_EMOTICONS & set(rules):

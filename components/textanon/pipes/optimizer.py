@@ -119,12 +119,13 @@ DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_
 BIRTH_WINDOW = 40
 #: a DATETIME right after one of these is a date of birth (a direct identifier)
 BIRTH_CONTEXT = re.compile(
-    r"(?:\bborn|\bdate\s+of\s+birth|\bbirth\s*date|\bd\.?o\.?b\.?|\bbirthday"
+    r"(?:\bborn|(?-i:\bb)\.|\bdate\s+of\s+birth|\bbirth[\s_-]*date|\bd\.?o\.?b\.?|\bbirthday"
     # the same label in the languages of forms a user brings ("Fecha de nacimiento: 09/07/1985", "né le", "geb.")
     r"|\bfecha\s+de\s+nacimiento|\bdate\s+de\s+naissance|\bn[ée]e?\s+le|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bgeb\."
     r"|\bdata\s+di\s+nascita|\bnat[oa]\s+il|\bdata\s+urodzenia|\bdata\s+na[șş]terii|\bdata\s+de\s+nascimento"
     r"|\bgeboortedatum|\bf[øö]d[dt](?:elsedato|atum)?)"
-    r"[\s:,]*(?:on|in|at|am|le|il|em|den)?[\s:,]*(?:the\s+)?$",
+    # a form's or a record's field: "DOB: ", "birthDate": "1966-09-30", birth_date='1966-09-30'
+    r"[\s:,\"'“”=]*(?:on|in|at|am|le|il|em|den)?[\s:,\"'“”=]*(?:the\s+)?$",
     re.IGNORECASE,
 )
 #: operators whose output is a placeholder, not a word (``whole_units`` extends and joins their masks)

@@ -22,7 +22,7 @@ from typing import List
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from textanon.decide.generalization.base import Generalization, levels
-from textanon.decide.generalization.hypernyms import noun_sense
+from textanon.decide.generalization.hypernyms import noun_sense, wordnet
 
 #: words before a number that make it a lower bound / an approximation / an upper bound
 LOWER_BOUNDS = ("more than", "over", "at least", "above", "in excess of", "upwards of", "greater than", "no fewer than")
@@ -62,14 +62,23 @@ def numbers_a_thing(preceding: str) -> bool:
     mostly a noun (WordNet) that no article or verb form separates from it, "Participant 23", "Article 34", "room
     12", "Year 4", where "between 20 and 30" or "at least 10" would be no English; not a measure of the person ("age
     34": :data:`MEASURE_NOUNS`), a stop word ("over 100", "of 34"), nor an "-ed" or "-ing" form of a verb ("aged 34",
-    "weighing 90")."""
+    "weighing 90": :func:`_verb_form`; "Bed 12" names a bed)."""
     m = _WORD_BEFORE.search(preceding)
     if m is None:
         return False
     word = m.group(1).lower()
-    if word in MEASURE_NOUNS or word in STOP_WORDS or word.endswith(("ed", "ing")):
+    if word in MEASURE_NOUNS or word in STOP_WORDS or _verb_form(word):
         return False
     return noun_sense(word) is not None  # a noun at least as often as anything else ("won" is a verb first)
+
+
+def _verb_form(word: str) -> bool:
+    """Whether ``word`` is an "-ed" or "-ing" form of a verb ("aged", "weighing", "building"), which WordNet reads
+    back to another verb; "bed" and "wing" end so and are nouns ("Bay 3 Bed 12" had become "Bed at least 10")."""
+    if not word.endswith(("ed", "ing")):
+        return False
+    base = wordnet().morphy(word, wordnet().VERB)
+    return base is not None and base != word
 
 
 def generalize_number(text: str, preceding: str = "", following: str = "") -> List[Generalization]:
