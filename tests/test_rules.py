@@ -540,6 +540,17 @@ def test_a_reddit_user_name_is_a_code():
         # a street name with no street word, its number and a Dutch or five-digit postcode and town
         ("Offices: Damrak 1, 1012 JS Amsterdam; more", "Damrak 1, 1012 JS Amsterdam", "street_number_postcode_town"),
         ("bei Müller, Marktplatz 3, 80331 München", "Marktplatz 3, 80331 München", "street_number_postcode_town"),
+        # a contact card's address, whatever its country: the value had been kept whole
+        (
+            "FN:Sigrid Lund\nADR;TYPE=HOME:;;Bygdøy allé 5;Oslo;;0257;Norway\nEND",
+            "Bygdøy allé 5;Oslo;;0257;Norway",
+            "vcard_address",
+        ),
+        (
+            "item1.ADR;type=WORK:;;1 Infinite Loop;Cupertino;CA;95014;USA;\n",
+            "1 Infinite Loop;Cupertino;CA;95014;USA",
+            "vcard_address",
+        ),
     ],
 )
 def test_numbered_and_continental_addresses(text, address, rule):

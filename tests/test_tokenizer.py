@@ -6,6 +6,8 @@ import spacy
 from spacy import registry
 
 from textanon.detect.tokenizer import adjust_tokenizer
+from textanon.io.datasets.records import Record
+from textanon.run.runner import pipe_docs
 
 
 def tokens(nlp, text):
@@ -45,6 +47,16 @@ def test_a_sentences_full_stop_after_a_codes_capital_is_a_token_of_its_own():
     assert tokens(nlp, "Mr. J. Smith of the U.S. Army") == ["Mr.", "J.", "Smith", "of", "the", "U.S.", "Army"]
 
 
+def test_a_field_name_in_capitals_and_its_value_are_apart():
+    """A contact card's "BDAY:1979-05-17" was one token: the date's span took the field name, no birth cue before it."""
+    plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
+    assert tokens(plain, "BDAY:1979-05-17") == ["BDAY:1979", "-", "05", "-", "17"]
+    assert tokens(nlp, "BDAY:1979-05-17") == ["BDAY", ":", "1979", "-", "05", "-", "17"]
+    assert tokens(nlp, "(DOB:1985)") == ["(", "DOB", ":", "1985", ")"]
+    for text in ["at 10:30 or X:1", "FE80::1 and 2001:DB8::1", "http://EXAMPLE.COM:8080/x", "Note:12"]:
+        assert tokens(nlp, text) == tokens(plain, text)
+
+
 def test_everything_else_is_tokenized_as_before():
     plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
     for text in [
@@ -64,6 +76,7 @@ def test_applying_it_twice_and_saving_the_pipeline_keep_it(tmp_path):
     assert tokens(loaded, "(Year 8) [Ann](x)") == ["(", "Year", "8", ")", "[", "Ann", "](", "x", ")"]
     assert tokens(loaded, "Roe² said") == ["Roe", "²", "said"]
     assert tokens(loaded, "at 10:00Z. Then") == ["at", "10:00Z", ".", "Then"]
+    assert tokens(loaded, "DOB:1985") == ["DOB", ":", "1985"]
     assert nlp.tokenizer.suffix_search.__self__.pattern.count(r"(?<=[0-9][A-Z])") == 1
 
 
@@ -73,3 +86,14 @@ def test_registered_callback_and_the_packaged_pipeline_use_it():
     assert nlp.config["initialize"]["before_init"]["@callbacks"] == "textanon.tokenizer.v1"
     assert tokens(nlp, "note (Year 8).")[-3:] == ["8", ")", "."]
     assert tokens(nlp, "at 10:00:00Z. Bring")[-3:] == ["10:00:00Z", ".", "Bring"]
+
+
+def test_the_packaged_pipeline_masks_a_cards_birth_date_and_keeps_the_word_after_a_time_stamp():
+    """End to end on a user's contact card and booking: the birth date glued to "BDAY:" had been generalized ("the
+    20th century"), the word after "10:00:00Z." swallowed by the date's mask."""
+    nlp = spacy.load("en_textanon")
+    card = "BEGIN:VCARD\nFN:Sigrid Lund\nBDAY:1979-05-17\nEND:VCARD"
+    booking = "Sigrid Lund booked the room. Check-in: 2024-03-05T10:00:00Z. Bring the file."
+    docs = list(pipe_docs(nlp, [Record(id="1", text=card, target="Sigrid Lund"), Record("2", booking, "Sigrid Lund")]))
+    assert "1979" not in docs[0]._.anonymized_text and "century" not in docs[0]._.anonymized_text
+    assert docs[1]._.anonymized_text.endswith(". Bring the file.")

@@ -415,6 +415,9 @@ ADDRESS_PATTERNS = {
     # a Polish postcode and its town on a line of its own or after a comma ("Jan Kowalski, 00-238 Warszawa"): two
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
     "postcode_pl_town": rf"(?:(?<=, )|(?<=\n)|(?<=^))\d{{2}}-\d{{3}}\s+[{UPPER}][\w'’-]+",
+    # a contact card's address (vCard's ADR and LABEL, an address book's "item1.ADR;type=HOME:"): the whole value,
+    # whatever its country ("ADR;TYPE=HOME:;;Bygdøy allé 5;Oslo;;0257;Norway" had been kept whole)
+    "vcard_address": r"(?im)^(?:item\d+\.)?(?:ADR|LABEL)(?:;[^:\n]*)?:[;\s]*(?P<span>[^;\s][^\n]*?)[;\s]*$",
 }
 #: a kinship word and the name after it, or in brackets after it (the rules ``kin_name`` and ``kin_name_field``:
 #: "her brother Tunde", "NOK: daughter Tanya", "her partner (Aoife)"); not a title or a function word after it ("her

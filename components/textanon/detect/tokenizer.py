@@ -1,4 +1,4 @@
-"""Four mends of spaCy's English tokenizer for the texts textanon reads.
+"""Five mends of spaCy's English tokenizer for the texts textanon reads.
 
 * **Emoticons made of a digit.** spaCy keeps "8)", "8-)", "8D", "8-D" and "(-8" as one token (a smiling face). In a
   numbered list or a bracket ("(Year 8).", "see (8)") the digit and the bracket are then one token, so an entity
@@ -15,6 +15,11 @@
   12B.") kept the sentence's full stop, the sentence did not end there, and the date's entity ran on into the next
   word: its mask swallowed "Bring". A full stop after a capital that follows a digit is a suffix of its own:
   "10:00:00Z", ".". Initials and abbreviations ("J.", "U.S.") have no digit before the capital and stay whole.
+* **A field name in capitals glued to its value.** A contact card's "BDAY:1979-05-17", a log's "DOB:1985-01-02":
+  spaCy keeps the word, the colon and the date as one token, so the date's span took the field name with it and
+  no birth cue stood before it (the birth date was generalized, not masked). A colon after a word of 2-12 capitals
+  that opens the token, before a digit or "+", is an infix: "BDAY", ":", "1979-05-17". Times ("10:30"), addresses
+  ("2001:DB8::1") and URLs are as before.
 
 :func:`adjust_tokenizer` is the ``[initialize.before_init]`` callback of textanon's configs (registered as
 ``textanon.tokenizer.v1``): it changes the tokenizer of the pipeline being built, and the package saves the changed
@@ -37,14 +42,16 @@ _LINK_INFIX = r"\]\("
 _FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
 #: superscript digits at a word's end (a footnote mark: "Roe²", "Doe¹")
 _SUPERSCRIPT_SUFFIX = SUPERSCRIPT_CLASS + "+$"
+#: the colon between a field name in capitals that opens a token and its value ("BDAY:1979-05-17", "TEL:+47...")
+_FIELD_COLON_INFIX = "(?:" + "|".join(f"(?<=^[A-Z]{{{n}}})" for n in range(2, 13)) + "):(?=[0-9+])"
 #: a sentence's full stop after a code's capital letter ("10:00:00Z.", "12B.")
 _CODE_STOP_SUFFIX = r"(?<=[0-9][A-Z])\.$"
 
 
 def adjust_tokenizer(nlp: Language) -> Language:
     """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions, split Markdown links, superscript digits
-    at a word's end and a full stop after a code's capital (module docstring); returns ``nlp``. Applying it twice
-    changes nothing more."""
+    at a word's end, a full stop after a code's capital and a field name's colon (module docstring); returns
+    ``nlp``. Applying it twice changes nothing more."""
     tokenizer = nlp.tokenizer
     rules = getattr(tokenizer, "rules", None)
     if rules and DIGIT_EMOTICONS & set(rules):
@@ -57,8 +64,10 @@ def adjust_tokenizer(nlp: Language) -> Language:
         tokenizer.url_match = re.compile(head + _NO_LINK + pattern[len(head) :]).match
     infix = getattr(tokenizer, "infix_finditer", None)
     pattern = getattr(getattr(infix, "__self__", None), "pattern", None)
-    if isinstance(pattern, str) and _LINK_INFIX not in pattern:
-        tokenizer.infix_finditer = re.compile(pattern + "|" + _LINK_INFIX).finditer
+    if isinstance(pattern, str):
+        added = [p for p in (_LINK_INFIX, _FIELD_COLON_INFIX) if p not in pattern]
+        if added:
+            tokenizer.infix_finditer = re.compile("|".join([pattern, *added])).finditer
     suffix = getattr(tokenizer, "suffix_search", None)
     pattern = getattr(getattr(suffix, "__self__", None), "pattern", None)
     if isinstance(pattern, str):

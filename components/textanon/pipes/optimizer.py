@@ -119,7 +119,7 @@ DENY_SOURCE = "deny"  # ``span._.source`` of a deny-list span (``textanon_allow_
 BIRTH_WINDOW = 40
 #: a DATETIME right after one of these is a date of birth (a direct identifier)
 BIRTH_CONTEXT = re.compile(
-    r"(?:\bborn|(?-i:\bb)\.|\bdate\s+of\s+birth|\bbirth[\s_-]*date|\bd\.?o\.?b\.?|\bbirthday"
+    r"(?:\bborn|(?-i:\bb)\.|\bdate\s+of\s+birth|\bbirth[\s_-]*date|\bd\.?o\.?b\.?|\bbirthday|\bbday(?:;[^:\n]*)?"
     # the same label in the languages of forms a user brings ("Fecha de nacimiento: 09/07/1985", "né le", "geb.")
     r"|\bfecha\s+de\s+nacimiento|\bdate\s+de\s+naissance|\bn[ée]e?\s+le|\bgeburtsdatum|\bgeboren(?:\s+am)?|\bgeb\."
     r"|\bdata\s+di\s+nascita|\bnat[oa]\s+il|\bdata\s+urodzenia|\bdata\s+na[șş]terii|\bdata\s+de\s+nascimento"
