@@ -245,6 +245,18 @@ def test_a_city_that_modifies_a_noun_is_not_generalized():
     assert texts(generalize_place("Chicago", text, text.rindex("Chicago")))[0] == "a city in Illinois"
 
 
+def test_a_country_or_a_us_state_that_modifies_a_noun_is_not_generalized():
+    """A user's football biography: "the Qatar national team" had become "the country in Asia national team", "a
+    California plate" "a place in North America plate", "the Mexico women's team" "the country women's team"."""
+    text = "He played for the Qatar national team, drove a California plate and coached the Mexico women's team."
+    for name in ("Qatar", "California", "Mexico"):
+        assert generalize_place(name, text, text.index(name)) == [], name
+    other = "He lived in Qatar today, then in California and later in Mexico."
+    assert texts(generalize_place("Qatar", other, other.index("Qatar")))[0] == "a country in Asia"
+    assert texts(generalize_place("California", other, other.index("California")))[0] == "a US state"
+    assert texts(generalize_place("Mexico", other, other.index("Mexico")))[0] == "a country in North America"
+
+
 def test_a_place_name_is_not_read_as_a_place_after_a_title_or_person_cue_or_as_a_given_name():
     assert place_context("London", "born in London to", 8)
     assert not place_context("Alice")  # a common given name

@@ -11,8 +11,9 @@ title_context`) or right after a word that says a person's name follows ("sister
 by": :mod:`.persons`), nor for a one-word name that is a common given name (:func:`given_names`), nor for a small
 town whose name is made of everyday words ("West End": :data:`COMMON_WORDS_MIN_POPULATION`): the optimizer
 suppresses it. Nor is a city generalized where the text puts it elsewhere (:func:`contradicted`: "Paris, Texas",
-"Whitefield, Bengaluru"; :func:`contained_in_other`: "Toronto, Ontario") or where it modifies the noun after it ("a
-Chicago theatre company"), nor a name that is a country and a US state ("Georgia")."""
+"Whitefield, Bengaluru"; :func:`contained_in_other`: "Toronto, Ontario"), nor a name that is a country and a US state
+("Georgia"), nor any place where it modifies the noun after it ("a Chicago theatre company", "the Qatar national
+team", "a California plate": "the country in Asia national team" is no English)."""
 
 import re
 from functools import lru_cache
@@ -31,6 +32,19 @@ COMMON_WORDS_MIN_POPULATION = 100_000
 
 #: nouns that say when, not what, after a place ("in Chicago today"): the place modifies none of them
 _TIME_AFTER = re.compile(r"[ \t]+(?:today|tonight|yesterday|tomorrow|overnight|meanwhile)\b")
+
+
+#: a plural's possessive after a place, which the place modifies ("the Mexico women's team", "a Texas children's
+#: hospital")
+_POSSESSIVE_PLURAL_AFTER = re.compile(r"[ \t]+(?:wo)?men['’]s\b|[ \t]+children['’]s\b|[ \t]+[a-z]+s['’](?!\w)")
+
+
+def _modifies_noun_after(doc_text: str, end: int) -> bool:
+    """Whether the place ending at ``end`` modifies the noun after it ("a Chicago theatre company", "the Qatar national
+    team", "the Mexico women's team"), not a word that says when ("in Chicago today")."""
+    if _TIME_AFTER.match(doc_text, end):
+        return False
+    return modifies_noun_after(doc_text, end) or _POSSESSIVE_PLURAL_AFTER.match(doc_text, end) is not None
 
 
 def everyday_words(text: str) -> bool:
@@ -65,6 +79,9 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
     if not place_context(text, doc_text, start):
         return []
     gaz = geonames()
+    end = start + len(text)
+    if doc_text and _modifies_noun_after(doc_text, end):
+        return []  # "the Qatar national team", "a California plate": "the country in Asia national team" is no English
     country = gaz.country(text)
     if country is not None and gaz.us_state(text):
         return []  # "Georgia": the country or the US state ("Atlanta, Georgia"); neither level is true of both
@@ -82,9 +99,6 @@ def generalize_place(text: str, doc_text: str = "", start: int = 0) -> List[Gene
     cities = gaz.city(text)
     if not cities:
         return []
-    end = start + len(text)
-    if doc_text and modifies_noun_after(doc_text, end) and not _TIME_AFTER.match(doc_text, end):
-        return []  # "a Chicago theatre company": "a city in Illinois theatre company" is no English
     if everyday_words(text) and cities[0].population < COMMON_WORDS_MIN_POPULATION:
         return []  # "West End" (London's theatres; a town in Canada), "Green Valley": a phrase more than a town
     if len(cities) > 1:
