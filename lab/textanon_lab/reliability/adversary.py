@@ -214,8 +214,10 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     e-mail address written out ("[dot]", "[at]"), a Reddit user name, a US numbered street's house number, a Dutch
     address without a street word and an EIN after its label. (A calendar invite's "CN=Dr Hope Castellano:mailto:..."
     is no record: its titled name is now found, but another person's title and given name, an everyday word, is a
-    quasi-identifier whose risk is scored.) The records of sessions 71 to 73 draw nothing at random (the records
-    before them stay the same)."""
+    quasi-identifier whose risk is scored.) And what survived before session 75 (2026-12-02): a care note's bare
+    initials of the person ("JS seen with mother"), a contact card's address in another country's form and its
+    birth date glued to "BDAY:", a FHIR record's "birthDate" (generalized, not masked) and a year of birth written
+    "'85". The records of sessions 71 to 75 draw nothing at random (the records before them stay the same)."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -392,6 +394,32 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"Taxpayer: {full}   EIN 12-3456789   Form 1040 for 2023",
             full,
             [{"kind": "tax_number", "text": "12-3456789"}],
+        ),
+        # session 75: the initials are fixed (drawn ones could write a frequent abbreviation, "MD", left to the NER)
+        _record(
+            "user-care_note_initials",
+            "Progress note: JS seen with mother. J.S. reports low mood. Plan: JS to be reviewed in 2/52.",
+            "Jonathan Stafford",
+            [{"kind": "initials", "text": "JS"}],
+        ),
+        _record(
+            "user-contact_card",
+            f"BEGIN:VCARD\nFN:{full}\nADR;TYPE=HOME:;;Bygdøy allé 5;Oslo;;0257;Norway\nBDAY:1979-05-17\nEND:VCARD",
+            full,
+            [{"kind": "street", "text": "Bygdøy allé 5"}, {"kind": "birth_date", "text": "1979-05-17"}],
+        ),
+        _record(
+            "user-fhir_patient",
+            f'{{"resourceType": "Patient", "name": [{{"family": "{last}", "given": ["{first}"]}}], '
+            f'"birthDate": "1966-09-30", "gender": "unknown"}}',
+            full,
+            [{"kind": "birth_date", "text": "1966-09-30"}],
+        ),
+        _record(
+            "user-birth_year",
+            f"{full}, b. 3rd of March '85 in Bremen, moved to Hamburg in 2009.",
+            full,
+            [{"kind": "birth_date", "text": "3rd of March '85"}],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
