@@ -540,6 +540,9 @@ def test_a_reddit_user_name_is_a_code():
         # a street name with no street word, its number and a Dutch or five-digit postcode and town
         ("Offices: Damrak 1, 1012 JS Amsterdam; more", "Damrak 1, 1012 JS Amsterdam", "street_number_postcode_town"),
         ("bei Müller, Marktplatz 3, 80331 München", "Marktplatz 3, 80331 München", "street_number_postcode_town"),
+        # a Japanese address in its own script (a user's letter had kept it beside the masked postcode)
+        ("Sato Haruka, 〒150-0001 東京都渋谷区神宮前1-2-3, tel", "東京都渋谷区神宮前1-2-3", "jp_address"),
+        ("本社：大阪府大阪市北区梅田3丁目1-1。", "大阪府大阪市北区梅田3丁目1-1", "jp_address"),
         # a contact card's address, whatever its country: the value had been kept whole
         (
             "FN:Sigrid Lund\nADR;TYPE=HOME:;;Bygdøy allé 5;Oslo;;0257;Norway\nEND",

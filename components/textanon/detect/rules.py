@@ -415,6 +415,13 @@ ADDRESS_PATTERNS = {
     # a Polish postcode and its town on a line of its own or after a comma ("Jan Kowalski, 00-238 Warszawa"): two
     # digits, a hyphen, three digits (not a range in a sentence: "scored 10-120 Points")
     "postcode_pl_town": rf"(?:(?<=, )|(?<=\n)|(?<=^))\d{{2}}-\d{{3}}\s+[{UPPER}][\w'’-]+",
+    # a Japanese address in its own script: prefecture, city, ward or town and its block numbers, up to the number
+    # ("東京都渋谷区神宮前1-2-3", "大阪市北区梅田3丁目1-1"; the 〒 postcode before it is a code of its own). A number
+    # followed by a year, month or day ("北京市2008年") is a date, no address
+    "jp_address": (
+        "[\u3005\u3040-\u30ff\u3400-\u9fff]*(?:都|道|府|県|市|区|町|村)[\u3005\u3040-\u30ff\u3400-\u9fff]*"
+        "[0-9０-９]{1,4}(?:(?:[-−‐－ー]|丁目|番地?|号)[0-9０-９]{1,4}){0,3}(?:丁目|番地?|号)?(?![0-9０-９年月日])"
+    ),
     # a contact card's address (vCard's ADR and LABEL, an address book's "item1.ADR;type=HOME:"): the whole value,
     # whatever its country ("ADR;TYPE=HOME:;;Bygdøy allé 5;Oslo;;0257;Norway" had been kept whole)
     "vcard_address": r"(?im)^(?:item\d+\.)?(?:ADR|LABEL)(?:;[^:\n]*)?:[;\s]*(?P<span>[^;\s][^\n]*?)[;\s]*$",
