@@ -208,9 +208,12 @@ def test_bare_initials_of_the_whole_name_are_a_mention():
     )
     found = [text[s:e] for s, e in name_occurrences(text, "Jonathan Stafford")]
     assert found == ["JS", "JS", "JS"]
-    # initials that also write a frequent abbreviation are left to the recognizer: "MD" of Mary Davis, "UK"
-    for name, text in [("Mary Davis", "Seen by the MD today."), ("Ursula Kane", "She moved to the UK.")]:
+    # initials that also write a frequent word or abbreviation are left to the recognizer: "UK", "TV", "ID"
+    for name, text in [("Ursula Kane", "She moved to the UK."), ("Tom Vance", "On TV."), ("Ida Dunn", "Show ID.")]:
         assert name_occurrences(text, name) == []
+    # a care note's shorthand: "MO" is a frequent word's spelling too, less frequent than these
+    text = "72F, MO, PMH HTN/T2DM. MO's GP is Dr Lund."
+    assert [text[s:e] for s, e in name_occurrences(text, "Margaret Olsen")] == ["MO", "MO"]
     # three words give three letters; a name of one word or four, or in lower case, none
     assert [m for m in name_occurrences("JRS agreed.", "John Robert Smith")] == [(0, 3)]
     assert name_occurrences("JS agreed.", "jonathan stafford") == []

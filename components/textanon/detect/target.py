@@ -934,15 +934,16 @@ def _dotted_initials(text: str, words: Sequence[str]) -> List[Span]:
 
 
 #: bare initials ("JS") whose lower-case form is at least this frequent in English (Zipf scale, wordfreq) are taken
-#: for the abbreviation they also write ("UK", "MD", "TV", "HR", "Ms", "Jr", "OK", "PR", "BC"), not for the name
-BARE_INITIALS_MAX_ZIPF = 4.0
+#: for the word or abbreviation they also write ("UK", "TV", "OK", "US", "IT", "ID", "Ms", "Jr", "PM"), not for the
+#: name; below it ("MO" 4.4 of a care note's "72F, MO, PMH HTN", "MD" 4.2, "HR" 4.2) they are the name
+BARE_INITIALS_MAX_ZIPF = 4.5
 
 
 def _bare_initials(text: str, words: Sequence[str]) -> List[Span]:
     """The initials of a name of two or three words, upper case, without full stops, as a word of their own ("JS"
     for Jonathan Stafford: "Progress note: JS seen with mother. Plan: JS to be reviewed"), unless they also write a
-    frequent abbreviation (:data:`BARE_INITIALS_MAX_ZIPF`) or stand in a run of capitals ("JS API", "NAME JS"). A
-    care record's or a court's usual way to name the person: left to the recognizer, they were kept."""
+    frequent word or abbreviation (:data:`BARE_INITIALS_MAX_ZIPF`) or stand in a run of capitals ("JS API", "NAME
+    JS"). A care record's or a court's usual way to name the person: left to the recognizer, they were kept."""
     letters = "".join(w[0] for w in words if w[:1].isalpha())
     if not 2 <= len(letters) <= 3 or len(letters) != len(words) or not letters.isupper() or letters not in text:
         return []
