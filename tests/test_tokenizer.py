@@ -57,6 +57,15 @@ def test_a_field_name_in_capitals_and_its_value_are_apart():
         assert tokens(nlp, text) == tokens(plain, text)
 
 
+def test_a_comma_between_a_digit_and_a_letter_splits_a_csv_row():
+    """A CSV row's "61000,R. Baptiste" was one token: the manager's name, glued to the salary, stayed."""
+    plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
+    row = "E1044,Ines Carvalho,Legal,61000,R. Baptiste"
+    assert "Legal,61000,R." in tokens(plain, row)
+    assert tokens(nlp, row) == ["E1044", ",", "Ines", "Carvalho", ",", "Legal", ",", "61000", ",", "R.", "Baptiste"]
+    assert tokens(nlp, "1,000 people, 2,5 km") == tokens(plain, "1,000 people, 2,5 km")
+
+
 def test_everything_else_is_tokenized_as_before():
     plain, nlp = spacy.blank("en"), adjust_tokenizer(spacy.blank("en"))
     for text in [

@@ -1,4 +1,4 @@
-"""Five mends of spaCy's English tokenizer for the texts textanon reads.
+"""Six mends of spaCy's English tokenizer for the texts textanon reads.
 
 * **Emoticons made of a digit.** spaCy keeps "8)", "8-)", "8D", "8-D" and "(-8" as one token (a smiling face). In a
   numbered list or a bracket ("(Year 8).", "see (8)") the digit and the bracket are then one token, so an entity
@@ -20,6 +20,10 @@
   no birth cue stood before it (the birth date was generalized, not masked). A colon after a word of 2-12 capitals
   that opens the token, before a digit or "+", is an infix: "BDAY", ":", "1979-05-17". Times ("10:30"), addresses
   ("2001:DB8::1") and URLs are as before.
+* **A comma between a digit and a letter.** spaCy splits "a,b" but not "61000,R." or "E1043,Samuel": in a CSV row
+  ("E1044,Ines Carvalho,Legal,61000,R. Baptiste") a number and the name after it were one token, and the name,
+  glued to the salary, was read by no model (the manager's name stayed). Such a comma is an infix; a number's own
+  comma ("1,000") has digits on both sides and stays.
 
 :func:`adjust_tokenizer` is the ``[initialize.before_init]`` callback of textanon's configs (registered as
 ``textanon.tokenizer.v1``): it changes the tokenizer of the pipeline being built, and the package saves the changed
@@ -44,14 +48,16 @@ _FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
 _SUPERSCRIPT_SUFFIX = SUPERSCRIPT_CLASS + "+$"
 #: the colon between a field name in capitals that opens a token and its value ("BDAY:1979-05-17", "TEL:+47...")
 _FIELD_COLON_INFIX = "(?:" + "|".join(f"(?<=^[A-Z]{{{n}}})" for n in range(2, 13)) + "):(?=[0-9+])"
+#: a comma between a digit and a letter (a CSV row's "61000,R. Baptiste")
+_DIGIT_LETTER_COMMA_INFIX = r"(?<=[0-9]),(?=[A-Za-z])|(?<=[A-Za-z]),(?=[0-9])"
 #: a sentence's full stop after a code's capital letter ("10:00:00Z.", "12B.")
 _CODE_STOP_SUFFIX = r"(?<=[0-9][A-Z])\.$"
 
 
 def adjust_tokenizer(nlp: Language) -> Language:
     """Drop :data:`DIGIT_EMOTICONS` from ``nlp``'s tokenizer exceptions, split Markdown links, superscript digits
-    at a word's end, a full stop after a code's capital and a field name's colon (module docstring); returns
-    ``nlp``. Applying it twice changes nothing more."""
+    at a word's end, a full stop after a code's capital, a field name's colon and a comma between a digit and a
+    letter (module docstring); returns ``nlp``. Applying it twice changes nothing more."""
     tokenizer = nlp.tokenizer
     rules = getattr(tokenizer, "rules", None)
     if rules and DIGIT_EMOTICONS & set(rules):
@@ -65,7 +71,7 @@ def adjust_tokenizer(nlp: Language) -> Language:
     infix = getattr(tokenizer, "infix_finditer", None)
     pattern = getattr(getattr(infix, "__self__", None), "pattern", None)
     if isinstance(pattern, str):
-        added = [p for p in (_LINK_INFIX, _FIELD_COLON_INFIX) if p not in pattern]
+        added = [p for p in (_LINK_INFIX, _FIELD_COLON_INFIX, _DIGIT_LETTER_COMMA_INFIX) if p not in pattern]
         if added:
             tokenizer.infix_finditer = re.compile("|".join([pattern, *added])).finditer
     suffix = getattr(tokenizer, "suffix_search", None)
