@@ -528,6 +528,16 @@ def test_an_entity_never_ends_with_the_comma_the_ner_took_in():
     assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Marta Ferreira", "LOC")]
 
 
+def test_an_entity_never_holds_a_markdown_emphasis_mark():
+    # seen on a Markdown biography: the NER's PERSON "Oskar Wiśniewski*" took a star of "**...**", its mask left
+    # "******" and the protected name, no occurrence of itself, was never written as the role word
+    doc = recognized_ents("I'm **Oskar Wiśniewski** (he)", [("Oskar", 3, "PERSON")])
+    assert doc.ents[0][-1].text == "*"
+    assert [(s.text, s.label_) for s in doc.spans["pii"]] == [("Oskar Wiśniewski", "PERSON")]
+    doc = recognized_ents("Ask _Jane Roe_ today", [("_", 3, "PERSON")])
+    assert [s.text for s in doc.spans["pii"]] == ["Jane Roe"]
+
+
 def test_an_entity_never_holds_a_bracket_whose_other_half_is_outside():
     # seen on a safeguarding note: the NER's DATE "Year 8)" ended on the bracket, and the mask took it away
     # ("note (***."); a bracket closed inside the entity stays ("Acme (UK)")

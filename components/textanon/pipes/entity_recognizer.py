@@ -57,8 +57,10 @@ from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensi
 from textanon.labels import DATETIME, DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
 
-#: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,")
-_EDGE_PUNCTUATION = frozenset({",", ";", ":"})
+#: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,"), nor
+#: Markdown's emphasis marks ("**Oskar Wiśniewski**": the NER's "Oskar Wiśniewski*" took one star, its mask left
+#: "******" and the protected name was no occurrence of itself, never written as the role word)
+_EDGE_PUNCTUATION = frozenset({",", ";", ":", "*", "_"})
 #: hyphens that join the pieces of one word ("Ji-yeon", "Ji‐yeon")
 _HYPHENS = ("-", "\u2010", "\u2011")
 #: a closing bracket -> its opening one (:data:`OPENING`, :data:`CLOSING`; an entity holds a bracket only with its other
