@@ -219,6 +219,15 @@ def test_bare_initials_of_the_whole_name_are_a_mention():
     assert name_occurrences("JS agreed.", "jonathan stafford") == []
 
 
+def test_the_given_name_and_the_surnames_initials_are_one_occurrence():
+    """A class list's "Ella F-M" for Ella Fitzgerald-Moore: the given name was masked, "F-M" had stayed."""
+    text = "Group 1 — Ella F-M, Noah K, Isla P. Ella F.-M. moves up, Ella FM too; Ella F-Mo does not."
+    found = [text[s:e] for s, e in name_occurrences(text, "Ella Fitzgerald-Moore")]
+    assert found[:3] == ["Ella F-M", "Ella F.-M.", "Ella FM"] and "F-Mo" not in " ".join(found)
+    text = "Noah K. and Noah K, not Noah KL."
+    assert [text[s:e] for s, e in name_occurrences(text, "Noah Kerr")] == ["Noah K.", "Noah K", "Noah"]
+
+
 def test_a_name_with_an_apostrophe_is_found_in_lower_case():
     """The "o" of "o'reilly" is no lower-case initial (which would reject the match as "Petrescu, a teacher")."""
     text = "patient john o'reilly, 47, complains of chest pain. mr o'reilly smokes."

@@ -630,7 +630,7 @@ def _name_occurrences(text: str, name: str) -> Tuple[List[Span], List[Span]]:
     glued = _glued_forms(view, words) + _compound_forms(view, words)
     forms = _diminutive_occurrences(text, words)
     extra = spoken + glued + forms + _dotted_initials(text, words) + _bare_initials(text, words)
-    extra += _nickname_occurrences(text, words)
+    extra += _nickname_occurrences(text, words) + _given_and_surname_initials(text, words)
     if len(words) >= 2 and any(len(text[s:e].split()) >= 2 and text[s:e] == text[s:e].lower() for s, e in occurrences):
         pattern = _whole_word(words[-1])
         folded = fold(view.text)
@@ -950,6 +950,20 @@ def _bare_initials(text: str, words: Sequence[str]) -> List[Span]:
     if zipf_frequency(letters.lower(), "en") >= BARE_INITIALS_MAX_ZIPF:
         return []
     pattern = re.compile(r"(?<![\w.&/@-])(?<![A-Z][ \t])" + letters + r"(?![\w&/@-]|\.\w)(?![ \t][A-Z]{2})")
+    return [m.span() for m in pattern.finditer(text)]
+
+
+def _given_and_surname_initials(text: str, words: Sequence[str]) -> List[Span]:
+    """The first given name followed by the surname's initials, a hyphenated surname's each ("Ella F-M", "Ella F.-M."
+    for Ella Fitzgerald-Moore, "Noah K" or "Noah K." for Noah Kerr): a class list's or a team sheet's way to write
+    the name. The given name alone is an occurrence already; the initials after it had stayed ("the person F-M")."""
+    if len(words) < 2 or not words[0][:1].isalpha():
+        return []
+    parts = [p for p in words[-1].split("-") if p[:1].isalpha()]
+    if not parts or not all(p[0].isupper() for p in parts) or words[0] + " " not in text:
+        return []
+    initials = r"\.?-?".join(re.escape(p[0]) for p in parts) + r"\.?"
+    pattern = re.compile(r"(?<![\w'’-])" + re.escape(words[0]) + r"[ \t]+" + initials + r"(?![\w'’-])")
     return [m.span() for m in pattern.finditer(text)]
 
 
