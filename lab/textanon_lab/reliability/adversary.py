@@ -216,8 +216,10 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     is no record: its titled name is now found, but another person's title and given name, an everyday word, is a
     quasi-identifier whose risk is scored.) And what survived before session 75 (2026-12-02): a care note's bare
     initials of the person ("JS seen with mother"), a contact card's address in another country's form and its
-    birth date glued to "BDAY:", a FHIR record's "birthDate" (generalized, not masked) and a year of birth written
-    "'85". The records of sessions 71 to 75 draw nothing at random (the records before them stay the same)."""
+    birth date glued to "BDAY:", a FHIR record's "birthDate" (generalized, not masked), a year of birth written
+    "'85", the surname's initials after the given name in a class list ("Ella F-M"), a manager's name glued to a
+    salary in a CSV row and a Japanese address in its own script. The records of sessions 71 to 75 draw nothing at
+    random (the records before them stay the same)."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -420,6 +422,24 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"{full}, b. 3rd of March '85 in Bremen, moved to Hamburg in 2009.",
             full,
             [{"kind": "birth_date", "text": "3rd of March '85"}],
+        ),
+        _record(
+            "user-class_list",
+            "Class 4B groups: Group 1 — Ella F-M, Noah K, Isla P.\nElla F-M to move to Group 1 after half term.",
+            "Ella Fitzgerald-Moore",
+            [{"kind": "initials", "text": "Ella F-M"}],
+        ),
+        _record(
+            "user-csv_row",
+            f"emp_id,name,dept,salary,manager\nE1043,{full},Finance,52000,{o_first[0]}. {o_last}",
+            full,
+            [{"kind": "name", "text": f"{o_first[0]}. {o_last}"}],
+        ),
+        _record(
+            "user-japanese_address",
+            f"{full}, 〒150-0001 東京都渋谷区神宮前1-2-3, tel 090-1234-5678.",
+            full,
+            [{"kind": "street", "text": "東京都渋谷区神宮前1-2-3"}],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
