@@ -536,7 +536,7 @@ DATETIME_PATTERNS = {
         rf"(?:{DATE_SEP}{YEAR_AFTER}|\b)"
     ),
     "month_day_year": rf"\b{MONTHS}(?:\s+|-(?=\d{{1,2}}\b))\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+{YEAR_AFTER}|\b)",
-    "month_year": rf"\b{MONTHS}{DATE_SEP}(?:\d{{4}}\b|['‘’]\d{{2}}(?!\d))",
+    "month_year": rf"\b{MONTHS}{DATE_SEP}{YEAR_AFTER}",
     # a date written as C's asctime, with the time between the day and the year: a commit's "Date:   Tue Mar 12
     # 14:02:11 2024 +0000", a log's "Tue Mar 12 14:02:11 2024" ("Tue Mar 12" had stayed, the year generalized)
     "asctime": (

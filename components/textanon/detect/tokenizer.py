@@ -68,19 +68,23 @@ def adjust_tokenizer(nlp: Language) -> Language:
         flags = _FLAGS.match(pattern)
         head = flags.group() if flags else ""
         tokenizer.url_match = re.compile(head + _NO_LINK + pattern[len(head) :]).match
-    infix = getattr(tokenizer, "infix_finditer", None)
-    pattern = getattr(getattr(infix, "__self__", None), "pattern", None)
-    if isinstance(pattern, str):
-        added = [p for p in (_LINK_INFIX, _FIELD_COLON_INFIX, _DIGIT_LETTER_COMMA_INFIX) if p not in pattern]
-        if added:
-            tokenizer.infix_finditer = re.compile("|".join([pattern, *added])).finditer
-    suffix = getattr(tokenizer, "suffix_search", None)
-    pattern = getattr(getattr(suffix, "__self__", None), "pattern", None)
-    if isinstance(pattern, str):
-        added = [p for p in (_SUPERSCRIPT_SUFFIX, _CODE_STOP_SUFFIX) if p not in pattern]
-        if added:
-            tokenizer.suffix_search = re.compile("|".join([pattern, *added])).search
+    infix = _with_alternatives(tokenizer.infix_finditer, (_LINK_INFIX, _FIELD_COLON_INFIX, _DIGIT_LETTER_COMMA_INFIX))
+    if infix is not None:
+        tokenizer.infix_finditer = infix.finditer
+    suffix = _with_alternatives(tokenizer.suffix_search, (_SUPERSCRIPT_SUFFIX, _CODE_STOP_SUFFIX))
+    if suffix is not None:
+        tokenizer.suffix_search = suffix.search
     return nlp
+
+
+def _with_alternatives(bound, alternatives) -> "re.Pattern[str] | None":
+    """The pattern behind the tokenizer's bound regex method ``bound`` with those of ``alternatives`` it lacks added
+    as further alternatives; None when it lacks none (applying the mends twice changes nothing) or is no regex."""
+    pattern = getattr(getattr(bound, "__self__", None), "pattern", None)
+    if not isinstance(pattern, str):
+        return None
+    added = [p for p in alternatives if p not in pattern]
+    return re.compile("|".join([pattern, *added])) if added else None
 
 
 def make_tokenizer() -> Callable[[Language], Language]:
