@@ -8,13 +8,17 @@ from textanon_lab.benchmarks.profile_rows import (
     README_START,
     SEARCH_GRID,
     SEARCH_GRIDS,
+    SEARCH_RULES,
     label,
+    prior_pipeline,
     profiles_markdown,
     search_config,
     search_label,
     select,
     select_round6,
+    select_round7,
     select_search,
+    select_search_names,
     update_readme,
 )
 
@@ -110,6 +114,58 @@ def test_the_third_search_round_starts_from_the_shipped_settings_and_leaves_the_
             "components.textanon_search_risk.assume_unindexed",
             "components.textanon_search_risk.k_rank",
         }
+
+
+def test_round_seven_masks_every_person_only_within_the_utility_bar_and_one_document_of_either_judge():
+    """Round 7 (other people's names): the shipped fast profile against the same with every PERSON masked; the names
+    setting wins when its dev SmolLM2 TPI keeps round 6's bar and neither judge is more than one document (2 points)
+    above the shipped setting's."""
+    shipped, names = PRIOR_GRIDS[7]
+    assert shipped == PRIOR_GRIDS[6][0] and names == {**shipped, "mask_labels": ["PERSON"]}
+    assert PRIOR_RULES[7] is select_round7
+    assert label(names) == "n_docs=5e+03, generalize, every PERSON masked"
+    rows = [row("shipped", 44, 28, 0.52, shipped), row("names", 40, 28, 0.50, names)]
+    assert select_round7(rows)["system"] == "names"
+    rows[1]["dense_reid"] = 30  # one document more: within the tolerance
+    assert select_round7(rows)["system"] == "names"
+    rows[1]["dense_reid"] = 32  # two documents more: less private
+    assert select_round7(rows)["system"] == "shipped"
+    rows[1]["dense_reid"], rows[1]["tpi_lm"] = 28, 0.47  # under the utility bar
+    chosen = select_round7(rows)
+    assert chosen["system"] == "shipped" and "shipped setting stays" in chosen["rule"]
+
+
+def test_the_names_setting_reaches_the_optimizer_of_the_fast_and_the_search_profile(tmp_path, monkeypatch):
+    import textanon_lab.benchmarks.profile_rows as rows_module
+
+    loads = []
+    monkeypatch.setattr(rows_module, "load", lambda *args, config, **kw: loads.append(config))
+    prior_pipeline("en_textanon", 5_000, True, mask_labels=["PERSON"])
+    prior_pipeline("en_textanon", 5_000, True)
+    assert loads[0]["components.textanon_optimizer.mask_labels"] == ["PERSON"]
+    assert "components.textanon_optimizer.mask_labels" not in loads[1]  # the profile's own
+    shipped, names = SEARCH_GRIDS[4]
+    assert search_config(names, str(tmp_path)) == {
+        "components.textanon_search_risk.assume_unindexed": 0.1,
+        "components.textanon_optimizer.mask_labels": ["PERSON"],
+    }
+    assert search_config(shipped, str(tmp_path)) == {"components.textanon_search_risk.assume_unindexed": 0.1}
+    assert search_label(names) == "assume_unindexed=0.1, every PERSON masked"
+
+
+def test_the_fourth_search_round_keeps_the_search_profiles_utility_bars():
+    shipped, names = SEARCH_GRIDS[4]
+    assert SEARCH_RULES[4] is select_search_names
+
+    def names_row(system, bm25, dense, tpi, masked, setting):
+        return {**search_row("0.1", bm25, dense, tpi, masked), "system": system, "setting": setting}
+
+    rows = [names_row("shipped", 24, 12, 0.44, 0.52, shipped), names_row("names", 20, 14, 0.42, 0.53, names)]
+    assert select_search_names(rows)["system"] == "names"
+    rows[1]["masked_share"] = 0.56  # over the manual anonymization's masked share
+    assert select_search_names(rows)["system"] == "shipped"
+    rows[1]["masked_share"], rows[1]["tpi"] = 0.53, 0.39  # under the manual anonymization's TPI
+    assert select_search_names(rows)["system"] == "shipped"
 
 
 def test_the_table_goes_between_the_readme_markers(tmp_path):

@@ -49,6 +49,8 @@ def _docs(records) -> List[Tuple[str, str, str]]:
     return [(r.name, r.original, r.name) for r in records]
 
 
+#: the optimizer's setting of the labels it masks whatever their risk, as a ``spacy.load`` override
+OPTIMIZER_MASK_LABELS = "components.textanon_optimizer.mask_labels"
 #: ``generalize`` of a prior setting: only dates and numbers generalized (no WordNet look-up, no type of a name)
 DATES_AND_NUMBERS = "dates and numbers"
 #: a third look (2026-11-27, after the generalizer's pair counts over the prior were vectorized): generalization off,
@@ -74,9 +76,28 @@ PRIOR_GRID_5: Tuple[Dict[str, object], ...] = (
 #: the package's n_docs (2e4, decision 5), which no round examined with generalization (round 3 chose 1e4 for it
 #: before the verbs were put apart). Rule: :func:`select_round6`
 PRIOR_GRID_6: Tuple[Dict[str, object], ...] = tuple({"n_docs": n, "generalize": True} for n in (5_000, 10_000, 20_000))
+#: the key of a setting that names the labels the optimizer masks whatever their risk (``mask_labels``)
+MASK_LABELS_SETTING = "mask_labels"
+#: a seventh look (2026-12-02): other people's names. The fast profile keeps a person's name that the word-frequency
+#: prior finds common ("Sarah said the complaint by Kevin would be ***": users' documents of sessions 72-76, where a
+#: verb was masked as the cheapest risk breaker and the names of the people around the target stayed). TAB counts every
+#: person's name as a direct identifier; the shipped setting, and the same with every PERSON mention masked. Rule:
+#: :func:`select_round7`, fixed with the grid before the run
+PRIOR_GRID_7: Tuple[Dict[str, object], ...] = (
+    {"n_docs": 5_000, "generalize": True},
+    {"n_docs": 5_000, "generalize": True, MASK_LABELS_SETTING: ["PERSON"]},
+)
 #: the grids by their round (``lab select-prior --grid N``; round 2 chose the shipped population, round 5 the
 #: phrase candidates' verbs apart)
-PRIOR_GRIDS = {1: PRIOR_GRID_1, 2: PRIOR_GRID, 3: PRIOR_GRID_3, 4: PRIOR_GRID_4, 5: PRIOR_GRID_5, 6: PRIOR_GRID_6}
+PRIOR_GRIDS = {
+    1: PRIOR_GRID_1,
+    2: PRIOR_GRID,
+    3: PRIOR_GRID_3,
+    4: PRIOR_GRID_4,
+    5: PRIOR_GRID_5,
+    6: PRIOR_GRID_6,
+    7: PRIOR_GRID_7,
+}
 
 
 def prior_pipeline(
@@ -85,11 +106,15 @@ def prior_pipeline(
     generalize: Union[bool, str],
     candidate_rare_df: Optional[float] = None,
     verbs_apart: Optional[bool] = None,
+    mask_labels: Optional[List[str]] = None,
 ):
     """The fast profile with the prior's ``n_docs``, the search risk's ``candidate_rare_df`` and
-    ``candidate_verbs_apart`` (None: the package's) and generalization off (False), on (True) or for dates and
-    numbers only (:data:`DATES_AND_NUMBERS`) (``lab select-prior``): config overrides on top of the profile's."""
+    ``candidate_verbs_apart``, the optimizer's ``mask_labels`` (None: the package's) and generalization off (False),
+    on (True) or for dates and numbers only (:data:`DATES_AND_NUMBERS`) (``lab select-prior``): config overrides on
+    top of the profile's."""
     config: Dict[str, object] = {"components.textanon_search_risk.index.n_docs": n_docs}
+    if mask_labels is not None:
+        config[OPTIMIZER_MASK_LABELS] = list(mask_labels)
     if candidate_rare_df is not None:
         config["components.textanon_search_risk.candidate_rare_df"] = candidate_rare_df
     if verbs_apart is not None:
@@ -111,6 +136,7 @@ def prior_sweep(dev: Path, model: str = "en_textanon", grid=PRIOR_GRID, limit: O
             setting["generalize"],
             setting.get("candidate_rare_df"),
             setting.get("verbs_apart"),
+            setting.get(MASK_LABELS_SETTING),
         )
 
     rows, judges = dev_rows(records, [(label(s), s, pipeline(s)) for s in grid])
@@ -143,7 +169,12 @@ def label(setting: Dict[str, object]) -> str:
         rare += ", verbs apart" if setting["verbs_apart"] else ", verbs in runs"
     generalize = setting["generalize"]
     named = f", generalize {generalize}" if isinstance(generalize, str) else ", generalize" if generalize else ""
-    return f"n_docs={setting['n_docs']:.0e}{rare}{named}"
+    return f"n_docs={setting['n_docs']:.0e}{rare}{named}{_masked_label(setting)}"
+
+
+def _masked_label(setting: Dict[str, object]) -> str:
+    labels = setting.get(MASK_LABELS_SETTING)
+    return f", every {'/'.join(labels)} masked" if labels else ""
 
 
 #: the selection rule, fixed before the sweep: the highest SmolLM2 TPI among the settings whose dev re-identification
@@ -177,6 +208,33 @@ def select_round6(rows: List[dict]) -> dict:
     return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
 
 
+#: round 7's rule, fixed with its grid before the run: every PERSON mention masked is adopted when, on dev, it keeps
+#: round 6's utility bar (SmolLM2 TPI >= :data:`ROUND6_TPI`) and neither judge re-identifies more than
+#: :data:`NAMES_TOLERANCE` points (one document of 50) above the shipped setting's; else the shipped setting stays
+NAMES_TOLERANCE = 2.0
+
+
+def select_round7(rows: List[dict]) -> dict:
+    """Round 7's rule (:data:`NAMES_TOLERANCE`): the setting that masks every PERSON mention when it keeps the fast
+    profile's dev utility bar and both judges within one document of the shipped setting's; else the shipped one."""
+    return _select_names(rows, lambda r: r["tpi_lm"] >= ROUND6_TPI, f"SmolLM2 TPI >= {ROUND6_TPI}")
+
+
+def _select_names(rows: List[dict], useful, bar: str) -> dict:
+    """The names rounds' rule: the row with ``mask_labels`` when it passes ``useful`` (described by ``bar``) and
+    neither judge is more than :data:`NAMES_TOLERANCE` points above the shipped row's (the one without)."""
+    shipped = next(r for r in rows if not r["setting"].get(MASK_LABELS_SETTING))
+    names = next(r for r in rows if r["setting"].get(MASK_LABELS_SETTING))
+    private = all(names[j] <= shipped[j] + NAMES_TOLERANCE for j in ("bm25_reid", "dense_reid"))
+    if useful(names) and private:
+        chosen = names
+        why = f"{bar} on dev, both judges within {NAMES_TOLERANCE:g} points of the shipped setting's"
+    else:
+        chosen = shipped
+        why = f"the names setting missed {bar} or a judge's tolerance on dev: the shipped setting stays"
+    return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
 def _highest_tpi(rows: List[dict], passes) -> Optional[dict]:
     """The rows' highest SmolLM2 TPI (then the lower BM25 judge) among those that ``passes`` its bars; None if none
     does (each round's rule says what then)."""
@@ -185,7 +243,7 @@ def _highest_tpi(rows: List[dict], passes) -> Optional[dict]:
 
 
 #: the rule of each round whose rule is not :func:`select`'s
-PRIOR_RULES = {6: select_round6}
+PRIOR_RULES = {6: select_round6, 7: select_round7}
 
 
 def select(rows: List[dict]) -> dict:
@@ -223,8 +281,15 @@ SEARCH_GRID_3: Tuple[Dict[str, object], ...] = (
     {"assume_unindexed": 0.15, "k_rank": 30},
     {"assume_unindexed": 0.1, "k_rank": 60},
 )
+#: the search profile's fourth round (2026-12-02): the question of the fast profile's round 7 (other people's names:
+#: every PERSON mention masked, as TAB counts a name a direct identifier) for the search profile, at the shipped
+#: attacker. Rule: :func:`select_search_names`, fixed with the grid before the run
+SEARCH_GRID_4: Tuple[Dict[str, object], ...] = (
+    {"assume_unindexed": 0.1},
+    {"assume_unindexed": 0.1, MASK_LABELS_SETTING: ["PERSON"]},
+)
 #: the search profile's grids by their round (``lab select-search-profile --grid N``)
-SEARCH_GRIDS = {1: SEARCH_GRID, 2: SEARCH_GRID_2, 3: SEARCH_GRID_3}
+SEARCH_GRIDS = {1: SEARCH_GRID, 2: SEARCH_GRID_2, 3: SEARCH_GRID_3, 4: SEARCH_GRID_4}
 #: the bars of the search profile's rule: the manual anonymization's word-frequency TPI and masked share on the
 #: evaluated abstracts (the issue's utility bar; ``select-search``'s bars), and how far above the grid's lowest
 #: re-identification a setting may be and still count as the most private (``select-search``'s tolerance)
@@ -234,7 +299,7 @@ PARSER_SETTING = "parser"
 
 
 def search_sweep(
-    dev: Path, index: str, model: str = "en_textanon", grid=SEARCH_GRID, limit: Optional[int] = None
+    dev: Path, index: str, model: str = "en_textanon", grid=SEARCH_GRID, limit: Optional[int] = None, rule=None
 ) -> dict:
     """Every setting of ``grid`` (search risk settings) with the search profile as users run it
     (:func:`textanon.profiles.load`, over the development ``index``) on the development file ``dev``: rows with both
@@ -253,7 +318,7 @@ def search_sweep(
         "documents": len(records),
         "rows": rows,
         "judges": judges,
-        "selected": select_search(rows),
+        "selected": (rule or select_search)(rows),
     }
 
 
@@ -261,8 +326,12 @@ def search_config(setting: Dict[str, object], index: str) -> Dict[str, object]:
     """The ``spacy.load`` overrides of a search grid's ``setting`` on top of the search profile's: the search risk's
     settings, and en_core_web_sm's tagger and parser on or off (:data:`PARSER_SETTING`) whatever the profile ships."""
     config: Dict[str, object] = {
-        f"components.textanon_search_risk.{k}": v for k, v in setting.items() if k != PARSER_SETTING
+        f"components.textanon_search_risk.{k}": v
+        for k, v in setting.items()
+        if k not in (PARSER_SETTING, MASK_LABELS_SETTING)
     }
+    if MASK_LABELS_SETTING in setting:
+        config[OPTIMIZER_MASK_LABELS] = list(setting[MASK_LABELS_SETTING])
     if PARSER_SETTING in setting:
         others = [c for c in profile(SEARCH, index)["nlp.disabled"] if c not in PARSER]
         config["nlp.disabled"] = others + ([] if setting[PARSER_SETTING] else list(PARSER))
@@ -270,7 +339,8 @@ def search_config(setting: Dict[str, object], index: str) -> Dict[str, object]:
 
 
 def search_label(setting: Dict[str, object]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in setting.items())
+    named = ", ".join(f"{k}={v}" for k, v in setting.items() if k != MASK_LABELS_SETTING)
+    return named + _masked_label(setting)
 
 
 def select_search(rows: List[dict]) -> dict:
@@ -288,6 +358,20 @@ def select_search(rows: List[dict]) -> dict:
     best = min(privacy(r) for r in allowed)
     chosen = max((r for r in allowed if privacy(r) <= best + SEARCH_TOLERANCE), key=lambda r: r["tpi"])
     return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
+def select_search_names(rows: List[dict]) -> dict:
+    """The search profile's fourth round: :func:`select_round7`'s rule with the search profile's utility bars (a
+    word-frequency TPI of at least :data:`SEARCH_MIN_TPI`, a masked share of at most :data:`SEARCH_MAX_MASKED`)."""
+    return _select_names(
+        rows,
+        lambda r: r["tpi"] >= SEARCH_MIN_TPI and r["masked_share"] <= SEARCH_MAX_MASKED,
+        f"word-frequency TPI >= {SEARCH_MIN_TPI} and masked share <= {SEARCH_MAX_MASKED}",
+    )
+
+
+#: the rule of each search round whose rule is not :func:`select_search`'s
+SEARCH_RULES = {4: select_search_names}
 
 
 def prior_markdown(result: dict) -> str:

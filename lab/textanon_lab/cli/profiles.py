@@ -12,6 +12,7 @@ from textanon_lab.benchmarks.profile_rows import (
     PRIOR_GRIDS,
     PRIOR_RULES,
     SEARCH_GRIDS,
+    SEARCH_RULES,
     prior_markdown,
     prior_sweep,
     profile_rows,
@@ -32,8 +33,8 @@ def select_prior_cli(
     limit: Optional[int] = typer.Option(None, help="Only the first N documents (smoke runs)"),
     grid: int = typer.Option(
         2,
-        help="Which round's grid and rule (docs/profiles.md): 1, 2 (chose the shipped setting), 3, 4, 5 or 6 (the "
-        "generalizing fast profile, with round 6's rule)",
+        help="Which round's grid and rule (docs/profiles.md): 1, 2 (chose the shipped setting), 3, 4, 5, 6 (the "
+        "generalizing fast profile, with round 6's rule) or 7 (other people's names: every PERSON masked)",
     ),
 ) -> None:
     """The fast profile's prior (n_docs; generalization on or off) chosen on development pseudo-abstracts."""
@@ -59,7 +60,8 @@ def select_search_profile_cli(
     grid: int = typer.Option(
         1,
         help="Which round's grid (docs/profiles.md): 1 (the attacker's strength), 2 (with or without the parser), "
-        "3 (the attacker's strength and the targeted bar without the parser)",
+        "3 (the attacker's strength and the targeted bar without the parser), 4 (other people's names: every PERSON "
+        "masked)",
     ),
 ) -> None:
     """The search profile's settings chosen on development pseudo-abstracts, with the profile as shipped
@@ -68,7 +70,7 @@ def select_search_profile_cli(
     check_distinct([("DEV", dev)], [("--output", output), ("--output (.md)", output.with_suffix(".md"))])
     if grid not in SEARCH_GRIDS:
         msg.fail(f"--grid must be one of {', '.join(map(str, SEARCH_GRIDS))}", exits=2)
-    result = search_sweep(dev, index, model, grid=SEARCH_GRIDS[grid], limit=limit)
+    result = search_sweep(dev, index, model, grid=SEARCH_GRIDS[grid], limit=limit, rule=SEARCH_RULES.get(grid))
     table = prior_markdown(result)
     write(output, result, table)
     msg.good(f"Wrote {output}")
