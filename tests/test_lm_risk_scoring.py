@@ -41,11 +41,11 @@ MENTIONS = [
 ]
 
 
-def pipeline(optimizer=True, **risk):
+def pipeline(optimizer=True, mask_labels=None, **risk):
     nlp = spacy.blank("en")
     nlp.add_pipe("textanon_lm_risk", config={"model": {"@misc": RECORDING_LM}, "threshold": -100.0, **risk})
     if optimizer:
-        nlp.add_pipe("textanon_optimizer")
+        nlp.add_pipe("textanon_optimizer", config={} if mask_labels is None else {"mask_labels": mask_labels})
     return nlp
 
 
@@ -63,11 +63,17 @@ def run(nlp, target="Ion Rusu"):
 def test_entities_the_optimizer_always_masks_are_not_scored_and_stay_risky():
     nlp = pipeline()
     doc = run(nlp)
+    assert nlp.get_pipe("textanon_lm_risk").model.asked == ["Balti"]  # every person's name is masked (decision 13)
+    ics = {s._.entity_id: s._.ic for s in doc.spans["pii"]}
+    assert ics["P1"] is None and ics["C1"] is None and ics["P2"] is None  # the names and the code: unscored
+    assert ics["L1"] == pytest.approx(5.0)
+    assert ["P1"] in doc._.risky_combinations and ["C1"] in doc._.risky_combinations  # unscored = a risk
+    assert masked_ids(doc) == {"P1", "C1", "P2"}
+    nlp = pipeline(mask_labels=[])  # names left to the risk: the other person's is scored
+    doc = run(nlp)
     assert nlp.get_pipe("textanon_lm_risk").model.asked == ["Balti", "Vlad Ursu"]
     ics = {s._.entity_id: s._.ic for s in doc.spans["pii"]}
-    assert ics["P1"] is None and ics["C1"] is None  # the target's name and the code: unscored
     assert ics["L1"] == pytest.approx(5.0) and ics["P2"] == pytest.approx(9.0)
-    assert ["P1"] in doc._.risky_combinations and ["C1"] in doc._.risky_combinations  # unscored = a risk
     assert masked_ids(doc) == {"P1", "C1"}
     assert not any("no information content" in w for w in doc._.anonymization_warnings or [])
 

@@ -11,7 +11,9 @@ from textanon.render.masking import apply, merge, propagate
 def make_doc(text, mentions, combos, ics=None, target=None, sources=None, extra=None, **cfg):
     """Doc with hand-placed pii spans [(substring, label, entity_id)] in text order, then the optimizer.
 
-    sources: entity_id -> span._.source; extra: substrings put in doc.spans["llm_pii"]."""
+    sources: entity_id -> span._.source; extra: substrings put in doc.spans["llm_pii"]. The risk logic alone: no
+    label is masked whatever its risk unless ``mask_labels`` says so (the default's every PERSON has its own test)."""
+    cfg.setdefault("mask_labels", [])
     nlp = spacy.blank("en")
     opt = nlp.add_pipe("textanon_optimizer", config=cfg)
     doc = nlp.make_doc(text)
@@ -229,7 +231,31 @@ def test_mask_labels_masks_every_mention_of_those_labels_whatever_the_risk():
     doc = make_doc(text, mentions, [], mask_labels=["DATETIME", "LOC"])
     assert masked_ids(doc) == {"L1", "T1"}
     assert doc._.anonymized_text == "A surgeon in *** since ***, paid 5 dollars."
-    assert spacy.blank("en").add_pipe("textanon_optimizer").mask_labels == []  # the default: the risk decides
+    # the default masks every person's name (decision 13); [] leaves it to the risk
+    assert spacy.blank("en").add_pipe("textanon_optimizer").mask_labels == ["PERSON"]
+
+
+def test_every_persons_name_is_masked_by_default_the_people_around_the_target_too():
+    """A lone given name the risk model finds common ("Sarah", "Kevin") is masked whatever its risk: TAB counts a
+    person's name a direct identifier, and the people around the protected person are data subjects too."""
+    text = "Tom Baker met Sarah on Monday. Sarah said Kevin would be reviewed."
+    mentions = [
+        ("Tom Baker", "PERSON", "P1"),
+        ("Sarah", "PERSON", "P2"),
+        ("Monday", "DATETIME", "T1"),
+        ("Sarah", "PERSON", "P2"),
+        ("Kevin", "PERSON", "P3"),
+        ("reviewed", "MISC", "M1"),
+    ]
+    combos = [["P2", "M1"], ["P3", "M1"]]
+    ics = {"P2": 3.5, "P3": 3.3, "M1": 1.0}  # the verb is the cheapest risk breaker
+    default_labels = spacy.blank("en").add_pipe("textanon_optimizer").mask_labels
+    default = make_doc(text, mentions, combos, ics, target="Tom Baker", mask_labels=default_labels)
+    assert masked_ids(default) == {"P1", "P2", "P3"}
+    assert "Sarah" not in default._.anonymized_text and "Kevin" not in default._.anonymized_text
+    assert "reviewed" in default._.anonymized_text  # the names broke the risky pairs: the verb stays
+    by_risk = make_doc(text, mentions, combos, ics, target="Tom Baker", mask_labels=[])
+    assert masked_ids(by_risk) == {"P1", "M1"}  # the risk alone: the cheapest word, the names kept
 
 
 def test_a_date_of_birth_is_found_however_many_tokens_its_cue_spans():

@@ -69,7 +69,7 @@ def test_pipeline_round_trips_through_disk(nlp, court_doc, tmp_path):
     assert again._.anonymized_text == court_doc._.anonymized_text
 
 
-def test_target_is_always_masked_and_other_names_follow_risk(nlp):
+def test_target_is_always_masked_and_so_are_other_peoples_names(nlp):
     text = "Ion Rusu, a lawyer, met Andrei Petrescu in Balti on 3 March 2006."
     risk = nlp.get_pipe("textanon_lm_risk")
     saved, risk.threshold = risk.threshold, -1e6  # nothing is risky by surprisal alone
@@ -80,9 +80,11 @@ def test_target_is_always_masked_and_other_names_follow_risk(nlp):
     finally:
         risk.threshold = saved
     target_id = next(s._.entity_id for s in doc.spans["pii"] if s.text == "Ion Rusu")
-    assert doc._.risky_combinations == [[target_id]]  # left unscored (always masked): a risk on its own
-    assert "Ion Rusu" not in doc._.anonymized_text
-    assert "Andrei Petrescu" in doc._.anonymized_text and "Balti" in doc._.anonymized_text
+    other_id = next(s._.entity_id for s in doc.spans["pii"] if s.text == "Andrei Petrescu")
+    # both names are left unscored (always masked: decision 13), each a risk on its own
+    assert sorted(doc._.risky_combinations) == sorted([[target_id], [other_id]])
+    assert "Ion Rusu" not in doc._.anonymized_text and "Andrei Petrescu" not in doc._.anonymized_text
+    assert "Balti" in doc._.anonymized_text  # nothing else is risky
 
 
 def test_empty_and_whitespace_documents(nlp):

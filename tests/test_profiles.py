@@ -36,7 +36,9 @@ def index_path(tmp_path_factory):
 def test_profile_overrides_and_errors(index_path, tmp_path):
     assert set(PROFILES) == {"fast", "lm", "search", "strict"}
     assert profile("strict")["components.textanon_optimizer.mask_labels"] == list(TAB_LABELS)
-    assert profile("fast")["components.textanon_optimizer.mask_labels"] == []
+    for name in ("fast", "lm"):  # every person's name, whatever its risk (decision 13)
+        assert profile(name)["components.textanon_optimizer.mask_labels"] == ["PERSON"]
+    assert profile("search", index_path)["components.textanon_optimizer.mask_labels"] == ["PERSON"]
     assert profile("lm")["nlp.disabled"] == DISABLED["lm"]
     search = profile("search", index_path)
     assert search["components.textanon_search_risk.index_path"] == str(index_path)

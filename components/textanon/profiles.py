@@ -33,7 +33,7 @@ from typing import Dict, List, Optional, Union
 import spacy
 import spacy.util
 
-from textanon.labels import TAB_LABELS
+from textanon.labels import PERSON, TAB_LABELS
 from textanon.risk.search.backends import open_index
 
 FAST, LM, SEARCH, STRICT = "fast", "lm", "search", "strict"
@@ -55,8 +55,10 @@ DISABLED: Dict[str, List[str]] = {
 GENERALIZE = "generalize"
 #: the optimizer's replacement style per profile
 REPLACEMENT = {FAST: GENERALIZE, LM: "suppression", SEARCH: GENERALIZE, STRICT: "suppression"}
-#: the labels whose every mention the optimizer masks, per profile (``mask_labels``; the others: none, risk decides)
-MASK_LABELS: Dict[str, List[str]] = {STRICT: list(TAB_LABELS)}
+#: the labels whose every mention the optimizer masks, per profile (``mask_labels``; the others' labels: the risk
+#: decides): every person's name in the risk-based profiles (decision 13, docs/profiles.md: rounds 7 and 4 on
+#: development data), every label in the strict one
+MASK_LABELS: Dict[str, List[str]] = {FAST: [PERSON], LM: [PERSON], SEARCH: [PERSON], STRICT: list(TAB_LABELS)}
 #: the word-frequency prior's population (``textanon.FrequencyPrior.v1``'s ``n_docs``) when the fast profile
 #: generalizes (its default, the package's config): chosen on development data for the generalizing profile
 #: (docs/profiles.md, round 6, decision 11)
@@ -91,7 +93,7 @@ def profile(
     overrides: Dict[str, object] = {
         "nlp.disabled": disabled,
         "components.textanon_optimizer.replacement": style,
-        "components.textanon_optimizer.mask_labels": list(MASK_LABELS.get(name, [])),
+        "components.textanon_optimizer.mask_labels": list(MASK_LABELS[name]),
     }
     if name == FAST:  # the population chosen for the replacement style (decisions 5 and 11)
         overrides[f"components.{SEARCH_RISK}.index.n_docs"] = (

@@ -24,8 +24,10 @@ generalizing, the protected person's name is replaced by the ``target_role`` set
 * a PERSON entity of short forms only (a first name, a surname, initials) that may stand for the full name of an
   entity masked or generalized: the linker leaves a short form that fits two full names on its own ("Rocky" of
   "Rocky Balboa" and of another "Rocky ..."), and it must not name the one that was masked;
-* every mention whose label is in the ``mask_labels`` setting (the ``strict`` profile: every label, so every
-  detected span is masked, as NER redaction does);
+* every mention whose label is in the ``mask_labels`` setting: by default PERSON, so every person's name, the
+  people's around the target too ("Sarah said the complaint by Kevin...": TAB counts a name a direct identifier;
+  docs/profiles.md, decision 13); the ``strict`` profile: every label, so every detected span is masked, as NER
+  redaction does; ``[]`` leaves every label but the protected names to the risk;
 * the spans of ``doc.spans[key]`` for ``key`` in ``extra_spans_keys`` (the LLM anonymizer's), the
   union of the span and every entity it overlaps.
 
@@ -165,7 +167,7 @@ class MaskingOptimizer(SettingsRecord):
         suppression_string: str = "***",
         time_limit_s: float = 10.0,
         mask_codes: bool = True,
-        mask_labels: List[str] = [],  # noqa: B006 - copied, never mutated; a config literal
+        mask_labels: List[str] = [PERSON],  # noqa: B006 - copied, never mutated; a config literal
         propagate_mentions: bool = True,
         pseudonym_seed: int = 0,
         pseudonym_scope: str = "document",
@@ -188,7 +190,8 @@ class MaskingOptimizer(SettingsRecord):
         self.name, self.spans_key, self.extra_spans_keys = name, spans_key, list(extra_spans_keys)
         self.target, self.replacement, self.suppression_string = target, replacement, suppression_string
         self.time_limit_s, self.mask_codes, self.propagate_mentions = time_limit_s, mask_codes, propagate_mentions
-        #: labels whose every mention is masked whatever its risk (the ``strict`` profile's: all of them)
+        #: labels whose every mention is masked whatever its risk: by default every person's name (decision 13), the
+        #: ``strict`` profile's all of them
         self.mask_labels = list(mask_labels)
         self.target_role = target_role
         #: a placeholder covering part of a unit (a name, a title...) covers all of it (module docstring)
