@@ -32,7 +32,7 @@ EVAL_WHEEL := packages/dist/textanon_eval-$(PKG_VERSION)-py3-none-any.whl
 PIPELINE_WHEEL := packages/en_textanon-$(PKG_VERSION)/dist/en_textanon-$(PKG_VERSION)-py3-none-any.whl
 CHECK_VENV := build/check-wheel-venv
 
-.PHONY: setup demo test lint package gazetteer word-classes debian-deps clean bench-speed check-wheel
+.PHONY: setup demo test lint package gazetteer word-classes eponyms debian-deps clean bench-speed check-wheel
 
 ## Debian packages: WordNet 3.0 files for the offline gazetteer; chromium for the review report's browser tests
 ## (and Debian's venv module for its python3.11: ensurepip, which Debian packages apart)
@@ -67,6 +67,11 @@ gazetteer: $(GAZETTEER)
 ## a test rebuilds it from WordNet and wordfreq and compares)
 word-classes: $(WORDNET)
 	$(PY) -m textanon lab build-word-classes --nltk-data $(NLTK_DATA)
+
+## the terms named after a person that name no person ("Asperger's syndrome"; committed:
+## components/textanon/detect/eponym_terms.txt; a test rebuilds it from WordNet and compares)
+eponyms: $(WORDNET)
+	$(PY) -m textanon lab build-eponyms --nltk-data $(NLTK_DATA)
 
 $(PKG_STAMP): $(GAZETTEER) $(PIPELINE_CONFIG) $(shell find components -name '*.py' 2>/dev/null) $(shell find $(NER_MODEL) -type f 2>/dev/null) project.yml
 	rm -rf $(PIPELINE) packages/.installed-*

@@ -332,6 +332,10 @@ PERSONS = [
     ("Sinead's partner (Aoife) reports", {"Aoife"}),
     ("the patient’s wife Maeve came", {"Maeve"}),
     ("his brother (Tunde) said", {"Tunde"}),
+    # a list of relatives: the second after "and" or "&" (an Igbo name the NER did not know had survived)
+    ("Grace's mother Ada and brother Emeka live in Lagos", {"Ada", "Emeka"}),
+    ("with her husband & son Chidubem", {"Chidubem"}),
+    ("Tom and sister In 2005 moved", set()),
 ]
 
 

@@ -454,8 +454,9 @@ PERSON_PATTERNS = {
     # a relative named after the kinship word ("her brother Tunde", "his son Khalid, 12", "my wife, Anna"): the
     # generic NER misses a given name it does not know; one or two capitalized words, no title or function word
     # after a possessive noun too, and the name in brackets ("Sinead's partner (Aoife) reports": a referral letter's
-    # Irish given name that the NER did not know survived)
-    "kin_name": r"\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our|\w+['’]s)\s+" + KIN_NAME,
+    # Irish given name that the NER did not know survived), and after "and" or "&" in a list of relatives ("Grace's
+    # mother Ada and brother Emeka": the brother's Igbo name survived)
+    "kin_name": r"(?:\b(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Oo]ur|[Yy]our|\w+['’]s|and)|&)\s+" + KIN_NAME,
     # the same opening a form's field ("NOK: daughter Tanya", "(wife Helen)", a line "son Tom Ng")
     "kin_name_field": r"(?:[:(\n]|^)[ \t]*" + KIN_NAME,
     # a person designated by one letter in quotes or brackets ("sued by “K”", "allow [K] to"), not "A" or "I"

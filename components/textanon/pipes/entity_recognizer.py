@@ -39,6 +39,8 @@ from spacy.tokens import Doc, Span, SpanGroup
 from spacy.util import ensure_path
 
 from textanon.decide.generalization.persons import everyday_word
+from textanon.detect.eponyms import MAX_WORDS as EPONYM_MAX_WORDS
+from textanon.detect.eponyms import eponym_terms, words_of
 from textanon.detect.field_labels import is_field_label
 from textanon.detect.identifiers import LETTER_NAME_RULES, find_identifiers
 from textanon.detect.lower_case import find_lower_case_names
@@ -54,13 +56,17 @@ from textanon.detect.rules import (
 from textanon.detect.target import COURTESY_TITLES, NAME_LIKE_WORDS, PARTICLES, TITLES, fold, in_other_script
 from textanon.doc_text import text_of
 from textanon.extensions import DEFAULT_SPANS_KEY, add_warning, register_extensions
-from textanon.labels import DATETIME, DEM, LOC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
+from textanon.labels import DATETIME, DEM, LOC, MISC, ONTONOTES_TO_TAB, ORG, PERSON, TAB_LABELS, check_label
 from textanon.settings.serialization import SettingsRecord
 
 #: punctuation that never begins or ends an entity (the NER takes a comma in now and then: "Marta Ferreira,"), nor
 #: Markdown's emphasis marks ("**Oskar Wiśniewski**": the NER's "Oskar Wiśniewski*" took one star, its mask left
 #: "******" and the protected name was no occurrence of itself, never written as the role word)
 _EDGE_PUNCTUATION = frozenset({",", ";", ":", "*", "_"})
+#: a possessive ending, the text's and not the name's: never the last token of a PERSON entity ("Grace Okoro's mother":
+#: the NER's "Grace Okoro's" was masked whole, so the protected name was never written as the role word, "***
+#: mother" for "The person's mother")
+_POSSESSIVE_ENDINGS = frozenset({"'s", "’s", "'", "’"})
 #: hyphens that join the pieces of one word ("Ji-yeon", "Ji‐yeon")
 _HYPHENS = ("-", "\u2010", "\u2011")
 #: a closing bracket -> its opening one (:data:`OPENING`, :data:`CLOSING`; an entity holds a bracket only with its other
@@ -356,6 +362,7 @@ class EntityRecognizer(SettingsRecord):
             add_warning(doc, MARKUP_WARNING)
         kept = _native_forms(doc, _translations_as_preceding(doc, _resolve_overlaps(doc, candidates)))
         kept = _names_joined_by_particles(doc, _places_and_things_read_as_persons(doc, kept))
+        kept = _eponyms(doc, kept)
         spans = [self._make_span(doc, *c) for c in kept]
         doc.spans[self.spans_key] = SpanGroup(doc, name=self.spans_key, spans=spans)
         return doc
@@ -369,6 +376,7 @@ class EntityRecognizer(SettingsRecord):
             and (
                 doc[end - 1].is_space
                 or doc[end - 1].text in _EDGE_PUNCTUATION
+                or (label == PERSON and doc[end - 1].lower_ in _POSSESSIVE_ENDINGS)
                 or (doc[end - 1].lower_ in LEADING_DETERMINERS and _after_line_break(doc, end - 1))  # "Rostant\nThe"
                 or (doc[end - 1].text in CLOSING and BRACKET_PAIRS[doc[end - 1].text] not in doc[start : end - 1].text)
             )
@@ -657,6 +665,30 @@ def _places_and_things_read_as_persons(doc: Doc, kept):
             continue
         for i, new in places:
             out[i] = (out[i][0], out[i][1], new, out[i][3])
+    return out
+
+
+def _eponyms(doc: Doc, kept):
+    """Generic-NER PERSON spans that begin a term named after a person (:mod:`textanon.detect.eponyms`: "Asperger's
+    syndrome", "Heimlich maneuver"), relabelled MISC over the whole term, the longest the text holds; the spans inside
+    the term are taken in, and a span that crosses its end leaves the PERSON span as it is (privacy first)."""
+    if not any(label == PERSON and source == "ner" for _s, _e, label, source in kept):
+        return kept
+    terms = eponym_terms()
+    out = list(kept)
+    for i, (start, end, label, source) in enumerate(kept):
+        if label != PERSON or source != "ner":
+            continue
+        # the term's words after the name: up to EPONYM_MAX_WORDS tokens (a possessive ending is a token of its own)
+        for stop in range(min(len(doc), start + 2 * EPONYM_MAX_WORDS), end - 1, -1):
+            if words_of(doc[start:stop].text) not in terms:
+                continue
+            inside = [c for c in out if c[0] >= start and c[1] <= stop and c != kept[i]]
+            if any(c[0] < stop < c[1] for c in out):
+                break  # a span across the term's end
+            out = [c for c in out if c not in inside]
+            out[out.index(kept[i])] = (start, stop, MISC, source)
+            break
     return out
 
 

@@ -1,5 +1,6 @@
 """``build-gazetteer``: the DEM/MISC person-attribute gazetteer as JSONL (WordNet offline, Wikidata online);
-``build-word-classes``: the table of verbs and adverbs of the tagger-less phrase candidates (WordNet, offline)."""
+``build-word-classes``: the table of verbs and adverbs of the tagger-less phrase candidates (WordNet, offline);
+``build-eponyms``: the table of terms named after a person ("Asperger's syndrome": WordNet, offline)."""
 
 from pathlib import Path
 from typing import List, Optional
@@ -8,6 +9,7 @@ import typer
 from wasabi import msg
 
 from textanon.cli.common import check_distinct
+from textanon.detect import eponyms
 from textanon.detect.gazetteer import build_gazetteer, count_labels, write_jsonl
 from textanon.detect.word_classes import TABLE, write_table
 from textanon.detect.word_classes import build as build_word_classes
@@ -59,3 +61,19 @@ def build_word_classes_cmd(
         msg.fail(f"Could not read WordNet: {err}", exits=1)
     write_table(words, output)
     msg.good(f"Wrote {len(words)} words to {output}")
+
+
+@lab.command("build-eponyms")
+def build_eponyms_cmd(
+    output: Path = typer.Option(eponyms.TABLE, "--output", "-o", help="Text file to write, one term a line"),
+    nltk_data: Optional[Path] = typer.Option(None, help="NLTK data folder with corpora/wordnet (default: $NLTK_DATA)"),
+) -> None:
+    """The terms WordNet knows that are named after a person and name no person ("Asperger's syndrome", "Heimlich
+    maneuver"): the table the recognizer reads to tell them from a person's name (textanon.detect.eponyms)."""
+    check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
+    try:
+        terms = eponyms.build(nltk_data=nltk_data)
+    except (ValueError, LookupError, OSError) as err:
+        msg.fail(f"Could not read WordNet: {err}", exits=1)
+    eponyms.write_table(terms, output)
+    msg.good(f"Wrote {len(terms)} terms to {output}")
