@@ -218,8 +218,11 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
     initials of the person ("JS seen with mother"), a contact card's address in another country's form and its
     birth date glued to "BDAY:", a FHIR record's "birthDate" (generalized, not masked), a year of birth written
     "'85", the surname's initials after the given name in a class list ("Ella F-M"), a manager's name glued to a
-    salary in a CSV row and a Japanese address in its own script. The records of sessions 71 to 75 draw nothing at
-    random (the records before them stay the same)."""
+    salary in a CSV row and a Japanese address in its own script. And what survived before session 76 (2026-12-02):
+    the common given names of the people around the target in an HR e-mail ("Sarah said the complaint by Kevin"),
+    scored by the risk until every person's name was masked (decision 13), and the second relative of a list
+    ("mother Ada and brother Emeka"). The records of sessions 71 to 76 draw nothing at random (the records before them
+    stay the same)."""
     rng = random.Random(seed)
     first, last = _person(rng)
     full = f"{first} {last}"
@@ -440,6 +443,19 @@ def user_documents(folder: Path, seed: int) -> CaseInput:
             f"{full}, 〒150-0001 東京都渋谷区神宮前1-2-3, tel 090-1234-5678.",
             full,
             [{"kind": "street", "text": "東京都渋谷区神宮前1-2-3"}],
+        ),
+        _record(
+            "user-hr_email",
+            "Tom Baker met with Sarah and Priya from HR on Monday. "
+            "Sarah said the complaint by Kevin would be reviewed.",
+            "Tom Baker",
+            [{"kind": "name", "text": name} for name in ("Sarah", "Priya", "Kevin")],
+        ),
+        _record(
+            "user-relatives_list",
+            "Grace Okoro's mother Ada and brother Emeka live in Lagos.",
+            "Grace Okoro",
+            [{"kind": "name", "text": name} for name in ("Ada", "Emeka")],
         ),
     ]
     return write_records(folder / "user_documents.jsonl", records)
