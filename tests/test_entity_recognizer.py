@@ -565,6 +565,9 @@ def test_a_term_named_after_a_person_is_no_person():
     found = _with_ents(text, [("Asperger", "PERSON"), ("Heimlich", "PERSON")])
     labels = [(t, label) for t, label, _ in found]
     assert ("Asperger's syndrome", "MISC") in labels and ("Heimlich maneuver", "MISC") in labels
+    # two PERSON spans in one term: the first takes the second in
+    found = _with_ents("She has Charcot-Marie-Tooth disease.", [("Charcot", "PERSON"), ("Tooth", "PERSON")])
+    assert [(t, label) for t, label, _ in found] == [("Charcot-Marie-Tooth disease", "MISC")]
     # a name that a rule finds a person elsewhere in the text is a person everywhere (privacy first)
     found = _with_ents(text + " Dr Asperger saw him.", [("Asperger", "PERSON"), ("Heimlich", "PERSON")])
     assert ("Asperger", "PERSON") in [(t, label) for t, label, _ in found]

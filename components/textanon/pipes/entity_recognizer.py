@@ -677,8 +677,8 @@ def _eponyms(doc: Doc, kept):
     terms = eponym_terms()
     out = list(kept)
     for i, (start, end, label, source) in enumerate(kept):
-        if label != PERSON or source != "ner":
-            continue
+        if label != PERSON or source != "ner" or kept[i] not in out:
+            continue  # (not in out: taken into the term of a PERSON span before it, "Charcot-Marie-Tooth disease")
         # the term's words after the name: up to EPONYM_MAX_WORDS tokens (a possessive ending is a token of its own)
         for stop in range(min(len(doc), start + 2 * EPONYM_MAX_WORDS), end - 1, -1):
             if words_of(doc[start:stop].text) not in terms:
