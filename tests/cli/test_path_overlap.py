@@ -35,6 +35,7 @@ CASES = {
     "convert": "lab convert {f} {f} -f jsonl",
     "build-gazetteer": "lab build-gazetteer -o {d}/gaz.jsonl --nltk-data {d}",
     "build-word-classes": "lab build-word-classes -o {d}/words.txt --nltk-data {d}",
+    "build-eponyms": "lab build-eponyms -o {d}/terms.txt --nltk-data {d}",
     "build-pipeline": "lab build-pipeline {c} {d}",
     "evaluate-ner": "lab evaluate-ner {f} -o {f}",
     "ner-errors": "lab ner-errors {f} -o {t}/d/f.md",
