@@ -19,11 +19,11 @@ never written by hand: :func:`build` reads WordNet (the Debian database,
 """
 
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import FrozenSet, Iterable, List, Optional, Union
 
 from textanon.detect.gazetteer.wordnet_data import load_wordnet
+from textanon.detect.line_tables import read_lines, write_lines
 
 #: the table shipped with the package (:func:`build` writes it)
 TABLE = Path(__file__).with_name("eponym_terms.txt")
@@ -85,10 +85,9 @@ def build(nltk_data: Optional[Union[str, Path]] = None) -> List[str]:
 
 def write_table(terms: Iterable[str], path: Path = TABLE) -> None:
     """Write ``terms`` as the table :func:`eponym_terms` reads (one term a line)."""
-    path.write_text("".join(t + "\n" for t in terms), encoding="utf-8")
+    write_lines(terms, path)
 
 
-@lru_cache(maxsize=None)
 def eponym_terms(path: Path = TABLE) -> FrozenSet[str]:
     """The terms of the shipped table (read once)."""
-    return frozenset(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return read_lines(path)

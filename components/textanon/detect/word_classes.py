@@ -17,13 +17,13 @@ WordNet (the Debian database, :mod:`textanon.detect.gazetteer.wordnet_data`)::
 WordNet does not know) stays in its run, as before: the table can only split a run, never hide a word from the risk.
 """
 
-from functools import lru_cache
 from pathlib import Path
 from typing import FrozenSet, Iterable, List, Optional, Union
 
 from wordfreq import top_n_list
 
 from textanon.detect.gazetteer.wordnet_data import load_wordnet
+from textanon.detect.line_tables import read_lines, write_lines
 
 #: the table shipped with the package (:func:`build` writes it)
 TABLE = Path(__file__).with_name("verb_adverb_words.txt")
@@ -64,10 +64,9 @@ def build(words: Optional[Iterable[str]] = None, nltk_data: Optional[Union[str, 
 
 def write_table(words: Iterable[str], path: Path = TABLE) -> None:
     """Write ``words`` as the table :func:`verb_adverb_words` reads (one word a line)."""
-    path.write_text("".join(w + "\n" for w in words), encoding="utf-8")
+    write_lines(words, path)
 
 
-@lru_cache(maxsize=None)
 def verb_adverb_words(path: Path = TABLE) -> FrozenSet[str]:
     """The words of the shipped table (read once)."""
-    return frozenset(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return read_lines(path)

@@ -683,10 +683,10 @@ def _eponyms(doc: Doc, kept):
         for stop in range(min(len(doc), start + 2 * EPONYM_MAX_WORDS), end - 1, -1):
             if words_of(doc[start:stop].text) not in terms:
                 continue
-            inside = [c for c in out if c[0] >= start and c[1] <= stop and c != kept[i]]
             if any(c[0] < stop < c[1] for c in out):
                 break  # a span across the term's end
-            out = [c for c in out if c not in inside]
+            # the spans inside the term are taken in; the PERSON span becomes the term
+            out = [c for c in out if c == kept[i] or not (c[0] >= start and c[1] <= stop)]
             out[out.index(kept[i])] = (start, stop, MISC, source)
             break
     return out

@@ -54,13 +54,7 @@ def build_word_classes_cmd(
 ) -> None:
     """The words WordNet knows mostly as verbs or adverbs, among wordfreq's most frequent English words: the table the
     tagger-less phrase candidates read (textanon.detect.word_classes)."""
-    check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
-    try:
-        words = build_word_classes(nltk_data=nltk_data)
-    except (ValueError, LookupError, OSError) as err:
-        msg.fail(f"Could not read WordNet: {err}", exits=1)
-    write_table(words, output)
-    msg.good(f"Wrote {len(words)} words to {output}")
+    _write_wordnet_table(build_word_classes, write_table, output, nltk_data, "words")
 
 
 @lab.command("build-eponyms")
@@ -70,10 +64,16 @@ def build_eponyms_cmd(
 ) -> None:
     """The terms WordNet knows that are named after a person and name no person ("Asperger's syndrome", "Heimlich
     maneuver"): the table the recognizer reads to tell them from a person's name (textanon.detect.eponyms)."""
+    _write_wordnet_table(eponyms.build, eponyms.write_table, output, nltk_data, "terms")
+
+
+def _write_wordnet_table(build, write, output: Path, nltk_data: Optional[Path], what: str) -> None:
+    """``write(build(nltk_data=...), output)`` for a table derived from WordNet, its output never the WordNet folder;
+    a WordNet that cannot be read fails the command."""
     check_distinct([("--nltk-data", nltk_data)], [("--output", output)])
     try:
-        terms = eponyms.build(nltk_data=nltk_data)
+        entries = build(nltk_data=nltk_data)
     except (ValueError, LookupError, OSError) as err:
         msg.fail(f"Could not read WordNet: {err}", exits=1)
-    eponyms.write_table(terms, output)
-    msg.good(f"Wrote {len(terms)} terms to {output}")
+    write(entries, output)
+    msg.good(f"Wrote {len(entries)} {what} to {output}")
