@@ -19,6 +19,7 @@ from textanon_lab.benchmarks.profile_rows import (
     select_round7,
     select_search,
     select_search_names,
+    select_search_round5,
     update_readme,
 )
 
@@ -217,3 +218,22 @@ def test_the_before_after_paragraph_is_each_profiles_output_cut_at_a_sentence_en
     assert "search" not in ex["rows"] and ex["rows"]["manual (published)"].endswith(" …")
     text = examples_markdown({"examples": ex})
     assert "- **fast (default)**: *** is an actress." in text and "Ann Lee" in text
+
+
+def test_the_fifth_search_round_takes_a_stronger_attacker_only_when_both_judges_gain_at_the_bars():
+    assert SEARCH_RULES[5] is select_search_round5
+    assert [s["assume_unindexed"] for s in SEARCH_GRIDS[5]] == [0.1, 0.125, 0.15]
+    rows = [
+        search_row("0.1", 20, 12, 0.43, 0.51),
+        search_row("0.125", 17, 12, 0.41, 0.52),
+        search_row("0.15", 15, 11, 0.39, 0.53),  # the most private, under the manual anonymization's TPI
+    ]
+    assert select_search_round5(rows)["system"] == "0.125"
+    rows[1]["dense_reid"] = 13  # one judge worse than the shipped setting's: never taken
+    assert select_search_round5(rows)["system"] == "0.1"
+    rows[1]["dense_reid"], rows[1]["bm25_reid"] = 12, 19  # one document better in all: within the tolerance
+    assert select_search_round5(rows)["system"] == "0.1"  # the shipped setting's higher TPI
+    rows[0]["tpi"] = 0.39  # the shipped setting under the bar too: nothing qualifies but 0.125
+    assert select_search_round5(rows)["system"] == "0.125"
+    rows[1]["tpi"] = 0.38
+    assert select_search_round5(rows)["system"] == "0.1" and "no setting" in select_search_round5(rows)["rule"]

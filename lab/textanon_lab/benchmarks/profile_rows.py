@@ -288,8 +288,15 @@ SEARCH_GRID_4: Tuple[Dict[str, object], ...] = (
     {"assume_unindexed": 0.1},
     {"assume_unindexed": 0.1, MASK_LABELS_SETTING: ["PERSON"]},
 )
+#: the search profile's fifth round (2026-12-02, session 77): the shipped attacker (``assume_unindexed`` 0.1, every
+#: PERSON masked since decision 13) and two stronger ones, on a second, larger development set (100 summary
+#: pseudo-abstracts of non-evaluated actors, ``index dev-set`` seed 1): on seed 0's 50 the judges no longer told the
+#: settings apart (round 3: MiniLM 12 % for all three). Rule: :func:`select_search_round5`, fixed with the grid before
+#: the run. Asked because the profile misses the issue's privacy bars on the evaluated abstracts (run 288: BM25 24 %,
+#: MiniLM 14 %); the answer comes from development data only
+SEARCH_GRID_5: Tuple[Dict[str, object], ...] = tuple({"assume_unindexed": a} for a in (0.1, 0.125, 0.15))
 #: the search profile's grids by their round (``lab select-search-profile --grid N``)
-SEARCH_GRIDS = {1: SEARCH_GRID, 2: SEARCH_GRID_2, 3: SEARCH_GRID_3, 4: SEARCH_GRID_4}
+SEARCH_GRIDS = {1: SEARCH_GRID, 2: SEARCH_GRID_2, 3: SEARCH_GRID_3, 4: SEARCH_GRID_4, 5: SEARCH_GRID_5}
 #: the bars of the search profile's rule: the manual anonymization's word-frequency TPI and masked share on the
 #: evaluated abstracts (the issue's utility bar; ``select-search``'s bars), and how far above the grid's lowest
 #: re-identification a setting may be and still count as the most private (``select-search``'s tolerance)
@@ -370,8 +377,40 @@ def select_search_names(rows: List[dict]) -> dict:
     )
 
 
+#: round 5's tolerance: how far above the lowest sum of the two judges' rates a setting still counts as the most
+#: private (one document of the 100)
+ROUND5_TOLERANCE = 1.0
+
+
+def select_search_round5(rows: List[dict]) -> dict:
+    """The search profile's fifth round (fixed with :data:`SEARCH_GRID_5` before the run). The first row is the
+    shipped setting. A setting qualifies when it keeps the profile's utility bars (word-frequency TPI >=
+    :data:`SEARCH_MIN_TPI`, masked share <= :data:`SEARCH_MAX_MASKED`) and neither judge is above the shipped
+    setting's; of those, the ones whose sum of the two judges' rates is within :data:`ROUND5_TOLERANCE` of the lowest
+    sum, then the highest TPI. The shipped setting stays when no other qualifies."""
+    shipped = rows[0]
+    bars = f"word-frequency TPI >= {SEARCH_MIN_TPI} and masked share <= {SEARCH_MAX_MASKED}"
+    qualified = [
+        r
+        for r in rows
+        if r["tpi"] >= SEARCH_MIN_TPI
+        and r["masked_share"] <= SEARCH_MAX_MASKED
+        and all(r[j] <= shipped[j] for j in ("bm25_reid", "dense_reid"))
+    ]
+    if not qualified:
+        return {"system": shipped["system"], "setting": shipped["setting"], "rule": f"no setting kept {bars}: shipped"}
+    both = lambda r: r["bm25_reid"] + r["dense_reid"]  # noqa: E731
+    best = min(both(r) for r in qualified)
+    chosen = max((r for r in qualified if both(r) <= best + ROUND5_TOLERANCE), key=lambda r: r["tpi"])
+    why = (
+        f"among settings with {bars} and neither judge above the shipped setting's: the lowest sum of the two judges "
+        f"(within {ROUND5_TOLERANCE:g} point), then the highest word-frequency TPI"
+    )
+    return {"system": chosen["system"], "setting": chosen["setting"], "rule": why}
+
+
 #: the rule of each search round whose rule is not :func:`select_search`'s
-SEARCH_RULES = {4: select_search_names}
+SEARCH_RULES = {4: select_search_names, 5: select_search_round5}
 
 
 def prior_markdown(result: dict) -> str:
