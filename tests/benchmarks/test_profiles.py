@@ -1,5 +1,10 @@
 """The profiles benchmark's pure parts: the prior's selection rule, the table, the README markers."""
 
+import inspect
+import json
+from pathlib import Path
+
+from textanon.pipes.search_risk import SearchRisk
 from textanon_lab.benchmarks.profile_rows import (
     DATES_AND_NUMBERS,
     PRIOR_GRIDS,
@@ -101,13 +106,9 @@ def test_the_second_search_round_turns_the_tagger_and_parser_on_and_off_over_the
 
 
 def test_the_third_search_round_starts_from_the_shipped_settings_and_leaves_the_parser_as_shipped(tmp_path):
-    import inspect
-
-    from textanon.pipes.search_risk import SearchRisk
-
     defaults = inspect.signature(SearchRisk.__init__).parameters
-    shipped = SEARCH_GRIDS[3][0]
-    assert all(defaults[k].default == v for k, v in shipped.items())  # the first row is the factory's own
+    shipped = SEARCH_GRIDS[3][0]  # the factory's own then; decision 14 (round 5) raised assume_unindexed to 0.125
+    assert defaults["k_rank"].default == shipped["k_rank"] and shipped["assume_unindexed"] == 0.1
     for setting in SEARCH_GRIDS[3]:
         config = search_config(setting, str(tmp_path))
         assert "nlp.disabled" not in config  # the profile's own disabled list: no parser, as shipped
@@ -237,3 +238,10 @@ def test_the_fifth_search_round_takes_a_stronger_attacker_only_when_both_judges_
     assert select_search_round5(rows)["system"] == "0.125"
     rows[1]["tpi"] = 0.38
     assert select_search_round5(rows)["system"] == "0.1" and "no setting" in select_search_round5(rows)["rule"]
+
+
+def test_the_search_risk_ships_the_attacker_that_the_latest_search_round_selected():
+    """Decision 14: the factory default (what ``--index`` and the search profile run) is round 5's selection."""
+    selected = json.loads(Path("metrics/search_profile_selection_round5.json").read_text())["selected"]["setting"]
+    default = inspect.signature(SearchRisk).parameters["assume_unindexed"].default
+    assert selected == {"assume_unindexed": default} and default == 0.125

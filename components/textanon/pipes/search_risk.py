@@ -99,7 +99,7 @@ class SearchRisk(SettingsRecord):
         candidate_verbs_apart: bool = True,
         candidate_unseen: bool = False,
         ic_from_index: bool = True,
-        assume_unindexed: float = 0.1,
+        assume_unindexed: float = 0.125,
         population_risk: bool = True,
         targeted_risk: bool = True,
         index_path: Optional[str] = None,
