@@ -17,10 +17,20 @@ in reference cycles waits a little longer for its collection; nothing else chang
 
 The command line (:func:`textanon.run.job.prepare_pipeline`) calls it after loading; a long-running application
 that loads ``en_textanon`` with ``spacy.load`` can call it too (README, "Speed"). The speed benchmarks call it for
-every system they time, Presidio included.
+every system they time, Presidio included, after that system's warm-up document.
+
+What the first documents load is the rest of the pipeline: WordNet, the place hierarchy, the word tables and their
+caches (about 400,000 tracked objects more on ``en_textanon``'s first document), which :func:`settle` right after
+loading cannot freeze. :func:`before_batch`, which the runner calls before each batch, freezes them once per process,
+before its second batch (a run of one batch, the command line on one document, never pays for it): the young
+generations are collected first, then every object alive is frozen. A cycle of garbage that had reached the oldest
+generation by then stays in memory (at most the first batch's Docs, once per process). A forked worker
+(``n_process > 1``) counts its own batches.
 """
 
 import gc
+import os
+import threading
 
 #: allocations (less deallocations) between two collections of the young generation (CPython's default: 700)
 YOUNG_THRESHOLD = 10_000
@@ -36,3 +46,20 @@ def settle() -> None:
     young, middle, oldest = gc.get_threshold()
     if 0 < young < YOUNG_THRESHOLD:
         gc.set_threshold(YOUNG_THRESHOLD, middle, oldest)
+
+
+_LOCK = threading.Lock()
+#: this process's batches (a forked worker starts again: keyed by the process id) and whether it froze them
+_BATCHES = {"pid": None, "count": 0}
+
+
+def before_batch() -> None:
+    """Count a batch of this process; before its second one, collect the young generations and freeze every object
+    alive: what the first documents loaded joins the pipeline out of the collector's way (module docstring)."""
+    with _LOCK:
+        if _BATCHES["pid"] != os.getpid():
+            _BATCHES.update(pid=os.getpid(), count=0)
+        _BATCHES["count"] += 1
+        if _BATCHES["count"] == 2:
+            gc.collect(1)
+            gc.freeze()

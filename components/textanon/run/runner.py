@@ -35,7 +35,7 @@ from textanon.pipes.lm_risk import LMRiskScorer, warnings_before_decision
 from textanon.pipes.optimizer import MaskingOptimizer
 from textanon.render.output import doc_to_record
 from textanon.risk.language_models.threads import set_process_threads
-from textanon.run import heap
+from textanon.run import collector
 from textanon.run.chunking import pipe_in_pieces, run_components, stages
 
 logger = logging.getLogger(__name__)
@@ -187,9 +187,9 @@ def _run_batch(
     nlp: Language, batch: List[Tuple[int, Item]], settings: dict, finish: Finish = _output_record
 ) -> List[Tuple[int, Union[dict, Doc]]]:
     """Results of a batch: the whole batch through ``nlp.pipe`` (component by component, timed, when
-    ``settings["timings"]`` is set); if that raises, one document at a time. From the process's second batch on,
-    the loaded pipeline is left out of the garbage collector's full collections (:mod:`textanon.run.heap`)."""
-    heap.before_batch()
+    ``settings["timings"]`` is set); if that raises, one document at a time. Before the process's second batch, what
+    the first documents loaded is frozen out of the garbage collector's way (:func:`.collector.before_batch`)."""
+    collector.before_batch()
     out: Dict[int, Union[dict, Doc]] = {}
     todo: List[Tuple[int, Record]] = []
     for i, item in batch:
