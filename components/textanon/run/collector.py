@@ -49,7 +49,7 @@ def settle() -> None:
 
 
 _LOCK = threading.Lock()
-#: this process's batches (a forked worker starts again: keyed by the process id) and whether it froze them
+#: the batches this process has started (a forked worker counts again: keyed by the process id)
 _BATCHES = {"pid": None, "count": 0}
 
 
